@@ -1,0 +1,20 @@
+//! agui-model: the reference model of AG-UI 1.0 event streams with subagent
+//! attribution — the executable form of `shared/spec/RULES.md`.
+//!
+//! Data flows one way: bytes ([`stream`]) → JSON value → wire rules
+//! ([`schema`]) → stream rules ([`checker`]) → what a consumer shows
+//! ([`projection`]). The rule ids live once, in [`rules`].
+
+pub mod checker;
+pub mod events;
+pub mod projection;
+pub mod rules;
+pub mod schema;
+pub mod stream;
+pub mod violation;
+
+pub use checker::{Checker, Report, check_values};
+pub use events::EventType;
+pub use projection::Projection;
+pub use rules::{CATALOGUE, Obligation, Rule, RuleId, Severity};
+pub use violation::{Verdict, Violation};
