@@ -1,5 +1,57 @@
-//! The `agui-conform` command line. STUB: being written.
+//! The `agui-conform` command line.
+//!
+//! Each subcommand lives in its own module under `cmd/` with an `Args`
+//! struct (clap) and a `run` function returning the process exit status.
+//! Exit statuses: 0 success/accept, 1 reject or failures found, 2 usage or
+//! I/O error.
 
-fn main() {
-    println!("agui-conform: under construction");
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod cmd;
+
+/// Conformance suite and fuzzing harness for AG-UI event streams with
+/// subagent attribution.
+#[derive(Parser)]
+#[command(name = "agui-conform", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a recorded stream (JSON Lines or one JSON array) against every rule.
+    Check(cmd::check::Args),
+    /// List the rule catalogue.
+    Rules(cmd::rules::RulesArgs),
+    /// Print one rule with the sentence of the draft it rests on.
+    Explain(cmd::rules::ExplainArgs),
+    /// Validate a corpus directory (case format, rule ids, indexes, expectations).
+    #[command(subcommand)]
+    Corpus(cmd::corpus::Command),
+    /// Generate valid or deliberately invalid streams as corpus cases.
+    Gen(cmd::gen::Args),
+    /// Run a suite against an implementation and score it (default: the built-in reference).
+    Run(cmd::run::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Check(a)) => cmd::check::run(a),
+        Some(Command::Rules(a)) => cmd::rules::run_rules(a),
+        Some(Command::Explain(a)) => cmd::rules::run_explain(a),
+        Some(Command::Corpus(c)) => cmd::corpus::run(c),
+        Some(Command::Gen(a)) => cmd::gen::run(a),
+        Some(Command::Run(a)) => cmd::run::run(a),
+        None => cmd::run::run(cmd::run::Args::default()),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("agui-conform: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
 }
