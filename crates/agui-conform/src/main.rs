@@ -31,7 +31,7 @@ enum Command {
     #[command(subcommand)]
     Corpus(cmd::corpus::Command),
     /// Generate valid or deliberately invalid streams as corpus cases.
-    Gen(cmd::gen::Args),
+    Gen(cmd::generate::Args),
     /// Run a suite against an implementation and score it (default: the built-in reference).
     Run(cmd::run::Args),
 }
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Rules(a)) => cmd::rules::run_rules(a),
         Some(Command::Explain(a)) => cmd::rules::run_explain(a),
         Some(Command::Corpus(c)) => cmd::corpus::run(c),
-        Some(Command::Gen(a)) => cmd::gen::run(a),
+        Some(Command::Gen(a)) => cmd::generate::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
         None => cmd::run::run(cmd::run::Args::default()),
     };

@@ -2,6 +2,6 @@
 
 pub mod check;
 pub mod corpus;
-pub mod gen;
+pub mod generate;
 pub mod rules;
 pub mod run;
