@@ -1,7 +1,7 @@
 //! A reported violation and the stream's verdict.
 
 use crate::rules::{RuleId, Severity};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One rule broken at one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl Serialize for Violation {
 
 /// A stream is rejected exactly when some violation has producer severity
 /// `error`; warnings are listed but leave it accepted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Accept,
