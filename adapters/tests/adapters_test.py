@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""End-to-end tests of both peer adapters over the agui-conform protocol v1.
+
+Each adapter is started as the harness would start it, fed protocol lines, and
+its answers are checked. Expected answers come from the spec (RULES.md: which
+event a rule fires at) and, for the Python adapter, from construction: it only
+validates events one by one, so a stream whose events are each well-formed is
+accepted whatever their order. Standard library only.
+
+Usage: python3 adapters/tests/adapters_test.py [typescript] [python]
+Prints one line per check and ends with 'N passed, N failed'.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ADAPTERS = os.path.dirname(HERE)
+COMMANDS = {
+    "typescript": ["node", os.path.join(ADAPTERS, "typescript", "adapter.mjs")],
+    "python": [os.path.join(ADAPTERS, "python", ".venv", "bin", "python"),
+               os.path.join(ADAPTERS, "python", "adapter.py")],
+}
+
+RS = {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}
+RF = {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}
+
+
+def text(kind, mid, **extra):
+    event = {"type": f"TEXT_MESSAGE_{kind}", "messageId": mid, **extra}
+    if kind == "CONTENT":
+        event.setdefault("delta", "x")
+    return event
+
+
+# (case id, events, expected result per adapter; "accept" or a reject index)
+CASES = [
+    ("valid/attributed-text",
+     [RS, text("START", "m1", subagentRunId="s1"), text("CONTENT", "m1"), text("END", "m1"), RF],
+     {"typescript": "accept", "python": "accept"}),
+    ("valid/subagent-lifecycle",
+     [RS, {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
+      text("START", "m1", subagentRunId="s1"), text("END", "m1", subagentRunId="s1"),
+      {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"}, RF],
+     {"typescript": "accept", "python": "accept"}),
+    # schema.missing-field: TEXT_MESSAGE_START without messageId, at index 1.
+    ("schema/missing-message-id", [RS, {"type": "TEXT_MESSAGE_START"}, RF],
+     {"typescript": 1, "python": 1}),
+    # schema.not-json: a stream item that is not an object, at index 1.
+    ("schema/not-an-object", [RS, 3, RF], {"typescript": 1, "python": 1}),
+    # ownership.continuation-disagrees at index 2 (the CONTENT tagged s2).
+    ("ownership/continuation-disagrees",
+     [RS, text("START", "m1", subagentRunId="s1"), text("CONTENT", "m1", subagentRunId="s2"),
+      text("END", "m1"), RF],
+     {"typescript": 2, "python": "accept"}),
+    # The same through the chunk shorthand: checked at the chunk's own index.
+    ("chunk/continuation-disagrees",
+     [RS, {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "a"},
+      {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "b", "subagentRunId": "s9"}, RF],
+     {"typescript": 2, "python": "accept"}),
+    # run.first-event at index 0.
+    ("run/first-event", [text("START", "m1"), text("END", "m1")],
+     {"typescript": 0, "python": "accept"}),
+    # lifecycle.open-at-run-finish at the RUN_FINISHED (index 2).
+    ("lifecycle/open-at-run-finish",
+     [RS, {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "w"}, RF],
+     {"typescript": 2, "python": "accept"}),
+]
+
+
+class Adapter:
+    def __init__(self, name, args=()):
+        self.proc = subprocess.Popen(COMMANDS[name] + list(args), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True)
+
+    def ask(self, msg):
+        self.proc.stdin.write(json.dumps(msg) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        return json.loads(line) if line else None
+
+    def stop(self):
+        self.proc.stdin.write(json.dumps({"cmd": "stop"}) + "\n")
+        self.proc.stdin.flush()
+        try:
+            return self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return None
+
+
+def check(results, label, ok, detail=""):
+    results.append(ok)
+    print(f"{'ok  ' if ok else 'FAIL'} {label}{'' if ok else ': ' + detail}")
+
+
+def test_adapter(name, results):
+    a = Adapter(name)
+    hello = a.ask({"cmd": "start", "protocol": 1})
+    caps = (hello or {}).get("capabilities", [])
+    check(results, f"{name}: start answers protocol 1 with verdict+index",
+          hello is not None and hello.get("protocol") == 1 and "verdict" in caps
+          and "index" in caps and "name" in hello.get("implementation", {}), repr(hello))
+    if name == "python":
+        check(results, "python: declares schema-only", "schema-only" in caps, repr(caps))
+    for seq, (cid, events, expected) in enumerate(CASES, start=10):
+        answer = a.ask({"cmd": "run", "seq": seq, "case": {"id": cid, "events": events}})
+        result = (answer or {}).get("result", {})
+        want = expected[name]
+        if want == "accept":
+            ok = result.get("verdict") == "accept"
+        else:
+            ok = result.get("verdict") == "reject" and result.get("index") == want
+        check(results, f"{name}: {cid} -> {want}", ok and answer.get("seq") == seq, repr(answer))
+    code = a.stop()
+    check(results, f"{name}: stop exits with status 0", code == 0, repr(code))
+
+    b = Adapter(name)
+    refusal = b.ask({"cmd": "start", "protocol": 99})
+    check(results, f"{name}: refuses an unknown protocol version",
+          refusal is not None and refusal.get("protocol") == 1 and "error" in refusal, repr(refusal))
+    b.stop()
+
+    one = subprocess.run(COMMANDS[name] + ["--one-shot"], capture_output=True, text=True,
+                         input="".join(json.dumps(e) + "\n" for e in [RS, {"type": "TEXT_MESSAGE_START"}, RF]),
+                         timeout=60)
+    lines = one.stdout.splitlines()
+    check(results, f"{name}: one-shot prints one result line",
+          one.returncode == 0 and len(lines) == 1
+          and json.loads(lines[0]).get("verdict") == "reject" and json.loads(lines[0]).get("index") == 1,
+          repr(one.stdout))
+
+
+def test_lock(results):
+    """The lock pins exact versions and records no download URL (no registry host)."""
+    with open(os.path.join(ADAPTERS, "typescript", "package-lock.json")) as f:
+        lock = json.load(f)
+    packages = lock.get("packages", {})
+    resolved = [k for k, v in packages.items() if "resolved" in v]
+    check(results, "typescript: package-lock.json has no 'resolved' URLs", not resolved, repr(resolved))
+    pins = {k: packages.get(f"node_modules/{k}", {}).get("version") for k in ("@ag-ui/client", "@ag-ui/core")}
+    check(results, "typescript: lock pins @ag-ui/client and @ag-ui/core 1.0.0",
+          pins == {"@ag-ui/client": "1.0.0", "@ag-ui/core": "1.0.0"}, repr(pins))
+
+
+def main():
+    wanted = sys.argv[1:] or list(COMMANDS)
+    results = []
+    if "typescript" in wanted:
+        test_lock(results)
+    for name in wanted:
+        if not os.path.exists(COMMANDS[name][0]) and name == "python":
+            check(results, f"{name}: installed", False, "run adapters/install.sh first")
+            continue
+        test_adapter(name, results)
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

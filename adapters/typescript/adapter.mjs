@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// agui-conform adapter for the AG-UI TypeScript client (@ag-ui/client 1.0.0).
+// Usage: node adapter.mjs            persistent mode (start/run/stop)
+//        node adapter.mjs --one-shot one case on stdin, one result line out
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+import { format } from "node:util";
+
+// stdout carries protocol lines only: anything the client logs goes to stderr,
+// one line per call (the client prints a stack for every failed run; set
+// AGUI_ADAPTER_VERBOSE=1 to keep it whole).
+const verbose = Boolean(process.env.AGUI_ADAPTER_VERBOSE);
+const toStderr = (...args) => {
+  const text = format(...args);
+  process.stderr.write(`${verbose ? text : text.split("\n")[0]}\n`);
+};
+for (const level of ["log", "info", "debug", "warn", "error"]) console[level] = toStderr;
+
+const { runCase } = await import("./src/client-run.mjs");
+const { servePersistent, serveOneShot } = await import("./src/protocol.mjs");
+
+const require = createRequire(import.meta.url);
+const clientPkg = JSON.parse(readFileSync(require.resolve("@ag-ui/client/package.json"), "utf8"));
+const corePkg = JSON.parse(readFileSync(require.resolve("@ag-ui/core/package.json"), "utf8"));
+
+const implementation = {
+  name: "@ag-ui/client",
+  version: `${clientPkg.version} (core ${corePkg.version})`,
+  language: "typescript",
+};
+// verdict + index only: the client names no rule, and it keeps no invocation
+// list, so it cannot report the projection (see adapters/README.md).
+const capabilities = ["verdict", "index"];
+
+if (process.argv.includes("--one-shot")) {
+  await serveOneShot({ runCase });
+} else {
+  await servePersistent({ implementation, capabilities, runCase });
+}

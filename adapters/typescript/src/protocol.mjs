@@ -1,0 +1,90 @@
+// The agui-conform implementation protocol, version 1 (suites/PROTOCOL.md):
+// JSON Lines on stdin/stdout, persistent (start/run/stop) or one-shot.
+import { createInterface } from "node:readline";
+
+export const PROTOCOL = 1;
+
+function send(obj) {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+function exit(code) {
+  process.stdout.write("", () => process.exit(code));
+}
+
+/** Persistent mode: one process serves many cases, answered in order. */
+export async function servePersistent({ implementation, capabilities, runCase }) {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line.trim() === "") continue;
+    let msg;
+    try {
+      msg = JSON.parse(line);
+    } catch (e) {
+      console.error(`adapter: ignoring a line that is not JSON: ${e.message}`);
+      continue;
+    }
+    switch (msg?.cmd) {
+      case "start":
+        if (msg.protocol !== PROTOCOL) {
+          send({ protocol: PROTOCOL, error: `this adapter speaks protocol ${PROTOCOL}, not ${JSON.stringify(msg.protocol)}` });
+        } else {
+          send({ protocol: PROTOCOL, implementation, capabilities });
+        }
+        break;
+      case "run": {
+        const seq = msg.seq;
+        const events = msg.case?.events;
+        if (!Array.isArray(events)) {
+          send({ seq, errored: { message: "run: case.events is not an array" } });
+          break;
+        }
+        let answer;
+        try {
+          answer = await runCase(events);
+        } catch (e) {
+          answer = { errored: { message: `adapter failure: ${e?.stack ?? e}` } };
+        }
+        send({ seq, ...answer });
+        break;
+      }
+      case "stop":
+        exit(0);
+        return;
+      default:
+        console.error(`adapter: ignoring unknown command ${JSON.stringify(msg?.cmd)}`);
+    }
+  }
+  exit(0);
+}
+
+/**
+ * One-shot mode: the case's items arrive as JSON Lines and stdin closes; the
+ * answer is the `result` object alone. A line that is not JSON is passed on as
+ * the raw line it was (the implementation decides what that means).
+ */
+export async function serveOneShot({ runCase }) {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const events = [];
+  for await (const line of lines) {
+    if (line === "") continue;
+    try {
+      events.push(JSON.parse(line));
+    } catch {
+      events.push({ __agui_conform_raw_line: line });
+    }
+  }
+  let answer;
+  try {
+    answer = await runCase(events);
+  } catch (e) {
+    answer = { errored: { message: `adapter failure: ${e?.stack ?? e}` } };
+  }
+  if (answer.result) {
+    send(answer.result);
+    exit(0);
+  } else {
+    console.error(answer.errored?.message ?? "adapter: no result");
+    exit(1);
+  }
+}
