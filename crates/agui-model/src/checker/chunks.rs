@@ -1,0 +1,274 @@
+//! The chunk shorthand (RULES.md "Chunk shorthand"): `TEXT_MESSAGE_CHUNK`,
+//! `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` stand for START / CONTENT /
+//! END events, assembled per *lane* (an owner; absent = the parent). Each
+//! lane holds at most one open chunk stream. The events a chunk stands for
+//! are checked like explicit ones, at the chunk's own index.
+
+use super::book::{Owner, who};
+use super::{Checker, owner_of, s};
+use crate::events::EventType;
+use crate::rules::RuleId;
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChunkKind {
+    Text,
+    Tool,
+    Reasoning,
+}
+
+impl ChunkKind {
+    fn of(ty: EventType) -> Option<ChunkKind> {
+        match ty {
+            EventType::TextMessageChunk => Some(ChunkKind::Text),
+            EventType::ToolCallChunk => Some(ChunkKind::Tool),
+            EventType::ReasoningMessageChunk => Some(ChunkKind::Reasoning),
+            _ => None,
+        }
+    }
+
+    fn id_field(self) -> &'static str {
+        match self {
+            ChunkKind::Tool => "toolCallId",
+            _ => "messageId",
+        }
+    }
+}
+
+/// One open chunk stream: what its opening chunk said.
+#[derive(Debug, Clone)]
+pub(super) struct ChunkStream {
+    kind: ChunkKind,
+    id: String,
+    /// The opening chunk's own tag.
+    tag: Owner,
+    /// Text: `role` (default `assistant`) and `name`.
+    role: String,
+    name: Option<String>,
+    /// Tool call: `toolCallName` and `parentMessageId`.
+    tool_name: Option<String>,
+    parent: Option<String>,
+}
+
+/// The open lanes, in the order they were opened.
+#[derive(Debug, Default)]
+pub(super) struct Lanes {
+    lanes: Vec<(Owner, ChunkStream)>,
+}
+
+impl Lanes {
+    fn position(&self, owner: &Owner) -> Option<usize> {
+        self.lanes.iter().position(|(o, _)| o == owner)
+    }
+}
+
+impl Checker {
+    /// Closes the chunk stream open in `owner`'s lane, if any: an END
+    /// carrying that stream's opener's tag.
+    pub(super) fn close_lane(&mut self, i: usize, owner: &Owner) {
+        if let Some(at) = self.lanes.position(owner) {
+            let (_, stream) = self.lanes.lanes.remove(at);
+            self.end_stream(i, &stream);
+        }
+    }
+
+    /// Closes every lane (`RUN_*`, `MESSAGES_SNAPSHOT`).
+    pub(super) fn close_all_lanes(&mut self, i: usize) {
+        for (_, stream) in std::mem::take(&mut self.lanes.lanes) {
+            self.end_stream(i, &stream);
+        }
+    }
+
+    fn end_stream(&mut self, i: usize, stream: &ChunkStream) {
+        let tag = stream.tag.as_deref();
+        match stream.kind {
+            ChunkKind::Text => self.text_end(i, &stream.id, tag),
+            ChunkKind::Tool => self.tool_end(i, &stream.id, tag),
+            ChunkKind::Reasoning => self.reasoning_message_end(i, &stream.id, tag),
+        }
+    }
+
+    fn content(&mut self, i: usize, kind: ChunkKind, id: &str, tag: Option<&str>, delta: &str) {
+        match kind {
+            ChunkKind::Text => self.text_content(i, id, tag, delta, EventType::TextMessageContent),
+            ChunkKind::Tool => self.tool_args(i, id, tag, delta, EventType::ToolCallArgs),
+            ChunkKind::Reasoning => self.reasoning_message_content(
+                i,
+                id,
+                tag,
+                delta,
+                EventType::ReasoningMessageContent,
+            ),
+        }
+    }
+
+    /// One chunk event.
+    pub(super) fn chunk(
+        &mut self,
+        i: usize,
+        ty: EventType,
+        o: &Map<String, Value>,
+        tag: Option<&str>,
+    ) {
+        let Some(kind) = ChunkKind::of(ty) else {
+            return;
+        };
+        let id = s(o, kind.id_field());
+        let delta = s(o, "delta");
+        // Which lane.
+        let lane: Owner = match id {
+            Some(id) => match self
+                .lanes
+                .lanes
+                .iter()
+                .find(|(_, st)| st.kind == kind && st.id == id)
+            {
+                Some((owner, _)) => {
+                    let owner = owner.clone();
+                    if let Some(t) = tag {
+                        // With a delta, the CONTENT it stands for carries the
+                        // tag and is judged as a continuation; without one,
+                        // the chunk itself is.
+                        if owner.as_deref() != Some(t) && delta.is_none() {
+                            let lane = who(&owner);
+                            self.report(
+                                RuleId::OwnershipContinuationDisagrees,
+                                i,
+                                format!("{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} is streaming in {lane}'s lane"),
+                            );
+                        }
+                    }
+                    owner
+                }
+                None => owner_of(tag),
+            },
+            None if tag.is_some() => owner_of(tag),
+            None => {
+                let open_here = |o: &Owner| {
+                    self.lanes
+                        .lanes
+                        .iter()
+                        .any(|(lo, st)| lo == o && st.kind == kind)
+                };
+                if open_here(&None) {
+                    None
+                } else {
+                    let candidates: Vec<&Owner> = self
+                        .lanes
+                        .lanes
+                        .iter()
+                        .filter(|(_, st)| st.kind == kind)
+                        .map(|(o, _)| o)
+                        .collect();
+                    match candidates.as_slice() {
+                        [] => None,
+                        [one] => (*one).clone(),
+                        many => {
+                            let names: Vec<String> = many.iter().map(|o| who(o)).collect();
+                            self.report(
+                                RuleId::ChunkAmbiguous,
+                                i,
+                                format!(
+                                    "{ty} without id or subagentRunId, while the parent has no open stream and {} do",
+                                    names.join(" and ")
+                                ),
+                            );
+                            return;
+                        }
+                    }
+                }
+            }
+        };
+        // Open or continue.
+        let at = self.lanes.position(&lane);
+        if let Some(at) = at {
+            let stream = &self.lanes.lanes[at].1;
+            if stream.kind == kind && id.is_none_or(|id| id == stream.id) {
+                let stream = stream.clone();
+                self.check_opener_fields(i, ty, o, &stream);
+                if let Some(delta) = delta {
+                    let content_tag = tag.or(stream.tag.as_deref());
+                    self.content(i, kind, &stream.id, content_tag, delta);
+                }
+                return;
+            }
+            let (_, old) = self.lanes.lanes.remove(at);
+            self.end_stream(i, &old);
+        }
+        let Some(id) = id else {
+            let field = kind.id_field();
+            self.report(
+                RuleId::ChunkNoStream,
+                i,
+                format!("{ty} would open a new stream but has no {field}"),
+            );
+            return;
+        };
+        let stream = ChunkStream {
+            kind,
+            id: id.to_owned(),
+            tag: owner_of(tag),
+            role: s(o, "role").unwrap_or("assistant").to_owned(),
+            name: s(o, "name").map(str::to_owned),
+            tool_name: s(o, "toolCallName").map(str::to_owned),
+            parent: s(o, "parentMessageId").map(str::to_owned),
+        };
+        match kind {
+            ChunkKind::Text => self.text_start(i, id, tag, &stream.role),
+            ChunkKind::Tool => {
+                let Some(name) = stream.tool_name.clone() else {
+                    self.report(
+                        RuleId::ChunkMissingName,
+                        i,
+                        format!(
+                            "TOOL_CALL_CHUNK would open tool call {id:?} but has no toolCallName"
+                        ),
+                    );
+                    return;
+                };
+                self.tool_start(i, id, tag, &name, stream.parent.as_deref());
+            }
+            ChunkKind::Reasoning => self.reasoning_message_start(i, id, tag),
+        }
+        self.lanes.lanes.push((lane, stream));
+        if let Some(delta) = delta {
+            self.content(i, kind, id, tag, delta);
+        }
+    }
+
+    /// `chunk.opener-disagrees`: a continuing chunk restating an opener
+    /// field with another value (a field the opener left out counts as
+    /// different, except a text `role`, which defaulted to `assistant`).
+    fn check_opener_fields(
+        &mut self,
+        i: usize,
+        ty: EventType,
+        o: &Map<String, Value>,
+        st: &ChunkStream,
+    ) {
+        let fields: [(&str, Option<&str>); 2] = match st.kind {
+            ChunkKind::Text => [
+                ("role", Some(st.role.as_str())),
+                ("name", st.name.as_deref()),
+            ],
+            ChunkKind::Tool => [
+                ("toolCallName", st.tool_name.as_deref()),
+                ("parentMessageId", st.parent.as_deref()),
+            ],
+            ChunkKind::Reasoning => return,
+        };
+        for (field, opener) in fields {
+            if let Some(said) = s(o, field) {
+                if Some(said) != opener {
+                    let id = &st.id;
+                    let was = opener.map_or("nothing".to_owned(), |v| format!("{v:?}"));
+                    self.report(
+                        RuleId::ChunkOpenerDisagrees,
+                        i,
+                        format!("{ty} continuing {id:?} states {field} {said:?}, but its opener said {was}"),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1083 @@
+//! The streaming checker: one event in, violations out.
+//!
+//! [`Checker::push`] takes one stream item at a time. Per event it runs the
+//! wire rules ([`crate::schema`]), then the run, entity, lifecycle,
+//! ownership, interrupt and chunk rules against the bookkeeping of the
+//! current run ([`book::RunBook`]), and drives the [`Projector`].
+//! Violations of one event are reported in catalogue order.
+//!
+//! Memory: the bookkeeping of the current run (reset at `RUN_STARTED`), the
+//! stream's state document, and the ids of invocations that ended (to judge
+//! resumption). Finished runs' projections are kept only when projecting.
+//!
+//! After a violation the checker goes on so that later violations are still
+//! meaningful (see `docs/decisions.md`, "After a violation"):
+//! - an item that is not a JSON object, or has no known `type`, is skipped
+//!   by every stream rule;
+//! - an event with other schema faults is still checked, using the fields
+//!   that are usable (a `subagentRunId` that is not a string counts as
+//!   absent; an entity event without its id is skipped by entity rules);
+//! - a first event that is not `RUN_STARTED`/`RUN_ERROR` opens an *implicit*
+//!   run, checked like a run but never projected nor reported unterminated,
+//!   and ended silently by a later `RUN_STARTED`;
+//! - `RUN_STARTED` inside a run is ignored; events after a run ended are
+//!   reported and otherwise ignored;
+//! - an opener of an id already open leaves it open; a continuation of an id
+//!   that is not open changes nothing; a `STEP_FINISHED` under the wrong
+//!   owner closes the step it names; a `SUBAGENT_STARTED` reusing an ended
+//!   id activates it again; a failed `STATE_DELTA` leaves the state as is.
+
+mod book;
+mod chunks;
+
+use crate::events::EventType;
+use crate::projection::{InvocationStatus, Projection, Projector, content_text};
+use crate::rules::RuleId;
+use crate::schema;
+use crate::violation::{Verdict, Violation};
+use book::{InvocationState, Kind, Owner, RunBook, who, who_tag};
+use chunks::Lanes;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Where the stream stands between runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Phase {
+    /// No event with a known type yet.
+    #[default]
+    Start,
+    Active,
+    Finished,
+    Errored,
+}
+
+/// How an invocation last ended, remembered across the runs of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ended {
+    /// Announced, not (yet) closed.
+    Open,
+    Finished,
+    Suspended,
+    Errored,
+    Abandoned,
+}
+
+/// The streaming state machine over one stream.
+#[derive(Debug)]
+pub struct Checker {
+    index: usize,
+    violations: Vec<Violation>,
+    /// Violations of the event being checked, sorted into catalogue order
+    /// before they join `violations`.
+    pending: Vec<Violation>,
+    phase: Phase,
+    book: RunBook,
+    lanes: Lanes,
+    state: Value,
+    remembered: HashMap<String, Ended>,
+    projector: Option<Projector>,
+}
+
+impl Default for Checker {
+    fn default() -> Self {
+        Checker::new()
+    }
+}
+
+/// A string field of an event, if present and a string.
+fn s<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    o.get(key).and_then(Value::as_str)
+}
+
+fn owner_of(tag: Option<&str>) -> Owner {
+    tag.map(str::to_owned)
+}
+
+impl Checker {
+    /// A checker that also builds the projection.
+    pub fn new() -> Self {
+        Checker {
+            index: 0,
+            violations: Vec::new(),
+            pending: Vec::new(),
+            phase: Phase::Start,
+            book: RunBook::default(),
+            lanes: Lanes::default(),
+            state: Value::Object(Map::new()),
+            remembered: HashMap::new(),
+            projector: Some(Projector::new()),
+        }
+    }
+
+    /// A checker that only reports violations (faster; no projection).
+    pub fn without_projection() -> Self {
+        Checker {
+            projector: None,
+            ..Checker::new()
+        }
+    }
+
+    /// Number of items fed so far.
+    pub fn events(&self) -> usize {
+        self.index
+    }
+
+    /// Violations found so far.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Takes the violations found so far (for live reports on long streams).
+    pub fn drain_violations(&mut self) -> Vec<Violation> {
+        std::mem::take(&mut self.violations)
+    }
+
+    /// The stream's state document as it stands.
+    pub fn state(&self) -> &Value {
+        &self.state
+    }
+
+    /// Feeds a stream item that could not be parsed as JSON at all (bad
+    /// UTF-8, a syntax error, a truncated line): `schema.not-json`.
+    pub fn push_unparseable(&mut self, why: &str) {
+        let i = self.index;
+        self.index += 1;
+        self.violations.push(Violation::new(
+            RuleId::SchemaNotJson,
+            i,
+            format!("not a JSON object: {why}"),
+        ));
+    }
+
+    /// Feeds the next stream item.
+    pub fn push(&mut self, item: &Value) {
+        let i = self.index;
+        self.index += 1;
+        for issue in schema::validate(item) {
+            let v = Violation::new(issue.rule, i, issue.message);
+            self.pending.push(if issue.path.is_empty() {
+                v
+            } else {
+                v.at_path(issue.path)
+            });
+        }
+        if let Some(obj) = item.as_object() {
+            if let Some(ty) = s(obj, "type").and_then(EventType::from_name) {
+                self.event(i, ty, obj);
+            }
+        }
+        self.flush();
+    }
+
+    fn flush(&mut self) {
+        self.pending.sort_by_key(|v| v.rule);
+        self.violations.append(&mut self.pending);
+    }
+
+    fn report(&mut self, rule: RuleId, i: usize, message: String) {
+        self.pending.push(Violation::new(rule, i, message));
+    }
+
+    /// Ends the input: end-of-input rules, then the report.
+    pub fn finish(mut self) -> Report {
+        let n = self.index;
+        if self.phase == Phase::Active && !self.book.implicit {
+            self.report(
+                RuleId::RunUnterminated,
+                n,
+                "input ends inside a run: no RUN_FINISHED or RUN_ERROR closed it".to_owned(),
+            );
+        }
+        self.flush();
+        let state = std::mem::take(&mut self.state);
+        Report {
+            violations: self.violations,
+            projection: self.projector.map(|p| p.finish(&state)),
+            events: n,
+        }
+    }
+
+    // ---- runs ----
+
+    fn event(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
+        match (self.phase, ty) {
+            (Phase::Start, EventType::RunStarted) => self.run_started(o),
+            (Phase::Start, EventType::RunError) => self.phase = Phase::Errored,
+            (Phase::Start, _) => {
+                self.report(
+                    RuleId::RunFirstEvent,
+                    i,
+                    format!("the first event is {ty}; a stream starts with RUN_STARTED (or RUN_ERROR)"),
+                );
+                self.book = RunBook { implicit: true, ..RunBook::default() };
+                self.phase = Phase::Active;
+                self.in_run(i, ty, o);
+            }
+            (Phase::Active, EventType::RunStarted) if self.book.implicit => self.run_started(o),
+            (Phase::Active, EventType::RunStarted) => self.report(
+                RuleId::RunAlreadyActive,
+                i,
+                "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); ignored".to_owned(),
+            ),
+            (Phase::Active, _) => self.in_run(i, ty, o),
+            (Phase::Finished | Phase::Errored, EventType::RunStarted) => self.run_started(o),
+            (Phase::Finished, _) => self.report(
+                RuleId::RunAfterFinished,
+                i,
+                format!("{ty} after RUN_FINISHED; only RUN_STARTED may follow a finished run"),
+            ),
+            (Phase::Errored, _) => self.report(
+                RuleId::RunAfterError,
+                i,
+                format!("{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"),
+            ),
+        }
+    }
+
+    fn run_started(&mut self, o: &Map<String, Value>) {
+        self.lanes = Lanes::default();
+        self.book = RunBook::default();
+        self.phase = Phase::Active;
+        if let Some(input) = o.get("input").and_then(Value::as_object) {
+            match input.get("state") {
+                None | Some(Value::Null) => {}
+                Some(state) => self.state = state.clone(),
+            }
+            if let Some(Value::Array(messages)) = input.get("messages") {
+                self.record_messages(messages, false);
+            }
+        }
+        if let Some(p) = self.projector.as_mut() {
+            p.run_started(
+                s(o, "threadId").unwrap_or_default(),
+                s(o, "runId").unwrap_or_default(),
+            );
+        }
+    }
+
+    /// Records the owners of replayed messages (`MESSAGES_SNAPSHOT`
+    /// replaces, the `RUN_STARTED` input only fills gaps).
+    fn record_messages(&mut self, messages: &[Value], replace: bool) {
+        for m in messages {
+            let Some(m) = m.as_object() else { continue };
+            let Some(id) = s(m, "id") else { continue };
+            let owner = owner_of(s(m, "subagentRunId"));
+            let kind = match s(m, "role") {
+                Some("reasoning") => Kind::Reasoning,
+                Some("activity") => Kind::Activity,
+                _ => Kind::Text,
+            };
+            if replace {
+                self.book.record(kind, id, owner.clone());
+            } else {
+                self.book.record_first(kind, id, owner.clone());
+            }
+            if s(m, "role") == Some("assistant") {
+                for call in m
+                    .get("toolCalls")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(cid) = call.get("id").and_then(Value::as_str) {
+                        if replace {
+                            self.book.record(Kind::Tool, cid, owner.clone());
+                        } else {
+                            self.book.record_first(Kind::Tool, cid, owner.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn run_finished(&mut self, i: usize, o: &Map<String, Value>) {
+        let open = self.book.open_entities();
+        if !open.is_empty() {
+            self.report(
+                RuleId::RunOpenEntitiesAtFinish,
+                i,
+                format!("RUN_FINISHED while open: {}", open.join(", ")),
+            );
+        }
+        let active: Vec<String> = self
+            .book
+            .active_invocations()
+            .into_iter()
+            .map(|s| format!("{s:?}"))
+            .collect();
+        if !active.is_empty() {
+            self.report(
+                RuleId::LifecycleOpenAtRunFinish,
+                i,
+                format!(
+                    "RUN_FINISHED while invocation(s) {} still active",
+                    active.join(", ")
+                ),
+            );
+        }
+        let outcome = o.get("outcome").and_then(Value::as_object);
+        let interrupted = outcome.and_then(|oc| s(oc, "type")) == Some("interrupt");
+        let interrupts: &[Value] = match outcome.and_then(|oc| oc.get("interrupts")) {
+            Some(Value::Array(list)) if interrupted => list,
+            _ => &[],
+        };
+        for (inv, ids) in std::mem::take(&mut self.book.suspended) {
+            if !interrupted {
+                self.report(
+                    RuleId::InterruptRunNotInterrupted,
+                    i,
+                    format!("invocation {inv:?} finished suspended, but the run's outcome is not `interrupt`"),
+                );
+                continue;
+            }
+            for id in ids {
+                match interrupts.iter().find(|x| x.get("id").and_then(Value::as_str) == Some(id.as_str())) {
+                    None => self.report(
+                        RuleId::InterruptUnknownId,
+                        i,
+                        format!("invocation {inv:?} lists interrupt {id:?}, which the run's interrupt outcome does not carry"),
+                    ),
+                    Some(x) => {
+                        let owner = x.get("subagentRunId").and_then(Value::as_str);
+                        if owner != Some(inv.as_str()) {
+                            self.report(
+                                RuleId::InterruptOwnerMismatch,
+                                i,
+                                format!(
+                                    "invocation {inv:?} lists interrupt {id:?}, but the run outcome attributes it to {}",
+                                    who_tag(owner)
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        self.phase = Phase::Finished;
+        if let Some(p) = self.projector.as_mut() {
+            if interrupted {
+                p.interrupts(interrupts);
+            }
+            p.run_ended("finished", &self.state);
+        }
+    }
+
+    fn run_error(&mut self) {
+        for id in self.book.active_invocations() {
+            self.remembered.insert(id.clone(), Ended::Abandoned);
+        }
+        self.phase = Phase::Errored;
+        if let Some(p) = self.projector.as_mut() {
+            p.run_ended("errored", &self.state);
+        }
+    }
+
+    // ---- inside a run ----
+
+    fn in_run(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
+        use EventType::*;
+        let tag = if ty.is_attributable() {
+            s(o, "subagentRunId")
+        } else {
+            None
+        };
+        if ty.is_attributable() && !ty.is_lifecycle() {
+            if let Some(id) = tag {
+                if !self.book.attributed.contains(id) {
+                    self.book.attributed.insert(id.to_owned());
+                }
+                if let Some(p) = self.projector.as_mut() {
+                    p.attributed(id);
+                }
+            }
+        }
+        // The chunk shorthand: which events close which lanes.
+        match ty {
+            TextMessageStart
+            | TextMessageContent
+            | TextMessageEnd
+            | ToolCallStart
+            | ToolCallArgs
+            | ToolCallEnd
+            | ToolCallResult
+            | StateSnapshot
+            | StateDelta
+            | Custom
+            | StepStarted
+            | StepFinished
+            | ReasoningStart
+            | ReasoningMessageStart
+            | ReasoningMessageContent
+            | ReasoningMessageEnd
+            | ReasoningEnd => self.close_lane(i, &owner_of(tag)),
+            SubagentFinished | SubagentError => {
+                if let Some(id) = s(o, "subagentRunId") {
+                    self.close_lane(i, &Some(id.to_owned()));
+                }
+            }
+            RunFinished | RunError | MessagesSnapshot => self.close_all_lanes(i),
+            _ => {}
+        }
+        match ty {
+            RunStarted => {}
+            RunFinished => self.run_finished(i, o),
+            RunError => self.run_error(),
+            TextMessageChunk | ToolCallChunk | ReasoningMessageChunk => self.chunk(i, ty, o, tag),
+            TextMessageStart => {
+                if let Some(id) = s(o, "messageId") {
+                    self.text_start(i, id, tag, s(o, "role").unwrap_or("assistant"));
+                }
+            }
+            TextMessageContent => {
+                if let Some(id) = s(o, "messageId") {
+                    self.text_content(i, id, tag, s(o, "delta").unwrap_or_default(), ty);
+                }
+            }
+            TextMessageEnd => {
+                if let Some(id) = s(o, "messageId") {
+                    self.text_end(i, id, tag);
+                }
+            }
+            ToolCallStart => {
+                if let (Some(id), Some(name)) = (s(o, "toolCallId"), s(o, "toolCallName")) {
+                    self.tool_start(i, id, tag, name, s(o, "parentMessageId"));
+                } else if let Some(id) = s(o, "toolCallId") {
+                    self.tool_start(i, id, tag, "", s(o, "parentMessageId"));
+                }
+            }
+            ToolCallArgs => {
+                if let Some(id) = s(o, "toolCallId") {
+                    self.tool_args(i, id, tag, s(o, "delta").unwrap_or_default(), ty);
+                }
+            }
+            ToolCallEnd => {
+                if let Some(id) = s(o, "toolCallId") {
+                    self.tool_end(i, id, tag);
+                }
+            }
+            ToolCallResult => {
+                if let Some(id) = s(o, "messageId") {
+                    self.book.record(Kind::Text, id, owner_of(tag));
+                    if let Some(p) = self.projector.as_mut() {
+                        p.tool_result(id, content_text(o.get("content")), tag);
+                    }
+                }
+            }
+            ReasoningStart => {
+                if let Some(id) = s(o, "messageId") {
+                    self.reasoning_start(i, id, tag);
+                }
+            }
+            ReasoningEnd => {
+                if let Some(id) = s(o, "messageId") {
+                    self.reasoning_end(i, id, tag);
+                }
+            }
+            ReasoningMessageStart => {
+                if let Some(id) = s(o, "messageId") {
+                    self.reasoning_message_start(i, id, tag);
+                }
+            }
+            ReasoningMessageContent => {
+                if let Some(id) = s(o, "messageId") {
+                    self.reasoning_message_content(
+                        i,
+                        id,
+                        tag,
+                        s(o, "delta").unwrap_or_default(),
+                        ty,
+                    );
+                }
+            }
+            ReasoningMessageEnd => {
+                if let Some(id) = s(o, "messageId") {
+                    self.reasoning_message_end(i, id, tag);
+                }
+            }
+            ReasoningEncryptedValue => {
+                if let Some(id) = s(o, "entityId") {
+                    let kind = match s(o, "subtype") {
+                        Some("tool-call") => Some(Kind::Tool),
+                        Some("message") if self.book.owner(Kind::Text, id).is_some() => {
+                            Some(Kind::Text)
+                        }
+                        Some("message") => Some(Kind::Reasoning),
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        self.continuation(i, kind, id, tag, ty);
+                    }
+                }
+            }
+            StepStarted => {
+                if let Some(name) = s(o, "stepName") {
+                    self.step_started(i, name, tag);
+                }
+            }
+            StepFinished => {
+                if let Some(name) = s(o, "stepName") {
+                    self.step_finished(i, name, tag);
+                }
+            }
+            StateSnapshot => {
+                if let Some(snapshot) = o.get("snapshot") {
+                    self.state = snapshot.clone();
+                }
+            }
+            StateDelta => self.state_delta(i, o),
+            MessagesSnapshot => {
+                if let Some(Value::Array(messages)) = o.get("messages") {
+                    self.record_messages(messages, true);
+                    if let Some(p) = self.projector.as_mut() {
+                        p.messages_snapshot(messages);
+                    }
+                }
+            }
+            ActivitySnapshot => {
+                if let Some(id) = s(o, "messageId") {
+                    let replace = o.get("replace").and_then(Value::as_bool).unwrap_or(true);
+                    let new = self.book.owner(Kind::Activity, id).is_none();
+                    if new || replace {
+                        self.book.record(Kind::Activity, id, owner_of(tag));
+                    }
+                    if let Some(p) = self.projector.as_mut() {
+                        let empty = Value::Object(Map::new());
+                        let content = o.get("content").unwrap_or(&empty);
+                        p.activity_snapshot(
+                            id,
+                            s(o, "activityType").unwrap_or_default(),
+                            content,
+                            replace,
+                            tag,
+                        );
+                    }
+                }
+            }
+            ActivityDelta => {
+                if let Some(id) = s(o, "messageId") {
+                    self.continuation(i, Kind::Activity, id, tag, ty);
+                    if let Some(p) = self.projector.as_mut() {
+                        if let Some(patch) = o.get("patch").and_then(parse_patch) {
+                            p.activity_delta(id, &patch);
+                        }
+                    }
+                }
+            }
+            Raw | Custom => {}
+            SubagentStarted => self.subagent_started(i, o),
+            SubagentFinished | SubagentError => self.subagent_ended(i, ty, o),
+        }
+    }
+
+    // ---- ownership ----
+
+    /// `ownership.continuation-disagrees`: a tagged event continuing an
+    /// entity whose owner on record differs. An untagged one always agrees.
+    fn continuation(&mut self, i: usize, kind: Kind, id: &str, tag: Option<&str>, ty: EventType) {
+        let Some(t) = tag else { return };
+        if let Some(rec) = self.book.owner(kind, id) {
+            if rec.as_deref() != Some(t) {
+                let rec = who(rec);
+                self.report(
+                    RuleId::OwnershipContinuationDisagrees,
+                    i,
+                    format!("{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"),
+                );
+            }
+        }
+    }
+
+    /// `ownership.reopen-disagrees`: an opener of an id on record while
+    /// nothing of it is open, whose effective owner differs from the record.
+    fn reopen(&mut self, i: usize, kind: Kind, id: &str, effective: Option<&Owner>, ty: EventType) {
+        let Some(eff) = effective else { return };
+        if let Some(rec) = self.book.owner(kind, id) {
+            if rec != eff {
+                let (rec, eff) = (who(rec), who(eff));
+                self.report(
+                    RuleId::OwnershipReopenDisagrees,
+                    i,
+                    format!("{ty} reopens {id:?} as {eff}, but {id:?} is on record as {rec}'s"),
+                );
+            }
+        }
+    }
+
+    // ---- text messages ----
+
+    fn text_start(&mut self, i: usize, id: &str, tag: Option<&str>, role: &str) {
+        let ty = EventType::TextMessageStart;
+        if self.book.text_open.contains(id) {
+            self.report(
+                RuleId::TextAlreadyOpen,
+                i,
+                format!("TEXT_MESSAGE_START for {id:?}, which is already open"),
+            );
+            return;
+        }
+        self.reopen(
+            i,
+            Kind::Text,
+            id,
+            tag.map(|t| Some(t.to_owned())).as_ref(),
+            ty,
+        );
+        self.book.record_first(Kind::Text, id, owner_of(tag));
+        self.book.text_open.insert(id.to_owned());
+        let owner = self.book.owner(Kind::Text, id).cloned().flatten();
+        if let Some(p) = self.projector.as_mut() {
+            p.message_started(id, role, owner.as_deref());
+        }
+    }
+
+    fn text_content(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
+        if !self.book.text_open.contains(id) {
+            self.report(
+                RuleId::TextNotOpen,
+                i,
+                format!("{ty} for {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Text, id, tag, ty);
+        if let Some(p) = self.projector.as_mut() {
+            p.message_content(id, delta);
+        }
+    }
+
+    fn text_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
+        let ty = EventType::TextMessageEnd;
+        if !self.book.text_open.remove(id) {
+            self.report(
+                RuleId::TextNotOpen,
+                i,
+                format!("{ty} for {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Text, id, tag, ty);
+    }
+
+    // ---- tool calls ----
+
+    fn tool_start(
+        &mut self,
+        i: usize,
+        id: &str,
+        tag: Option<&str>,
+        name: &str,
+        parent: Option<&str>,
+    ) {
+        let ty = EventType::ToolCallStart;
+        if self.book.tool_open.contains(id) {
+            self.report(
+                RuleId::ToolAlreadyOpen,
+                i,
+                format!("TOOL_CALL_START for {id:?}, which is already open"),
+            );
+            return;
+        }
+        let parent_owner = parent.and_then(|m| self.book.owner(Kind::Text, m)).cloned();
+        let effective: Option<Owner> = match tag {
+            Some(t) => Some(Some(t.to_owned())),
+            None => parent_owner.clone(),
+        };
+        self.reopen(i, Kind::Tool, id, effective.as_ref(), ty);
+        if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner.as_ref()) {
+            if po.as_deref() != Some(t) {
+                let po = who(po);
+                self.report(
+                    RuleId::OwnershipToolCallVsMessage,
+                    i,
+                    format!("TOOL_CALL_START {id:?} carries subagentRunId {t:?}, but its message {m:?} belongs to {po}"),
+                );
+            }
+        }
+        let call_owner: Owner = effective
+            .clone()
+            .or_else(|| self.book.owner(Kind::Tool, id).cloned())
+            .flatten();
+        if let Some(m) = parent {
+            if parent_owner.is_none() {
+                self.book.record(Kind::Text, m, call_owner.clone());
+            }
+        }
+        self.book
+            .record_first(Kind::Tool, id, effective.unwrap_or(None));
+        self.book.tool_open.insert(id.to_owned());
+        if let Some(p) = self.projector.as_mut() {
+            p.tool_call_started(id, name, parent, call_owner.as_deref());
+        }
+    }
+
+    fn tool_args(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
+        if !self.book.tool_open.contains(id) {
+            self.report(
+                RuleId::ToolNotOpen,
+                i,
+                format!("{ty} for {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Tool, id, tag, ty);
+        if let Some(p) = self.projector.as_mut() {
+            p.tool_call_args(id, delta);
+        }
+    }
+
+    fn tool_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
+        let ty = EventType::ToolCallEnd;
+        if !self.book.tool_open.remove(id) {
+            self.report(
+                RuleId::ToolNotOpen,
+                i,
+                format!("{ty} for {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Tool, id, tag, ty);
+    }
+
+    // ---- reasoning ----
+
+    /// Shared by `REASONING_START` and `REASONING_MESSAGE_START`: an opener
+    /// whose id names an open span or message is a continuation.
+    fn reasoning_opener(&mut self, i: usize, id: &str, tag: Option<&str>, ty: EventType) {
+        if self.book.reasoning_open(id) {
+            self.continuation(i, Kind::Reasoning, id, tag, ty);
+        } else {
+            self.reopen(
+                i,
+                Kind::Reasoning,
+                id,
+                tag.map(|t| Some(t.to_owned())).as_ref(),
+                ty,
+            );
+        }
+        self.book.record_first(Kind::Reasoning, id, owner_of(tag));
+    }
+
+    fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
+        let ty = EventType::ReasoningStart;
+        if self.book.reasoning_spans.contains(id) {
+            self.report(
+                RuleId::ReasoningAlreadyOpen,
+                i,
+                format!("REASONING_START for span {id:?}, which is already open"),
+            );
+        }
+        self.reasoning_opener(i, id, tag, ty);
+        self.book.reasoning_spans.insert(id.to_owned());
+    }
+
+    fn reasoning_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
+        let ty = EventType::ReasoningEnd;
+        if !self.book.reasoning_spans.remove(id) {
+            self.report(
+                RuleId::ReasoningNotOpen,
+                i,
+                format!("REASONING_END for span {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Reasoning, id, tag, ty);
+    }
+
+    fn reasoning_message_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
+        let ty = EventType::ReasoningMessageStart;
+        let was_open = self.book.reasoning_messages.contains(id);
+        if was_open {
+            self.report(
+                RuleId::ReasoningAlreadyOpen,
+                i,
+                format!(
+                    "REASONING_MESSAGE_START for reasoning message {id:?}, which is already open"
+                ),
+            );
+        }
+        self.reasoning_opener(i, id, tag, ty);
+        self.book.reasoning_messages.insert(id.to_owned());
+        if !was_open {
+            let owner = self.book.owner(Kind::Reasoning, id).cloned().flatten();
+            if let Some(p) = self.projector.as_mut() {
+                p.message_started(id, "reasoning", owner.as_deref());
+            }
+        }
+    }
+
+    fn reasoning_message_content(
+        &mut self,
+        i: usize,
+        id: &str,
+        tag: Option<&str>,
+        delta: &str,
+        ty: EventType,
+    ) {
+        if !self.book.reasoning_messages.contains(id) {
+            self.report(
+                RuleId::ReasoningNotOpen,
+                i,
+                format!("{ty} for reasoning message {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Reasoning, id, tag, ty);
+        if let Some(p) = self.projector.as_mut() {
+            p.message_content(id, delta);
+        }
+    }
+
+    fn reasoning_message_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
+        let ty = EventType::ReasoningMessageEnd;
+        if !self.book.reasoning_messages.remove(id) {
+            self.report(
+                RuleId::ReasoningNotOpen,
+                i,
+                format!("{ty} for reasoning message {id:?}, which is not open"),
+            );
+            return;
+        }
+        self.continuation(i, Kind::Reasoning, id, tag, ty);
+    }
+
+    // ---- steps ----
+
+    fn step_started(&mut self, i: usize, name: &str, tag: Option<&str>) {
+        let owner = owner_of(tag);
+        let holders = self.book.steps.entry(name.to_owned()).or_default();
+        if holders.contains(&owner) {
+            let who = who(&owner);
+            self.report(
+                RuleId::StepAlreadyOpen,
+                i,
+                format!("STEP_STARTED {name:?} by {who}, who already has it open"),
+            );
+        } else {
+            holders.push(owner);
+        }
+    }
+
+    fn step_finished(&mut self, i: usize, name: &str, tag: Option<&str>) {
+        let owner = owner_of(tag);
+        let Some(holders) = self.book.steps.get_mut(name) else {
+            self.report(
+                RuleId::StepNotOpen,
+                i,
+                format!("STEP_FINISHED {name:?}, which no one has open"),
+            );
+            return;
+        };
+        if let Some(at) = holders.iter().position(|o| *o == owner) {
+            holders.remove(at);
+        } else {
+            let others: Vec<String> = holders.iter().map(who).collect();
+            let msg = format!(
+                "STEP_FINISHED {name:?} by {}, but only {} has it open",
+                who(&owner),
+                others.join(" and ")
+            );
+            holders.remove(0);
+            self.report(RuleId::OwnershipStepOwner, i, msg);
+        }
+        if self.book.steps.get(name).is_some_and(Vec::is_empty) {
+            self.book.steps.remove(name);
+        }
+    }
+
+    // ---- state ----
+
+    fn state_delta(&mut self, i: usize, o: &Map<String, Value>) {
+        let Some(patch) = o.get("delta").and_then(parse_patch) else {
+            return;
+        };
+        if let Err(e) = json_patch::patch(&mut self.state, &patch) {
+            self.report(
+                RuleId::StatePatchFails,
+                i,
+                format!("STATE_DELTA does not apply to the state: {e}; state left unchanged"),
+            );
+        }
+    }
+
+    // ---- lifecycle ----
+
+    fn subagent_started(&mut self, i: usize, o: &Map<String, Value>) {
+        let Some(id) = s(o, "subagentRunId") else {
+            return;
+        };
+        let parent = s(o, "parentSubagentRunId");
+        if let Some(p) = parent {
+            if !self.book.invocations.contains_key(p) {
+                self.report(
+                    RuleId::LifecycleUnknownParent,
+                    i,
+                    format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
+                );
+            }
+        }
+        match self.book.invocations.get(id) {
+            Some(InvocationState::Active) => {
+                self.report(
+                    RuleId::LifecycleAlreadyActive,
+                    i,
+                    format!("SUBAGENT_STARTED {id:?} while invocation {id:?} is already active"),
+                );
+                return;
+            }
+            Some(ended) => {
+                let how = match ended {
+                    InvocationState::Suspended => "finished (suspended)",
+                    InvocationState::Errored => "errored",
+                    _ => "finished",
+                };
+                self.report(
+                    RuleId::LifecycleReusedId,
+                    i,
+                    format!("SUBAGENT_STARTED {id:?}: invocation {id:?} already {how} in this run; a new invocation needs a new id"),
+                );
+            }
+            None => {
+                if self.book.attributed.contains(id) {
+                    self.report(
+                        RuleId::LifecycleAnnounceAfterAttribution,
+                        i,
+                        format!("SUBAGENT_STARTED {id:?} comes after events already attributed to {id:?} in this run"),
+                    );
+                }
+                if let Some(how @ (Ended::Finished | Ended::Errored)) = self.remembered.get(id) {
+                    let how = if *how == Ended::Finished {
+                        "finished"
+                    } else {
+                        "errored"
+                    };
+                    self.report(
+                        RuleId::LifecycleResumedNotSuspended,
+                        i,
+                        format!("SUBAGENT_STARTED {id:?} resumes an invocation an earlier run closed {how}, not suspended"),
+                    );
+                }
+                self.book.announce_order.push(id.to_owned());
+            }
+        }
+        self.book
+            .invocations
+            .insert(id.to_owned(), InvocationState::Active);
+        self.remembered.insert(id.to_owned(), Ended::Open);
+        if let Some(p) = self.projector.as_mut() {
+            p.announced(id, s(o, "name"), parent);
+        }
+    }
+
+    fn subagent_ended(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
+        let Some(id) = s(o, "subagentRunId") else {
+            return;
+        };
+        if self.book.invocations.get(id) != Some(&InvocationState::Active) {
+            let why = if self.book.invocations.contains_key(id) {
+                "already closed"
+            } else {
+                "never announced in this run"
+            };
+            self.report(
+                RuleId::LifecycleNotActive,
+                i,
+                format!("{ty} for {id:?}, which is not active ({why})"),
+            );
+            return;
+        }
+        let (state, ended, status) = if ty == EventType::SubagentError {
+            (
+                InvocationState::Errored,
+                Ended::Errored,
+                InvocationStatus::Errored,
+            )
+        } else {
+            let outcome = o.get("outcome").and_then(Value::as_object);
+            if outcome.and_then(|oc| s(oc, "type")) == Some("suspended") {
+                let ids: Vec<String> = outcome
+                    .and_then(|oc| oc.get("interruptIds"))
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                self.book.suspended.push((id.to_owned(), ids.clone()));
+                (
+                    InvocationState::Suspended,
+                    Ended::Suspended,
+                    InvocationStatus::Suspended(ids),
+                )
+            } else {
+                (
+                    InvocationState::Finished,
+                    Ended::Finished,
+                    InvocationStatus::Finished,
+                )
+            }
+        };
+        self.book.invocations.insert(id.to_owned(), state);
+        self.remembered.insert(id.to_owned(), ended);
+        if let Some(p) = self.projector.as_mut() {
+            p.invocation_ended(id, status);
+        }
+    }
+}
+
+/// An RFC 6902 patch, if the value is one.
+fn parse_patch(v: &Value) -> Option<Vec<json_patch::PatchOperation>> {
+    Vec::<json_patch::PatchOperation>::deserialize(v).ok()
+}
+
+/// The outcome of checking one stream.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Every violation, in stream order (catalogue order within one event).
+    pub violations: Vec<Violation>,
+    pub projection: Option<Projection>,
+    /// Number of stream items read.
+    pub events: usize,
+}
+
+impl Report {
+    pub fn verdict(&self) -> Verdict {
+        Verdict::of(&self.violations)
+    }
+
+    /// The first violation of any severity.
+    pub fn first(&self) -> Option<&Violation> {
+        self.violations.first()
+    }
+
+    /// The machine form: `{"verdict", "violations", "projection"}`.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("verdict".into(), Value::from(self.verdict().as_str()));
+        m.insert(
+            "violations".into(),
+            Value::Array(
+                self.violations
+                    .iter()
+                    .filter_map(|v| serde_json::to_value(v).ok())
+                    .collect(),
+            ),
+        );
+        if let Some(p) = &self.projection {
+            m.insert("projection".into(), p.to_json());
+        }
+        Value::Object(m)
+    }
+}
+
+/// Checks a whole stream held in memory.
+pub fn check_values(events: &[Value]) -> Report {
+    let mut c = Checker::new();
+    for e in events {
+        c.push(e);
+    }
+    c.finish()
+}
