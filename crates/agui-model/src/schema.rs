@@ -1,10 +1,25 @@
 //! Wire rules of the AG-UI 1.0 schema (`shared/spec/SCHEMA.md`), checked per
 //! event on the parsed JSON value.
 //!
-//! STUB: being written. The signature is the contract.
+//! [`validate`] reports every fault of one stream item with its rule id
+//! (`schema.*`, `attribution.*`, `lifecycle.missing-id`,
+//! `lifecycle.unknown-outcome`, `lifecycle.success-with-interrupts`), the
+//! field path and a message. Every object is loose: unknown fields pass
+//! silently (`accept.unknown-fields`). Where RULES.md names a specific rule
+//! for a fault, it is reported *instead of* the generic schema rule.
+//!
+//! It runs on every event of long streams, so the happy path allocates
+//! nothing beyond the returned (empty) `Vec`: paths live on the stack
+//! ([`path`]) and are rendered only for an issue.
 
+mod check;
+mod path;
+
+use crate::events::EventType;
 use crate::rules::RuleId;
-use serde_json::Value;
+use check::{Ctx, Field, Kind, SUBAGENT_OUTCOMES, SUBTYPES, TEXT_ROLES, found, one_of, opt, req};
+use path::Path;
+use serde_json::{Map, Value};
 
 /// One schema fault inside one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,8 +32,265 @@ pub struct SchemaIssue {
 }
 
 /// Checks one stream item against the wire schema. Issues come back sorted
-/// by catalogue order (then by path order of discovery).
+/// by catalogue order (then by order of discovery).
+///
+/// An item that is not an object is `schema.not-json` alone; one whose
+/// `type` is absent, not a string, or not a 1.0 type is
+/// `schema.unknown-type` alone. Otherwise every field is checked.
 pub fn validate(value: &Value) -> Vec<SchemaIssue> {
-    let _ = value;
-    Vec::new()
+    let root = Path::Root;
+    let Some(obj) = value.as_object() else {
+        let message = format!(
+            "a stream item must be a JSON object, found {}",
+            found(value)
+        );
+        return vec![SchemaIssue {
+            rule: RuleId::SchemaNotJson,
+            path: String::new(),
+            message,
+        }];
+    };
+    let Some(t) = event_type(obj) else {
+        let message = match obj.get("type") {
+            None => "missing `type`: an event names one of the 31 AG-UI 1.0 event types".to_owned(),
+            Some(v) => format!(
+                "`type` must be one of the 31 AG-UI 1.0 event types, found {}",
+                found(v)
+            ),
+        };
+        return vec![SchemaIssue {
+            rule: RuleId::SchemaUnknownType,
+            path: "type".to_owned(),
+            message,
+        }];
+    };
+    let mut ctx = Ctx::default();
+    ctx.fields(obj, &root, COMMON);
+    ctx.fields(obj, &root, event_fields(t));
+    check_attribution(&mut ctx, t, obj, &root);
+    if t == EventType::SubagentFinished {
+        check_subagent_outcome(&mut ctx, obj, &root);
+    }
+    // Stable: keeps discovery order within one rule.
+    ctx.issues.sort_by_key(|i| i.rule);
+    ctx.issues
+}
+
+/// The event type named by `type`, if it is one of the 31.
+fn event_type(obj: &Map<String, Value>) -> Option<EventType> {
+    obj.get("type")
+        .and_then(Value::as_str)
+        .and_then(EventType::from_name)
+}
+
+/// The event's own `subagentRunId`: `null` is `attribution.null` on every
+/// type; required on the `SUBAGENT_*` events (`lifecycle.missing-id`); not
+/// declared on the four run-scoped types, where any value is
+/// `attribution.not-attributable` and is otherwise ignored.
+fn check_attribution(ctx: &mut Ctx, t: EventType, obj: &Map<String, Value>, root: &Path<'_>) {
+    let p = root.key("subagentRunId");
+    match obj.get("subagentRunId") {
+        Some(Value::Null) => ctx.attribution_null(&p),
+        None if t.is_lifecycle() => {
+            let msg = format!("{t} must carry `subagentRunId`, the invocation it concerns");
+            ctx.report(RuleId::LifecycleMissingId, &p, msg);
+        }
+        None => {}
+        Some(_) if !t.is_attributable() => {
+            let msg = format!(
+                "{t} carries `subagentRunId`, which the schema does not declare on it; it attributes nothing"
+            );
+            ctx.report(RuleId::AttributionNotAttributable, &p, msg);
+        }
+        Some(v) => ctx.value(v, &p, Kind::Str),
+    }
+}
+
+/// `SUBAGENT_FINISHED.outcome`: `{type: "success"}` (loose; a non-empty
+/// `interruptIds` there is `lifecycle.success-with-interrupts`) or
+/// `{type: "suspended", interruptIds?: [str]}`; any other `type` is
+/// `lifecycle.unknown-outcome`.
+fn check_subagent_outcome(ctx: &mut Ctx, obj: &Map<String, Value>, root: &Path<'_>) {
+    let p = root.key("outcome");
+    let outcome = match obj.get("outcome") {
+        None => return,
+        Some(Value::Null) => return ctx.null_optional(&p),
+        Some(Value::Object(o)) => o,
+        Some(v) => return ctx.wrong(&p, Kind::Object, v),
+    };
+    let tp = p.key("type");
+    match outcome.get("type") {
+        None => ctx.missing(&tp, Kind::OneOf(SUBAGENT_OUTCOMES)),
+        Some(Value::String(s)) if s == "suspended" => {
+            ctx.fields(outcome, &p, &[opt("interruptIds", Kind::Strings)])
+        }
+        Some(Value::String(s)) if s == "success" => {
+            let ids = outcome.get("interruptIds").and_then(Value::as_array);
+            if let Some(ids) = ids.filter(|ids| !ids.is_empty()) {
+                let msg = format!(
+                    "a success outcome must not carry interrupt ids, found {} in `outcome.interruptIds`",
+                    ids.len()
+                );
+                ctx.report(
+                    RuleId::LifecycleSuccessWithInterrupts,
+                    &p.key("interruptIds"),
+                    msg,
+                );
+            }
+        }
+        Some(v) => {
+            let msg = format!(
+                "`outcome.type` must be {}, found {}",
+                one_of(SUBAGENT_OUTCOMES),
+                found(v)
+            );
+            ctx.report(RuleId::LifecycleUnknownOutcome, &tp, msg);
+        }
+    }
+}
+
+/// Fields every event may carry (`subagentRunId` is checked apart).
+const COMMON: &[Field] = &[
+    opt("timestamp", Kind::Timestamp),
+    opt("rawEvent", Kind::Any),
+    opt("metadata", Kind::Object),
+];
+
+/// The type-specific fields of each event type (SCHEMA.md "The 31 event
+/// types"), without `subagentRunId` and `SUBAGENT_FINISHED.outcome`.
+fn event_fields(t: EventType) -> &'static [Field] {
+    use EventType as E;
+    use Kind::*;
+    match t {
+        E::RunStarted => {
+            const {
+                &[
+                    req("threadId", Str),
+                    req("runId", Str),
+                    opt("protocolVersion", Str),
+                    opt("parentRunId", Str),
+                    opt("input", Input),
+                ]
+            }
+        }
+        E::RunFinished => {
+            const {
+                &[
+                    req("threadId", Str),
+                    req("runId", Str),
+                    opt("result", Any),
+                    opt("outcome", RunOutcome),
+                    opt("usage", Usage),
+                ]
+            }
+        }
+        E::RunError => const { &[req("message", Str), opt("code", Str), opt("usage", Usage)] },
+        E::StepStarted | E::StepFinished => const { &[req("stepName", Str)] },
+        E::TextMessageStart => {
+            const {
+                &[
+                    req("messageId", Str),
+                    opt("role", OneOf(TEXT_ROLES)),
+                    opt("name", Str),
+                ]
+            }
+        }
+        E::TextMessageContent => const { &[req("messageId", Str), req("delta", Str)] },
+        E::TextMessageEnd => const { &[req("messageId", Str)] },
+        E::TextMessageChunk => {
+            const {
+                &[
+                    opt("messageId", Str),
+                    opt("role", OneOf(TEXT_ROLES)),
+                    opt("delta", Str),
+                    opt("name", Str),
+                ]
+            }
+        }
+        E::ToolCallStart => {
+            const {
+                &[
+                    req("toolCallId", Str),
+                    req("toolCallName", Str),
+                    opt("parentMessageId", Str),
+                ]
+            }
+        }
+        E::ToolCallArgs => const { &[req("toolCallId", Str), req("delta", Str)] },
+        E::ToolCallEnd => const { &[req("toolCallId", Str)] },
+        E::ToolCallChunk => {
+            const {
+                &[
+                    opt("toolCallId", Str),
+                    opt("toolCallName", Str),
+                    opt("parentMessageId", Str),
+                    opt("delta", Str),
+                ]
+            }
+        }
+        E::ToolCallResult => {
+            const {
+                &[
+                    req("messageId", Str),
+                    req("toolCallId", Str),
+                    req("content", Content),
+                    opt("role", OneOf(&["tool"])),
+                ]
+            }
+        }
+        E::StateSnapshot => const { &[req("snapshot", Any)] },
+        E::StateDelta => const { &[req("delta", Patch)] },
+        E::MessagesSnapshot => const { &[req("messages", Messages)] },
+        E::ActivitySnapshot => {
+            const {
+                &[
+                    req("messageId", Str),
+                    req("activityType", Str),
+                    req("content", Object),
+                    opt("replace", Bool),
+                ]
+            }
+        }
+        E::ActivityDelta => {
+            const {
+                &[
+                    req("messageId", Str),
+                    req("activityType", Str),
+                    req("patch", Patch),
+                ]
+            }
+        }
+        E::Raw => const { &[req("event", Any), opt("source", Str)] },
+        E::Custom => const { &[req("name", Str), req("value", Any)] },
+        E::ReasoningStart | E::ReasoningMessageEnd | E::ReasoningEnd => {
+            const { &[req("messageId", Str)] }
+        }
+        E::ReasoningMessageStart => {
+            const { &[req("messageId", Str), req("role", OneOf(&["reasoning"]))] }
+        }
+        E::ReasoningMessageContent => const { &[req("messageId", Str), req("delta", Str)] },
+        E::ReasoningMessageChunk => const { &[opt("messageId", Str), opt("delta", Str)] },
+        E::ReasoningEncryptedValue => {
+            const {
+                &[
+                    req("subtype", OneOf(SUBTYPES)),
+                    req("entityId", Str),
+                    req("encryptedValue", Str),
+                ]
+            }
+        }
+        E::SubagentStarted => {
+            const {
+                &[
+                    req("name", Str),
+                    opt("description", Str),
+                    opt("parentSubagentRunId", Str),
+                    opt("parentToolCallId", Str),
+                    opt("parentMessageId", Str),
+                ]
+            }
+        }
+        E::SubagentFinished => const { &[opt("result", Any)] },
+        E::SubagentError => const { &[req("message", Str), opt("code", Str)] },
+    }
 }

@@ -1,0 +1,570 @@
+//! The field-checking machinery: a field table per object shape, one
+//! [`Kind`] per field type, and the nested shapes of SCHEMA.md ("Nested
+//! shapes"). Nothing here allocates unless an issue is reported.
+
+use super::SchemaIssue;
+use super::path::Path;
+use crate::rules::RuleId;
+use serde_json::{Map, Number, Value};
+
+/// The largest integer JavaScript represents exactly (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+pub(crate) const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
+pub(crate) const MESSAGE_ROLES: &[&str] = &[
+    "developer",
+    "system",
+    "assistant",
+    "user",
+    "tool",
+    "activity",
+    "reasoning",
+];
+pub(crate) const SUBTYPES: &[&str] = &["tool-call", "message"];
+pub(crate) const SUBAGENT_OUTCOMES: &[&str] = &["success", "suspended"];
+const RUN_OUTCOMES: &[&str] = &["success", "interrupt", "cancelled"];
+const PATCH_OPS: &[&str] = &["add", "remove", "replace", "move", "copy", "test"];
+const PART_TYPES: &[&str] = &["text", "image", "audio", "video", "document"];
+const SOURCE_TYPES: &[&str] = &["data", "url", "file"];
+const RESUME_STATUSES: &[&str] = &["resolved", "cancelled"];
+
+/// The type a field must have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Any JSON value (`null` included when the field is required).
+    Any,
+    Str,
+    Bool,
+    /// An object, not null and not an array.
+    Object,
+    /// An integer-valued number within ±(2^53−1).
+    Timestamp,
+    /// A non-negative integer-valued number up to 2^53−1 (token counts).
+    Count,
+    /// A string matching `^(/([^/~]|~[01])*)*$`.
+    Pointer,
+    /// A string equal to one of these.
+    OneOf(&'static [&'static str]),
+    /// An array of strings.
+    Strings,
+    /// A string or an array of ContentPart.
+    Content,
+    /// A JSON Patch: an array of RFC 6902 operations.
+    Patch,
+    /// An array of Message.
+    Messages,
+    /// RunAgentInput.
+    Input,
+    /// `RunAgentInput.state`: any JSON, and here alone `null` reads as absent.
+    State,
+    RunOutcome,
+    /// An array of TokenUsage.
+    Usage,
+    /// An array of ToolCall.
+    ToolCalls,
+    /// `ToolCall.function`.
+    Function,
+    /// A non-empty array of Interrupt.
+    Interrupts,
+    /// `RunAgentInput.tools`.
+    Tools,
+    /// `RunAgentInput.context`.
+    Context,
+    /// `RunAgentInput.resume`.
+    Resume,
+    /// A media content part's `source`.
+    Source,
+    /// `subagentRunId` on a message or an interrupt: a string; `null` is
+    /// `attribution.null`.
+    Attribution,
+}
+
+impl Kind {
+    /// What the field must be, for messages.
+    fn expected(self) -> String {
+        let s = match self {
+            Kind::Any | Kind::State => "any JSON value",
+            Kind::Str | Kind::Attribution => "a string",
+            Kind::Bool => "a boolean",
+            Kind::Object | Kind::Input | Kind::RunOutcome | Kind::Function | Kind::Source => {
+                "an object"
+            }
+            Kind::Timestamp => "an integer between -(2^53-1) and 2^53-1",
+            Kind::Count => "a non-negative integer no greater than 2^53-1",
+            Kind::Pointer => "a JSON Pointer (a string matching ^(/([^/~]|~[01])*)*$)",
+            Kind::OneOf(names) => return one_of(names),
+            Kind::Strings => "an array of strings",
+            Kind::Content => "a string or an array of content parts",
+            Kind::Patch => "a JSON Patch (an array of operations)",
+            Kind::Messages => "an array of messages",
+            Kind::Usage => "an array of token usage objects",
+            Kind::ToolCalls => "an array of tool calls",
+            Kind::Interrupts => "a non-empty array of interrupts",
+            Kind::Tools => "an array of tools",
+            Kind::Context => "an array of context entries",
+            Kind::Resume => "an array of resume entries",
+        };
+        s.to_owned()
+    }
+}
+
+/// `"a"` or `one of "a", "b"`.
+pub(crate) fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    if quoted.len() == 1 {
+        quoted[0].clone()
+    } else {
+        format!("one of {}", quoted.join(", "))
+    }
+}
+
+/// A short description of a value found where another was expected.
+pub(crate) fn found(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            let short: String = s.chars().take(40).collect();
+            if short.len() < s.len() {
+                format!("the string {short:?}…")
+            } else {
+                format!("the string {s:?}")
+            }
+        }
+        Value::Array(a) if a.is_empty() => "an empty array".to_owned(),
+        Value::Array(a) => format!("an array of {} elements", a.len()),
+        Value::Object(_) => "an object".to_owned(),
+    }
+}
+
+/// One field of an object shape.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Field {
+    pub(crate) key: &'static str,
+    pub(crate) required: bool,
+    pub(crate) kind: Kind,
+}
+
+pub(crate) const fn req(key: &'static str, kind: Kind) -> Field {
+    Field {
+        key,
+        required: true,
+        kind,
+    }
+}
+
+pub(crate) const fn opt(key: &'static str, kind: Kind) -> Field {
+    Field {
+        key,
+        required: false,
+        kind,
+    }
+}
+
+/// Collects the issues of one event.
+#[derive(Default)]
+pub(crate) struct Ctx {
+    pub(crate) issues: Vec<SchemaIssue>,
+}
+
+impl Ctx {
+    pub(crate) fn report(&mut self, rule: RuleId, path: &Path<'_>, message: String) {
+        self.issues.push(SchemaIssue {
+            rule,
+            path: path.to_string(),
+            message,
+        });
+    }
+
+    pub(crate) fn missing(&mut self, path: &Path<'_>, kind: Kind) {
+        let msg = format!("missing required field `{path}` ({})", kind.expected());
+        self.report(RuleId::SchemaMissingField, path, msg);
+    }
+
+    pub(crate) fn wrong(&mut self, path: &Path<'_>, kind: Kind, v: &Value) {
+        let msg = format!("`{path}` must be {}, found {}", kind.expected(), found(v));
+        self.report(RuleId::SchemaWrongType, path, msg);
+    }
+
+    pub(crate) fn null_optional(&mut self, path: &Path<'_>) {
+        let msg = format!("optional field `{path}` is null; leave it out instead of writing null");
+        self.report(RuleId::SchemaNullOptional, path, msg);
+    }
+
+    pub(crate) fn attribution_null(&mut self, path: &Path<'_>) {
+        let msg = format!(
+            "`{path}` is null; the parent agent is spelled by leaving subagentRunId out, never as null"
+        );
+        self.report(RuleId::AttributionNull, path, msg);
+    }
+
+    /// Checks the fields of a table on one object; unknown keys are ignored
+    /// (every 1.0 object is loose).
+    pub(crate) fn fields(&mut self, obj: &Map<String, Value>, path: &Path<'_>, fields: &[Field]) {
+        for f in fields {
+            let p = path.key(f.key);
+            match obj.get(f.key) {
+                None if f.required => self.missing(&p, f.kind),
+                None => {}
+                Some(Value::Null) if !f.required => match f.kind {
+                    Kind::Attribution => self.attribution_null(&p),
+                    Kind::State => {}
+                    _ => self.null_optional(&p),
+                },
+                Some(v) => self.value(v, &p, f.kind),
+            }
+        }
+    }
+
+    /// Checks one present value against its kind.
+    pub(crate) fn value(&mut self, v: &Value, p: &Path<'_>, kind: Kind) {
+        let ok = match kind {
+            Kind::Any | Kind::State => true,
+            Kind::Str | Kind::Attribution => v.is_string(),
+            Kind::Bool => v.is_boolean(),
+            Kind::Object => v.is_object(),
+            Kind::Timestamp => v.as_number().is_some_and(|n| safe_integer(n, true)),
+            Kind::Count => v.as_number().is_some_and(|n| safe_integer(n, false)),
+            Kind::Pointer => v.as_str().is_some_and(is_json_pointer),
+            Kind::OneOf(names) => v.as_str().is_some_and(|s| names.contains(&s)),
+            Kind::Strings => return self.array(v, p, kind, |c, e, p| c.value(e, p, Kind::Str)),
+            Kind::Content => match v {
+                Value::String(_) => true,
+                Value::Array(_) => return self.array(v, p, kind, Ctx::content_part),
+                _ => false,
+            },
+            Kind::Patch => return self.array(v, p, kind, Ctx::patch_op),
+            Kind::Messages => return self.array(v, p, kind, Ctx::message),
+            Kind::Input => return self.object(v, p, kind, INPUT),
+            Kind::RunOutcome => return self.run_outcome(v, p),
+            Kind::Usage => {
+                return self.array(v, p, kind, |c, e, p| c.object(e, p, Kind::Object, USAGE));
+            }
+            Kind::ToolCalls => {
+                return self.array(v, p, kind, |c, e, p| {
+                    c.object(e, p, Kind::Object, TOOL_CALL)
+                });
+            }
+            Kind::Function => return self.object(v, p, kind, FUNCTION),
+            Kind::Interrupts => {
+                if v.as_array().is_some_and(|a| a.is_empty()) {
+                    return self.wrong(p, kind, v);
+                }
+                return self.array(v, p, kind, |c, e, p| {
+                    c.object(e, p, Kind::Object, INTERRUPT)
+                });
+            }
+            Kind::Tools => {
+                return self.array(v, p, kind, |c, e, p| c.object(e, p, Kind::Object, TOOL));
+            }
+            Kind::Context => {
+                return self.array(v, p, kind, |c, e, p| c.object(e, p, Kind::Object, CONTEXT));
+            }
+            Kind::Resume => {
+                return self.array(v, p, kind, |c, e, p| c.object(e, p, Kind::Object, RESUME));
+            }
+            Kind::Source => return self.source(v, p),
+        };
+        if !ok {
+            self.wrong(p, kind, v);
+        }
+    }
+
+    /// An array whose elements are each checked by `elem` at `path[i]`.
+    fn array(
+        &mut self,
+        v: &Value,
+        p: &Path<'_>,
+        kind: Kind,
+        mut elem: impl FnMut(&mut Ctx, &Value, &Path<'_>),
+    ) {
+        match v.as_array() {
+            Some(items) => {
+                for (i, e) in items.iter().enumerate() {
+                    elem(self, e, &p.index(i));
+                }
+            }
+            None => self.wrong(p, kind, v),
+        }
+    }
+
+    /// An object checked against a field table.
+    fn object(&mut self, v: &Value, p: &Path<'_>, kind: Kind, fields: &[Field]) {
+        match v.as_object() {
+            Some(obj) => self.fields(obj, p, fields),
+            None => self.wrong(p, kind, v),
+        }
+    }
+
+    /// Reads a discriminator (`role`, `type`, `op`): reports it missing or
+    /// outside `names`, and returns it when it is one of them.
+    fn tag<'v>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        p: &Path<'_>,
+        key: &'static str,
+        names: &'static [&'static str],
+    ) -> Option<&'v str> {
+        let kp = p.key(key);
+        match obj.get(key) {
+            None => {
+                self.missing(&kp, Kind::OneOf(names));
+                None
+            }
+            Some(v) => match v.as_str() {
+                Some(s) if names.contains(&s) => Some(s),
+                _ => {
+                    self.wrong(&kp, Kind::OneOf(names), v);
+                    None
+                }
+            },
+        }
+    }
+
+    /// A Message, selected by `role`. `id` and `subagentRunId` are checked
+    /// whatever the role, so a message with a bad role still reports them.
+    fn message(&mut self, v: &Value, p: &Path<'_>) {
+        let Some(obj) = v.as_object() else {
+            return self.wrong(p, Kind::Object, v);
+        };
+        self.fields(obj, p, MESSAGE_BASE);
+        let table = match self.tag(obj, p, "role", MESSAGE_ROLES) {
+            Some("developer" | "system") => DEVELOPER,
+            Some("assistant") => ASSISTANT,
+            Some("user") => USER,
+            Some("tool") => TOOL_MESSAGE,
+            Some("activity") => ACTIVITY,
+            Some("reasoning") => REASONING,
+            _ => return,
+        };
+        self.fields(obj, p, table);
+    }
+
+    /// A ContentPart, selected by `type`.
+    fn content_part(&mut self, v: &Value, p: &Path<'_>) {
+        let Some(obj) = v.as_object() else {
+            return self.wrong(p, Kind::Object, v);
+        };
+        let table = match self.tag(obj, p, "type", PART_TYPES) {
+            Some("text") => TEXT_PART,
+            Some(_) => MEDIA_PART,
+            None => return,
+        };
+        self.fields(obj, p, table);
+    }
+
+    /// A media part's `source`, selected by `type`.
+    fn source(&mut self, v: &Value, p: &Path<'_>) {
+        let Some(obj) = v.as_object() else {
+            return self.wrong(p, Kind::Source, v);
+        };
+        let table = match self.tag(obj, p, "type", SOURCE_TYPES) {
+            Some("data") => DATA_SOURCE,
+            Some("url") => URL_SOURCE,
+            Some(_) => FILE_SOURCE,
+            None => return,
+        };
+        self.fields(obj, p, table);
+    }
+
+    /// One RFC 6902 operation. `path` is required by every op, so it is
+    /// checked even when `op` is missing or unknown.
+    fn patch_op(&mut self, v: &Value, p: &Path<'_>) {
+        let Some(obj) = v.as_object() else {
+            return self.wrong(p, Kind::Object, v);
+        };
+        let op = self.tag(obj, p, "op", PATCH_OPS);
+        self.fields(obj, p, &[req("path", Kind::Pointer)]);
+        match op {
+            Some("add" | "replace" | "test") => self.fields(obj, p, &[req("value", Kind::Any)]),
+            Some("move" | "copy") => self.fields(obj, p, &[req("from", Kind::Pointer)]),
+            _ => {}
+        }
+    }
+
+    /// RunOutcome, selected by `type`.
+    fn run_outcome(&mut self, v: &Value, p: &Path<'_>) {
+        let Some(obj) = v.as_object() else {
+            return self.wrong(p, Kind::RunOutcome, v);
+        };
+        match self.tag(obj, p, "type", RUN_OUTCOMES) {
+            Some("success") => self.fields(obj, p, &[opt("pendingToolCallIds", Kind::Strings)]),
+            Some("interrupt") => self.fields(obj, p, &[req("interrupts", Kind::Interrupts)]),
+            _ => {}
+        }
+    }
+}
+
+/// Whether a JSON number is an integer within the safe range (1.0 counts;
+/// 1.5 does not), non-negative unless `signed`.
+fn safe_integer(n: &Number, signed: bool) -> bool {
+    if let Some(u) = n.as_u64() {
+        u <= MAX_SAFE
+    } else if let Some(i) = n.as_i64() {
+        signed && i.unsigned_abs() <= MAX_SAFE
+    } else if let Some(f) = n.as_f64() {
+        f.fract() == 0.0 && f.abs() <= MAX_SAFE as f64 && (signed || f >= 0.0)
+    } else {
+        false
+    }
+}
+
+/// `^(/([^/~]|~[01])*)*$`: empty, or starting with `/` with every `~`
+/// followed by `0` or `1`.
+pub(crate) fn is_json_pointer(s: &str) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    let b = s.as_bytes();
+    if b[0] != b'/' {
+        return false;
+    }
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'~' {
+            if !matches!(b.get(i + 1), Some(b'0' | b'1')) {
+                return false;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+// ---- Field tables of the nested shapes (SCHEMA.md "Nested shapes") ----
+
+const MESSAGE_BASE: &[Field] = &[
+    req("id", Kind::Str),
+    opt("subagentRunId", Kind::Attribution),
+];
+const DEVELOPER: &[Field] = &[
+    req("content", Kind::Str),
+    opt("name", Kind::Str),
+    opt("encryptedValue", Kind::Str),
+];
+const ASSISTANT: &[Field] = &[
+    opt("content", Kind::Str),
+    opt("toolCalls", Kind::ToolCalls),
+    opt("name", Kind::Str),
+    opt("encryptedValue", Kind::Str),
+];
+const USER: &[Field] = &[
+    req("content", Kind::Content),
+    opt("name", Kind::Str),
+    opt("encryptedValue", Kind::Str),
+];
+const TOOL_MESSAGE: &[Field] = &[
+    req("content", Kind::Content),
+    req("toolCallId", Kind::Str),
+    opt("error", Kind::Str),
+    opt("encryptedValue", Kind::Str),
+    opt("metadata", Kind::Object),
+];
+const ACTIVITY: &[Field] = &[
+    req("activityType", Kind::Str),
+    req("content", Kind::Object),
+    opt("metadata", Kind::Object),
+];
+const REASONING: &[Field] = &[
+    req("content", Kind::Str),
+    opt("encryptedValue", Kind::Str),
+    opt("metadata", Kind::Object),
+];
+
+/// A tool call has no `subagentRunId` of its own: one there is an unknown
+/// field and is ignored.
+const TOOL_CALL: &[Field] = &[
+    req("id", Kind::Str),
+    req("type", Kind::OneOf(&["function"])),
+    req("function", Kind::Function),
+    opt("encryptedValue", Kind::Str),
+    opt("metadata", Kind::Object),
+];
+const FUNCTION: &[Field] = &[req("name", Kind::Str), req("arguments", Kind::Str)];
+
+const TEXT_PART: &[Field] = &[req("text", Kind::Str)];
+const MEDIA_PART: &[Field] = &[req("source", Kind::Source)];
+const DATA_SOURCE: &[Field] = &[req("value", Kind::Str), req("mimeType", Kind::Str)];
+const URL_SOURCE: &[Field] = &[req("value", Kind::Str), opt("mimeType", Kind::Str)];
+const FILE_SOURCE: &[Field] = &[
+    req("value", Kind::Str),
+    opt("provider", Kind::Str),
+    opt("mimeType", Kind::Str),
+];
+
+const INTERRUPT: &[Field] = &[
+    req("id", Kind::Str),
+    req("reason", Kind::Str),
+    opt("message", Kind::Str),
+    opt("toolCallId", Kind::Str),
+    opt("responseSchema", Kind::Object),
+    opt("expiresAt", Kind::Str),
+    opt("metadata", Kind::Object),
+    opt("subagentRunId", Kind::Attribution),
+];
+
+const USAGE: &[Field] = &[
+    opt("provider", Kind::Str),
+    opt("model", Kind::Str),
+    opt("inputTokens", Kind::Count),
+    opt("outputTokens", Kind::Count),
+    opt("totalTokens", Kind::Count),
+    opt("reasoningTokens", Kind::Count),
+    opt("cachedInputTokens", Kind::Count),
+    opt("cacheWriteInputTokens", Kind::Count),
+];
+
+const INPUT: &[Field] = &[
+    req("threadId", Kind::Str),
+    req("runId", Kind::Str),
+    req("messages", Kind::Messages),
+    opt("protocolVersion", Kind::Str),
+    opt("parentRunId", Kind::Str),
+    opt("state", Kind::State),
+    opt("tools", Kind::Tools),
+    opt("context", Kind::Context),
+    opt("forwardedProps", Kind::Any),
+    opt("resume", Kind::Resume),
+];
+/// Checked loosely: `parameters` is not looked at.
+const TOOL: &[Field] = &[req("name", Kind::Str), req("description", Kind::Str)];
+const CONTEXT: &[Field] = &[req("description", Kind::Str), req("value", Kind::Str)];
+const RESUME: &[Field] = &[
+    req("interruptId", Kind::Str),
+    req("status", Kind::OneOf(RESUME_STATUSES)),
+    opt("payload", Kind::Any),
+    opt("metadata", Kind::Object),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_pointer_pattern() {
+        for ok in ["", "/", "/a", "/a/b", "/~0/~1", "//", "/a~1b/0", "/é"] {
+            assert!(is_json_pointer(ok), "{ok:?} should match");
+        }
+        for bad in ["a", "a/b", "/~", "/~2", "/a~", "~0", " /a"] {
+            assert!(!is_json_pointer(bad), "{bad:?} should not match");
+        }
+    }
+
+    #[test]
+    fn safe_integers() {
+        let n = |v: Value| v.as_number().cloned().unwrap();
+        assert!(safe_integer(&n(json!(0)), false));
+        assert!(safe_integer(&n(json!(1.0)), false));
+        assert!(!safe_integer(&n(json!(1.5)), true));
+        assert!(!safe_integer(&n(json!(-1)), false));
+        assert!(safe_integer(&n(json!(-9007199254740991i64)), true));
+        assert!(!safe_integer(&n(json!(-9007199254740992i64)), true));
+        assert!(safe_integer(&n(json!(9007199254740991u64)), false));
+        assert!(!safe_integer(&n(json!(9007199254740992u64)), true));
+        assert!(!safe_integer(&n(json!(1e300)), true));
+    }
+}
