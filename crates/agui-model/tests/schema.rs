@@ -1144,6 +1144,59 @@ fn one_valid_event_of_each_type_validates_clean_and_round_trips() {
     assert_eq!(seen.len(), 31);
 }
 
+/// Adds an unknown field to every object inside `v` (all 1.0 objects are
+/// loose, and any-JSON values take anything, so the event stays valid).
+fn with_extra_everywhere(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            for child in o.values_mut() {
+                with_extra_everywhere(child);
+            }
+            o.insert(
+                "x-extra".to_owned(),
+                json!({"n": 1.5, "big": 18446744073709551615u64, "neg": -2}),
+            );
+        }
+        Value::Array(a) => a.iter_mut().for_each(with_extra_everywhere),
+        _ => {}
+    }
+}
+
+#[test]
+fn unknown_fields_at_every_depth_validate_clean_and_round_trip() {
+    for mut v in valid_examples() {
+        with_extra_everywhere(&mut v);
+        assert_eq!(issues(&v), vec![], "{v}");
+        let e = Event::from_value(&v).unwrap_or_else(|err| panic!("{v}: {err}"));
+        assert_eq!(e.to_value(), v);
+        assert!(e.extra().contains_key("x-extra"));
+    }
+}
+
+#[test]
+fn every_schema_area_rule_is_reported_by_validate() {
+    let faulty = [
+        json!(1),
+        json!({"type": "NOPE"}),
+        json!({"type": "STEP_STARTED"}),
+        json!({"type": "STEP_STARTED", "stepName": 1}),
+        json!({"type": "STEP_STARTED", "stepName": "s", "timestamp": null}),
+        json!({"type": "STEP_STARTED", "stepName": "s", "subagentRunId": null}),
+        json!({"type": "RUN_ERROR", "message": "m", "subagentRunId": "s"}),
+        json!({"type": "SUBAGENT_ERROR", "message": "m"}),
+        json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s", "outcome": {"type": "x"}}),
+        json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s", "outcome": {"type": "success", "interruptIds": ["i"]}}),
+    ];
+    let reported: BTreeSet<R> = faulty.iter().flat_map(validate).map(|i| i.rule).collect();
+    let schema_area: BTreeSet<R> = R::ALL
+        .iter()
+        .copied()
+        .filter(|r| r.rule().area == "schema")
+        .collect();
+    assert_eq!(schema_area.len(), 10);
+    assert_eq!(reported, schema_area);
+}
+
 #[test]
 fn typed_events_expose_their_attribution() {
     let owner = |v: Value| {
