@@ -1,9 +1,284 @@
-//! `agui-conform check`. STUB: being written.
+//! `agui-conform check`: checks one recorded stream against every rule.
+//!
+//! The input is read with [`agui_model::stream::read_stream`] (JSON Lines or
+//! one JSON array, streamed) and fed item by item to the reference
+//! [`Checker`]. Exit status: 0 accept, 1 reject, 2 usage or I/O error.
+
+use agui_model::stream::{self, Item, ReadOptions};
+use agui_model::{Checker, Report, Severity, Verdict};
+use anyhow::Context;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `agui-conform check`.
-#[derive(clap::Args, Debug, Default)]
-pub struct Args {}
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The stream to check: a file of JSON Lines or one JSON array, or `-`
+    /// for standard input.
+    #[arg(default_value = "-")]
+    pub input: PathBuf,
+    /// Output form: a readable report, or one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Also print the projection (text output).
+    #[arg(long, conflicts_with = "no_projection")]
+    pub projection: bool,
+    /// Leave the projection out (JSON output; faster).
+    #[arg(long)]
+    pub no_projection: bool,
+    /// List every violation in the text report (default: the first 50).
+    #[arg(long)]
+    pub all: bool,
+    /// Longest line accepted, in bytes; a longer line is skipped and
+    /// reported as `schema.not-json`.
+    #[arg(long, value_name = "BYTES", default_value_t = stream::DEFAULT_MAX_LINE_BYTES)]
+    pub max_line_bytes: usize,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<u8> {
-    anyhow::bail!("`check` is not implemented yet")
+/// Output form of `check`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Violations listed by the text report unless `--all` is given.
+const SHOWN: usize = 50;
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let wants_projection = match args.format {
+        Format::Text => args.projection,
+        Format::Json => !args.no_projection,
+    };
+    let input = open_input(&args.input)?;
+    let opts = ReadOptions {
+        max_line_bytes: args.max_line_bytes,
+    };
+    let report = check_reader(input, &opts, wants_projection)
+        .with_context(|| format!("reading {}", label(&args.input)))?;
+    if report.events == 0 {
+        eprintln!("agui-conform: input holds no events");
+    }
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Json => writeln!(out, "{}", report.to_json())?,
+        Format::Text => write_text(&mut out, &label(&args.input), &report, args.all, colour())?,
+    }
+    out.flush()?;
+    Ok(match report.verdict() {
+        Verdict::Accept => 0,
+        Verdict::Reject => 1,
+    })
+}
+
+/// Opens the input source. The one place that knows where streams come
+/// from (a later `--url` source belongs here).
+fn open_input(input: &Path) -> anyhow::Result<Box<dyn BufRead>> {
+    if input.as_os_str() == "-" {
+        return Ok(Box::new(io::stdin().lock()));
+    }
+    let file = File::open(input).with_context(|| format!("cannot open {}", input.display()))?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        anyhow::bail!("{} is a directory, not a stream", input.display());
+    }
+    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+}
+
+/// The name the report gives the input.
+fn label(input: &Path) -> String {
+    if input.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        input.display().to_string()
+    }
+}
+
+/// Reads a whole stream through the checker.
+pub fn check_reader(
+    input: impl BufRead,
+    opts: &ReadOptions,
+    projection: bool,
+) -> io::Result<Report> {
+    let mut checker = if projection {
+        Checker::new()
+    } else {
+        Checker::without_projection()
+    };
+    stream::read_stream(input, opts, |item| {
+        match item {
+            Item::Value { value, .. } => checker.push(&value),
+            Item::Unparseable { line, reason } => {
+                checker.push_unparseable(&format!("line {line}: {reason}"))
+            }
+        }
+        ControlFlow::Continue(())
+    })?;
+    Ok(checker.finish())
+}
+
+/// ANSI colours, used only when stdout is a terminal and `NO_COLOR` is unset.
+#[derive(Clone, Copy)]
+struct Colour(bool);
+
+impl Colour {
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+fn colour() -> Colour {
+    Colour(io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+}
+
+/// The readable report: a header, one line per violation, a hint.
+fn write_text(
+    out: &mut impl Write,
+    name: &str,
+    report: &Report,
+    all: bool,
+    c: Colour,
+) -> io::Result<()> {
+    let verdict = report.verdict();
+    let errors = report
+        .violations
+        .iter()
+        .filter(|v| v.rule.severity() == Severity::Error)
+        .count();
+    let warnings = report.violations.len() - errors;
+    let painted = match verdict {
+        Verdict::Accept => c.paint("32;1", verdict.as_str()),
+        Verdict::Reject => c.paint("31;1", verdict.as_str()),
+    };
+    let events = plural(report.events, "event");
+    if report.violations.is_empty() {
+        writeln!(out, "{name}: {painted} — no violations in {events}")?;
+    } else {
+        writeln!(
+            out,
+            "{name}: {painted} — {} ({}, {}) in {events}",
+            plural(report.violations.len(), "violation"),
+            plural(errors, "error"),
+            plural(warnings, "warning"),
+        )?;
+    }
+    let shown = if all {
+        report.violations.len()
+    } else {
+        SHOWN.min(report.violations.len())
+    };
+    for v in &report.violations[..shown] {
+        let severity = v.rule.severity().as_str();
+        let severity = match v.rule.severity() {
+            Severity::Error => c.paint("31", &format!("{severity:<7}")),
+            _ => c.paint("33", &format!("{severity:<7}")),
+        };
+        let at = v
+            .path
+            .as_deref()
+            .map(|p| format!(" (at {p})"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "  #{:<5} {severity} {}: {}{at}",
+            v.index, v.rule, v.message
+        )?;
+    }
+    if shown < report.violations.len() {
+        writeln!(
+            out,
+            "  … {} more (`--all` lists them, `--format json` too)",
+            report.violations.len() - shown
+        )?;
+    }
+    if let Some(first) = report.violations.first() {
+        writeln!(out, "hint: agui-conform explain {}", first.rule)?;
+    }
+    if let Some(p) = &report.projection {
+        let pretty = serde_json::to_string_pretty(&p.to_json()).map_err(io::Error::other)?;
+        writeln!(out, "projection:\n{pretty}")?;
+    }
+    Ok(())
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agui_model::{RuleId, Violation};
+
+    fn text(report: &Report) -> String {
+        let mut out = Vec::new();
+        write_text(&mut out, "s.jsonl", report, false, Colour(false)).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn header_counts_errors_and_warnings() {
+        let report = Report {
+            violations: vec![
+                Violation::new(RuleId::SchemaUnknownType, 0, "no type").at_path("type"),
+                Violation::new(RuleId::InterruptUnknownId, 3, "interrupt `i9` unknown"),
+            ],
+            projection: None,
+            events: 12,
+        };
+        let t = text(&report);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0],
+            "s.jsonl: reject — 2 violations (1 error, 1 warning) in 12 events"
+        );
+        assert!(
+            lines[1].contains("#0")
+                && lines[1].contains("error")
+                && lines[1].contains("schema.unknown-type")
+        );
+        assert!(lines[1].ends_with("no type (at type)"), "{}", lines[1]);
+        assert!(
+            lines[2].contains("#3")
+                && lines[2].contains("warning")
+                && lines[2].contains("interrupt.unknown-id")
+        );
+        assert_eq!(lines[3], "hint: agui-conform explain schema.unknown-type");
+    }
+
+    #[test]
+    fn clean_stream_has_a_one_line_report() {
+        let report = Report {
+            violations: vec![],
+            projection: None,
+            events: 1,
+        };
+        assert_eq!(
+            text(&report),
+            "s.jsonl: accept — no violations in 1 event\n"
+        );
+    }
+
+    #[test]
+    fn long_lists_are_cut_with_a_pointer() {
+        let violations = (0..SHOWN + 7)
+            .map(|i| Violation::new(RuleId::SchemaNotJson, i, "not an object"))
+            .collect();
+        let t = text(&Report {
+            violations,
+            projection: None,
+            events: SHOWN + 7,
+        });
+        assert_eq!(t.lines().filter(|l| l.starts_with("  #")).count(), SHOWN);
+        assert!(t.contains("… 7 more"));
+    }
 }
