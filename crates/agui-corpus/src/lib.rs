@@ -1,5 +1,17 @@
-//! The corpus case format (`corpus/README.md`): one JSON file per case.
+//! The golden corpus of agui-conform (`corpus/README.md`): one JSON file per
+//! case, loaded, linted, gated and run against the reference model.
+//!
+//! The test harness (`tests/corpus.rs`) and `agui-conform corpus check` are
+//! both thin front ends over these functions.
 
 pub mod case;
+pub mod case_schema;
+pub mod check;
+pub mod gate;
+pub mod load;
+pub mod reference;
 
 pub use case::{Case, Expect};
+pub use check::{CheckSummary, check_dir};
+pub use load::{Corpus, LoadedCase, Problem, ProblemKind, load_dir};
+pub use reference::{Mismatch, run_case};

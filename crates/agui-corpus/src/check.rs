@@ -1,0 +1,94 @@
+//! Checking a whole corpus directory: loading, gates, and every case
+//! against the reference (what `agui-conform corpus check` prints).
+
+use crate::gate;
+use crate::load::{Problem, load_dir};
+use crate::reference::run_case;
+use std::path::{Path, PathBuf};
+
+/// One gate and what it found.
+#[derive(Debug, Clone)]
+pub struct GateResult {
+    /// `gate/…`, as the test harness names it.
+    pub name: &'static str,
+    pub problems: Vec<String>,
+}
+
+/// A case the reference disagrees with.
+#[derive(Debug, Clone)]
+pub struct CaseFailure {
+    pub id: String,
+    pub path: PathBuf,
+    /// The readable mismatch (`reference::Mismatch`'s display).
+    pub detail: String,
+}
+
+/// The result of checking a corpus directory.
+#[derive(Debug, Clone, Default)]
+pub struct CheckSummary {
+    /// Case files found (loaded and malformed).
+    pub files: usize,
+    pub cases: usize,
+    pub passed: usize,
+    pub failed: Vec<CaseFailure>,
+    pub malformed: Vec<Problem>,
+    pub gates: Vec<GateResult>,
+}
+
+impl CheckSummary {
+    /// True when every case loaded and passed and every gate passed.
+    pub fn ok(&self) -> bool {
+        self.failed.is_empty()
+            && self.malformed.is_empty()
+            && self.gates.iter().all(|g| g.problems.is_empty())
+    }
+}
+
+/// The gates, in the order the test harness lists them.
+pub fn gates(corpus: &crate::load::Corpus) -> Vec<GateResult> {
+    vec![
+        GateResult {
+            name: "gate/every-rule-has-cases",
+            problems: gate::every_rule_has_cases(&corpus.cases),
+        },
+        GateResult {
+            name: "gate/schema",
+            problems: gate::schema(corpus),
+        },
+        GateResult {
+            name: "gate/events-schema-valid",
+            problems: gate::events_schema_valid(&corpus.cases),
+        },
+        GateResult {
+            name: "gate/ids",
+            problems: gate::ids(corpus),
+        },
+    ]
+}
+
+/// Loads `dir`, runs the gates and every case. Fails only when `dir`
+/// cannot be listed.
+pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
+    let corpus = load_dir(dir)?;
+    let mut s = CheckSummary {
+        cases: corpus.cases.len(),
+        gates: gates(&corpus),
+        ..CheckSummary::default()
+    };
+    let mut malformed_files: Vec<&Path> =
+        corpus.malformed.iter().map(|p| p.path.as_path()).collect();
+    malformed_files.dedup();
+    s.files = corpus.cases.len() + malformed_files.len();
+    for c in &corpus.cases {
+        match run_case(&c.case) {
+            Ok(()) => s.passed += 1,
+            Err(m) => s.failed.push(CaseFailure {
+                id: c.case.id.clone(),
+                path: c.path.clone(),
+                detail: m.to_string(),
+            }),
+        }
+    }
+    s.malformed = corpus.malformed;
+    Ok(s)
+}

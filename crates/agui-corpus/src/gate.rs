@@ -1,0 +1,148 @@
+//! Gate checks over a whole loaded corpus: coverage of the catalogue, the
+//! case schema, schema-valid events, ids. Each returns the problems it
+//! found, empty when the gate passes.
+
+use crate::case::Case;
+use crate::case_schema;
+use crate::load::{Corpus, LoadedCase, ProblemKind};
+use agui_model::RuleId;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// Distinct subagent ids a case's events use, and whether any event names a
+/// `parentSubagentRunId`: what makes a case "interleaved with nesting".
+pub fn interleaving(case: &Case) -> (usize, bool) {
+    let mut ids = BTreeSet::new();
+    let mut nested = false;
+    for e in &case.events {
+        walk(e, &mut ids, &mut nested);
+    }
+    (ids.len(), nested)
+}
+
+fn walk<'a>(v: &'a Value, ids: &mut BTreeSet<&'a str>, nested: &mut bool) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("subagentRunId", Value::String(s)) => {
+                        ids.insert(s);
+                    }
+                    ("parentSubagentRunId", Value::String(_)) => *nested = true,
+                    _ => walk(x, ids, nested),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| walk(x, ids, nested)),
+        _ => {}
+    }
+}
+
+/// True when a case's stream interleaves three or more invocations with nesting.
+pub fn is_interleaved(case: &Case) -> bool {
+    let (ids, nested) = interleaving(case);
+    ids >= 3 && nested
+}
+
+/// Every catalogue violation rule has at least two cases expecting it, one
+/// of them interleaved ([`is_interleaved`]); every `accept.*` obligation has
+/// at least one case with a projection.
+pub fn every_rule_has_cases(cases: &[LoadedCase]) -> Vec<String> {
+    let mut out = Vec::new();
+    for rule in RuleId::violations() {
+        let mine: Vec<&Case> = cases
+            .iter()
+            .map(|c| &c.case)
+            .filter(|c| c.expect.rule == Some(rule))
+            .collect();
+        if mine.len() < 2 {
+            out.push(format!(
+                "rule `{rule}` has {} case(s); at least 2 are needed",
+                mine.len()
+            ));
+        }
+        if !mine.iter().any(|c| is_interleaved(c)) {
+            out.push(format!(
+                "rule `{rule}` has no interleaved case (≥3 distinct subagentRunIds and a parentSubagentRunId)"
+            ));
+        }
+    }
+    for ob in RuleId::obligations() {
+        let n = cases
+            .iter()
+            .filter(|c| c.case.obligation == Some(ob) && c.case.projection.is_some())
+            .count();
+        if n == 0 {
+            out.push(format!("obligation `{ob}` has no case with a projection"));
+        }
+    }
+    out
+}
+
+/// Every file that parsed as JSON validates against `case.schema.json`.
+pub fn schema(corpus: &Corpus) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, raw) in &corpus.raw {
+        match case_schema::validate(raw) {
+            Ok(errors) => {
+                for e in errors {
+                    let at = if e.instance_path.is_empty() {
+                        "/".to_string()
+                    } else {
+                        e.instance_path
+                    };
+                    out.push(format!("{}: at {at}: {}", path.display(), e.message));
+                }
+            }
+            Err(broken) => return vec![broken],
+        }
+    }
+    out
+}
+
+/// Whether a rule belongs to the schema area of the catalogue (the rules
+/// checked per event on its shape).
+pub fn is_schema_rule(rule: RuleId) -> bool {
+    rule.rule().area == "schema"
+}
+
+/// Every event is schema-valid, except, in a case whose expected rule is a
+/// schema rule, the event at the expected index.
+pub fn events_schema_valid(cases: &[LoadedCase]) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in cases {
+        let exempt = match c.case.expect.rule {
+            Some(r) if is_schema_rule(r) => c.case.expect.index,
+            _ => None,
+        };
+        for (i, e) in c.case.events.iter().enumerate() {
+            if Some(i) == exempt {
+                continue;
+            }
+            for issue in agui_model::schema::validate(e) {
+                let at = if issue.path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at `{}`", issue.path)
+                };
+                out.push(format!(
+                    "{}: event {i}{at}: {} ({})",
+                    c.path.display(),
+                    issue.message,
+                    issue.rule
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Case ids are unique and match their paths (the loader's `Id` problems).
+pub fn ids(corpus: &Corpus) -> Vec<String> {
+    corpus
+        .malformed
+        .iter()
+        .filter(|p| p.kind == ProblemKind::Id)
+        .map(|p| p.to_string())
+        .collect()
+}

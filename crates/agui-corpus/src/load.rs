@@ -1,0 +1,223 @@
+//! Loading a corpus directory: every `*.json` under it (except
+//! `*.schema.json`), sorted by path. A file that cannot be a case is a
+//! [`Problem`] of its own; the other files still load.
+
+use crate::case::Case;
+use agui_model::{Severity, Verdict};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What is wrong with a case file, for grouping (`gate/ids` looks at `Id`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The file could not be read.
+    Io,
+    /// The file is not JSON.
+    Json,
+    /// Not a case: a missing or unknown field, a wrong type, an unknown rule id.
+    Format,
+    /// The id does not match the path, or another file has it.
+    Id,
+    /// `expect`/`obligation` are inconsistent with the catalogue or the events.
+    Expect,
+}
+
+/// One problem with one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The file, as found under the corpus directory.
+    pub path: PathBuf,
+    pub kind: ProblemKind,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+/// A case that loaded, with where it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedCase {
+    /// Path relative to the corpus directory, e.g. `ownership/x.json`.
+    pub rel: PathBuf,
+    /// The path as found (corpus directory joined with `rel`).
+    pub path: PathBuf,
+    pub case: Case,
+}
+
+/// A loaded corpus directory.
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    pub dir: PathBuf,
+    /// The cases that loaded, sorted by path.
+    pub cases: Vec<LoadedCase>,
+    /// Files that are not valid cases, sorted by path.
+    pub malformed: Vec<Problem>,
+    /// Every file that parsed as JSON, with its raw value (for the case
+    /// schema gate, which also sees malformed cases).
+    pub raw: Vec<(PathBuf, Value)>,
+}
+
+/// Loads every case file under `dir`. Fails only when `dir` itself cannot
+/// be listed; per-file faults land in [`Corpus::malformed`].
+pub fn load_dir(dir: &Path) -> std::io::Result<Corpus> {
+    let mut files = Vec::new();
+    collect_json_files(dir, &mut files)?;
+    files.sort();
+    let mut corpus = Corpus {
+        dir: dir.to_path_buf(),
+        ..Corpus::default()
+    };
+    let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for path in files {
+        let rel = path.strip_prefix(dir).unwrap_or(&path).to_path_buf();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                corpus
+                    .malformed
+                    .push(problem(&path, ProblemKind::Io, format!("cannot read: {e}")));
+                continue;
+            }
+        };
+        let raw: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                corpus
+                    .malformed
+                    .push(problem(&path, ProblemKind::Json, format!("not JSON: {e}")));
+                continue;
+            }
+        };
+        corpus.raw.push((path.clone(), raw.clone()));
+        match parse_case(&rel, raw) {
+            Ok(case) => {
+                if let Some(first) = seen.get(&case.id) {
+                    let msg = format!("duplicate id `{}` (first in {})", case.id, first.display());
+                    corpus.malformed.push(problem(&path, ProblemKind::Id, msg));
+                    continue;
+                }
+                seen.insert(case.id.clone(), path.clone());
+                corpus.cases.push(LoadedCase { rel, path, case });
+            }
+            Err(faults) => {
+                for (kind, message) in faults {
+                    corpus.malformed.push(problem(&path, kind, message));
+                }
+            }
+        }
+    }
+    Ok(corpus)
+}
+
+fn problem(path: &Path, kind: ProblemKind, message: String) -> Problem {
+    Problem {
+        path: path.to_path_buf(),
+        kind,
+        message,
+    }
+}
+
+/// Recursively lists `*.json` files, leaving out `*.schema.json` (the case
+/// schema lives beside the cases).
+fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_json_files(&path, out)?;
+        } else if let Some(name) = path.file_name().and_then(|n| n.to_str())
+            && name.ends_with(".json")
+            && !name.ends_with(".schema.json")
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The id a file at `rel` must have: its path without `.json`, `/`-separated.
+pub fn id_for_path(rel: &Path) -> String {
+    let s: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    s.join("/")
+}
+
+/// Turns one parsed file into a case, checking everything a single file
+/// can get wrong. Every fault found is returned.
+pub fn parse_case(rel: &Path, raw: Value) -> Result<Case, Vec<(ProblemKind, String)>> {
+    let case: Case = serde_json::from_value(raw)
+        .map_err(|e| vec![(ProblemKind::Format, format!("not a case: {e}"))])?;
+    let mut faults = Vec::new();
+    let want = id_for_path(rel);
+    if case.id != want {
+        faults.push((
+            ProblemKind::Id,
+            format!(
+                "id `{}` does not match its path (expected `{want}`)",
+                case.id
+            ),
+        ));
+    }
+    for msg in expect_faults(&case) {
+        faults.push((ProblemKind::Expect, msg));
+    }
+    if faults.is_empty() {
+        Ok(case)
+    } else {
+        Err(faults)
+    }
+}
+
+/// Consistency of `expect` and `obligation` with the catalogue and the events.
+pub fn expect_faults(case: &Case) -> Vec<String> {
+    let mut out = Vec::new();
+    let e = &case.expect;
+    match (e.rule, e.index) {
+        (Some(_), None) => out.push("`expect.rule` without `expect.index`".to_string()),
+        (None, Some(_)) => out.push("`expect.index` without `expect.rule`".to_string()),
+        _ => {}
+    }
+    if let Some(index) = e.index
+        && index > case.events.len()
+    {
+        out.push(format!(
+            "`expect.index` {index} is out of range: the case has {} events",
+            case.events.len()
+        ));
+    }
+    match (e.verdict, e.rule) {
+        (Verdict::Reject, None) => {
+            out.push("verdict `reject` needs `expect.rule` and `expect.index`".to_string())
+        }
+        (Verdict::Reject, Some(r)) if r.severity() != Severity::Error => {
+            out.push(format!(
+                "verdict `reject` needs an error rule, but `{r}` has severity {}",
+                r.severity().as_str()
+            ));
+        }
+        (Verdict::Accept, Some(r)) if r.severity() != Severity::Warning => out.push(format!(
+            "verdict `accept` with a rule needs a warning rule, but `{r}` has severity {}",
+            r.severity().as_str()
+        )),
+        _ => {}
+    }
+    if let Some(o) = case.obligation
+        && o.rule().is_violation()
+    {
+        out.push(format!("`obligation` `{o}` is not an accept.* obligation"));
+    }
+    if case.obligation.is_some() && case.expect.verdict != Verdict::Accept {
+        out.push("a case with an `obligation` must expect `accept`".to_string());
+    }
+    if case.projection.is_some() && case.expect.verdict != Verdict::Accept {
+        out.push("only an accepted stream has an expected `projection`".to_string());
+    }
+    out
+}

@@ -1,0 +1,165 @@
+//! Running a case against the reference model and explaining a mismatch.
+
+use crate::case::Case;
+use agui_model::{Report, RuleId, Verdict, Violation, check_values};
+use serde_json::Value;
+use std::fmt::{self, Write as _};
+
+/// How the reference's answer differs from a case's expectation.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    pub expected_verdict: Verdict,
+    pub actual_verdict: Verdict,
+    /// `(rule, index)` of the first violation, expected and actual.
+    pub expected_first: Option<(RuleId, usize)>,
+    pub actual_first: Option<(RuleId, usize)>,
+    /// Every violation the reference reported.
+    pub actual: Vec<Violation>,
+    /// A unified diff of the projections (expected → actual), when they differ.
+    pub projection_diff: Option<String>,
+    /// The events around the index that matters, numbered.
+    pub context: String,
+}
+
+/// Checks the case's events with the reference model and compares verdict,
+/// first violation and (when the case has one) projection.
+pub fn run_case(case: &Case) -> Result<(), Box<Mismatch>> {
+    let report = check_values(&case.events);
+    compare(case, &report)
+}
+
+/// Compares a report with a case's expectation.
+pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
+    let expected_first = case.expect.rule.zip(case.expect.index);
+    let actual_first = report.violations.first().map(|v| (v.rule, v.index));
+    let actual_verdict = report.verdict();
+    let projection_diff = match &case.projection {
+        Some(want) => {
+            let got = report
+                .projection
+                .as_ref()
+                .map(|p| p.to_json())
+                .unwrap_or(Value::Null);
+            projection_diff(want, &got)
+        }
+        None => None,
+    };
+    if actual_verdict == case.expect.verdict
+        && actual_first == expected_first
+        && projection_diff.is_none()
+    {
+        return Ok(());
+    }
+    let focus = expected_first.or(actual_first).map(|(_, i)| i);
+    Err(Box::new(Mismatch {
+        expected_verdict: case.expect.verdict,
+        actual_verdict,
+        expected_first,
+        actual_first,
+        actual: report.violations.clone(),
+        projection_diff,
+        context: events_around(&case.events, focus),
+    }))
+}
+
+/// Drops `null`-valued object keys at any depth (docs/projection.md:
+/// "Comparison … is JSON equality after dropping null-valued object keys").
+pub fn drop_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, x)| !x.is_null())
+                .map(|(k, x)| (k.clone(), drop_nulls(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(drop_nulls).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `None` when the projections are equal; else a unified diff of their
+/// pretty JSON, expected first.
+pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
+    let (e, a) = (drop_nulls(expected), drop_nulls(actual));
+    if e == a {
+        return None;
+    }
+    let pe = serde_json::to_string_pretty(&e).unwrap_or_default();
+    let pa = serde_json::to_string_pretty(&a).unwrap_or_default();
+    let diff = similar::TextDiff::from_lines(&pe, &pa);
+    Some(
+        diff.unified_diff()
+            .context_radius(4)
+            .header("expected projection", "actual projection")
+            .to_string(),
+    )
+}
+
+/// Up to two events either side of `focus`, numbered, the focus marked
+/// with `>`; the end of input shown when the focus is there.
+pub fn events_around(events: &[Value], focus: Option<usize>) -> String {
+    let mut out = String::new();
+    let (lo, hi) = match focus {
+        Some(i) => (i.saturating_sub(2), (i + 3).min(events.len())),
+        None => (0, events.len().min(5)),
+    };
+    if lo > 0 {
+        let _ = writeln!(out, "     …");
+    }
+    for (i, e) in events.iter().enumerate().take(hi).skip(lo) {
+        let mark = if Some(i) == focus { '>' } else { ' ' };
+        let _ = writeln!(
+            out,
+            "{mark} {i:>3} {}",
+            serde_json::to_string(e).unwrap_or_default()
+        );
+    }
+    if hi < events.len() {
+        let _ = writeln!(out, "     …");
+    }
+    if focus == Some(events.len()) {
+        let _ = writeln!(out, "> {:>3} <end of input>", events.len());
+    }
+    out
+}
+
+fn first(f: Option<(RuleId, usize)>) -> String {
+    match f {
+        Some((r, i)) => format!("{r} at index {i}"),
+        None => "no violation".to_string(),
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "verdict:  expected {}, actual {}",
+            self.expected_verdict.as_str(),
+            self.actual_verdict.as_str()
+        )?;
+        writeln!(f, "first violation:")?;
+        writeln!(f, "  expected {}", first(self.expected_first))?;
+        writeln!(f, "  actual   {}", first(self.actual_first))?;
+        if !self.actual.is_empty() {
+            writeln!(f, "all violations reported:")?;
+            for v in &self.actual {
+                writeln!(
+                    f,
+                    "  [{}] {} ({}): {}",
+                    v.index,
+                    v.rule,
+                    v.rule.severity().as_str(),
+                    v.message
+                )?;
+            }
+        }
+        writeln!(f, "events:")?;
+        write!(f, "{}", self.context)?;
+        if let Some(d) = &self.projection_diff {
+            writeln!(f, "projection differs:")?;
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
