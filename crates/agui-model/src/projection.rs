@@ -164,17 +164,17 @@ impl Projector {
 
     /// An attributable event carried `id` as its own `subagentRunId`.
     pub fn attributed(&mut self, id: &str) {
-        if let Some(run) = self.current.as_mut() {
-            if !run.invocation_at.contains_key(id) {
-                run.invocation_at
-                    .insert(id.to_owned(), run.invocations.len());
-                run.invocations.push(Invocation {
-                    id: id.to_owned(),
-                    name: None,
-                    parent: None,
-                    status: InvocationStatus::Unannounced,
-                });
-            }
+        if let Some(run) = self.current.as_mut()
+            && !run.invocation_at.contains_key(id)
+        {
+            run.invocation_at
+                .insert(id.to_owned(), run.invocations.len());
+            run.invocations.push(Invocation {
+                id: id.to_owned(),
+                name: None,
+                parent: None,
+                status: InvocationStatus::Unannounced,
+            });
         }
     }
 
@@ -200,10 +200,10 @@ impl Projector {
 
     /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR` of an active invocation.
     pub fn invocation_ended(&mut self, id: &str, status: InvocationStatus) {
-        if let Some(run) = self.current.as_mut() {
-            if let Some(&at) = run.invocation_at.get(id) {
-                run.invocations[at].status = status;
-            }
+        if let Some(run) = self.current.as_mut()
+            && let Some(&at) = run.invocation_at.get(id)
+        {
+            run.invocations[at].status = status;
         }
     }
 
@@ -285,14 +285,13 @@ impl Projector {
         let Some(run) = self.current.as_mut() else {
             return;
         };
-        if let Some(&(m, c)) = run.tool_at.get(id) {
-            if let Some(call) = run
+        if let Some(&(m, c)) = run.tool_at.get(id)
+            && let Some(call) = run
                 .messages
                 .get_mut(m)
                 .and_then(|m| m.tool_calls.get_mut(c))
-            {
-                call.args.push_str(delta);
-            }
+        {
+            call.args.push_str(delta);
         }
     }
 
@@ -337,10 +336,10 @@ impl Projector {
 
     /// `ACTIVITY_DELTA`: a patch that fails leaves the content unchanged.
     pub fn activity_delta(&mut self, id: &str, patch: &[json_patch::PatchOperation]) {
-        if let Some(m) = self.message_mut(id) {
-            if m.role == "activity" {
-                let _ = json_patch::patch(&mut m.content, patch);
-            }
+        if let Some(m) = self.message_mut(id)
+            && m.role == "activity"
+        {
+            let _ = json_patch::patch(&mut m.content, patch);
         }
     }
 

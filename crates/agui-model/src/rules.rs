@@ -153,12 +153,18 @@ impl RuleId {
 
     /// The rules a stream can violate (all but `accept.*`).
     pub fn violations() -> impl Iterator<Item = RuleId> {
-        RuleId::ALL.iter().copied().filter(|r| r.rule().is_violation())
+        RuleId::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.rule().is_violation())
     }
 
     /// The `accept.*` obligations.
     pub fn obligations() -> impl Iterator<Item = RuleId> {
-        RuleId::ALL.iter().copied().filter(|r| !r.rule().is_violation())
+        RuleId::ALL
+            .iter()
+            .copied()
+            .filter(|r| !r.rule().is_violation())
     }
 }
 
@@ -184,7 +190,8 @@ impl serde::Serialize for RuleId {
 impl<'de> serde::Deserialize<'de> for RuleId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        RuleId::from_id(&s).ok_or_else(|| serde::de::Error::custom(format!("unknown rule id `{s}`")))
+        RuleId::from_id(&s)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule id `{s}`")))
     }
 }
 
@@ -409,6 +416,9 @@ mod tests {
             assert_eq!(r.id.starts_with("accept."), !r.is_violation(), "{}", r.id);
         }
         assert!(RuleId::AttributionNotAttributable.rule().is_violation());
-        assert_eq!(RuleId::AttributionNotAttributable.obligation(), Obligation::MustAccept);
+        assert_eq!(
+            RuleId::AttributionNotAttributable.obligation(),
+            Obligation::MustAccept
+        );
     }
 }

@@ -18,7 +18,12 @@ pub struct Violation {
 
 impl Violation {
     pub fn new(rule: RuleId, index: usize, message: impl Into<String>) -> Self {
-        Violation { rule, index, message: message.into(), path: None }
+        Violation {
+            rule,
+            index,
+            message: message.into(),
+            path: None,
+        }
     }
 
     pub fn at_path(mut self, path: impl Into<String>) -> Self {
@@ -56,7 +61,10 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn of(violations: &[Violation]) -> Verdict {
-        if violations.iter().any(|v| v.rule.severity() == Severity::Error) {
+        if violations
+            .iter()
+            .any(|v| v.rule.severity() == Severity::Error)
+        {
             Verdict::Reject
         } else {
             Verdict::Accept

@@ -258,16 +258,18 @@ impl Checker {
             ChunkKind::Reasoning => return,
         };
         for (field, opener) in fields {
-            if let Some(said) = s(o, field) {
-                if Some(said) != opener {
-                    let id = &st.id;
-                    let was = opener.map_or("nothing".to_owned(), |v| format!("{v:?}"));
-                    self.report(
-                        RuleId::ChunkOpenerDisagrees,
-                        i,
-                        format!("{ty} continuing {id:?} states {field} {said:?}, but its opener said {was}"),
-                    );
-                }
+            if let Some(said) = s(o, field)
+                && Some(said) != opener
+            {
+                let id = &st.id;
+                let was = opener.map_or("nothing".to_owned(), |v| format!("{v:?}"));
+                self.report(
+                    RuleId::ChunkOpenerDisagrees,
+                    i,
+                    format!(
+                        "{ty} continuing {id:?} states {field} {said:?}, but its opener said {was}"
+                    ),
+                );
             }
         }
     }

@@ -162,10 +162,10 @@ impl Checker {
                 v.at_path(issue.path)
             });
         }
-        if let Some(obj) = item.as_object() {
-            if let Some(ty) = s(obj, "type").and_then(EventType::from_name) {
-                self.event(i, ty, obj);
-            }
+        if let Some(obj) = item.as_object()
+            && let Some(ty) = s(obj, "type").and_then(EventType::from_name)
+        {
+            self.event(i, ty, obj);
         }
         self.flush();
     }
@@ -383,14 +383,15 @@ impl Checker {
         } else {
             None
         };
-        if ty.is_attributable() && !ty.is_lifecycle() {
-            if let Some(id) = tag {
-                if !self.book.attributed.contains(id) {
-                    self.book.attributed.insert(id.to_owned());
-                }
-                if let Some(p) = self.projector.as_mut() {
-                    p.attributed(id);
-                }
+        if ty.is_attributable()
+            && !ty.is_lifecycle()
+            && let Some(id) = tag
+        {
+            if !self.book.attributed.contains(id) {
+                self.book.attributed.insert(id.to_owned());
+            }
+            if let Some(p) = self.projector.as_mut() {
+                p.attributed(id);
             }
         }
         // The chunk shorthand: which events close which lanes.
@@ -558,10 +559,10 @@ impl Checker {
             ActivityDelta => {
                 if let Some(id) = s(o, "messageId") {
                     self.continuation(i, Kind::Activity, id, tag, ty);
-                    if let Some(p) = self.projector.as_mut() {
-                        if let Some(patch) = o.get("patch").and_then(parse_patch) {
-                            p.activity_delta(id, &patch);
-                        }
+                    if let Some(p) = self.projector.as_mut()
+                        && let Some(patch) = o.get("patch").and_then(parse_patch)
+                    {
+                        p.activity_delta(id, &patch);
                     }
                 }
             }
@@ -577,15 +578,17 @@ impl Checker {
     /// entity whose owner on record differs. An untagged one always agrees.
     fn continuation(&mut self, i: usize, kind: Kind, id: &str, tag: Option<&str>, ty: EventType) {
         let Some(t) = tag else { return };
-        if let Some(rec) = self.book.owner(kind, id) {
-            if rec.as_deref() != Some(t) {
-                let rec = who(rec);
-                self.report(
-                    RuleId::OwnershipContinuationDisagrees,
-                    i,
-                    format!("{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"),
-                );
-            }
+        if let Some(rec) = self.book.owner(kind, id)
+            && rec.as_deref() != Some(t)
+        {
+            let rec = who(rec);
+            self.report(
+                RuleId::OwnershipContinuationDisagrees,
+                i,
+                format!(
+                    "{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"
+                ),
+            );
         }
     }
 
@@ -593,15 +596,15 @@ impl Checker {
     /// nothing of it is open, whose effective owner differs from the record.
     fn reopen(&mut self, i: usize, kind: Kind, id: &str, effective: Option<&Owner>, ty: EventType) {
         let Some(eff) = effective else { return };
-        if let Some(rec) = self.book.owner(kind, id) {
-            if rec != eff {
-                let (rec, eff) = (who(rec), who(eff));
-                self.report(
-                    RuleId::OwnershipReopenDisagrees,
-                    i,
-                    format!("{ty} reopens {id:?} as {eff}, but {id:?} is on record as {rec}'s"),
-                );
-            }
+        if let Some(rec) = self.book.owner(kind, id)
+            && rec != eff
+        {
+            let (rec, eff) = (who(rec), who(eff));
+            self.report(
+                RuleId::OwnershipReopenDisagrees,
+                i,
+                format!("{ty} reopens {id:?} as {eff}, but {id:?} is on record as {rec}'s"),
+            );
         }
     }
 
@@ -685,24 +688,24 @@ impl Checker {
             None => parent_owner.clone(),
         };
         self.reopen(i, Kind::Tool, id, effective.as_ref(), ty);
-        if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner.as_ref()) {
-            if po.as_deref() != Some(t) {
-                let po = who(po);
-                self.report(
+        if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner.as_ref())
+            && po.as_deref() != Some(t)
+        {
+            let po = who(po);
+            self.report(
                     RuleId::OwnershipToolCallVsMessage,
                     i,
                     format!("TOOL_CALL_START {id:?} carries subagentRunId {t:?}, but its message {m:?} belongs to {po}"),
                 );
-            }
         }
         let call_owner: Owner = effective
             .clone()
             .or_else(|| self.book.owner(Kind::Tool, id).cloned())
             .flatten();
-        if let Some(m) = parent {
-            if parent_owner.is_none() {
-                self.book.record(Kind::Text, m, call_owner.clone());
-            }
+        if let Some(m) = parent
+            && parent_owner.is_none()
+        {
+            self.book.record(Kind::Text, m, call_owner.clone());
         }
         self.book
             .record_first(Kind::Tool, id, effective.unwrap_or(None));
@@ -908,14 +911,14 @@ impl Checker {
             return;
         };
         let parent = s(o, "parentSubagentRunId");
-        if let Some(p) = parent {
-            if !self.book.invocations.contains_key(p) {
-                self.report(
+        if let Some(p) = parent
+            && !self.book.invocations.contains_key(p)
+        {
+            self.report(
                     RuleId::LifecycleUnknownParent,
                     i,
                     format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
                 );
-            }
         }
         match self.book.invocations.get(id) {
             Some(InvocationState::Active) => {
