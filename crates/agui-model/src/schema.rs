@@ -10,7 +10,7 @@
 //!
 //! It runs on every event of long streams, so the happy path allocates
 //! nothing beyond the returned (empty) `Vec`: paths live on the stack
-//! ([`path`]) and are rendered only for an issue.
+//! (`path.rs`) and are rendered only for an issue.
 
 mod check;
 mod path;
