@@ -20,6 +20,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once; `run` has many flags
 enum Command {
     /// Check a recorded stream (JSON Lines or one JSON array) against every rule.
     Check(cmd::check::Args),

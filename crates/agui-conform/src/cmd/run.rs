@@ -1,9 +1,177 @@
-//! `agui-conform run`. STUB: being written.
+//! `agui-conform run`: runs a suite against an implementation (the built-in
+//! reference by default), scores it and reports.
 
-/// Arguments of `agui-conform run`.
+use agui_harness::report::{json, junit, markdown, terminal};
+use agui_harness::session::ImplSpec;
+use agui_harness::subprocess::Timeouts;
+use agui_harness::suite::Origin;
+use agui_harness::{Score, Suite, finish, run_cases, shrink};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Output format on stdout.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// For people: failures with a minimal diff, per-rule table, totals.
+    #[default]
+    Text,
+    /// One JSON object per case, then `{"summary": …}`.
+    Json,
+}
+
+/// Arguments of `agui-conform run`. `Default` is "the default suite against
+/// the built-in reference" (what `agui-conform` with no arguments runs).
 #[derive(clap::Args, Debug, Default)]
-pub struct Args {}
+pub struct Args {
+    /// Suite name (`suites/NAME.toml`) or path to a suite file [default: default].
+    #[arg(long)]
+    pub suite: Option<String>,
+    /// The implementation: `reference`, or a command line ('CMD ARGS', run
+    /// without a shell) speaking suites/PROTOCOL.md.
+    #[arg(long = "impl", value_name = "CMD ARGS")]
+    pub implementation: Option<String>,
+    /// Run the command once per case (events on stdin, one result line out).
+    #[arg(long)]
+    pub one_shot: bool,
+    /// One-shot: what the command reports (verdict,index,rule,projection,schema-only).
+    #[arg(long, value_delimiter = ',')]
+    pub capabilities: Vec<String>,
+    /// One-shot: the implementation's name in reports.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Time limit per case in ms [default: the suite's].
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Time limit for the handshake in ms [default: the suite's].
+    #[arg(long)]
+    pub start_timeout_ms: Option<u64>,
+    /// Address-space limit of the implementation process, in MiB (Linux).
+    #[arg(long)]
+    pub memory_limit_mb: Option<u64>,
+    /// Only cases whose id contains this text.
+    #[arg(long)]
+    pub filter: Option<String>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Also write JUnit XML here.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write a Markdown summary here.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Shrink failing generated cases and save them here (corpus format).
+    #[arg(long, value_name = "DIR")]
+    pub save_failures: Option<PathBuf>,
+    /// List every case, not only failures.
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// No progress bar on stderr.
+    #[arg(long)]
+    pub no_progress: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<u8> {
-    anyhow::bail!("`run` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    let suite = Suite::find(args.suite.as_deref().unwrap_or("default"))?;
+    let (mut cases, problems) = suite.cases();
+    if let Some(f) = &args.filter {
+        cases.retain(|c| c.id.contains(f.as_str()));
+    }
+    let mut timeouts: Timeouts = suite.file.timeouts.to_timeouts();
+    if let Some(ms) = args.timeout_ms {
+        timeouts.case = Duration::from_millis(ms);
+    }
+    if let Some(ms) = args.start_timeout_ms {
+        timeouts.start = Duration::from_millis(ms);
+    }
+    let spec = ImplSpec {
+        command: args.implementation.clone(),
+        one_shot: args.one_shot,
+        capabilities: args.capabilities.clone(),
+        name: args.name.clone(),
+        timeouts,
+        memory_limit: args.memory_limit_mb.map(|m| m << 20),
+        max_line: None,
+    };
+    let mut imp = spec.build()?;
+
+    let bar = if args.no_progress || cases.len() < 50 {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let b = indicatif::ProgressBar::with_draw_target(
+            Some(cases.len() as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {per_sec} {msg}")
+        {
+            b.set_style(style);
+        }
+        b
+    };
+    let stdout = std::io::stdout();
+    let json_mode = args.format == Format::Json;
+    let mut run = run_cases(&suite.name, &mut *imp, &cases, problems, |r, c| {
+        bar.inc(1);
+        if r.scored.score.is_bad() {
+            bar.set_message(format!("{} {}", r.scored.score, c.id));
+        }
+        if json_mode {
+            let _ = writeln!(stdout.lock(), "{}", json::case_line(r, c));
+        }
+    })?;
+    bar.finish_and_clear();
+
+    if let Some(dir) = &args.save_failures {
+        let caps = run.implementation.capabilities;
+        for r in &run.results {
+            let c = &cases[r.case];
+            if r.scored.score != Score::Fail {
+                continue;
+            }
+            let Origin::Generated { seed, mode } = c.origin else {
+                continue;
+            };
+            match shrink::save_failure(&mut *imp, caps, c, Score::Fail, dir) {
+                Ok(s) => {
+                    eprintln!(
+                        "saved {} (seed {seed}, {}): {}",
+                        c.id,
+                        mode.label(),
+                        s.original.display()
+                    );
+                    if let Some(p) = &s.shrunk {
+                        eprintln!(
+                            "  shrunk {} → {} events: {}",
+                            s.sizes.0,
+                            s.sizes.1,
+                            p.display()
+                        );
+                    }
+                    if !s.note.is_empty() {
+                        eprintln!("  {}", s.note);
+                    }
+                }
+                Err(e) => eprintln!("could not save {}: {e:#}", c.id),
+            }
+        }
+    }
+    finish(&mut run, &mut *imp);
+
+    if json_mode {
+        writeln!(stdout.lock(), "{}", json::summary_line(&run, &cases))?;
+    } else {
+        write!(
+            stdout.lock(),
+            "{}",
+            terminal::render(&run, &cases, args.verbose)
+        )?;
+    }
+    if let Some(p) = &args.junit {
+        std::fs::write(p, junit::render(&run, &cases)?)?;
+    }
+    if let Some(p) = &args.markdown {
+        std::fs::write(p, markdown::render(&run, &cases))?;
+    }
+    Ok(if run.ok() { 0 } else { 1 })
 }

@@ -1,0 +1,43 @@
+//! Generated cases: the slot for `agui_gen::generate_case(seed, mode)`.
+//!
+//! The generator knows each case's answer by construction; the harness
+//! never asks the reference checker for it.
+
+use crate::suite::SuiteCase;
+use agui_model::RuleId;
+
+/// What to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenMode {
+    Valid,
+    /// A stream whose first violation is this rule.
+    Invalid(RuleId),
+}
+
+impl GenMode {
+    pub fn label(self) -> String {
+        match self {
+            GenMode::Valid => "valid".into(),
+            GenMode::Invalid(r) => format!("invalid {r}"),
+        }
+    }
+}
+
+/// The stable id of a generated case: `gen/valid/<seed>`,
+/// `gen/<rule>/<seed>`.
+pub fn case_id(seed: u64, mode: GenMode) -> String {
+    match mode {
+        GenMode::Valid => format!("gen/valid/{seed}"),
+        GenMode::Invalid(r) => format!("gen/{r}/{seed}"),
+    }
+}
+
+/// Whether this build can generate cases.
+pub const AVAILABLE: bool = cfg!(feature = "gen");
+
+/// Generates one case.
+#[cfg(not(feature = "gen"))]
+pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+    let _ = (seed, mode);
+    Err("no generator in this build".into())
+}

@@ -1,0 +1,170 @@
+//! The implementation under test, behind one trait whether it runs in this
+//! process or as a subprocess; the reference model is one implementation.
+
+use crate::outcome::Outcome;
+use agui_model::Severity;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What an implementation reports (PROTOCOL.md, handshake `capabilities`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    /// A rejection names the event index it stopped at.
+    pub index: bool,
+    /// A rejection may name a RULES.md id.
+    pub rule: bool,
+    /// An acceptance may carry the projection.
+    pub projection: bool,
+    /// Only the wire schema is checked, event by event.
+    pub schema_only: bool,
+}
+
+impl Capabilities {
+    pub const ALL: Capabilities = Capabilities {
+        index: true,
+        rule: true,
+        projection: true,
+        schema_only: false,
+    };
+
+    /// From the protocol's list of names; `verdict` is mandatory.
+    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Self, String> {
+        let mut c = Capabilities::default();
+        let mut verdict = false;
+        for n in names {
+            match n {
+                "verdict" => verdict = true,
+                "index" => c.index = true,
+                "rule" => c.rule = true,
+                "projection" => c.projection = true,
+                "schema-only" => c.schema_only = true,
+                // Unknown capabilities are ignored: a newer adapter may
+                // announce more than this harness scores.
+                _ => {}
+            }
+        }
+        if verdict {
+            Ok(c)
+        } else {
+            Err("capabilities lack the mandatory `verdict`".into())
+        }
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut v = vec!["verdict"];
+        for (on, n) in [
+            (self.index, "index"),
+            (self.rule, "rule"),
+            (self.projection, "projection"),
+            (self.schema_only, "schema-only"),
+        ] {
+            if on {
+                v.push(n);
+            }
+        }
+        v
+    }
+}
+
+/// Name, version, language (handshake `implementation`) and capabilities.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImplInfo {
+    pub name: String,
+    #[serde(default)]
+    pub version: String,
+    #[serde(default)]
+    pub language: String,
+    #[serde(skip)]
+    pub capabilities: Capabilities,
+}
+
+/// Something that happened outside any case (e.g. the process ignored stop).
+pub type Incident = String;
+
+/// An implementation under test.
+pub trait Implementation {
+    /// Starts it if needed and says what it is. An error here stops the run
+    /// (the implementation cannot be started at all, or speaks another
+    /// protocol version).
+    fn describe(&mut self) -> anyhow::Result<ImplInfo>;
+
+    /// Answers one case. Never panics on a misbehaving implementation: that is
+    /// an [`Outcome::Errored`].
+    fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome;
+
+    /// Ends it; reports anything that went wrong on the way out.
+    fn shutdown(&mut self) -> Vec<Incident> {
+        Vec::new()
+    }
+}
+
+/// The reference model as an implementation: it rejects at its first
+/// error-severity violation and names that rule; it accepts (with the
+/// projection) when only warnings, or nothing, were found.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Reference {
+    /// Skip building the projection (faster; for throughput runs).
+    pub without_projection: bool,
+}
+
+impl Reference {
+    pub fn info() -> ImplInfo {
+        ImplInfo {
+            name: "agui-conform reference model".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            language: "rust".into(),
+            capabilities: Capabilities::ALL,
+        }
+    }
+}
+
+/// The reference's answer for a stream.
+pub fn reference_outcome(events: &[Value], with_projection: bool) -> Outcome {
+    let mut c = if with_projection {
+        agui_model::Checker::new()
+    } else {
+        agui_model::Checker::without_projection()
+    };
+    for e in events {
+        c.push(e);
+    }
+    let report = c.finish();
+    match report
+        .violations
+        .iter()
+        .find(|v| v.rule.severity() == Severity::Error)
+    {
+        Some(v) => Outcome::Reject {
+            index: Some(v.index),
+            rule: Some(v.rule.as_str().to_string()),
+            message: Some(v.message.clone()),
+        },
+        None => Outcome::Accept {
+            projection: report.projection.map(|p| p.to_json()),
+        },
+    }
+}
+
+impl Implementation for Reference {
+    fn describe(&mut self) -> anyhow::Result<ImplInfo> {
+        let mut i = Reference::info();
+        i.capabilities.projection = !self.without_projection;
+        Ok(i)
+    }
+
+    fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
+        reference_outcome(events, !self.without_projection)
+    }
+}
+
+impl<T: Implementation + ?Sized> Implementation for Box<T> {
+    fn describe(&mut self) -> anyhow::Result<ImplInfo> {
+        (**self).describe()
+    }
+    fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome {
+        (**self).run_case(id, events)
+    }
+    fn shutdown(&mut self) -> Vec<Incident> {
+        (**self).shutdown()
+    }
+}

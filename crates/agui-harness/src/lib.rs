@@ -1,0 +1,29 @@
+//! agui-harness: runs an implementation of AG-UI stream checking — in this
+//! process or as a subprocess speaking `suites/PROTOCOL.md` — over a suite
+//! of cases, scores each answer by the consumer obligations of RULES.md,
+//! and reports.
+//!
+//! Data flows one way: a [`suite::SuiteCase`] → an [`Implementation`] →
+//! an [`Outcome`] → a [`score::Scored`] → a report. The harness never
+//! re-implements a rule and never asks the reference model for a case's
+//! expected answer (except to shrink a failure, see [`shrink`]).
+
+pub mod expect;
+pub mod generated;
+pub mod implementation;
+pub mod outcome;
+pub mod protocol;
+pub mod report;
+pub mod runner;
+pub mod score;
+pub mod session;
+pub mod shrink;
+pub mod subprocess;
+pub mod suite;
+
+pub use expect::{Expected, Facts};
+pub use implementation::{Capabilities, ImplInfo, Implementation, Reference};
+pub use outcome::Outcome;
+pub use runner::{CaseResult, RunResult, finish, run_cases};
+pub use score::{Naming, Score, Scored};
+pub use suite::{Suite, SuiteCase};

@@ -1,0 +1,105 @@
+//! Reports of a run: for people (terminal, Markdown) and machines (JSON
+//! Lines, JUnit XML).
+
+pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod terminal;
+
+use crate::expect::Expected;
+use crate::runner::{RunResult, Tally};
+use crate::score::Score;
+use crate::suite::SuiteCase;
+use agui_model::{RuleId, Verdict};
+
+/// `accept`, `reject at 3 (text.not-open, should-reject)`, ….
+pub fn describe_expected(e: &Expected) -> String {
+    match (e.verdict, e.first) {
+        (Verdict::Accept, None) => "accept".into(),
+        (Verdict::Accept, Some((r, i))) => {
+            format!("accept (warning `{r}` at {i}, {})", r.obligation().as_str())
+        }
+        (Verdict::Reject, Some((r, i))) => {
+            format!("reject at {i} (`{r}`, {})", r.obligation().as_str())
+        }
+        (Verdict::Reject, None) => "reject".into(),
+    }
+}
+
+/// The label of a per-rule row.
+pub fn rule_label(k: Option<RuleId>) -> &'static str {
+    k.map(RuleId::as_str).unwrap_or("valid")
+}
+
+/// Column headers of the per-rule table.
+pub const COLUMNS: [(&str, Score); 6] = [
+    ("PASS", Score::Pass),
+    ("FAIL", Score::Fail),
+    ("WARN", Score::Warn),
+    ("INFO", Score::Info),
+    ("SKIP", Score::Skipped),
+    ("ERR", Score::Errored),
+];
+
+/// `123 cases: 120 PASS, 1 FAIL, …` (zero counts left out).
+pub fn totals_line(t: &Tally) -> String {
+    let parts: Vec<String> = Score::ALL
+        .iter()
+        .filter(|s| t.get(**s) > 0)
+        .map(|s| format!("{} {}", t.get(*s), s.as_str()))
+        .collect();
+    let mut line = format!(
+        "{} cases: {}",
+        t.total(),
+        if parts.is_empty() {
+            "none run".into()
+        } else {
+            parts.join(", ")
+        }
+    );
+    if t.named_right + t.named_wrong > 0 {
+        line.push_str(&format!(
+            "; rules named right {} / wrong {}",
+            t.named_right, t.named_wrong
+        ));
+    }
+    line
+}
+
+/// A compact unified diff of two JSON values (pretty-printed).
+pub fn json_diff(
+    expected: &serde_json::Value,
+    got: &serde_json::Value,
+    max_lines: usize,
+) -> String {
+    let a = serde_json::to_string_pretty(expected).unwrap_or_default();
+    let b = serde_json::to_string_pretty(got).unwrap_or_default();
+    let diff = similar::TextDiff::from_lines(&a, &b);
+    let text = diff
+        .unified_diff()
+        .context_radius(1)
+        .header("expected", "reported")
+        .to_string();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let cut = lines.len() > max_lines;
+    lines.truncate(max_lines);
+    let mut out = lines.join("\n");
+    if cut {
+        out.push_str("\n… (diff cut)");
+    }
+    out
+}
+
+/// The seed and generator mode of a generated case, for reproduction.
+pub fn seed_note(c: &SuiteCase) -> Option<String> {
+    match &c.origin {
+        crate::suite::Origin::Generated { seed, mode } => {
+            Some(format!("seed {seed} ({})", mode.label()))
+        }
+        crate::suite::Origin::Corpus { .. } => None,
+    }
+}
+
+pub(crate) fn is_listed(r: &RunResult, i: usize) -> bool {
+    r.results[i].scored.score.is_bad()
+}

@@ -1,0 +1,112 @@
+//! The report for people on a terminal: each failing or errored case with
+//! the reason and a minimal diff, then the per-rule table and the totals.
+
+use super::{COLUMNS, describe_expected, is_listed, json_diff, rule_label, seed_note, totals_line};
+use crate::outcome::{Errored, Outcome};
+use crate::runner::{CaseResult, RunResult};
+use crate::suite::SuiteCase;
+use std::fmt::Write;
+
+/// One case in detail (FAIL and ERRORED; all with `verbose`).
+pub fn case_detail(r: &CaseResult, c: &SuiteCase) -> String {
+    let mut s = format!("{:<7} {}", r.scored.score.as_str(), c.id);
+    if !r.scored.reason.is_empty() {
+        let _ = write!(s, ": {}", r.scored.reason);
+    }
+    let _ = write!(
+        s,
+        "\n        expected {}; got {}",
+        describe_expected(&c.expected),
+        r.outcome.short()
+    );
+    if let Some(n) = r.scored.naming {
+        let _ = write!(s, "; rule named {}", n.as_str());
+    }
+    if let Some(seed) = seed_note(c) {
+        let _ = write!(s, "\n        {seed}");
+    }
+    if let Some((want, got)) = &r.scored.projection_mismatch {
+        for line in json_diff(want, got, 30).lines() {
+            let _ = write!(s, "\n        {line}");
+        }
+    }
+    if let Outcome::Errored(Errored {
+        stderr_tail: Some(t),
+        ..
+    }) = &r.outcome
+    {
+        {
+            let t = t.trim_end();
+            let last: Vec<&str> = t.lines().rev().take(8).collect();
+            s.push_str("\n        stderr tail:");
+            for l in last.iter().rev() {
+                let _ = write!(s, "\n        | {l}");
+            }
+        }
+    }
+    s
+}
+
+/// The whole report.
+pub fn render(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
+    let mut out = String::new();
+    for (i, r) in run.results.iter().enumerate() {
+        if verbose || is_listed(run, i) {
+            let _ = writeln!(out, "{}", case_detail(r, &cases[r.case]));
+        }
+    }
+    let info = &run.implementation;
+    let _ = writeln!(
+        out,
+        "\nsuite `{}` against {} {} ({}; capabilities: {})",
+        run.suite,
+        info.name,
+        info.version,
+        if info.language.is_empty() {
+            "?"
+        } else {
+            &info.language
+        },
+        info.capabilities.names().join(", ")
+    );
+    let rows = run.per_rule(cases);
+    let width = rows
+        .keys()
+        .map(|k| rule_label(*k).len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let _ = write!(out, "{:<width$}", "rule");
+    for (h, _) in COLUMNS {
+        let _ = write!(out, " {h:>5}");
+    }
+    let _ = writeln!(out, "  named right/wrong");
+    for (k, t) in &rows {
+        let _ = write!(out, "{:<width$}", rule_label(*k));
+        for (_, s) in COLUMNS {
+            let _ = write!(out, " {:>5}", t.get(s));
+        }
+        let _ = writeln!(out, "  {}/{}", t.named_right, t.named_wrong);
+    }
+    for p in &run.problems {
+        let _ = writeln!(out, "problem: {p}");
+    }
+    for inc in &run.incidents {
+        let _ = writeln!(out, "incident: {inc}");
+    }
+    let total = run.total();
+    let secs = run.elapsed.as_secs_f64();
+    let rate = if secs > 0.0 {
+        total.total() as f64 / secs
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        out,
+        "{} in {:.2} s ({:.0} cases/s)",
+        totals_line(&total),
+        secs,
+        rate
+    );
+    out
+}

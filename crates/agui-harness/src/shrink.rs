@@ -1,0 +1,206 @@
+//! Shrinking a failing generated case to a minimal stream (delta debugging
+//! over events) and saving it in the corpus format.
+//!
+//! A sub-stream has no expectation by construction, so while shrinking the
+//! failure is kept *differentially*: the implementation's answer on the
+//! sub-stream, scored against the reference model's full report for it,
+//! must still have the original score. That is only sound where the
+//! reference agrees with the generator on the whole case, so shrinking is
+//! done only then. The shrunk case therefore carries the reference's
+//! answer and says so in its description; the unshrunk case is saved
+//! beside it with its expectation by construction.
+
+use crate::expect::Expected;
+use crate::implementation::{Capabilities, Implementation};
+use crate::score::{Score, score};
+use crate::suite::{Origin, SuiteCase};
+use agui_model::Severity;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// Classic ddmin (complements first): the smallest sub-sequence found for
+/// which `fails` still holds, within `max_tests` calls.
+pub fn ddmin(
+    events: &[Value],
+    mut fails: impl FnMut(&[Value]) -> bool,
+    max_tests: usize,
+) -> Vec<Value> {
+    let mut cur = events.to_vec();
+    let mut n = 2usize;
+    let mut tests = 0usize;
+    while cur.len() >= 2 {
+        let chunk = cur.len().div_ceil(n);
+        let mut reduced = false;
+        let parts = n;
+        for i in 0..parts {
+            let start = i * chunk;
+            if start >= cur.len() {
+                break;
+            }
+            let end = (start + chunk).min(cur.len());
+            let complement: Vec<Value> = cur[..start].iter().chain(&cur[end..]).cloned().collect();
+            if tests >= max_tests {
+                return cur;
+            }
+            tests += 1;
+            if fails(&complement) {
+                cur = complement;
+                n = (n - 1).max(2);
+                reduced = true;
+                break;
+            }
+        }
+        if !reduced {
+            if n >= cur.len() {
+                break;
+            }
+            n = (2 * n).min(cur.len());
+        }
+    }
+    if cur.len() == 1 && tests < max_tests && fails(&[]) {
+        cur.clear();
+    }
+    cur
+}
+
+/// The reference model's full answer for a stream, as an expectation.
+pub fn reference_expectation(events: &[Value]) -> Expected {
+    let report = agui_model::check_values(events);
+    let all: Vec<_> = report
+        .violations
+        .iter()
+        .map(|v| (v.rule, v.index))
+        .collect();
+    Expected {
+        verdict: report.verdict(),
+        first: all.first().copied(),
+        projection: report.projection.map(|p| p.to_json()),
+        all: Some(all),
+    }
+}
+
+/// Whether the reference agrees with the case's stated expectation (its
+/// verdict and first violation).
+pub fn reference_agrees(case: &SuiteCase) -> bool {
+    let r = reference_expectation(&case.events);
+    r.verdict == case.expected.verdict && r.first == case.expected.first
+}
+
+/// What `save_failure` did.
+#[derive(Debug, Clone)]
+pub struct Saved {
+    pub original: PathBuf,
+    pub shrunk: Option<PathBuf>,
+    /// Events before and after shrinking.
+    pub sizes: (usize, usize),
+    pub note: String,
+}
+
+/// Saves a generated case that scored `bad` under `DIR/failures/`, and its
+/// shrunk form under `DIR/shrunk/` (corpus layout: `<area>/<name>.json`).
+pub fn save_failure(
+    imp: &mut dyn Implementation,
+    caps: Capabilities,
+    case: &SuiteCase,
+    bad: Score,
+    dir: &Path,
+) -> anyhow::Result<Saved> {
+    let Origin::Generated { seed, mode } = case.origin else {
+        anyhow::bail!("only generated cases are saved");
+    };
+    let name = match mode {
+        crate::generated::GenMode::Valid => format!("valid-{seed}"),
+        crate::generated::GenMode::Invalid(r) => format!("{}-{seed}", r.as_str().replace('.', "-")),
+    };
+    let spec = format!("generated: seed {seed}, {}", mode.label());
+    let mut orig = case.clone();
+    orig.id = format!("failures/{name}");
+    let original = write_case(dir, &orig, &spec)?;
+    if !reference_agrees(case) {
+        return Ok(Saved {
+            original,
+            shrunk: None,
+            sizes: (case.events.len(), case.events.len()),
+            note: "not shrunk: the reference model disagrees with the generator on this case"
+                .into(),
+        });
+    }
+    let min = ddmin(
+        &case.events,
+        |sub| {
+            let expected = reference_expectation(sub);
+            let outcome = imp.run_case(&case.id, sub);
+            score(&expected, &outcome, caps).score == bad
+        },
+        2000,
+    );
+    let mut shrunk = case.clone();
+    shrunk.id = format!("shrunk/{name}");
+    shrunk.expected = reference_expectation(&min);
+    shrunk.expected.all = None;
+    if shrunk
+        .expected
+        .first
+        .is_some_and(|(r, _)| r.severity() == Severity::Error)
+        || shrunk.expected.first.is_none()
+    {
+        shrunk.expected.projection = shrunk
+            .expected
+            .projection
+            .filter(|_| shrunk.expected.first.is_none());
+    }
+    shrunk.description = format!(
+        "Shrunk from {} ({} → {} events); expected answer from the reference model: review before adding to the corpus.",
+        case.id,
+        case.events.len(),
+        min.len()
+    );
+    shrunk.events = min;
+    let path = write_case(dir, &shrunk, &spec)?;
+    Ok(Saved {
+        original,
+        shrunk: Some(path),
+        sizes: (case.events.len(), shrunk.events.len()),
+        note: String::new(),
+    })
+}
+
+fn write_case(dir: &Path, case: &SuiteCase, spec: &str) -> anyhow::Result<PathBuf> {
+    let path = dir.join(format!("{}.json", case.id));
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p)?;
+    }
+    let mut text = serde_json::to_string_pretty(&case.to_corpus(spec))?;
+    text.push('\n');
+    std::fs::write(&path, text)?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ddmin_finds_the_two_events_that_matter() {
+        let events: Vec<Value> = (0..40).map(|i| json!({"n": i})).collect();
+        let has = |s: &[Value], n: i64| s.iter().any(|e| e["n"] == n);
+        let min = ddmin(&events, |s| has(s, 7) && has(s, 31), 10_000);
+        assert_eq!(min, vec![json!({"n": 7}), json!({"n": 31})]);
+    }
+
+    #[test]
+    fn ddmin_respects_its_budget() {
+        let events: Vec<Value> = (0..64).map(|i| json!(i)).collect();
+        let mut calls = 0;
+        let _ = ddmin(
+            &events,
+            |_| {
+                calls += 1;
+                false
+            },
+            5,
+        );
+        assert_eq!(calls, 5);
+    }
+}

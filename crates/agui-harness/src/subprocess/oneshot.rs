@@ -1,0 +1,101 @@
+//! One-shot mode: one process per case; the events go to stdin as JSON
+//! Lines, stdin is closed, and the one result line is read from stdout.
+
+use super::process::{Line, Proc, Spawn, Wait};
+use super::{Timeouts, describe_exit};
+use crate::implementation::{ImplInfo, Implementation};
+use crate::outcome::{Errored, Outcome};
+use crate::protocol;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// An implementation run once per case. There is no handshake: its name and
+/// capabilities are given by the caller.
+pub struct OneShot {
+    spawn: Spawn,
+    timeouts: Timeouts,
+    info: ImplInfo,
+}
+
+impl OneShot {
+    pub fn new(spawn: Spawn, timeouts: Timeouts, info: ImplInfo) -> Self {
+        OneShot {
+            spawn,
+            timeouts,
+            info,
+        }
+    }
+}
+
+fn fail(proc: &mut Proc, reason: String) -> Outcome {
+    proc.kill();
+    Outcome::Errored(Errored {
+        reason,
+        stderr_tail: proc.stderr_tail(),
+        context: None,
+    })
+}
+
+impl Implementation for OneShot {
+    fn describe(&mut self) -> anyhow::Result<ImplInfo> {
+        Ok(self.info.clone())
+    }
+
+    fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
+        let mut proc = match Proc::start(&self.spawn) {
+            Ok(p) => p,
+            Err(e) => {
+                return Outcome::errored(format!("cannot start `{}`: {e}", self.spawn.program));
+            }
+        };
+        let mut input = Vec::new();
+        for e in events {
+            if serde_json::to_writer(&mut input, e).is_err() {
+                return fail(&mut proc, "cannot encode the case".into());
+            }
+            input.push(b'\n');
+        }
+        proc.send(input);
+        proc.close_stdin();
+        let outcome = match proc.line(Instant::now() + self.timeouts.case) {
+            Ok(Line::Text(l)) => match protocol::parse_result_line(&l) {
+                Ok(o) => o,
+                Err(reason) => return fail(&mut proc, reason),
+            },
+            Ok(Line::TooLong(n)) => {
+                return fail(
+                    &mut proc,
+                    format!(
+                        "stdout line longer than {} bytes (flood; {n} bytes read)",
+                        self.spawn.max_line
+                    ),
+                );
+            }
+            Ok(Line::Failed(e)) => return fail(&mut proc, format!("reading stdout failed: {e}")),
+            Ok(Line::Eof) | Err(Wait::Closed) => {
+                let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
+                return fail(
+                    &mut proc,
+                    format!("the process printed no result ({})", describe_exit(status)),
+                );
+            }
+            Err(Wait::Timeout) => {
+                return fail(
+                    &mut proc,
+                    format!(
+                        "no answer within {} ms (hang)",
+                        self.timeouts.case.as_millis()
+                    ),
+                );
+            }
+        };
+        // The answer counts; a process that lingers after it is killed.
+        if proc
+            .wait_until(Instant::now() + self.timeouts.stop)
+            .is_none()
+        {
+            proc.kill();
+        }
+        outcome
+    }
+}

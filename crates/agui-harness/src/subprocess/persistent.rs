@@ -1,0 +1,241 @@
+//! Persistent mode: one process answers many cases; it is restarted (and
+//! `start` replayed) after any case it misbehaved on.
+
+use super::process::{Line, Proc, Spawn, Wait};
+use super::{Timeouts, describe_exit};
+use crate::implementation::{ImplInfo, Implementation, Incident};
+use crate::outcome::{Errored, Outcome};
+use crate::protocol::{self, RunRequest, StartAnswer, StartRefused};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// After this many handshakes in a row fail, the remaining cases error at
+/// once instead of each waiting for another failed start.
+const MAX_START_FAILURES: u32 = 3;
+
+/// An implementation behind the persistent protocol.
+pub struct Persistent {
+    spawn: Spawn,
+    timeouts: Timeouts,
+    proc: Option<Proc>,
+    info: Option<ImplInfo>,
+    seq: u64,
+    start_failures: u32,
+    starts: u32,
+    buf: Vec<u8>,
+}
+
+/// A failed start: the reason and the stderr tail.
+struct StartFailure {
+    reason: String,
+    stderr: Option<String>,
+}
+
+impl Persistent {
+    pub fn new(spawn: Spawn, timeouts: Timeouts) -> Self {
+        Persistent {
+            spawn,
+            timeouts,
+            proc: None,
+            info: None,
+            seq: 0,
+            start_failures: 0,
+            starts: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// How many times a process was started (1 + restarts).
+    pub fn starts(&self) -> u32 {
+        self.starts
+    }
+
+    fn start(&mut self) -> Result<ImplInfo, StartFailure> {
+        let mut proc = Proc::start(&self.spawn).map_err(|e| StartFailure {
+            reason: format!("cannot start `{}`: {e}", self.spawn.program),
+            stderr: None,
+        })?;
+        self.starts += 1;
+        let mut line = serde_json::to_vec(&protocol::start_request()).unwrap_or_default();
+        line.push(b'\n');
+        proc.send(line);
+        let deadline = Instant::now() + self.timeouts.start;
+        let answer = match proc.line(deadline) {
+            Ok(Line::Text(l)) => serde_json::from_slice::<StartAnswer>(&l)
+                .map_err(|e| {
+                    format!(
+                        "handshake answer is not a protocol message ({e}): {}",
+                        protocol::snippet(&l)
+                    )
+                })
+                .and_then(|a| {
+                    a.into_info().map_err(|r| match r {
+                        StartRefused::Version(m) | StartRefused::Malformed(m) => m,
+                    })
+                }),
+            other => Err(format!(
+                "no handshake answer: {}",
+                self.describe_silence(&mut proc, other, self.timeouts.start)
+            )),
+        };
+        match answer {
+            Ok(info) => {
+                self.proc = Some(proc);
+                Ok(info)
+            }
+            Err(reason) => {
+                proc.kill();
+                Err(StartFailure {
+                    reason,
+                    stderr: proc.stderr_tail(),
+                })
+            }
+        }
+    }
+
+    /// Why a line did not come (or was not a line).
+    fn describe_silence(
+        &self,
+        proc: &mut Proc,
+        got: Result<Line, Wait>,
+        limit: Duration,
+    ) -> String {
+        match got {
+            Ok(Line::Text(_)) => "unexpected line".into(),
+            Ok(Line::TooLong(n)) => format!(
+                "stdout line longer than {} bytes (flood; {n} bytes read)",
+                self.spawn.max_line
+            ),
+            Ok(Line::Failed(e)) => format!("reading stdout failed: {e}"),
+            Ok(Line::Eof) | Err(Wait::Closed) => {
+                let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
+                format!("the process closed stdout ({})", describe_exit(status))
+            }
+            Err(Wait::Timeout) => format!("no answer within {} ms (hang)", limit.as_millis()),
+        }
+    }
+
+    /// Ends the process after a misbehaviour; the next case restarts it.
+    fn fail(&mut self, reason: String) -> Outcome {
+        let stderr_tail = self.proc.take().and_then(|mut p| {
+            p.kill();
+            p.stderr_tail()
+        });
+        Outcome::Errored(Errored {
+            reason,
+            stderr_tail,
+            context: None,
+        })
+    }
+}
+
+impl Implementation for Persistent {
+    fn describe(&mut self) -> anyhow::Result<ImplInfo> {
+        if let Some(i) = &self.info {
+            return Ok(i.clone());
+        }
+        match self.start() {
+            Ok(info) => {
+                self.info = Some(info.clone());
+                Ok(info)
+            }
+            Err(f) => {
+                let tail = f
+                    .stderr
+                    .map(|t| format!("\nstderr tail:\n{t}"))
+                    .unwrap_or_default();
+                anyhow::bail!("implementation failed to start: {}{tail}", f.reason)
+            }
+        }
+    }
+
+    fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome {
+        if self.proc.is_none() {
+            if self.start_failures >= MAX_START_FAILURES {
+                return Outcome::errored(format!(
+                    "not restarted: the handshake failed {MAX_START_FAILURES} times in a row"
+                ));
+            }
+            match self.start() {
+                Ok(info) => {
+                    self.start_failures = 0;
+                    self.info.get_or_insert(info);
+                }
+                Err(f) => {
+                    self.start_failures += 1;
+                    return Outcome::Errored(Errored {
+                        reason: format!("restart failed: {}", f.reason),
+                        stderr_tail: f.stderr,
+                        context: None,
+                    });
+                }
+            }
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        self.buf.clear();
+        if let Err(e) = serde_json::to_writer(&mut self.buf, &RunRequest::new(seq, id, events)) {
+            return Outcome::errored(format!("cannot encode the case: {e}"));
+        }
+        self.buf.push(b'\n');
+        let Some(proc) = self.proc.as_mut() else {
+            return Outcome::errored("no process");
+        };
+        proc.send(self.buf.clone());
+        let got = proc.line(Instant::now() + self.timeouts.case);
+        match got {
+            Ok(Line::Text(l)) => match protocol::parse_run_answer(&l, seq) {
+                Ok(o) => o,
+                Err(reason) => self.fail(reason),
+            },
+            other => {
+                let mut proc = self.proc.take();
+                let reason = match proc.as_mut() {
+                    Some(p) => self.describe_silence(p, other, self.timeouts.case),
+                    None => "no process".into(),
+                };
+                self.proc = proc;
+                self.fail(reason)
+            }
+        }
+    }
+
+    fn shutdown(&mut self) -> Vec<Incident> {
+        let mut incidents = Vec::new();
+        if self.starts > 1 {
+            incidents.push(format!(
+                "the implementation was restarted {} times",
+                self.starts - 1
+            ));
+        }
+        if let Some(mut p) = self.proc.take() {
+            let mut line = serde_json::to_vec(&protocol::stop_request()).unwrap_or_default();
+            line.push(b'\n');
+            p.send(line);
+            p.close_stdin();
+            match p.wait_until(Instant::now() + self.timeouts.stop) {
+                Some(s) if s.success() => {}
+                Some(s) => incidents.push(format!(
+                    "after stop the implementation ended with {}",
+                    describe_exit(Some(s))
+                )),
+                None => {
+                    p.kill();
+                    incidents.push(format!(
+                        "the implementation ignored stop; killed after {} ms",
+                        self.timeouts.stop.as_millis()
+                    ));
+                }
+            }
+        }
+        incidents
+    }
+}
+
+impl Drop for Persistent {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.proc.take() {
+            p.kill();
+        }
+    }
+}

@@ -1,0 +1,291 @@
+//! Suites (`suites/*.toml`): corpus folders plus generated cases, and the
+//! time limits to run them under.
+
+use crate::expect::Expected;
+use crate::generated::{self, GenMode};
+use agui_model::RuleId;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A suite file as written.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SuiteFile {
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub timeouts: TimeoutsFile,
+    #[serde(default)]
+    pub corpus: CorpusFile,
+    #[serde(default)]
+    pub generated: Option<GeneratedFile>,
+}
+
+/// Time limits in milliseconds.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TimeoutsFile {
+    #[serde(default = "default_start_ms")]
+    pub start_ms: u64,
+    #[serde(default = "default_case_ms")]
+    pub case_ms: u64,
+    #[serde(default = "default_stop_ms")]
+    pub stop_ms: u64,
+}
+
+fn default_start_ms() -> u64 {
+    10_000
+}
+fn default_case_ms() -> u64 {
+    5_000
+}
+fn default_stop_ms() -> u64 {
+    1_000
+}
+
+impl Default for TimeoutsFile {
+    fn default() -> Self {
+        TimeoutsFile {
+            start_ms: default_start_ms(),
+            case_ms: default_case_ms(),
+            stop_ms: default_stop_ms(),
+        }
+    }
+}
+
+impl TimeoutsFile {
+    pub fn to_timeouts(self) -> crate::subprocess::Timeouts {
+        crate::subprocess::Timeouts {
+            start: Duration::from_millis(self.start_ms),
+            case: Duration::from_millis(self.case_ms),
+            stop: Duration::from_millis(self.stop_ms),
+        }
+    }
+}
+
+/// Corpus folders, relative to the suite file's folder.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CorpusFile {
+    #[serde(default)]
+    pub dirs: Vec<String>,
+}
+
+/// Generated cases: `valid` valid streams and `invalid-per-rule` invalid
+/// streams for each violation rule (or for `rules`), with seeds `seed`,
+/// `seed + 1`, ….
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GeneratedFile {
+    pub seed: u64,
+    #[serde(default)]
+    pub valid: u64,
+    #[serde(default)]
+    pub invalid_per_rule: u64,
+    #[serde(default)]
+    pub rules: Option<Vec<RuleId>>,
+}
+
+/// Where a case came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Origin {
+    Corpus { path: PathBuf },
+    Generated { seed: u64, mode: GenMode },
+}
+
+/// One case of a suite.
+#[derive(Debug, Clone)]
+pub struct SuiteCase {
+    /// Stable, path-like (`ownership/tagged-content-disagrees`, `gen/valid/17`).
+    pub id: String,
+    pub description: String,
+    pub events: Vec<Value>,
+    pub expected: Expected,
+    /// The `accept.*` obligation a valid case tests.
+    pub obligation: Option<RuleId>,
+    pub origin: Origin,
+}
+
+impl SuiteCase {
+    /// The row of the per-rule table the case counts in: its first
+    /// violation's rule, else its obligation, else `None` (valid).
+    pub fn rule_key(&self) -> Option<RuleId> {
+        self.expected.first.map(|(r, _)| r).or(self.obligation)
+    }
+
+    /// From a corpus case.
+    pub fn from_corpus(case: agui_corpus::Case, path: PathBuf) -> Result<SuiteCase, String> {
+        let expected = Expected::from_corpus(&case.expect, case.projection)?;
+        Ok(SuiteCase {
+            id: case.id,
+            description: case.description,
+            events: case.events,
+            expected,
+            obligation: case.obligation,
+            origin: Origin::Corpus { path },
+        })
+    }
+
+    /// The case in the corpus format (for `--save-failures`).
+    pub fn to_corpus(&self, spec: &str) -> agui_corpus::Case {
+        agui_corpus::Case {
+            id: self.id.clone(),
+            description: self.description.clone(),
+            spec: spec.to_string(),
+            events: self.events.clone(),
+            expect: agui_corpus::Expect {
+                verdict: self.expected.verdict,
+                rule: self.expected.first.map(|(r, _)| r),
+                index: self.expected.first.map(|(_, i)| i),
+            },
+            obligation: self.obligation,
+            projection: self.expected.projection.clone(),
+        }
+    }
+}
+
+/// A loaded suite.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    pub name: String,
+    pub file: SuiteFile,
+    /// The folder relative paths are resolved against.
+    pub base: PathBuf,
+}
+
+/// The suites folder this crate was built in (a fallback when the current
+/// directory is outside the repository).
+fn built_in_suites_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suites")
+}
+
+impl Suite {
+    /// Finds a suite by name (`suites/NAME.toml` in the current directory or
+    /// an ancestor, then in the source tree) or by path (`*.toml`).
+    pub fn find(name_or_path: &str) -> anyhow::Result<Suite> {
+        let p = Path::new(name_or_path);
+        if name_or_path.ends_with(".toml") || p.components().count() > 1 {
+            return Suite::load(p);
+        }
+        let file = format!("{name_or_path}.toml");
+        let cwd = std::env::current_dir()?;
+        for dir in cwd.ancestors() {
+            let candidate = dir.join("suites").join(&file);
+            if candidate.is_file() {
+                return Suite::load(&candidate);
+            }
+        }
+        let candidate = built_in_suites_dir().join(&file);
+        if candidate.is_file() {
+            return Suite::load(&candidate);
+        }
+        anyhow::bail!(
+            "suite `{name_or_path}` not found (looked for suites/{file} here, in parent folders and in {})",
+            built_in_suites_dir().display()
+        )
+    }
+
+    pub fn load(path: &Path) -> anyhow::Result<Suite> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let file: SuiteFile =
+            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Ok(Suite { name, file, base })
+    }
+
+    /// Every case, corpus first (sorted by id), then generated ones; plus
+    /// the problems met on the way (unreadable files, a missing folder,
+    /// generation unavailable), which the run reports without stopping.
+    pub fn cases(&self) -> (Vec<SuiteCase>, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut cases = Vec::new();
+        for d in &self.file.corpus.dirs {
+            let dir = self.base.join(d);
+            load_corpus(&dir, &mut cases, &mut problems);
+        }
+        cases.sort_by(|a, b| a.id.cmp(&b.id));
+        if let Some(g) = &self.file.generated {
+            generate_all(g, &mut cases, &mut problems);
+        }
+        (cases, problems)
+    }
+}
+
+/// Reads every `*.json` case under `dir` (skipping `*.schema.json`).
+pub fn load_corpus(dir: &Path, cases: &mut Vec<SuiteCase>, problems: &mut Vec<String>) {
+    if !dir.is_dir() {
+        problems.push(format!("corpus folder {} not found", dir.display()));
+        return;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = match std::fs::read_dir(&d) {
+            Ok(e) => e,
+            Err(e) => {
+                problems.push(format!("{}: {e}", d.display()));
+                continue;
+            }
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !name.ends_with(".json") || name.ends_with(".schema.json") {
+                continue;
+            }
+            let parsed = std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|b| {
+                    serde_json::from_slice::<agui_corpus::Case>(&b).map_err(|e| e.to_string())
+                })
+                .and_then(|c| SuiteCase::from_corpus(c, path.clone()));
+            match parsed {
+                Ok(c) => cases.push(c),
+                Err(e) => problems.push(format!("{}: {e}", path.display())),
+            }
+        }
+    }
+}
+
+fn generate_all(g: &GeneratedFile, cases: &mut Vec<SuiteCase>, problems: &mut Vec<String>) {
+    if !generated::AVAILABLE {
+        problems
+            .push("generated cases left out: this build has no generator (feature `gen`)".into());
+        return;
+    }
+    let rules: Vec<RuleId> = match &g.rules {
+        Some(r) => r.clone(),
+        None => RuleId::violations().collect(),
+    };
+    let mut modes: Vec<(GenMode, u64)> = vec![(GenMode::Valid, g.valid)];
+    modes.extend(
+        rules
+            .into_iter()
+            .map(|r| (GenMode::Invalid(r), g.invalid_per_rule)),
+    );
+    for (mode, count) in modes {
+        for k in 0..count {
+            let seed = g.seed.wrapping_add(k);
+            match generated::generate(seed, mode) {
+                Ok(c) => cases.push(c),
+                Err(e) => {
+                    problems.push(format!("{}: {e}", generated::case_id(seed, mode)));
+                    break;
+                }
+            }
+        }
+    }
+}
