@@ -981,6 +981,74 @@ mod tests {
         assert_eq!((n, seen), (2, 2));
     }
 
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    #[test]
+    fn random_json_like_bytes_never_panic_and_every_non_blank_line_is_one_item() {
+        const ALPHABET: &[u8] = b"{}[]\":,\n\n\r \t0123456789aeflnrstu-.\\\xFF\xC3\xA9";
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let opts = ReadOptions { max_line_bytes: 24 };
+        for _ in 0..3000 {
+            let len = (rng.next() % 80) as usize;
+            let mut input: Vec<u8> = (0..len)
+                .map(|_| ALPHABET[(rng.next() % ALPHABET.len() as u64) as usize])
+                .collect();
+            if input.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+                input.insert(0, b'0'); // keep to JSON Lines: arrays have their own tests
+            }
+            let items = read_with(&input, &opts);
+            let lines: Vec<usize> = input
+                .split(|&b| b == b'\n')
+                .enumerate()
+                .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+                .map(|(i, _)| i + 1)
+                .collect();
+            let got: Vec<usize> = items.iter().map(Item::line).collect();
+            assert_eq!(got, lines, "input {:?}", String::from_utf8_lossy(&input));
+        }
+    }
+
+    #[test]
+    fn random_arrays_read_like_their_json_lines() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..300 {
+            let values: Vec<Value> = (0..rng.next() % 6)
+                .map(|_| match rng.next() % 4 {
+                    0 => json!({"type": "RUN_STARTED", "n": rng.next() % 100}),
+                    1 => json!([rng.next() % 10, {"a": null}]),
+                    2 => json!("text\nwith a newline"),
+                    _ => json!({"nested": {"deep": [1, 2, {"x": true}]}}),
+                })
+                .collect();
+            let texts: Vec<String> = values.iter().map(Value::to_string).collect();
+            let lines = texts.join("\n") + "\n";
+            let array = format!("[{}]", texts.join(",\n"));
+            let strip = |items: Vec<Item>| -> Vec<Value> {
+                items
+                    .into_iter()
+                    .map(|i| match i {
+                        Item::Value { value, .. } => value,
+                        other => panic!("{other:?}"),
+                    })
+                    .collect()
+            };
+            assert_eq!(strip(read(array.as_bytes())), values);
+            if values.first().is_some_and(Value::is_object) {
+                assert_eq!(strip(read(lines.as_bytes())), values);
+            }
+        }
+    }
+
     #[test]
     fn human_byte_sizes() {
         assert_eq!(human_bytes(DEFAULT_MAX_LINE_BYTES), "64 MiB");

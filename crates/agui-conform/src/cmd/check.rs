@@ -61,12 +61,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
     }
-    let mut out = io::stdout().lock();
-    match args.format {
-        Format::Json => writeln!(out, "{}", report.to_json())?,
-        Format::Text => write_text(&mut out, &label(&args.input), &report, args.all, colour())?,
-    }
-    out.flush()?;
+    super::rules::to_stdout(|out| match args.format {
+        Format::Json => writeln!(out, "{}", report.to_json()),
+        Format::Text => write_text(out, &label(&args.input), &report, args.all, colour()),
+    })?;
     Ok(match report.verdict() {
         Verdict::Accept => 0,
         Verdict::Reject => 1,
@@ -77,7 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
 /// from (a later `--url` source belongs here).
 fn open_input(input: &Path) -> anyhow::Result<Box<dyn BufRead>> {
     if input.as_os_str() == "-" {
-        return Ok(Box::new(io::stdin().lock()));
+        return Ok(Box::new(BufReader::with_capacity(
+            1 << 16,
+            io::stdin().lock(),
+        )));
     }
     let file = File::open(input).with_context(|| format!("cannot open {}", input.display()))?;
     if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {

@@ -31,16 +31,38 @@ pub enum Format {
 }
 
 pub fn run_rules(args: RulesArgs) -> anyhow::Result<u8> {
-    let mut out = io::stdout().lock();
-    match args.format {
+    to_stdout(|out| match args.format {
         Format::Json => {
             let all: Vec<Value> = CATALOGUE.iter().map(rule_json).collect();
-            writeln!(out, "{}", serde_json::to_string_pretty(&all)?)?;
+            writeln!(out, "{}", Value::Array(all).to_pretty())
         }
-        Format::Text => write_table(&mut out)?,
-    }
-    out.flush()?;
+        Format::Text => write_table(out),
+    })?;
     Ok(0)
+}
+
+/// Writes to stdout through `write`. A reader that went away (`rules | head`)
+/// is not an error: there is no one left to tell.
+pub(crate) fn to_stdout(
+    write: impl FnOnce(&mut io::StdoutLock) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Pretty JSON text of a value.
+trait Pretty {
+    fn to_pretty(&self) -> String;
+}
+
+impl Pretty for Value {
+    fn to_pretty(&self) -> String {
+        // Serializing a `Value` cannot fail (its keys are strings).
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
 }
 
 pub fn run_explain(args: ExplainArgs) -> anyhow::Result<u8> {
@@ -53,12 +75,10 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<u8> {
         eprintln!("(`agui-conform rules` lists every rule)");
         return Ok(2);
     };
-    let mut out = io::stdout().lock();
-    match args.format {
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&rule_json(rule))?)?,
-        Format::Text => write_rule(&mut out, rule)?,
-    }
-    out.flush()?;
+    to_stdout(|out| match args.format {
+        Format::Json => writeln!(out, "{}", rule_json(rule).to_pretty()),
+        Format::Text => write_rule(out, rule),
+    })?;
     Ok(0)
 }
 
