@@ -16,24 +16,26 @@
 //! is JSON Lines whose first item is an array or unparseable (either way a
 //! `schema.not-json` item), and reading goes on line by line. A first line
 //! longer than 1 MiB that starts with `[` means an array. Everything else is
-//! **JSON Lines**. A leading UTF-8 byte order mark is
-//! skipped.
+//! **JSON Lines**. A leading UTF-8 byte order mark is skipped.
 //!
 //! # JSON Lines
 //! Each non-blank line is one item; lines holding only whitespace are
 //! skipped and are not items; `\r\n` endings are accepted. A valid JSON value
 //! that is not an object is an ordinary [`Item::Value`] (the checker reports
 //! it). A line becomes [`Item::Unparseable`] when it holds invalid UTF-8, a
-//! JSON syntax error, data after its value, or nesting deeper than serde_json's
-//! recursion limit allows (127 levels; no stack overflow), when the input ends inside
-//! its value, or when it is longer than [`ReadOptions::max_line_bytes`] — the
-//! rest of such a line is skipped in chunks, never buffered.
+//! JSON syntax error, data after its value, or nesting deeper than
+//! serde_json's recursion limit allows ([`MAX_NESTING`]; no stack overflow),
+//! when the line or the input ends inside its value, or when it is longer
+//! than [`ReadOptions::max_line_bytes`] — the rest of such a line is skipped
+//! in chunks, never buffered.
 //!
 //! # JSON array
 //! Elements are deserialized one at a time from the reader and handed over
 //! one by one; the array is never built. A syntax error (or truncation)
 //! inside the array ends reading with one unparseable item naming its line
-//! and column; data after the closing `]` is one unparseable item too.
+//! and column; data after the closing `]` is one unparseable item too. An
+//! element longer than [`ReadOptions::max_line_bytes`] ends reading the same
+//! way (an array cannot be resumed after a skipped element).
 
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde_json::Value;
@@ -381,23 +383,44 @@ fn read_array_or_lines<R: BufRead>(
                 }
             }
             first.push(b'\n');
-            read_array(Cursor::new(first).chain(r), pos, emit)
+            read_array(Cursor::new(first).chain(r), opts, pos, emit)
         }
-        LineEnd::Eof | LineEnd::Full => read_array(Cursor::new(first).chain(r), pos, emit),
+        LineEnd::Eof | LineEnd::Full => read_array(Cursor::new(first).chain(r), opts, pos, emit),
     }
 }
 
-/// Counts the newlines read through it, so array elements get a line.
-struct LineCounter<'a, Rd> {
-    inner: Rd,
-    newlines: &'a Cell<usize>,
+/// What [`Counted`] saw of an array file so far.
+#[derive(Default)]
+struct Tally {
+    /// Newlines read: gives each element its line.
+    newlines: Cell<usize>,
+    /// Bytes read since the last element was handed over.
+    element_bytes: Cell<usize>,
+    /// An element grew past the limit; reading was cut off.
+    over: Cell<bool>,
+    /// The callback asked to stop.
+    stopped: Cell<bool>,
 }
 
-impl<Rd: Read> Read for LineCounter<'_, Rd> {
+/// A reader that keeps a [`Tally`] and fails once an element grows past
+/// `limit` bytes, so an array element is bounded like a line.
+struct Counted<'a, Rd> {
+    inner: Rd,
+    tally: &'a Tally,
+    limit: usize,
+}
+
+impl<Rd: Read> Read for Counted<'_, Rd> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        let seen = memchr::memchr_iter(b'\n', &buf[..n]).count();
-        self.newlines.set(self.newlines.get() + seen);
+        let t = self.tally;
+        t.newlines
+            .set(t.newlines.get() + memchr::memchr_iter(b'\n', &buf[..n]).count());
+        t.element_bytes.set(t.element_bytes.get() + n);
+        if t.element_bytes.get() > self.limit {
+            t.over.set(true);
+            return Err(io::Error::other("array element over the limit"));
+        }
         Ok(n)
     }
 }
@@ -409,8 +432,7 @@ const STOP: &str = "reading stopped by the caller";
 struct Elements<'a, F> {
     emit: &'a mut F,
     first_line: usize,
-    newlines: &'a Cell<usize>,
-    stopped: &'a Cell<bool>,
+    tally: &'a Tally,
 }
 
 impl<'de, F: FnMut(Item) -> ControlFlow<()>> Visitor<'de> for Elements<'_, F> {
@@ -422,9 +444,10 @@ impl<'de, F: FnMut(Item) -> ControlFlow<()>> Visitor<'de> for Elements<'_, F> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while let Some(value) = seq.next_element::<Value>()? {
-            let line = self.first_line + self.newlines.get();
+            self.tally.element_bytes.set(0);
+            let line = self.first_line + self.tally.newlines.get();
             if (self.emit)(Item::Value { line, value }).is_break() {
-                self.stopped.set(true);
+                self.tally.stopped.set(true);
                 return Err(A::Error::custom(STOP));
             }
         }
@@ -436,34 +459,39 @@ impl<'de, F: FnMut(Item) -> ControlFlow<()>> Visitor<'de> for Elements<'_, F> {
 /// `[`, which stands at `pos`.
 fn read_array<Rd: Read>(
     rd: Rd,
+    opts: &ReadOptions,
     pos: Pos,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
-    let newlines = Cell::new(0);
-    let stopped = Cell::new(false);
-    let mut de = serde_json::Deserializer::from_reader(LineCounter {
+    let tally = Tally::default();
+    let limit = opts.max_line_bytes;
+    let mut de = serde_json::Deserializer::from_reader(Counted {
         inner: rd,
-        newlines: &newlines,
+        tally: &tally,
+        limit,
     });
     let visitor = Elements {
         emit: &mut *emit,
         first_line: pos.line,
-        newlines: &newlines,
-        stopped: &stopped,
+        tally: &tally,
     };
     let (e, trailing) = match serde::Deserializer::deserialize_seq(&mut de, visitor) {
         Ok(()) => match de.end() {
             Ok(()) => return Ok(()),
             Err(e) => (e, true),
         },
-        Err(_) if stopped.get() => return Ok(()),
+        Err(_) if tally.stopped.get() => return Ok(()),
         Err(e) => (e, false),
     };
-    if e.is_io() {
-        return Err(e.into());
-    }
     let at = Position::of(&e, pos);
-    let reason = if trailing {
+    let reason = if tally.over.get() {
+        format!(
+            "an array element is longer than the limit of {}; reading stops",
+            human_bytes(limit)
+        )
+    } else if e.is_io() {
+        return Err(e.into());
+    } else if trailing {
         format!("trailing data after the JSON array at column {}", at.column)
     } else if e.is_eof() {
         "truncated input: it ends inside the JSON array".to_string()
@@ -952,6 +980,24 @@ mod tests {
             bad(&items[1]),
             (1, "nesting deeper than 127 levels in the JSON array")
         );
+    }
+
+    #[test]
+    fn an_array_element_over_the_limit_ends_reading() {
+        let opts = ReadOptions { max_line_bytes: 32 };
+        let input = b"[\n{\"a\":1},\n{\"long\":\"0123456789012345678901234567890123456789\"},\n{\"b\":2}\n]\n";
+        let items = read_with(input, &opts);
+        assert_eq!(items.len(), 2, "{items:?}");
+        assert_eq!(items[0], value(2, json!({"a": 1})));
+        let (line, reason) = bad(&items[1]);
+        assert_eq!(line, 3);
+        assert_eq!(
+            reason,
+            "an array element is longer than the limit of 32 bytes; reading stops"
+        );
+        // Elements within the limit are read whatever the array's length.
+        let many = format!("[{}]", vec!["{\"a\":1}"; 100].join(",\n"));
+        assert_eq!(read_with(many.as_bytes(), &opts).len(), 100);
     }
 
     #[test]
