@@ -43,14 +43,16 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
         .spawn()
         .unwrap();
     let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.unwrap_or_default().to_vec();
-    let writer = std::thread::spawn(move || {
-        // The child may stop reading early; a broken pipe is not our failure.
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    let input = stdin.unwrap_or_default();
+    std::thread::scope(|scope| {
+        // Written from a thread of its own (borrowing, not copying, the
+        // input) while this one collects the output.
+        scope.spawn(move || {
+            // The child may stop reading early; a broken pipe is not our failure.
+            let _ = pipe.write_all(input);
+        });
+        child.wait_with_output().unwrap()
+    })
 }
 
 fn check_file(name: &str, bytes: &[u8], extra: &[&str]) -> Output {
