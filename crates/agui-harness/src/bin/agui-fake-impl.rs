@@ -58,7 +58,7 @@ fn misbehave(name: &str, seq: &Value) {
     match name {
         "crash" => {
             eprintln!("fake: about to crash on seq {seq}");
-            panic!("fake crash");
+            std::process::abort();
         }
         "hang" | "no-read" => sleep_forever(),
         "silent" => {}
@@ -143,7 +143,11 @@ fn main() {
             Some("run") => {
                 let id = msg["case"]["id"].as_str().unwrap_or("");
                 let applies = only.as_deref().is_none_or(|s| id.contains(s));
-                let b = if applies {
+                let process_level = matches!(
+                    behaviour.as_str(),
+                    "ignore-stop" | "exit-after-handshake" | "no-read"
+                );
+                let b = if applies && !process_level {
                     behaviour.as_str()
                 } else {
                     "accept"

@@ -1,0 +1,262 @@
+//! The harness against implementations that misbehave (issue point 3):
+//! each affected case is ERRORED with the reason and the stderr tail, the
+//! process is restarted, and the run ends within its limits.
+
+mod common;
+
+use agui_harness::outcome::Outcome;
+use agui_harness::subprocess::OneShot;
+use agui_harness::{Capabilities, ImplInfo, Implementation, Score};
+use common::*;
+use std::time::{Duration, Instant};
+
+fn scores(r: &agui_harness::RunResult) -> Vec<Score> {
+    r.results.iter().map(|c| c.scored.score).collect()
+}
+
+fn errored(r: &agui_harness::RunResult, i: usize) -> agui_harness::outcome::Errored {
+    match &r.results[i].outcome {
+        Outcome::Errored(e) => e.clone(),
+        o => panic!("case {i} not errored: {o:?}"),
+    }
+}
+
+fn three() -> Vec<agui_harness::SuiteCase> {
+    vec![valid("a"), valid("b"), valid("c")]
+}
+
+/// One case misbehaves; the one before and the one after pass, the latter
+/// on a restarted process.
+fn one_bad_case(behaviour: &str) -> agui_harness::RunResult {
+    let t = Instant::now();
+    let r = run(&mut fake(&format!("{behaviour}@b")), &three());
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "{behaviour}: took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        scores(&r),
+        [Score::Pass, Score::Errored, Score::Pass],
+        "{behaviour}: {:?}",
+        r.results
+    );
+    assert_eq!(
+        r.incidents,
+        ["the implementation was restarted 1 times"],
+        "{behaviour}"
+    );
+    r
+}
+
+#[test]
+fn crash_is_errored_with_stderr_tail_and_restarted() {
+    let r = one_bad_case("crash");
+    let e = errored(&r, 1);
+    assert!(
+        e.reason
+            .starts_with("the process closed stdout (killed by signal 6)"),
+        "{}",
+        e.reason
+    );
+    assert!(
+        e.stderr_tail
+            .unwrap()
+            .contains("fake: about to crash on seq 2")
+    );
+}
+
+#[test]
+fn hang_times_out() {
+    let r = one_bad_case("hang");
+    assert_eq!(errored(&r, 1).reason, "no answer within 300 ms (hang)");
+}
+
+#[test]
+fn silence_times_out() {
+    let r = one_bad_case("silent");
+    assert_eq!(errored(&r, 1).reason, "no answer within 300 ms (hang)");
+}
+
+#[test]
+fn garbage_is_not_a_protocol_message() {
+    let r = one_bad_case("garbage");
+    let reason = errored(&r, 1).reason;
+    assert!(reason.starts_with("not a protocol message"), "{reason}");
+    assert!(reason.ends_with(": this is not json"), "{reason}");
+}
+
+#[test]
+fn exit_without_answer() {
+    let r = one_bad_case("silent-exit");
+    assert_eq!(
+        errored(&r, 1).reason,
+        "the process closed stdout (exit status 0)"
+    );
+}
+
+#[test]
+fn wrong_seq() {
+    let r = one_bad_case("wrong-seq");
+    assert_eq!(errored(&r, 1).reason, "answer has seq 1002, expected 2");
+}
+
+#[test]
+fn stdout_flood_is_capped() {
+    let r = one_bad_case("flood");
+    let reason = errored(&r, 1).reason;
+    assert!(
+        reason.starts_with(&format!("stdout line longer than {MAX_LINE} bytes (flood")),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_second_answer_desynchronises_the_next_case() {
+    let r = run(&mut fake("two-answers@b"), &three());
+    assert_eq!(scores(&r), [Score::Pass, Score::Pass, Score::Errored]);
+    assert_eq!(errored(&r, 2).reason, "answer has seq 2, expected 3");
+}
+
+#[test]
+fn exit_after_handshake_errors_every_case() {
+    let r = run(&mut fake("exit-after-handshake"), &three());
+    assert_eq!(scores(&r), [Score::Errored; 3]);
+    for i in 0..3 {
+        let e = errored(&r, i);
+        assert_eq!(e.reason, "the process closed stdout (exit status 3)");
+        assert!(
+            e.stderr_tail
+                .unwrap()
+                .contains("fake: leaving after the handshake")
+        );
+    }
+}
+
+#[test]
+fn ignored_stop_is_killed_after_grace() {
+    let mut imp = fake("ignore-stop");
+    let t = Instant::now();
+    let r = run(&mut imp, &three());
+    assert_eq!(scores(&r), [Score::Pass; 3]);
+    assert_eq!(
+        r.incidents,
+        ["the implementation ignored stop; killed after 300 ms"]
+    );
+    assert!(t.elapsed() < Duration::from_secs(3));
+}
+
+#[test]
+fn a_process_that_never_reads_stdin_cannot_block_the_harness() {
+    // A case far bigger than a pipe buffer, to a process that stopped reading.
+    let mut big = valid("big");
+    let text = "x".repeat(1 << 20);
+    big.events.insert(
+        1,
+        serde_json::json!({"type": "CUSTOM", "name": "n", "value": text}),
+    );
+    let t = Instant::now();
+    let r = run(&mut fake("no-read"), &[big, valid("after")]);
+    assert_eq!(scores(&r), [Score::Errored, Score::Errored]);
+    assert_eq!(errored(&r, 0).reason, "no answer within 300 ms (hang)");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
+#[test]
+fn memory_limit_turns_a_hog_into_an_error() {
+    let mut s = spawn(&format!("{FAKE} alloc@b"));
+    s.memory_limit = Some(256 << 20);
+    let mut imp = agui_harness::subprocess::Persistent::new(s, timeouts());
+    let r = run(&mut imp, &three());
+    assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
+    assert!(
+        errored(&r, 1)
+            .reason
+            .starts_with("the process closed stdout"),
+        "{}",
+        errored(&r, 1).reason
+    );
+}
+
+#[test]
+fn another_protocol_version_stops_the_run() {
+    let err = fake("bad-version").describe().unwrap_err().to_string();
+    assert!(
+        err.contains("implementation speaks protocol 99 (harness: 1): fake speaks only 99"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_handshake_stops_the_run() {
+    let mut imp = agui_harness::subprocess::Persistent::new(
+        spawn(&format!("{FAKE} no-handshake")),
+        agui_harness::subprocess::Timeouts {
+            start: Duration::from_millis(300),
+            ..timeouts()
+        },
+    );
+    let t = Instant::now();
+    let err = imp.describe().unwrap_err().to_string();
+    assert!(
+        err.contains("no handshake answer: no answer within 300 ms (hang)"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn a_missing_program_stops_the_run() {
+    let err = fake_missing().describe().unwrap_err().to_string();
+    assert!(
+        err.contains("cannot start `/nonexistent/agui-impl`"),
+        "{err}"
+    );
+}
+
+fn fake_missing() -> agui_harness::subprocess::Persistent {
+    agui_harness::subprocess::Persistent::new(spawn("/nonexistent/agui-impl --flag"), timeouts())
+}
+
+#[test]
+fn an_error_the_implementation_reports_keeps_the_process() {
+    let r = run(&mut fake("self-error@b"), &three());
+    assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
+    let e = errored(&r, 1);
+    assert_eq!(e.reason, "implementation reported an error: fake failed");
+    assert_eq!(e.context, Some(serde_json::json!({"why": "asked to"})));
+    assert!(r.incidents.is_empty(), "{:?}", r.incidents);
+}
+
+fn one_shot(behaviour: &str) -> OneShot {
+    let info = ImplInfo {
+        name: "fake".into(),
+        version: String::new(),
+        language: String::new(),
+        capabilities: Capabilities {
+            index: true,
+            ..Capabilities::default()
+        },
+    };
+    OneShot::new(
+        spawn(&format!("{FAKE} --one-shot {behaviour}")),
+        timeouts(),
+        info,
+    )
+}
+
+#[test]
+fn one_shot_mode() {
+    let c = [valid("a")];
+    assert_eq!(scores(&run(&mut one_shot("accept"), &c)), [Score::Pass]);
+    assert_eq!(scores(&run(&mut one_shot("reject:0"), &c)), [Score::Fail]);
+    let reason = |b: &str| errored(&run(&mut one_shot(b), &c), 0).reason;
+    assert!(reason("crash").starts_with("the process printed no result (killed by signal 6)"));
+    assert_eq!(reason("hang"), "no answer within 300 ms (hang)");
+    assert!(reason("garbage").starts_with("not a result object"));
+    assert_eq!(
+        reason("silent-exit"),
+        "the process printed no result (exit status 0)"
+    );
+    assert!(reason("flood").starts_with("stdout line longer than"));
+}

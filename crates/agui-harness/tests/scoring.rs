@@ -1,0 +1,236 @@
+//! Every score of RULES.md "Scoring a consumer" (and SKIPPED, ERRORED), as
+//! the harness reports them for a scripted implementation over the
+//! protocol, in each report format. Expectations are written by hand from
+//! the catalogue's obligations.
+
+mod common;
+
+use agui_harness::report::{json, junit, markdown, terminal};
+use agui_harness::{Naming, RunResult, Score, SuiteCase};
+use agui_model::{RuleId, Verdict};
+use common::*;
+use serde_json::{Value, json};
+
+/// (case, fake behaviour, expected score, expected naming)
+fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
+    let must = Some((RuleId::OwnershipContinuationDisagrees, 2));
+    let should = Some((RuleId::TextNotOpen, 2));
+    let may = Some((RuleId::RunUnterminated, 2));
+    vec![
+        (valid("valid/accepted"), "accept", Score::Pass, None),
+        (valid("valid/rejected"), "reject:0", Score::Fail, None),
+        (
+            case("must/accepted", Verdict::Reject, must),
+            "accept",
+            Score::Fail,
+            None,
+        ),
+        (
+            case("must/at-m", Verdict::Reject, must),
+            "reject:2:ownership.continuation-disagrees",
+            Score::Pass,
+            Some(Naming::Right),
+        ),
+        (
+            case("must/early", Verdict::Reject, must),
+            "reject:1",
+            Score::Fail,
+            None,
+        ),
+        (
+            case("must/late", Verdict::Reject, must),
+            "reject:3",
+            Score::Fail,
+            None,
+        ),
+        (
+            case("should/accepted", Verdict::Reject, should),
+            "accept",
+            Score::Warn,
+            None,
+        ),
+        (
+            case("should/later", Verdict::Reject, should),
+            "reject:3:tool.not-open",
+            Score::Pass,
+            Some(Naming::Unjudged),
+        ),
+        (
+            case("should/wrong-rule", Verdict::Reject, should),
+            "reject:2:tool.not-open",
+            Score::Pass,
+            Some(Naming::Wrong),
+        ),
+        (
+            case("may/accepted", Verdict::Reject, may),
+            "accept",
+            Score::Info,
+            None,
+        ),
+        (
+            case("may/rejected", Verdict::Reject, may),
+            "reject-end",
+            Score::Pass,
+            None,
+        ),
+        (valid("skip/me"), "skip", Score::Skipped, None),
+        (valid("err/me"), "crash", Score::Errored, None),
+    ]
+}
+
+fn run_all() -> (RunResult, Vec<SuiteCase>) {
+    // One scripted process per scenario; results merged into one run.
+    let mut all: Option<RunResult> = None;
+    let mut cases = Vec::new();
+    for (c, behaviour, _, _) in scenarios() {
+        let mut r = run(&mut fake(&behaviour.to_string()), std::slice::from_ref(&c));
+        r.results[0].case = cases.len();
+        cases.push(c);
+        match &mut all {
+            None => all = Some(r),
+            Some(a) => a.results.extend(r.results),
+        }
+    }
+    (all.unwrap(), cases)
+}
+
+#[test]
+fn each_outcome_is_scored_as_the_rules_say() {
+    let (run, _) = run_all();
+    for ((c, behaviour, score, naming), r) in scenarios().into_iter().zip(&run.results) {
+        assert_eq!(
+            (r.scored.score, r.scored.naming),
+            (score, naming),
+            "{} with {behaviour}: {:?}",
+            c.id,
+            r.scored
+        );
+    }
+}
+
+#[test]
+fn json_report_has_a_line_per_case_and_a_summary() {
+    let (run, cases) = run_all();
+    let text = json::render(&run, &cases);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), cases.len() + 1);
+    assert_eq!(
+        lines[2],
+        json!({"id": "must/accepted", "score": "FAIL",
+               "expected": {"verdict": "reject", "rule": "ownership.continuation-disagrees", "index": 2},
+               "got": {"verdict": "accept"},
+               "reason": "accepted a stream with a must-reject violation at 2: `ownership.continuation-disagrees` (must-reject) at 2",
+               "elapsed_us": lines[2]["elapsed_us"], "seed": 7, "mode": "valid"})
+    );
+    assert_eq!(lines[3]["rule_named"], "right");
+    let s = &lines[cases.len()]["summary"];
+    assert_eq!(s["cases"], 13);
+    assert_eq!(
+        s["scores"],
+        json!({"PASS": 5, "FAIL": 4, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 1, "named_right": 1, "named_wrong": 1})
+    );
+    assert_eq!(s["rules"]["text.not-open"]["WARN"], 1);
+    assert_eq!(s["rules"]["valid"]["PASS"], 1);
+    assert_eq!(s["ok"], false);
+}
+
+#[test]
+fn terminal_report_lists_failures_and_the_rule_table() {
+    let (run, cases) = run_all();
+    let text = terminal::render(&run, &cases, false);
+    assert!(
+        text.contains("FAIL    must/late: rejected at 3, past the must-reject violation at 2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FAIL    valid/rejected: rejected a valid stream"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ERRORED err/me: the process closed stdout (killed by signal 6)"),
+        "{text}"
+    );
+    assert!(text.contains("| fake: about to crash"), "{text}");
+    assert!(
+        !text.contains("should/accepted"),
+        "WARN is not listed without -v"
+    );
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("ownership.continuation-disagrees"))
+        .unwrap();
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(
+        cols,
+        [
+            "ownership.continuation-disagrees",
+            "1",
+            "3",
+            "0",
+            "0",
+            "0",
+            "0",
+            "1/0"
+        ]
+    );
+    assert!(text.contains("13 cases: 5 PASS, 4 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 1 ERRORED; rules named right 1 / wrong 1"));
+}
+
+#[test]
+fn junit_and_markdown() {
+    let (run, cases) = run_all();
+    let xml = junit::render(&run, &cases).unwrap();
+    assert_eq!(xml.matches("<failure").count(), 4, "{xml}");
+    assert_eq!(xml.matches("<error").count(), 1);
+    assert_eq!(xml.matches("<skipped").count(), 1);
+    assert_eq!(xml.matches("<testcase").count(), 13);
+    let md = markdown::render(&run, &cases);
+    assert!(
+        md.contains("| `text.not-open` | 2 | 0 | 1 | 0 | 0 | 0 | 0 | 1 |"),
+        "{md}"
+    );
+    assert!(md.contains("| `must/late` | FAIL |"), "{md}");
+}
+
+#[test]
+fn projection_mismatch_fails_with_a_diff() {
+    let mut c = valid("valid/projection");
+    c.expected.projection = Some(json!({"runs": [{"runId": "r", "status": "finished"}]}));
+    let bad = r#"--caps verdict,index,projection 'projection:{"runs":[{"runId":"r","status":"running","x":null}]}'"#;
+    let run = run(&mut fake(bad), std::slice::from_ref(&c));
+    assert_eq!(run.results[0].scored.score, Score::Fail);
+    let text = terminal::render(&run, std::slice::from_ref(&c), false);
+    assert!(text.contains("-      \"status\": \"finished\""), "{text}");
+    assert!(text.contains("+      \"status\": \"running\""), "{text}");
+    let good = r#"--caps verdict,index,projection 'projection:{"runs":[{"status":"finished","runId":"r","owner":null}]}'"#;
+    let r = common::run(&mut fake(good), std::slice::from_ref(&c));
+    assert_eq!(r.results[0].scored.score, Score::Pass);
+}
+
+#[test]
+fn schema_only_implementations_skip_stream_rule_cases() {
+    let cases = [
+        valid("valid"),
+        case(
+            "schema-rule",
+            Verdict::Reject,
+            Some((RuleId::SchemaMissingField, 1)),
+        ),
+        case(
+            "stream-rule",
+            Verdict::Reject,
+            Some((RuleId::TextNotOpen, 2)),
+        ),
+    ];
+    // It rejects everything at 1: right for the schema case, wrong for the
+    // valid one, and never asked about the stream-rule case.
+    let r = run(
+        &mut fake("--caps verdict,index,schema-only reject:1"),
+        &cases,
+    );
+    let scores: Vec<Score> = r.results.iter().map(|x| x.scored.score).collect();
+    assert_eq!(scores, [Score::Fail, Score::Pass, Score::Skipped]);
+}
