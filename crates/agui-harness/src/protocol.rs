@@ -87,7 +87,6 @@ impl StartAnswer {
 
 /// The `result` object (persistent `run` answer; the whole line in one-shot mode).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ResultMsg {
     pub verdict: VerdictMsg,
     #[serde(default)]
@@ -138,7 +137,6 @@ pub struct ErroredMsg {
 
 /// The answer to `run`.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RunAnswer {
     pub seq: Value,
     #[serde(default)]

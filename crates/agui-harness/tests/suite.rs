@@ -1,1 +1,101 @@
-fn main() {}
+//! The default suite as individual named tests (libtest-mimic), so that
+//! `cargo test -p agui-harness --test suite -- ownership/` filters and
+//! `cargo nextest run --partition count:1/4` spreads a run over machines.
+//!
+//! Against the built-in reference by default; against a vendor with
+//! `AGUI_CONFORM_IMPL='CMD ARGS'` (persistent protocol;
+//! `AGUI_CONFORM_ONE_SHOT=1` and `AGUI_CONFORM_CAPS=verdict,index` for
+//! one-shot). `AGUI_CONFORM_SUITE` names another suite.
+//!
+//! PASS, WARN and INFO pass; FAIL and ERRORED fail with the reason;
+//! SKIPPED shows as ignored, never as passed.
+
+use agui_harness::implementation::{ImplInfo, Implementation};
+use agui_harness::report::terminal;
+use agui_harness::runner::run_case;
+use agui_harness::session::ImplSpec;
+use agui_harness::{Score, Suite, SuiteCase};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use std::sync::{Arc, Mutex, OnceLock};
+
+type Imp = Box<dyn Implementation + Send>;
+
+/// Idle implementations (one per test thread at most; one per process
+/// under nextest).
+static POOL: Mutex<Vec<Imp>> = Mutex::new(Vec::new());
+static SPEC: OnceLock<ImplSpec> = OnceLock::new();
+
+fn take() -> Result<(Imp, ImplInfo), Failed> {
+    let pooled = POOL.lock().map_err(|e| e.to_string())?.pop();
+    let mut imp = match pooled {
+        Some(i) => i,
+        None => SPEC
+            .get()
+            .ok_or("no implementation spec")?
+            .build()
+            .map_err(|e| format!("{e:#}"))?,
+    };
+    let info = imp.describe().map_err(|e| format!("{e:#}"))?;
+    Ok((imp, info))
+}
+
+fn check(case: &SuiteCase) -> Result<Completion, Failed> {
+    let (mut imp, info) = take()?;
+    let r = run_case(&mut *imp, &info, case, 0);
+    if let Ok(mut p) = POOL.lock() {
+        p.push(imp);
+    }
+    match r.scored.score {
+        Score::Pass | Score::Warn | Score::Info => Ok(Completion::Completed),
+        Score::Skipped => Ok(Completion::ignored_with(r.scored.reason)),
+        Score::Fail | Score::Errored => Err(terminal::case_detail(&r, case).into()),
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let suite_name = std::env::var("AGUI_CONFORM_SUITE").unwrap_or_else(|_| "default".into());
+    let suite = match Suite::find(&suite_name) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("suite: {e:#}");
+            std::process::exit(2);
+        }
+    };
+    let (cases, problems) = suite.cases();
+    for p in &problems {
+        eprintln!("suite `{}`: {p}", suite.name);
+    }
+    let command = std::env::var("AGUI_CONFORM_IMPL")
+        .ok()
+        .filter(|c| !c.trim().is_empty());
+    let spec = ImplSpec {
+        command,
+        one_shot: std::env::var("AGUI_CONFORM_ONE_SHOT").is_ok_and(|v| v == "1"),
+        capabilities: std::env::var("AGUI_CONFORM_CAPS")
+            .map(|c| c.split(',').map(str::to_string).collect())
+            .unwrap_or_default(),
+        name: None,
+        timeouts: suite.file.timeouts.to_timeouts(),
+        memory_limit: None,
+        max_line: None,
+    };
+    let _ = SPEC.set(spec);
+    let trials = cases
+        .into_iter()
+        .map(|c| {
+            let c = Arc::new(c);
+            let name = c.id.clone();
+            Trial::ignorable_test(name, move || check(&c))
+        })
+        .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    if let Ok(mut pool) = POOL.lock() {
+        for mut imp in pool.drain(..) {
+            for incident in imp.shutdown() {
+                eprintln!("incident: {incident}");
+            }
+        }
+    }
+    conclusion.exit();
+}
