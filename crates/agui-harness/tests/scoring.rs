@@ -83,7 +83,7 @@ fn run_all() -> (RunResult, Vec<SuiteCase>) {
     let mut all: Option<RunResult> = None;
     let mut cases = Vec::new();
     for (c, behaviour, _, _) in scenarios() {
-        let mut r = run(&mut fake(&behaviour.to_string()), std::slice::from_ref(&c));
+        let mut r = run(&mut fake(behaviour), std::slice::from_ref(&c));
         r.results[0].case = cases.len();
         cases.push(c);
         match &mut all {
