@@ -38,9 +38,20 @@ pub struct CheckSummary {
 impl CheckSummary {
     /// True when every case loaded and passed and every gate passed.
     pub fn ok(&self) -> bool {
-        self.failed.is_empty()
-            && self.malformed.is_empty()
-            && self.gates.iter().all(|g| g.problems.is_empty())
+        self.failed.is_empty() && self.malformed.is_empty() && self.gates_failed() == 0
+    }
+
+    /// Number of distinct files with at least one problem.
+    pub fn malformed_files(&self) -> usize {
+        let mut paths: Vec<&Path> = self.malformed.iter().map(|p| p.path.as_path()).collect();
+        paths.sort();
+        paths.dedup();
+        paths.len()
+    }
+
+    /// Number of gates that found problems.
+    pub fn gates_failed(&self) -> usize {
+        self.gates.iter().filter(|g| !g.problems.is_empty()).count()
     }
 }
 
@@ -75,10 +86,6 @@ pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
         gates: gates(&corpus),
         ..CheckSummary::default()
     };
-    let mut malformed_files: Vec<&Path> =
-        corpus.malformed.iter().map(|p| p.path.as_path()).collect();
-    malformed_files.dedup();
-    s.files = corpus.cases.len() + malformed_files.len();
     for c in &corpus.cases {
         match run_case(&c.case) {
             Ok(()) => s.passed += 1,
@@ -90,5 +97,6 @@ pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
         }
     }
     s.malformed = corpus.malformed;
+    s.files = s.cases + s.malformed_files();
     Ok(s)
 }

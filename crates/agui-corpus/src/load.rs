@@ -24,6 +24,9 @@ pub enum ProblemKind {
     Expect,
 }
 
+/// A fault of one file, before it is tied to its path.
+pub type Fault = (ProblemKind, String);
+
 /// One problem with one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -72,7 +75,8 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Corpus> {
         dir: dir.to_path_buf(),
         ..Corpus::default()
     };
-    let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
+    // Files that deserialised as cases, with their own faults so far.
+    let mut parsed: Vec<(PathBuf, PathBuf, Case, Vec<Fault>)> = Vec::new();
     for path in files {
         let rel = path.strip_prefix(dir).unwrap_or(&path).to_path_buf();
         let text = match std::fs::read_to_string(&path) {
@@ -94,23 +98,49 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Corpus> {
             }
         };
         corpus.raw.push((path.clone(), raw.clone()));
-        match parse_case(&rel, raw) {
-            Ok(case) => {
-                if let Some(first) = seen.get(&case.id) {
-                    let msg = format!("duplicate id `{}` (first in {})", case.id, first.display());
-                    corpus.malformed.push(problem(&path, ProblemKind::Id, msg));
-                    continue;
-                }
-                seen.insert(case.id.clone(), path.clone());
-                corpus.cases.push(LoadedCase { rel, path, case });
-            }
-            Err(faults) => {
-                for (kind, message) in faults {
-                    corpus.malformed.push(problem(&path, kind, message));
-                }
+        match read_case(&rel, raw) {
+            Ok((case, faults)) => parsed.push((path, rel, case, faults)),
+            Err(fault) => corpus.malformed.push(problem(&path, fault.0, fault.1)),
+        }
+    }
+    // A duplicate id is charged to the files whose path does not give that
+    // id (to all of them when none does).
+    let mut by_id: BTreeMap<&str, Vec<(&Path, bool)>> = BTreeMap::new();
+    for (path, rel, case, _) in &parsed {
+        by_id
+            .entry(case.id.as_str())
+            .or_default()
+            .push((path.as_path(), id_for_path(rel) == case.id));
+    }
+    let mut dup_faults: Vec<Option<String>> = Vec::with_capacity(parsed.len());
+    for (path, rel, case, _) in &parsed {
+        let holders = &by_id[case.id.as_str()];
+        let owner_exists = holders.iter().any(|(_, matches)| *matches);
+        let mine_matches = id_for_path(rel) == case.id;
+        dup_faults.push(
+            (holders.len() > 1 && (!mine_matches || !owner_exists)).then(|| {
+                let others: Vec<String> = holders
+                    .iter()
+                    .filter(|(p, _)| *p != path.as_path())
+                    .map(|(p, _)| p.display().to_string())
+                    .collect();
+                format!("duplicate id `{}` (also in {})", case.id, others.join(", "))
+            }),
+        );
+    }
+    for ((path, rel, case, mut faults), dup) in parsed.into_iter().zip(dup_faults) {
+        if let Some(msg) = dup {
+            faults.push((ProblemKind::Id, msg));
+        }
+        if faults.is_empty() {
+            corpus.cases.push(LoadedCase { rel, path, case });
+        } else {
+            for (kind, message) in faults {
+                corpus.malformed.push(problem(&path, kind, message));
             }
         }
     }
+    corpus.malformed.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(corpus)
 }
 
@@ -151,9 +181,19 @@ pub fn id_for_path(rel: &Path) -> String {
 
 /// Turns one parsed file into a case, checking everything a single file
 /// can get wrong. Every fault found is returned.
-pub fn parse_case(rel: &Path, raw: Value) -> Result<Case, Vec<(ProblemKind, String)>> {
+pub fn parse_case(rel: &Path, raw: Value) -> Result<Case, Vec<Fault>> {
+    match read_case(rel, raw) {
+        Ok((case, faults)) if faults.is_empty() => Ok(case),
+        Ok((_, faults)) => Err(faults),
+        Err(fault) => Err(vec![fault]),
+    }
+}
+
+/// Deserialises a case (`Err` when it is not one at all) and lists the
+/// faults a single file can have.
+fn read_case(rel: &Path, raw: Value) -> Result<(Case, Vec<Fault>), Fault> {
     let case: Case = serde_json::from_value(raw)
-        .map_err(|e| vec![(ProblemKind::Format, format!("not a case: {e}"))])?;
+        .map_err(|e| (ProblemKind::Format, format!("not a case: {e}")))?;
     let mut faults = Vec::new();
     let want = id_for_path(rel);
     if case.id != want {
@@ -168,11 +208,7 @@ pub fn parse_case(rel: &Path, raw: Value) -> Result<Case, Vec<(ProblemKind, Stri
     for msg in expect_faults(&case) {
         faults.push((ProblemKind::Expect, msg));
     }
-    if faults.is_empty() {
-        Ok(case)
-    } else {
-        Err(faults)
-    }
+    Ok((case, faults))
 }
 
 /// Consistency of `expect` and `obligation` with the catalogue and the events.

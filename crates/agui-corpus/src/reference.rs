@@ -50,7 +50,11 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
     {
         return Ok(());
     }
-    let focus = expected_first.or(actual_first).map(|(_, i)| i);
+    let marks: Vec<usize> = expected_first
+        .iter()
+        .chain(actual_first.iter())
+        .map(|&(_, i)| i)
+        .collect();
     Err(Box::new(Mismatch {
         expected_verdict: case.expect.verdict,
         actual_verdict,
@@ -58,7 +62,7 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
         actual_first,
         actual: report.violations.clone(),
         projection_diff,
-        context: events_around(&case.events, focus),
+        context: events_around(&case.events, &marks),
     }))
 }
 
@@ -95,30 +99,31 @@ pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
     )
 }
 
-/// Up to two events either side of `focus`, numbered, the focus marked
-/// with `>`; the end of input shown when the focus is there.
-pub fn events_around(events: &[Value], focus: Option<usize>) -> String {
+/// The events from two before the first marked index to two after the
+/// last, numbered, each marked index flagged with `>`; the end of input
+/// shown when an index points there. Without marks, the first five events.
+pub fn events_around(events: &[Value], marks: &[usize]) -> String {
     let mut out = String::new();
-    let (lo, hi) = match focus {
-        Some(i) => (i.saturating_sub(2), (i + 3).min(events.len())),
-        None => (0, events.len().min(5)),
+    let (lo, hi) = match (marks.iter().min(), marks.iter().max()) {
+        (Some(&a), Some(&b)) => (a.saturating_sub(2), (b + 3).min(events.len())),
+        _ => (0, events.len().min(5)),
     };
     if lo > 0 {
-        let _ = writeln!(out, "     …");
+        let _ = writeln!(out, "        …");
     }
     for (i, e) in events.iter().enumerate().take(hi).skip(lo) {
-        let mark = if Some(i) == focus { '>' } else { ' ' };
+        let mark = if marks.contains(&i) { '>' } else { ' ' };
         let _ = writeln!(
             out,
-            "{mark} {i:>3} {}",
+            "  {mark} {i:>3} {}",
             serde_json::to_string(e).unwrap_or_default()
         );
     }
     if hi < events.len() {
-        let _ = writeln!(out, "     …");
+        let _ = writeln!(out, "        …");
     }
-    if focus == Some(events.len()) {
-        let _ = writeln!(out, "> {:>3} <end of input>", events.len());
+    if marks.contains(&events.len()) {
+        let _ = writeln!(out, "  > {:>3} <end of input>", events.len());
     }
     out
 }
@@ -154,7 +159,7 @@ impl fmt::Display for Mismatch {
                 )?;
             }
         }
-        writeln!(f, "events:")?;
+        writeln!(f, "events (> marks the expected and actual index):")?;
         write!(f, "{}", self.context)?;
         if let Some(d) = &self.projection_diff {
             writeln!(f, "projection differs:")?;

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 fn main() {
     let args = Arguments::from_args();
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"));
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     let corpus = match load_dir(&dir) {
         Ok(c) => c,
         Err(e) => {

@@ -1,14 +1,67 @@
-//! `agui-conform corpus …`. STUB: being written.
+//! `agui-conform corpus check [DIR]`: the corpus gates and every case
+//! against the reference, from the command line, so that a vendor can
+//! validate a corpus they extend. All logic lives in `agui_corpus`.
+
+use agui_corpus::check::CheckSummary;
+use anyhow::Context;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
-    /// Check a corpus directory.
+    /// Check a corpus directory: case format, rule ids, indexes, gates, and
+    /// every case's expectation against the reference model.
     Check {
-        /// The corpus directory (default: `corpus`).
-        dir: Option<std::path::PathBuf>,
+        /// The corpus directory.
+        #[arg(default_value = "corpus")]
+        dir: PathBuf,
     },
 }
 
-pub fn run(_cmd: Command) -> anyhow::Result<u8> {
-    anyhow::bail!("`corpus check` is not implemented yet")
+/// Exit status: 0 all good, 1 any problem, 2 the directory cannot be read.
+pub fn run(cmd: Command) -> anyhow::Result<u8> {
+    match cmd {
+        Command::Check { dir } => check(&dir),
+    }
+}
+
+fn check(dir: &Path) -> anyhow::Result<u8> {
+    let summary = agui_corpus::check_dir(dir)
+        .with_context(|| format!("cannot read corpus directory {}", dir.display()))?;
+    print!("{}", render(dir, &summary));
+    Ok(if summary.ok() { 0 } else { 1 })
+}
+
+/// The report: every problem with its path, then the one-line summary.
+fn render(dir: &Path, s: &CheckSummary) -> String {
+    let mut out = String::new();
+    for p in &s.malformed {
+        out.push_str(&format!("MALFORMED {p}\n"));
+    }
+    for g in s.gates.iter().filter(|g| !g.problems.is_empty()) {
+        out.push_str(&format!(
+            "GATE FAILED {} ({} problem(s))\n",
+            g.name,
+            g.problems.len()
+        ));
+        for p in &g.problems {
+            out.push_str(&format!("  {p}\n"));
+        }
+    }
+    for f in &s.failed {
+        out.push_str(&format!("FAILED {} ({})\n", f.id, f.path.display()));
+        for line in f.detail.lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "corpus {}: {} cases, {} passed, {} failed, {} malformed; gates: {} passed, {} failed\n",
+        dir.display(),
+        s.cases,
+        s.passed,
+        s.failed.len(),
+        s.malformed_files(),
+        s.gates.len() - s.gates_failed(),
+        s.gates_failed()
+    ));
+    out
 }

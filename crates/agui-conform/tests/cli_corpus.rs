@@ -1,0 +1,77 @@
+//! `agui-conform corpus check`, run as a vendor runs it: on the project's
+//! corpus (all good, exit 0), on a directory with a malformed and a wrong
+//! case (each reported with its path, exit 1), on a missing directory
+//! (exit 2).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"))
+}
+
+#[test]
+fn the_project_corpus_checks_clean() {
+    let out = Command::new(BIN)
+        .args(["corpus", "check"])
+        .arg(corpus_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(" 0 failed, 0 malformed; gates: 4 passed, 0 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn problems_are_listed_with_their_paths_and_fail_the_run() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_corpus");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("run")).unwrap();
+    // A stream that ends inside its run, expected (wrongly) to be accepted.
+    std::fs::write(
+        dir.join("run/wrong.json"),
+        r#"{"id": "run/wrong", "description": "d", "spec": "s",
+            "events": [{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}],
+            "expect": {"verdict": "accept"}}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("run/broken.json"), "{").unwrap();
+    let out = Command::new(BIN)
+        .args(["corpus", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("MALFORMED") && stdout.contains("run/broken.json: not JSON"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("FAILED run/wrong") && stdout.contains("run.unterminated at index 1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("GATE FAILED gate/every-rule-has-cases"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 cases, 0 passed, 1 failed, 1 malformed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_missing_directory_is_a_usage_error() {
+    let out = Command::new(BIN)
+        .args(["corpus", "check", "/nonexistent/corpus-dir"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/corpus-dir"));
+}

@@ -1,0 +1,399 @@
+//! The loader, the gates and the reference comparison on small corpora
+//! built here, including malformed files.
+
+use agui_corpus::case_schema;
+use agui_corpus::gate;
+use agui_corpus::load::{ProblemKind, load_dir};
+use agui_corpus::reference::{drop_nulls, projection_diff, run_case};
+use agui_corpus::{Case, check_dir};
+use agui_model::{RuleId, Severity};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("agui-corpus-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    fn write(&self, rel: &str, text: &str) {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    fn case(&self, rel: &str, v: Value) {
+        self.write(rel, &serde_json::to_string_pretty(&v).unwrap());
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn rs() -> Value {
+    json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"})
+}
+fn rf() -> Value {
+    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"})
+}
+
+fn good(id: &str) -> Value {
+    json!({"id": id, "description": "d", "spec": "s", "events": [rs(), rf()], "expect": {"verdict": "accept"}})
+}
+
+fn with(mut v: Value, key: &str, val: Value) -> Value {
+    v[key] = val;
+    v
+}
+
+fn problems_of<'a>(c: &'a agui_corpus::Corpus, file: &str) -> Vec<&'a agui_corpus::Problem> {
+    c.malformed
+        .iter()
+        .filter(|p| p.path.ends_with(file))
+        .collect()
+}
+
+#[test]
+fn malformed_files_are_reported_with_path_and_reason_and_the_rest_load() {
+    let d = TempDir::new("malformed");
+    d.case("run/ok.json", good("run/ok"));
+    d.write("run/bad-json.json", "{\"id\": ");
+    d.case(
+        "run/unknown-field.json",
+        with(good("run/unknown-field"), "extra", json!(1)),
+    );
+    d.case(
+        "run/unknown-rule.json",
+        with(
+            good("run/unknown-rule"),
+            "expect",
+            json!({"verdict": "reject", "rule": "run.nope", "index": 0}),
+        ),
+    );
+    d.case(
+        "run/index-out-of-range.json",
+        with(
+            good("run/index-out-of-range"),
+            "expect",
+            json!({"verdict": "reject", "rule": "run.unterminated", "index": 3}),
+        ),
+    );
+    d.case("run/wrong-id.json", good("run/other-name"));
+    d.case("entities/dup.json", good("run/ok"));
+    d.case(
+        "run/not-obligation.json",
+        with(
+            good("run/not-obligation"),
+            "obligation",
+            json!("run.unterminated"),
+        ),
+    );
+    d.case(
+        "run/reject-warning.json",
+        with(
+            good("run/reject-warning"),
+            "expect",
+            json!({"verdict": "reject", "rule": "interrupt.unknown-id", "index": 1}),
+        ),
+    );
+    d.case(
+        "run/accept-error.json",
+        with(
+            good("run/accept-error"),
+            "expect",
+            json!({"verdict": "accept", "rule": "run.unterminated", "index": 1}),
+        ),
+    );
+    d.case(
+        "run/rule-without-index.json",
+        with(
+            good("run/rule-without-index"),
+            "expect",
+            json!({"verdict": "reject", "rule": "run.unterminated"}),
+        ),
+    );
+    d.write("case.schema.json", "not even JSON, and not a case");
+
+    let c = load_dir(&d.0).unwrap();
+    assert_eq!(
+        c.cases
+            .iter()
+            .map(|c| c.case.id.as_str())
+            .collect::<Vec<_>>(),
+        ["run/ok"]
+    );
+    let expect_one = |file: &str, kind: ProblemKind, words: &str| {
+        let ps = problems_of(&c, file);
+        assert!(
+            ps.iter().any(|p| p.kind == kind
+                && p.message.contains(words)
+                && p.to_string().contains(file)),
+            "{file}: wanted {kind:?} containing {words:?}, got {ps:?}"
+        );
+    };
+    expect_one("bad-json.json", ProblemKind::Json, "not JSON");
+    expect_one(
+        "unknown-field.json",
+        ProblemKind::Format,
+        "unknown field `extra`",
+    );
+    expect_one(
+        "unknown-rule.json",
+        ProblemKind::Format,
+        "unknown rule id `run.nope`",
+    );
+    expect_one(
+        "index-out-of-range.json",
+        ProblemKind::Expect,
+        "out of range",
+    );
+    expect_one("wrong-id.json", ProblemKind::Id, "expected `run/wrong-id`");
+    expect_one("dup.json", ProblemKind::Id, "duplicate id `run/ok`");
+    expect_one(
+        "not-obligation.json",
+        ProblemKind::Expect,
+        "not an accept.* obligation",
+    );
+    expect_one(
+        "reject-warning.json",
+        ProblemKind::Expect,
+        "needs an error rule",
+    );
+    expect_one(
+        "accept-error.json",
+        ProblemKind::Expect,
+        "needs a warning rule",
+    );
+    expect_one(
+        "rule-without-index.json",
+        ProblemKind::Expect,
+        "without `expect.index`",
+    );
+    // The case schema beside the cases is not a case.
+    assert!(problems_of(&c, "case.schema.json").is_empty());
+    // Ids: the mismatch and the duplicate.
+    assert_eq!(gate::ids(&c).len(), 3); // two mismatches, one duplicate
+    // The schema gate sees the files that parsed, malformed or not.
+    let schema = gate::schema(&c);
+    assert!(
+        schema.iter().any(|p| p.contains("unknown-field.json")),
+        "{schema:?}"
+    );
+    assert!(
+        schema.iter().any(|p| p.contains("reject-warning.json")),
+        "{schema:?}"
+    );
+    assert!(
+        schema.iter().any(|p| p.contains("not-obligation.json")),
+        "{schema:?}"
+    );
+    assert!(
+        !schema.iter().any(|p| p.contains("run/ok.json")),
+        "{schema:?}"
+    );
+}
+
+#[test]
+fn check_dir_counts_cases_failures_and_malformed_files() {
+    let d = TempDir::new("check");
+    d.case("run/ok.json", good("run/ok"));
+    // Wrong on purpose: the input ends inside the run (run.unterminated at 1).
+    d.case("run/wrong.json", json!({"id": "run/wrong", "description": "d", "spec": "s", "events": [rs()], "expect": {"verdict": "accept"}}));
+    d.write("run/broken.json", "[");
+    let s = check_dir(&d.0).unwrap();
+    assert_eq!(
+        (
+            s.files,
+            s.cases,
+            s.passed,
+            s.failed.len(),
+            s.malformed_files()
+        ),
+        (3, 2, 1, 1, 1)
+    );
+    assert!(!s.ok());
+    assert_eq!(s.failed[0].id, "run/wrong");
+    assert!(
+        s.failed[0].detail.contains("run.unterminated at index 1"),
+        "{}",
+        s.failed[0].detail
+    );
+    assert!(
+        s.failed[0].detail.contains("<end of input>"),
+        "{}",
+        s.failed[0].detail
+    );
+    // Two cases cannot cover the catalogue.
+    let cov = s
+        .gates
+        .iter()
+        .find(|g| g.name == "gate/every-rule-has-cases")
+        .unwrap();
+    assert!(
+        cov.problems
+            .iter()
+            .any(|p| p.contains("`chunk.ambiguous` has 0 case(s)"))
+    );
+    assert!(
+        cov.problems
+            .iter()
+            .any(|p| p.contains("`accept.empty-id` has no case with a projection"))
+    );
+}
+
+#[test]
+fn a_missing_directory_is_an_error_not_an_empty_corpus() {
+    assert!(load_dir(Path::new("/nonexistent/agui-corpus")).is_err());
+}
+
+fn case_of(v: Value) -> Case {
+    serde_json::from_value(v).unwrap()
+}
+
+#[test]
+fn mismatch_names_both_violations_and_shows_the_events_around_them() {
+    let c = case_of(json!({
+        "id": "ownership/x", "description": "d", "spec": "s",
+        "events": [rs(),
+            {"type": "TEXT_MESSAGE_START", "messageId": "m1", "subagentRunId": "s1"},
+            {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "x", "subagentRunId": "s2"}],
+        "expect": {"verdict": "reject", "rule": "ownership.continuation-disagrees", "index": 1}
+    }));
+    let m = run_case(&c).unwrap_err();
+    assert_eq!(
+        m.expected_first,
+        Some((RuleId::OwnershipContinuationDisagrees, 1))
+    );
+    assert_eq!(
+        m.actual_first,
+        Some((RuleId::OwnershipContinuationDisagrees, 2))
+    );
+    let text = m.to_string();
+    assert!(
+        text.contains("expected ownership.continuation-disagrees at index 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("actual   ownership.continuation-disagrees at index 2"),
+        "{text}"
+    );
+    assert!(text.contains(">   1 ") && text.contains(">   2 "), "{text}");
+}
+
+#[test]
+fn projection_compares_after_dropping_nulls_and_diffs_readably() {
+    let a = json!({"runs": [{"id": "x", "owner": null, "list": [{"k": null, "v": 1}]}]});
+    let b = json!({"runs": [{"id": "x", "list": [{"v": 1}]}]});
+    assert_eq!(drop_nulls(&a), drop_nulls(&b));
+    assert!(projection_diff(&a, &b).is_none());
+    let c = json!({"runs": [{"id": "y", "list": [{"v": 1}]}]});
+    let d = projection_diff(&b, &c).unwrap();
+    assert!(
+        d.contains("-      \"id\": \"x\"") && d.contains("+      \"id\": \"y\""),
+        "{d}"
+    );
+}
+
+#[test]
+fn a_projection_mismatch_fails_the_case() {
+    let c = case_of(json!({
+        "id": "accept/x", "description": "d", "spec": "s", "events": [rs(), rf()],
+        "expect": {"verdict": "accept"},
+        "projection": {"runs": [{"threadId": "t1", "runId": "r1", "status": "errored",
+            "invocations": [], "messages": [], "state": {}, "interrupts": []}]}
+    }));
+    let m = run_case(&c).unwrap_err();
+    let diff = m.projection_diff.clone().unwrap();
+    assert!(
+        diff.contains("-      \"status\": \"errored\"")
+            && diff.contains("+      \"status\": \"finished\""),
+        "{diff}"
+    );
+}
+
+#[test]
+fn interleaved_means_three_subagent_ids_and_a_parent_link() {
+    let mut c = case_of(good("run/x"));
+    assert!(!gate::is_interleaved(&c));
+    c.events = vec![
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "a", "name": "n"}),
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "b", "name": "n", "parentSubagentRunId": "a"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "subagentRunId": "b"}),
+    ];
+    assert_eq!(gate::interleaving(&c), (2, true));
+    assert!(!gate::is_interleaved(&c));
+    c.events
+        .push(json!({"type": "CUSTOM", "name": "x", "value": 1, "subagentRunId": ""}));
+    assert!(gate::is_interleaved(&c));
+}
+
+#[test]
+fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
+    let d = TempDir::new("events");
+    let bad = json!({"type": "TEXT_MESSAGE_START"});
+    d.case(
+        "run/x.json",
+        json!({"id": "run/x", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf()],
+        "expect": {"verdict": "reject", "rule": "run.unterminated", "index": 3}}),
+    );
+    d.case("schema/y.json", json!({"id": "schema/y", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf()],
+        "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1}}));
+    d.case("schema/z.json", json!({"id": "schema/z", "description": "d", "spec": "s", "events": [rs(), bad, rf(), {"type": "NOPE"}],
+        "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1}}));
+    let c = load_dir(&d.0).unwrap();
+    let p = gate::events_schema_valid(&c.cases);
+    assert!(
+        p.iter()
+            .any(|p| p.contains("run/x.json") && p.contains("event 1")),
+        "{p:?}"
+    );
+    assert!(!p.iter().any(|p| p.contains("schema/y.json")), "{p:?}");
+    assert!(
+        p.iter()
+            .any(|p| p.contains("schema/z.json") && p.contains("event 3")),
+        "{p:?}"
+    );
+}
+
+/// The schema's rule enums are the catalogue's, split by severity.
+#[test]
+fn case_schema_lists_exactly_the_catalogue() {
+    let s = case_schema::schema_value().unwrap();
+    let list = |name: &str| -> Vec<String> {
+        s["$defs"][name]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    let of = |sev: Severity| -> Vec<String> {
+        RuleId::ALL
+            .iter()
+            .filter(|r| r.severity() == sev)
+            .map(|r| r.as_str().to_string())
+            .collect()
+    };
+    assert_eq!(list("errorRule"), of(Severity::Error));
+    assert_eq!(list("warningRule"), of(Severity::Warning));
+    assert_eq!(list("acceptId"), of(Severity::None));
+}
+
+#[test]
+fn case_schema_accepts_a_good_case_and_names_the_faults_of_a_bad_one() {
+    assert_eq!(case_schema::validate(&good("run/ok")).unwrap(), vec![]);
+    let bad = json!({"id": "nowhere/x", "description": "d", "spec": "s", "events": [],
+        "expect": {"verdict": "reject", "rule": "run.unterminated"}, "projection": {"runs": []}});
+    let errs = case_schema::validate(&bad).unwrap();
+    assert!(errs.iter().any(|e| e.instance_path == "/id"), "{errs:?}");
+    assert!(
+        errs.iter().any(|e| e.instance_path == "/expect"),
+        "{errs:?}"
+    );
+}
