@@ -36,7 +36,11 @@ def describe(error: ValidationError) -> str:
     parts = []
     for issue in error.errors(include_url=False):
         path = ".".join(str(p) for p in issue.get("loc", ())) or "(event)"
-        parts.append(f"{path}: {issue.get('msg')}")
+        msg = issue.get("msg")
+        if issue.get("type") == "union_tag_invalid":  # pydantic lists every tag; keep the gist
+            ctx = issue.get("ctx") or {}
+            msg = f"tag {ctx.get('tag')!r} of {ctx.get('discriminator')} matches no event type"
+        parts.append(f"{path}: {msg}")
     text = "; ".join(parts)
     return text if len(text) <= 300 else text[:297] + "..."
 

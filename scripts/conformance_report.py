@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Renders the side-by-side conformance report (docs/conformance/README.md).
+
+Input: the `agui-conform run --format json` output of each implementation (one
+JSON object per case, then one `{"summary": ...}` line), the rule catalogue
+(`agui-conform rules --format json`), the corpus (for the streams of failed
+cases), and docs/conformance/notes.json (hand-written analysis of the peers'
+departures, shown only where the run shows them). Standard library only; the
+output has no timestamps, so regenerating an unchanged run changes nothing.
+
+Usage:
+  conformance_report.py --rules rules.json --corpus corpus --notes notes.json \
+      --run 'reference=Reference model=ref.jsonl' \
+      --run 'typescript=TypeScript client=ts.jsonl[=CMD for --one-shot logs]' ... \
+      [--missing 'python=Python SDK=why it did not run'] --out README.md
+"""
+
+import argparse
+import json
+import os
+import shlex
+import re
+import subprocess
+import sys
+
+UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+
+SCORES = ["PASS", "FAIL", "WARN", "INFO", "SKIPPED", "ERRORED"]
+
+
+def load_run(path):
+    """The case lines (by id) and the summary of one `run --format json` output."""
+    cases, summary = {}, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            obj = json.loads(line)
+            if "summary" in obj:
+                summary = obj["summary"]
+            else:
+                cases[obj["id"]] = obj
+    if summary is None:
+        raise SystemExit(f"{path}: no summary line (the run did not finish)")
+    return cases, summary
+
+
+def load_case(corpus, case_id):
+    path = os.path.join(corpus, case_id + ".json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def rule_of(line, case):
+    """The per-rule key the harness uses: first violation, else obligation, else valid."""
+    rule = line.get("expected", {}).get("rule")
+    if rule:
+        return rule
+    if case and case.get("obligation"):
+        return case["obligation"]
+    return "valid"
+
+
+def answer(got):
+    """An implementation's answer in a few words."""
+    if "verdict" in got:
+        if got["verdict"] == "accept":
+            return "accept"
+        text = "reject"
+        if "index" in got:
+            text += f" at {got['index']}"
+        if "rule" in got:
+            text += f" (`{got['rule']}`)"
+        return text
+    if "skipped" in got:
+        return f"skipped: {got['skipped'].get('reason', '')}"
+    if "errored" in got:
+        return f"errored: {got['errored'].get('reason', '')}"
+    return json.dumps(got)
+
+
+def expected_text(exp):
+    text = exp["verdict"]
+    if "rule" in exp:
+        text += f"; first violation `{exp['rule']}` at {exp['index']}"
+    else:
+        text += "; no violation"
+    return text
+
+
+def cell(tally):
+    if not tally or sum(tally.get(s, 0) for s in SCORES) == 0:
+        return "—"
+    parts = []
+    for s in SCORES:
+        n = tally.get(s, 0)
+        if n:
+            parts.append(f"**{n} {s}**" if s in ("FAIL", "ERRORED") else f"{n} {s}")
+    return ", ".join(parts)
+
+
+def esc(text):
+    """One table cell; ids an implementation minted at random shown as `<uuid>`."""
+    return UUID.sub("<uuid>", str(text)).replace("|", "\\|").replace("\n", " ")
+
+
+def one_shot_log(command, events):
+    """What the implementation printed on stderr for this stream (its own warnings)."""
+    if not command:
+        return []
+    try:
+        proc = subprocess.run(shlex.split(command) + ["--one-shot"], capture_output=True, text=True,
+                              input="".join(json.dumps(e) + "\n" for e in events), timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    lines = [UUID.sub("<uuid>", l) for l in proc.stderr.splitlines() if l.startswith("[ag-ui]")]
+    return lines[:5]
+
+
+class Impl:
+    def __init__(self, spec):
+        parts = spec.split("=", 3)
+        if len(parts) < 3:
+            raise SystemExit(f"--run {spec!r}: expected KEY=LABEL=FILE[=CMD]")
+        self.key, self.label, path = parts[0], parts[1], parts[2]
+        self.command = parts[3] if len(parts) == 4 else None
+        self.cases, self.summary = load_run(path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rules", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--notes")
+    ap.add_argument("--run", action="append", default=[])
+    ap.add_argument("--missing", action="append", default=[])
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+
+    with open(args.rules, encoding="utf-8") as f:
+        rules = {r["id"]: r for r in json.load(f)}
+    order = {rid: i for i, rid in enumerate(rules)}
+    notes = {}
+    if args.notes and os.path.exists(args.notes):
+        with open(args.notes, encoding="utf-8") as f:
+            notes = json.load(f)
+    impls = [Impl(s) for s in args.run]
+    missing = [m.split("=", 2) for m in args.missing]
+    ref = impls[0]
+    peers = impls[1:]
+
+    out = []
+    w = out.append
+    suite = ref.summary.get("suite", "default")
+    w("# Conformance report: the reference model, the AG-UI TypeScript client and the Python SDK\n")
+    w("Generated by `scripts/conformance-report.sh` — do not edit by hand; rerun it"
+      " (see `adapters/README.md`). Scoring follows RULES.md \"Scoring a consumer\".\n")
+    problems = sorted({p for i in impls for p in i.summary.get("problems", [])})
+    w(f"Suite `{suite}`: {ref.summary['cases']} cases." + "".join(f" Note: {p}." for p in problems) + "\n")
+
+    w("## Summary\n")
+    w("| implementation | version | capabilities | cases | " + " | ".join(SCORES) + " |")
+    w("|---|---|---|---:|" + "---:|" * len(SCORES))
+    for i in impls:
+        s, im = i.summary, i.summary["implementation"]
+        w(f"| {i.label} | `{im['name']}` {esc(im.get('version', ''))} | {', '.join(im['capabilities'])} | "
+          f"{s['cases']} | " + " | ".join(str(s["scores"].get(k, 0)) for k in SCORES) + " |")
+    for key, label, why in missing:
+        w(f"| {label} | not run | | | " + " | ".join("" for _ in SCORES) + " |")
+    w("")
+    for key, label, why in missing:
+        w(f"**{label} did not run:** {why}\n")
+    w("PASS: the answer the spec requires. FAIL: a must-reject violation accepted, a valid stream"
+      " (or a valid prefix) rejected, or a rejection past a must-reject event. WARN: a should-reject"
+      " violation accepted (a deviation from what the AG-UI reference clients enforce). INFO: a"
+      " may-reject violation accepted (either answer conforms). SKIPPED: not asked — a schema-only"
+      " implementation is scored only on cases the schema rules alone decide. ERRORED: the"
+      " implementation or its adapter failed on the case.\n")
+    w("What the peers are asked, and how their adapters read their answers:"
+      " [`adapters/README.md`](../../adapters/README.md). Neither peer reports a projection or"
+      " rule ids, so their scores are about verdicts and rejection indexes only.\n")
+
+    # Findings: every rule where a peer FAILs (and WARNs, separately).
+    def bad_cases(score):
+        found = {}
+        for p in peers:
+            for cid, line in p.cases.items():
+                if line["score"] == score:
+                    case = load_case(args.corpus, cid)
+                    found.setdefault(rule_of(line, case), {}).setdefault(cid, case)
+        return found
+
+    fails = bad_cases("FAIL")
+    w("## Where the peers depart from the draft and the schema\n")
+    if not fails:
+        w("No peer failed a case.\n")
+    for rule_id in sorted(fails, key=lambda r: order.get(r, 1 << 30)):
+        rule = rules.get(rule_id, {})
+        w(f"### `{rule_id}`\n")
+        if rule:
+            src = rule["source"]
+            w(f"{rule['statement']} (source: {src}; consumer obligation: **{rule['obligation']}**)\n")
+            if rule.get("quote"):
+                w(f"> {rule['quote']}\n")
+        for p in peers:
+            failed = [cid for cid, line in p.cases.items()
+                      if line["score"] == "FAIL" and cid in fails[rule_id]]
+            if not failed:
+                continue
+            total = sum(1 for cid, line in p.cases.items()
+                        if rule_of(line, load_case(args.corpus, cid)) == rule_id and line["score"] != "SKIPPED")
+            what = ("the draft" if "draft" in rule.get("source", "")
+                    else "the AG-UI 1.0 wire schema" if rule.get("source") == "schema" else "RULES.md")
+            accepted = sum(1 for cid in failed if p.cases[cid]["got"].get("verdict") == "accept")
+            how = []
+            if accepted:
+                how.append(f"it accepts a stream that a consumer must reject ({accepted})")
+            if len(failed) - accepted:
+                how.append(f"it rejects at the wrong event ({len(failed) - accepted})")
+            if "draft" in rule.get("source", "") and rule.get("quote"):
+                lead = f"**{p.label} departs from the draft**, which says: “{rule['quote']}”"
+            else:
+                lead = f"**{p.label} departs from {what}** ({rule.get('obligation', '')}: {rule.get('statement', '')})"
+            text = f"{lead} In {len(failed)} of {total} case(s) " + "; ".join(how) + "."
+            note = notes.get(p.key, {}).get(rule_id)
+            if note:
+                text += f" {note}"
+            w(text + "\n")
+        for cid in sorted(fails[rule_id]):
+            case = fails[rule_id][cid]
+            ref_line = ref.cases.get(cid) or next(p.cases[cid] for p in peers if cid in p.cases)
+            w(f"#### `{cid}`\n")
+            if case:
+                w(f"{case.get('description', '')}\n")
+                w("```json")
+                for i, e in enumerate(case["events"]):
+                    w(f"{json.dumps(e)}")
+                w("```\n")
+                w("(one item per line, index 0 first)\n")
+            elif "seed" in ref_line:
+                w(f"Generated case (seed {ref_line['seed']}, {ref_line.get('mode', '')}).\n")
+            w(f"Expected: {expected_text(ref_line['expected'])}.\n")
+            w("| implementation | answered | score | why |")
+            w("|---|---|---|---|")
+            for i in impls:
+                line = i.cases.get(cid)
+                if not line:
+                    w(f"| {i.label} | (not run) | | |")
+                    continue
+                got = answer(line["got"])
+                msg = line["got"].get("message")
+                if msg:
+                    got += f" — “{esc(msg)[:300]}”"
+                w(f"| {i.label} | {esc(got)} | {line['score']} | {esc(line.get('reason', ''))} |")
+            w("")
+            for p in peers:
+                line = p.cases.get(cid)
+                if case and line and line["score"] == "FAIL":
+                    log = one_shot_log(p.command, case["events"])
+                    if log:
+                        w(f"{p.label} logged:\n")
+                        w("```")
+                        w("\n".join(log))
+                        w("```\n")
+
+    warns = bad_cases("WARN")
+    w("## Deviations from the reference clients (WARN)\n")
+    if not warns:
+        w("None.\n")
+    else:
+        w("Should-reject violations a peer accepted. RULES.md ranks these as producer errors that the"
+          " AG-UI reference clients enforce; accepting one is not a FAIL.\n")
+        w("| rule | case | expected | " + " | ".join(i.label for i in impls) + " |")
+        w("|---|---|---|" + "---|" * len(impls))
+        for rule_id in sorted(warns, key=lambda r: order.get(r, 1 << 30)):
+            for cid in sorted(warns[rule_id]):
+                ref_line = ref.cases.get(cid, {})
+                row = [answer(i.cases[cid]["got"]) + f" ({i.cases[cid]['score']})" if cid in i.cases else "—"
+                       for i in impls]
+                w(f"| `{rule_id}` | `{cid}` | {expected_text(ref_line.get('expected', {'verdict': '?'}))} | "
+                  + " | ".join(esc(x) for x in row) + " |")
+        w("")
+        for p in peers:
+            for rule_id in sorted(warns, key=lambda r: order.get(r, 1 << 30)):
+                note = notes.get(p.key, {}).get(rule_id)
+                if note and any(p.cases.get(c, {}).get("score") == "WARN" for c in warns[rule_id]):
+                    w(f"- **{p.label}, `{rule_id}`:** {note}")
+        w("")
+
+    w("## Per rule\n")
+    w("Cases are grouped by their first violation's rule, or by the `accept.*` obligation a valid"
+      " case tests (`valid`: neither).\n")
+    keys = set()
+    for i in impls:
+        keys.update(i.summary.get("rules", {}))
+    w("| rule | obligation | " + " | ".join(i.label for i in impls) + " |")
+    w("|---|---|" + "---|" * len(impls))
+    for k in sorted(keys, key=lambda r: order.get(r, 1 << 30)):
+        ob = rules.get(k, {}).get("obligation", "must-accept" if k == "valid" else "")
+        w(f"| `{k}` | {ob} | " + " | ".join(cell(i.summary.get("rules", {}).get(k)) for i in impls) + " |")
+    w("")
+    untested = [r for r in rules if r not in keys]
+    if untested:
+        w("No case in this suite for: " + ", ".join(f"`{r}`" for r in untested) + ".\n")
+
+    for i in impls:
+        inc = i.summary.get("incidents") or []
+        if inc:
+            w(f"Incidents ({i.label}): " + "; ".join(esc(x) for x in inc) + "\n")
+
+    text = "\n".join(out).rstrip() + "\n"
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
