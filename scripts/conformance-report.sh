@@ -99,7 +99,7 @@ if ! grep -q 'reference=' <<<"${runs[*]:-}"; then
   exit 1
 fi
 python3 scripts/conformance_report.py --rules "$work/rules.json" --corpus corpus \
-  --notes docs/conformance/notes.json "${runs[@]}" "${margs[@]+"${margs[@]}"}" --out "$out" \
+  --notes docs/conformance/notes.json --view "typescript=$ts_cmd" "${runs[@]}" "${margs[@]+"${margs[@]}"}" --out "$out" \
   || { say "rendering the report failed"; exit 1; }
 say "wrote $out"
 exit $status

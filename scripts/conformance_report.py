@@ -121,6 +121,81 @@ def one_shot_log(command, events):
     return lines[:5]
 
 
+def shown_message(m):
+    """A message the client keeps, in the projection's message form."""
+    out = {"id": m.get("id"), "role": m.get("role")}
+    if m.get("subagentRunId") is not None:
+        out["owner"] = m["subagentRunId"]
+    content = m.get("content")
+    if m.get("role") == "activity":
+        out["content"] = content
+        out["activityType"] = m.get("activityType")
+    elif isinstance(content, str):
+        out["content"] = content
+    elif isinstance(content, list):
+        out["content"] = "".join(p.get("text", "") for p in content
+                                 if isinstance(p, dict) and p.get("type") == "text")
+    else:
+        out["content"] = ""
+    calls = m.get("toolCalls") or []
+    if m.get("role") == "assistant" and calls:
+        out["toolCalls"] = [{"id": t.get("id"), "name": t.get("function", {}).get("name"),
+                             "args": t.get("function", {}).get("arguments")} for t in calls]
+    return out
+
+
+def view_differences(projection, view):
+    """Where what the client shows differs from the expected projection.
+
+    Compared: each expected message by id (its last run's version), on role,
+    owner, content, tool calls and activity type; the last run's state; the
+    last run's interrupts (id, owner). Not compared: invocations (the client
+    keeps none), message order, and messages the projection does not show.
+    """
+    expected = {}
+    for run in projection.get("runs", []):
+        for m in run.get("messages", []):
+            expected[m["id"]] = m
+    shown = {m.get("id"): shown_message(m) for m in view.get("messages", [])}
+    diffs = []
+    for mid, m in expected.items():
+        got = shown.get(mid)
+        if got is None:
+            diffs.append((f"message `{mid}`", "shown", "not shown"))
+            continue
+        for key in ("role", "owner", "content", "toolCalls", "activityType"):
+            if m.get(key) != got.get(key):
+                diffs.append((f"message `{mid}` {key}", m.get(key), got.get(key)))
+    runs = projection.get("runs", [])
+    if runs:
+        last = runs[-1]
+        if last.get("state") != view.get("state"):
+            diffs.append(("state", last.get("state"), view.get("state")))
+        want = [{"id": i["id"], **({"owner": i["owner"]} if "owner" in i else {})}
+                for i in last.get("interrupts", [])]
+        got = [{"id": i.get("id"), **({"owner": i["subagentRunId"]} if i.get("subagentRunId") is not None else {})}
+               for i in view.get("pendingInterrupts", [])]
+        if want != got:
+            diffs.append(("interrupts", want, got))
+    return diffs
+
+
+def client_views(command, streams):
+    """One `--client-view` process for all streams: what the client shows after each."""
+    if not streams:
+        return []
+    proc = subprocess.run(shlex.split(command) + ["--client-view"], capture_output=True, text=True,
+                          input="".join(json.dumps(s) + "\n" for s in streams), timeout=600)
+    views = [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
+    if len(views) != len(streams):
+        raise SystemExit(f"--client-view answered {len(views)} of {len(streams)} streams: {proc.stderr[-500:]}")
+    return views
+
+
+def show(value):
+    return "absent" if value is None else f"`{json.dumps(value)}`"
+
+
 class Impl:
     def __init__(self, spec):
         parts = spec.split("=", 3)
@@ -138,6 +213,8 @@ def main():
     ap.add_argument("--notes")
     ap.add_argument("--run", action="append", default=[])
     ap.add_argument("--missing", action="append", default=[])
+    ap.add_argument("--view", action="append", default=[],
+                    help="KEY=CMD: compare what that peer shows (CMD --client-view) with the projections")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
@@ -290,6 +367,44 @@ def main():
                 if note and any(p.cases.get(c, {}).get("score") == "WARN" for c in warns[rule_id]):
                     w(f"- **{p.label}, `{rule_id}`:** {note}")
         w("")
+
+    for spec in args.view:
+        key, command = spec.split("=", 1)
+        peer = next((p for p in peers if p.key == key), None)
+        if peer is None:
+            continue
+        chosen = []
+        for cid in sorted(peer.cases):
+            case = load_case(args.corpus, cid)
+            if case and case.get("projection") and peer.cases[cid]["got"].get("verdict") == "accept":
+                chosen.append((cid, case))
+        views = client_views(command, [c["events"] for _, c in chosen])
+        differing = [(cid, case, view_differences(case["projection"], v))
+                     for (cid, case), v in zip(chosen, views)]
+        differing = [d for d in differing if d[2]]
+        w(f"## What the {peer.label} shows (informational)\n")
+        w(f"The {peer.label} keeps no list of invocations, so it cannot report the projection"
+          " (`docs/projection.md`) and is not scored on it. Its reducer does keep the messages, each"
+          " with its owner (`subagentRunId`), the state and the pending interrupts. For every case with"
+          " an expected projection that the client accepts, these are compared with the projection:"
+          " each expected message by id (its last run's version) on role, owner, content, tool calls"
+          " and activity type; the last run's state; the last run's interrupts with their owners."
+          " Not compared: invocations, message order (the client puts a tool result right after the"
+          " message holding its call) and messages the projection does not show (the client also"
+          " lists the `RUN_STARTED` input's history, and keeps one list across runs).\n")
+        w(f"{len(chosen)} case(s) compared; {len(chosen) - len(differing)} agree.\n")
+        if differing:
+            w("| case | what | expected | the client shows | the sentence the case tests |")
+            w("|---|---|---|---|---|")
+            for cid, case, diffs in differing:
+                for what, want, got in diffs:
+                    w(f"| `{cid}` | {what} | {esc(show(want))} | {esc(show(got))} | {esc(case.get('spec', ''))} |")
+            w("")
+            for cid, case, diffs in differing:
+                note = notes.get(peer.key, {}).get("view:" + cid)
+                if note:
+                    w(f"- **`{cid}`:** {note}")
+            w("")
 
     w("## Per rule\n")
     w("Cases are grouped by their first violation's rule, or by the `accept.*` obligation a valid"

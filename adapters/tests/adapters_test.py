@@ -146,11 +146,29 @@ def test_lock(results):
           pins == {"@ag-ui/client": "1.0.0", "@ag-ui/core": "1.0.0"}, repr(pins))
 
 
+def test_client_view(results):
+    """--client-view shows the reducer's messages with their owners (the draft's
+    "an untagged continuation continues whatever the opener owns")."""
+    stream = [RS, text("START", "m1", subagentRunId="s1"), text("CONTENT", "m1", delta="hi"),
+              text("END", "m1"), RF]
+    proc = subprocess.run(COMMANDS["typescript"] + ["--client-view"], capture_output=True, text=True,
+                          input=json.dumps(stream) + "\n", timeout=60)
+    try:
+        view = json.loads(proc.stdout)
+        m = view["messages"][0]
+        ok = (view["verdict"] == "accept" and len(view["messages"]) == 1 and m["id"] == "m1"
+              and m.get("subagentRunId") == "s1" and m.get("content") == "hi")
+    except (ValueError, KeyError, IndexError):
+        ok = False
+    check(results, "typescript: --client-view shows m1 owned by s1 with its text", ok, proc.stdout)
+
+
 def main():
     wanted = sys.argv[1:] or list(COMMANDS)
     results = []
     if "typescript" in wanted:
         test_lock(results)
+        test_client_view(results)
     for name in wanted:
         if not os.path.exists(COMMANDS[name][0]) and name == "python":
             check(results, f"{name}: installed", False, "run adapters/install.sh first")

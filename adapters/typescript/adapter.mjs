@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // agui-conform adapter for the AG-UI TypeScript client (@ag-ui/client 1.0.0).
-// Usage: node adapter.mjs            persistent mode (start/run/stop)
-//        node adapter.mjs --one-shot one case on stdin, one result line out
+// Usage: node adapter.mjs               persistent mode (start/run/stop)
+//        node adapter.mjs --one-shot    one case on stdin, one result line out
+//        node adapter.mjs --client-view for the report: what the client shows
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -17,7 +18,7 @@ const toStderr = (...args) => {
 };
 for (const level of ["log", "info", "debug", "warn", "error"]) console[level] = toStderr;
 
-const { runCase } = await import("./src/client-run.mjs");
+const { runCase, clientView } = await import("./src/client-run.mjs");
 const { servePersistent, serveOneShot } = await import("./src/protocol.mjs");
 
 const require = createRequire(import.meta.url);
@@ -33,7 +34,15 @@ const implementation = {
 // list, so it cannot report the projection (see adapters/README.md).
 const capabilities = ["verdict", "index"];
 
-if (process.argv.includes("--one-shot")) {
+if (process.argv.includes("--client-view")) {
+  // Not the protocol: one JSON array of stream items per input line, answered
+  // by one line with what the client shows afterwards (see clientView).
+  const { createInterface } = await import("node:readline");
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim() === "") continue;
+    process.stdout.write(`${JSON.stringify(await clientView(JSON.parse(line)))}\n`);
+  }
+} else if (process.argv.includes("--one-shot")) {
   await serveOneShot({ runCase });
 } else {
   await servePersistent({ implementation, capabilities, runCase });

@@ -92,3 +92,25 @@ export async function runCase(events) {
   }
   return { result: { verdict: "accept" } };
 }
+
+/**
+ * What the client shows after the stream (not part of the protocol): the
+ * agent's messages, state and pending interrupts as its reducer left them,
+ * with the verdict. Used by the conformance report to compare message
+ * attribution with the expected projection.
+ */
+export async function clientView(events) {
+  const agent = new ReplayAgent(events);
+  let verdict = "accept";
+  try {
+    await agent.runAgent();
+  } catch (error) {
+    verdict = "reject";
+  }
+  return {
+    verdict,
+    messages: agent.messages,
+    state: agent.state,
+    pendingInterrupts: agent.pendingInterrupts,
+  };
+}
