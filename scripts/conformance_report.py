@@ -293,13 +293,20 @@ def main():
             what = ("the draft" if "draft" in rule.get("source", "")
                     else "the AG-UI 1.0 wire schema" if rule.get("source") == "schema" else "RULES.md")
             accepted = sum(1 for cid in failed if p.cases[cid]["got"].get("verdict") == "accept")
+            valid = sum(1 for cid in failed if p.cases[cid]["got"].get("verdict") == "reject"
+                        and "rule" not in p.cases[cid]["expected"])
             how = []
             if accepted:
                 how.append(f"it accepts a stream that a consumer must reject ({accepted})")
-            if len(failed) - accepted:
-                how.append(f"it rejects at the wrong event ({len(failed) - accepted})")
+            if valid:
+                how.append(f"it rejects a valid stream ({valid})")
+            if len(failed) - accepted - valid:
+                how.append(f"it rejects at the wrong event ({len(failed) - accepted - valid})")
             if "draft" in rule.get("source", "") and rule.get("quote"):
                 lead = f"**{p.label} departs from the draft**, which says: “{rule['quote']}”"
+            elif not rule:
+                lead = (f"**{p.label} rejects valid streams** (each case below quotes the sentence it"
+                        " tests).")
             else:
                 lead = f"**{p.label} departs from {what}** ({rule.get('obligation', '')}: {rule.get('statement', '')})"
             text = f"{lead} In {len(failed)} of {total} case(s) " + "; ".join(how) + "."
@@ -313,6 +320,8 @@ def main():
             w(f"#### `{cid}`\n")
             if case:
                 w(f"{case.get('description', '')}\n")
+                if case.get("spec"):
+                    w(f"The sentence the case tests: “{case['spec']}”\n")
                 w("```json")
                 for i, e in enumerate(case["events"]):
                     w(f"{json.dumps(e)}")
@@ -334,6 +343,10 @@ def main():
                     got += f" — “{esc(msg)[:300]}”"
                 w(f"| {i.label} | {esc(got)} | {line['score']} | {esc(line.get('reason', ''))} |")
             w("")
+            for p in peers:
+                note = notes.get(p.key, {}).get("case:" + cid)
+                if note and p.cases.get(cid, {}).get("score") == "FAIL":
+                    w(f"{p.label}: {note}\n")
             for p in peers:
                 line = p.cases.get(cid)
                 if case and line and line["score"] == "FAIL":
