@@ -75,3 +75,41 @@ fn a_missing_directory_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/corpus-dir"));
 }
+
+#[test]
+fn spec_quotes_are_checked_when_the_spec_is_given() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_corpus_spec");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::create_dir_all(dir.join("cases/run")).unwrap();
+    std::fs::write(dir.join("spec/RULES.md"), "Rules.\nA run MUST\n  finish.").unwrap();
+    std::fs::write(dir.join("spec/subagents-draft.txt"), "Draft.").unwrap();
+    let case = |name: &str, spec: &str| {
+        let text = format!(
+            r#"{{"id": "run/{name}", "description": "d", "spec": "{spec}",
+                "events": [{{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}},
+                           {{"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}}],
+                "expect": {{"verdict": "accept"}}}}"#
+        );
+        std::fs::write(dir.join(format!("cases/run/{name}.json")), text).unwrap();
+    };
+    case("quoted", "A run MUST finish.");
+    case("made-up", "A run SHOULD dance.");
+    let out = Command::new(BIN)
+        .args(["corpus", "check"])
+        .arg(dir.join("cases"))
+        .arg("--spec")
+        .arg(dir.join("spec"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("GATE FAILED gate/spec-quotes (1 problem(s))"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("made-up.json") && !stdout.contains("quoted.json: `spec`"),
+        "{stdout}"
+    );
+}

@@ -80,10 +80,27 @@ pub fn gates(corpus: &crate::load::Corpus) -> Vec<GateResult> {
 /// Loads `dir`, runs the gates and every case. Fails only when `dir`
 /// cannot be listed.
 pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
+    check_dir_with_spec(dir, None)
+}
+
+/// [`check_dir`], plus `gate/spec-quotes` against the spec texts in
+/// `spec_dir` (`RULES.md` and `subagents-draft.txt`) when given. Fails when
+/// `dir` cannot be listed or the spec files cannot be read.
+pub fn check_dir_with_spec(dir: &Path, spec_dir: Option<&Path>) -> std::io::Result<CheckSummary> {
+    let texts = spec_dir.map(gate::read_spec_texts).transpose()?;
     let corpus = load_dir(dir)?;
     let mut s = CheckSummary {
         cases: corpus.cases.len(),
-        gates: gates(&corpus),
+        gates: {
+            let mut g = gates(&corpus);
+            if let Some(t) = &texts {
+                g.push(GateResult {
+                    name: "gate/spec-quotes",
+                    problems: gate::spec_quotes(&corpus.cases, t),
+                });
+            }
+            g
+        },
         ..CheckSummary::default()
     };
     for c in &corpus.cases {

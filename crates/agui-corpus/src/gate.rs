@@ -146,3 +146,37 @@ pub fn ids(corpus: &Corpus) -> Vec<String> {
         .map(|p| p.to_string())
         .collect()
 }
+
+/// Collapses runs of whitespace to one space (the draft wraps its lines).
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every case's `spec` occurs verbatim (up to line wrapping) in one of the
+/// given spec texts (RULES.md and the draft).
+pub fn spec_quotes(cases: &[LoadedCase], spec_texts: &[String]) -> Vec<String> {
+    let haystack: Vec<String> = spec_texts.iter().map(|t| squash(t)).collect();
+    cases
+        .iter()
+        .filter(|c| {
+            let q = squash(&c.case.spec);
+            !haystack.iter().any(|h| h.contains(&q))
+        })
+        .map(|c| {
+            format!(
+                "{}: `spec` is not quoted verbatim from the spec: {:?}",
+                c.path.display(),
+                c.case.spec
+            )
+        })
+        .collect()
+}
+
+/// The spec texts a case may quote, read from a directory holding
+/// `RULES.md` and `subagents-draft.txt` (`shared/spec`).
+pub fn read_spec_texts(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
+    ["RULES.md", "subagents-draft.txt"]
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)))
+        .collect()
+}

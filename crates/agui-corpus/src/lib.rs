@@ -12,6 +12,6 @@ pub mod load;
 pub mod reference;
 
 pub use case::{Case, Expect};
-pub use check::{CheckSummary, check_dir};
+pub use check::{CheckSummary, check_dir, check_dir_with_spec};
 pub use load::{Corpus, LoadedCase, Problem, ProblemKind, load_dir};
 pub use reference::{Mismatch, run_case};

@@ -3,6 +3,7 @@
 //! failing trial per malformed file, and the gate trials.
 
 use agui_corpus::check::gates;
+use agui_corpus::gate;
 use agui_corpus::{load_dir, run_case};
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::path::PathBuf;
@@ -36,6 +37,30 @@ fn main() {
             }
         }));
     }
+    // Quotes are checked against shared/spec when it is there (beside the
+    // repository, or at $AGUI_SPEC_DIR); otherwise the trial shows as ignored.
+    let spec_dir = std::env::var_os("AGUI_SPEC_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| dir.join("../../shared/spec"));
+    let texts = gate::read_spec_texts(&spec_dir).ok();
+    let found = texts.is_some();
+    let problems = texts
+        .map(|t| gate::spec_quotes(&corpus.cases, &t))
+        .unwrap_or_default();
+    trials.push(
+        Trial::test("gate/spec-quotes", move || {
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(Failed::from(format!(
+                    "{} problem(s):\n{}",
+                    problems.len(),
+                    problems.join("\n")
+                )))
+            }
+        })
+        .with_ignored_flag(!found),
+    );
     for c in corpus.cases {
         let name = c.case.id.clone();
         trials.push(Trial::test(name, move || {

@@ -14,19 +14,29 @@ pub enum Command {
         /// The corpus directory.
         #[arg(default_value = "corpus")]
         dir: PathBuf,
+        /// Also check that every case's `spec` quotes, verbatim, RULES.md or
+        /// the draft found in this directory (e.g. `shared/spec`).
+        #[arg(long, value_name = "DIR")]
+        spec: Option<PathBuf>,
     },
 }
 
 /// Exit status: 0 all good, 1 any problem, 2 the directory cannot be read.
 pub fn run(cmd: Command) -> anyhow::Result<u8> {
     match cmd {
-        Command::Check { dir } => check(&dir),
+        Command::Check { dir, spec } => check(&dir, spec.as_deref()),
     }
 }
 
-fn check(dir: &Path) -> anyhow::Result<u8> {
-    let summary = agui_corpus::check_dir(dir)
-        .with_context(|| format!("cannot read corpus directory {}", dir.display()))?;
+fn check(dir: &Path, spec: Option<&Path>) -> anyhow::Result<u8> {
+    let summary = agui_corpus::check_dir_with_spec(dir, spec).with_context(|| match spec {
+        Some(s) => format!(
+            "cannot read corpus directory {} or spec directory {}",
+            dir.display(),
+            s.display()
+        ),
+        None => format!("cannot read corpus directory {}", dir.display()),
+    })?;
     print!("{}", render(dir, &summary));
     Ok(if summary.ok() { 0 } else { 1 })
 }
