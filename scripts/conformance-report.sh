@@ -47,15 +47,18 @@ fi
 
 "$bin" rules --format json > "$work/rules.json" || { say "agui-conform rules failed"; exit 1; }
 
-ts_cmd="node adapters/typescript/adapter.mjs"
-py_cmd="adapters/python/.venv/bin/python adapters/python/adapter.py"
+ts_cmd="${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}"
+py_cmd="${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}"
 runs=() missing=()
 
 # run KEY LABEL [CMD]: one suite run; a finished run has a summary line.
 run() {
   local key="$1" label="$2" cmd="${3:-}" file="$work/$1.jsonl" rc
   if [ -n "$cmd" ]; then
-    "$bin" run --suite "$suite" --format json --no-progress --impl "$cmd" > "$file" 2> "$work/$key.stderr"
+    # Failing generated cases are shrunk and kept, for the report's minimal streams.
+    rm -rf "$work/saved-$key"
+    "$bin" run --suite "$suite" --format json --no-progress --impl "$cmd" \
+      --save-failures "$work/saved-$key" > "$file" 2> "$work/$key.stderr"
   else
     "$bin" run --suite "$suite" --format json --no-progress > "$file" 2> "$work/$key.stderr"
   fi
@@ -73,6 +76,7 @@ run() {
     status=1
   fi
   runs+=("--run" "$key=$label=$file${cmd:+=$cmd}")
+  [ -n "$cmd" ] && runs+=("--saved" "$key=$work/saved-$key")
   say "$label: $(tail -n 1 "$file" | python3 -c 'import json,sys; s=json.load(sys.stdin)["summary"]["scores"]; print(", ".join(f"{v} {k}" for k, v in s.items() if v and k.isupper()))')"
 }
 

@@ -196,6 +196,27 @@ def show(value):
     return "absent" if value is None else f"`{json.dumps(value)}`"
 
 
+def saved_case(folder, line):
+    """The shrunk (else original) stream `agui-conform run --save-failures` kept for a
+    generated case: `shrunk/<name>.json`, `failures/<name>.json`, where name is
+    `valid-<seed>` or `<rule with dashes>-<seed>`."""
+    if not folder or "seed" not in line:
+        return None
+    mode = line.get("mode", "")
+    if mode == "valid":
+        name = f"valid-{line['seed']}"
+    elif mode.startswith("invalid "):
+        name = f"{mode.split(' ', 1)[1].replace('.', '-')}-{line['seed']}"
+    else:
+        return None
+    for sub in ("shrunk", "failures"):
+        path = os.path.join(folder, sub, name + ".json")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+    return None
+
+
 class Impl:
     def __init__(self, spec):
         parts = spec.split("=", 3)
@@ -204,6 +225,7 @@ class Impl:
         self.key, self.label, path = parts[0], parts[1], parts[2]
         self.command = parts[3] if len(parts) == 4 else None
         self.cases, self.summary = load_run(path)
+        self.saved = None  # --save-failures folder, from --saved
 
 
 def main():
@@ -215,6 +237,8 @@ def main():
     ap.add_argument("--missing", action="append", default=[])
     ap.add_argument("--view", action="append", default=[],
                     help="KEY=CMD: compare what that peer shows (CMD --client-view) with the projections")
+    ap.add_argument("--saved", action="append", default=[],
+                    help="KEY=DIR: that peer's `run --save-failures` folder (minimal generated streams)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
@@ -227,6 +251,11 @@ def main():
             notes = json.load(f)
     impls = [Impl(s) for s in args.run]
     missing = [m.split("=", 2) for m in args.missing]
+    for spec in args.saved:
+        key, folder = spec.split("=", 1)
+        for i in impls:
+            if i.key == key:
+                i.saved = folder
     ref = impls[0]
     peers = impls[1:]
 
@@ -328,8 +357,24 @@ def main():
                 w("```\n")
                 w("(one item per line, index 0 first)\n")
             elif "seed" in ref_line:
-                w(f"Generated case (seed {ref_line['seed']}, {ref_line.get('mode', '')}).\n")
-            w(f"Expected: {expected_text(ref_line['expected'])}.\n")
+                w(f"Generated case (seed {ref_line['seed']}, {ref_line.get('mode', '')}); the answers"
+                  " below are to the generated stream.\n")
+                for p in peers:
+                    if p.cases.get(cid, {}).get("score") != "FAIL":
+                        continue
+                    saved = saved_case(p.saved, ref_line)
+                    if saved is None:
+                        w(f"{p.label}: no saved stream (run with `--save-failures`).\n")
+                        continue
+                    w(f"Minimal stream on which the {p.label} still FAILs — {saved.get('description', '')}\n")
+                    w("```json")
+                    for e in saved["events"]:
+                        w(json.dumps(e))
+                    w("```\n")
+                    exp = saved.get("expect", {})
+                    w(f"Expected on it (reference model): {expected_text(exp)}.\n")
+            on = "Expected on the generated stream" if case is None and "seed" in ref_line else "Expected"
+            w(f"{on}: {expected_text(ref_line['expected'])}.\n")
             w("| implementation | answered | score | why |")
             w("|---|---|---|---|")
             for i in impls:
