@@ -28,7 +28,10 @@ IMPLEMENTATION = {
     "language": "python",
 }
 CAPABILITIES = ["verdict", "index", "schema-only"]
-RAW_LINE = "__agui_conform_raw_line"
+
+
+class RawLine(str):
+    """A one-shot input line that is not JSON."""
 
 
 def describe(error: ValidationError) -> str:
@@ -48,7 +51,7 @@ def describe(error: ValidationError) -> str:
 def run_case(events: list) -> dict:
     """The protocol `result` for one case: reject at the first invalid item."""
     for index, item in enumerate(events):
-        if isinstance(item, dict) and RAW_LINE in item:
+        if isinstance(item, RawLine):
             return {"verdict": "reject", "index": index, "message": "not JSON"}
         try:
             # The item as it was on the wire, decoded by the SDK's own models.
@@ -108,7 +111,7 @@ def serve_one_shot() -> int:
         try:
             events.append(json.loads(line))
         except ValueError:
-            events.append({RAW_LINE: line})
+            events.append(RawLine(line))
     send(run_case(events))
     return 0
 

@@ -134,6 +134,18 @@ def test_adapter(name, results):
           repr(one.stdout))
 
 
+def test_one_shot_not_json(name, results):
+    """schema.not-json: a one-shot line that is not JSON is rejected at its index."""
+    one = subprocess.run(COMMANDS[name] + ["--one-shot"], capture_output=True, text=True,
+                         input=json.dumps(RS) + "\nnot json\n" + json.dumps(RF) + "\n", timeout=60)
+    try:
+        got = json.loads(one.stdout)
+    except ValueError:
+        got = {}
+    check(results, f"{name}: one-shot line that is not JSON -> reject at 1",
+          got.get("verdict") == "reject" and got.get("index") == 1, repr(one.stdout))
+
+
 def test_lock(results):
     """The lock pins exact versions and records no download URL (no registry host)."""
     with open(os.path.join(ADAPTERS, "typescript", "package-lock.json")) as f:
@@ -174,6 +186,7 @@ def main():
             check(results, f"{name}: installed", False, "run adapters/install.sh first")
             continue
         test_adapter(name, results)
+        test_one_shot_not_json(name, results)
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")
     return 0 if passed == len(results) else 1

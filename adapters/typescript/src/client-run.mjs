@@ -12,11 +12,16 @@ import { Observable, Subject } from "rxjs";
 
 const encoder = new TextEncoder();
 
-/** One SSE frame per stream item. A `{raw}` item is sent as the line it was. */
+/** A one-shot input line that is not JSON: sent to the client as it was. */
+export class RawLine {
+  constructor(line) {
+    this.line = line;
+  }
+}
+
+/** One SSE frame per stream item. */
 function frame(item) {
-  const text = item && typeof item === "object" && "__agui_conform_raw_line" in item
-    ? String(item.__agui_conform_raw_line)
-    : JSON.stringify(item);
+  const text = item instanceof RawLine ? item.line : JSON.stringify(item);
   return encoder.encode(`data: ${text}\n\n`);
 }
 

@@ -1,6 +1,7 @@
 // The agui-conform implementation protocol, version 1 (suites/PROTOCOL.md):
 // JSON Lines on stdin/stdout, persistent (start/run/stop) or one-shot.
 import { createInterface } from "node:readline";
+import { RawLine } from "./client-run.mjs";
 
 export const PROTOCOL = 1;
 
@@ -71,7 +72,7 @@ export async function serveOneShot({ runCase }) {
     try {
       events.push(JSON.parse(line));
     } catch {
-      events.push({ __agui_conform_raw_line: line });
+      events.push(new RawLine(line));
     }
   }
   let answer;
