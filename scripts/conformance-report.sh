@@ -102,7 +102,11 @@ if ! grep -q 'reference=' <<<"${runs[*]:-}"; then
   say "the reference run did not finish; no report written"
   exit 1
 fi
-python3 scripts/conformance_report.py --rules "$work/rules.json" --corpus corpus \
+readme=()
+# The default report also refreshes the summary between the README's
+# <!-- conformance-summary:start/end --> markers, when it has them.
+[ "$out" = "docs/conformance/README.md" ] && readme=(--readme README.md)
+python3 scripts/conformance_report.py "${readme[@]+"${readme[@]}"}" --rules "$work/rules.json" --corpus corpus \
   --notes docs/conformance/notes.json --view "typescript=$ts_cmd" "${runs[@]}" "${margs[@]+"${margs[@]}"}" --out "$out" \
   || { say "rendering the report failed"; exit 1; }
 say "wrote $out"
