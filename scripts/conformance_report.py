@@ -335,8 +335,6 @@ def main():
         if rule:
             src = rule["source"]
             w(f"{rule['statement']} (source: {src}; consumer obligation: **{rule['obligation']}**)\n")
-            if rule.get("quote"):
-                w(f"> {rule['quote']}\n")
         for p in peers:
             failed = [cid for cid, line in p.cases.items()
                       if line["score"] == "FAIL" and cid in fails[rule_id]]

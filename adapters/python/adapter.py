@@ -42,7 +42,7 @@ def describe(error: ValidationError) -> str:
         msg = issue.get("msg")
         if issue.get("type") == "union_tag_invalid":  # pydantic lists every tag; keep the gist
             ctx = issue.get("ctx") or {}
-            msg = f"tag {ctx.get('tag')!r} of {ctx.get('discriminator')} matches no event type"
+            msg = f"{ctx.get('discriminator')} {ctx.get('tag')!r} is none of the union's tags"
         parts.append(f"{path}: {msg}")
     text = "; ".join(parts)
     return text if len(text) <= 300 else text[:297] + "..."
