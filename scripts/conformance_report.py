@@ -366,7 +366,8 @@ def main():
             if note:
                 text += f" {note}"
             w(text + "\n")
-        for cid in sorted(fails[rule_id]):
+        by_size = lambda cid: (len((fails[rule_id][cid] or {}).get("events", [])), cid)
+        for cid in sorted(fails[rule_id], key=by_size):
             case = fails[rule_id][cid]
             ref_line = ref.cases.get(cid) or next(p.cases[cid] for p in peers if cid in p.cases)
             w(f"#### `{cid}`\n")
@@ -374,10 +375,15 @@ def main():
                 w(f"{case.get('description', '')}\n")
                 if case.get("spec"):
                     w(f"The sentence the case tests: “{case['spec']}”\n")
+                long = len(case["events"]) > 10
+                if long:  # the rule's short cases come first; long ones fold
+                    w(f"<details><summary>The stream ({len(case['events'])} items)</summary>\n")
                 w("```json")
-                for i, e in enumerate(case["events"]):
+                for e in case["events"]:
                     w(f"{json.dumps(e)}")
                 w("```\n")
+                if long:
+                    w("</details>\n")
                 w("(one item per line, index 0 first)\n")
             elif "seed" in ref_line:
                 w(f"Generated case (seed {ref_line['seed']}, {ref_line.get('mode', '')}); the answers"
