@@ -1,0 +1,25 @@
+//! agui-gen: scenario → stream + expected answer, by construction.
+//!
+//! One core ([`Scenario::new`] over `arbitrary::Unstructured`) and three
+//! front ends: a proptest strategy ([`strategy`]), `arbitrary` entry points
+//! for fuzzing ([`valid_stream`], [`invalid_stream`]) and seeded generation
+//! for the command line ([`generate_case`]). Valid streams come from
+//! [`render`]; invalid ones from [`mutate`], one mutator per violation rule,
+//! each knowing the rule and index of the first violation it creates.
+
+pub mod config;
+pub mod ev;
+pub mod front;
+pub mod mutate;
+pub mod patch;
+pub mod render;
+pub mod rng;
+pub mod scenario;
+
+pub use config::{AttributionMode, Config, Weights};
+pub use front::{
+    Generated, Mode, case_id, generate, generate_case, generate_case_with, generate_seeded, invalid_stream, strategy,
+    valid_stream,
+};
+pub use render::{Rendered, render};
+pub use scenario::Scenario;

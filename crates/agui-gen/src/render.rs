@@ -1,0 +1,1000 @@
+//! Valid rendering: a scenario becomes a stream satisfying every rule, and
+//! the projection it must produce, computed from the scenario as it is
+//! rendered (owners are known by construction: whoever's script emits an
+//! event owns what it touches).
+//!
+//! Each actor (the parent agent, each invocation) turns its script into
+//! *groups*: one or more events emitted back to back. The scheduler
+//! interleaves actors group by group. Why groups: the parent's chunk
+//! streams live in the parent's lane, which any untagged event closes, so
+//! the parent emits a chunk stream as one group; everything else is one
+//! event per group and interleaves freely.
+
+use crate::ev::Ev;
+use crate::patch;
+use crate::rng::SplitMix;
+use crate::scenario::{
+    ActivityOp, CallOp, InvEnd, Op, ReasoningOp, RunEnd, RunPlan, Scenario, TextOp,
+};
+use agui_model::EventType as T;
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, VecDeque};
+
+/// Where an event came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meta {
+    /// Index of the run in the scenario.
+    pub run: u16,
+    /// 0 = the parent agent, i + 1 = invocation i of that run. The owner of
+    /// what the event touches (continuations are emitted by their owner).
+    pub actor: u16,
+    /// 0: not a chunk; 1: a chunk opening a stream; 2: a chunk continuing one.
+    pub chunk: u8,
+}
+
+/// How a rendered run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndKind {
+    Finished,
+    Interrupt,
+    Error,
+}
+
+/// Positions of one rendered run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSpan {
+    /// Index of its `RUN_STARTED`.
+    pub start: usize,
+    /// Index of its `RUN_FINISHED` / `RUN_ERROR`.
+    pub end: usize,
+    pub kind: EndKind,
+    /// Tags of its actors (`[0]` is the parent: `None`).
+    pub tags: Vec<Option<String>>,
+}
+
+/// A valid stream with its expected projection.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub events: Vec<Ev>,
+    pub meta: Vec<Meta>,
+    pub runs: Vec<RunSpan>,
+    /// Canonical projection (`docs/projection.md`).
+    pub projection: Value,
+}
+
+impl Rendered {
+    pub fn values(&self) -> Vec<Value> {
+        self.events.iter().map(Ev::to_value).collect()
+    }
+}
+
+/// What emitting an event shows (applied when it is emitted, so creation
+/// order follows the stream).
+#[derive(Debug, Clone)]
+enum Effect {
+    None,
+    Create { id: String, role: &'static str },
+    Text { id: String, delta: String },
+    Call { id: String, name: String, parent: Option<String> },
+    Args { id: String, delta: String },
+    Entity(EntityKind, String),
+    /// A chunk opener with a `delta`: the START's effect, then the CONTENT's.
+    Both(Box<Effect>, Box<Effect>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum EntityKind {
+    Call,
+    Text,
+    Reasoning,
+}
+
+/// One schedulable unit.
+#[derive(Debug, Clone)]
+enum Group {
+    Ready(Vec<(Ev, Effect, u8)>),
+    ToolResult { message_id: String, pick: u32, parts: bool },
+    Encrypted { pick: u32, untagged: bool },
+    StateSnapshot(u64),
+    StateDelta(u64),
+    ActivityDelta { id: String, activity_type: String, seed: u64, untagged: bool },
+}
+
+impl Group {
+    fn one(ev: Ev, effect: Effect) -> Group {
+        Group::Ready(vec![(ev, effect, 0)])
+    }
+}
+
+#[derive(Debug, Clone)]
+struct PMsg {
+    id: String,
+    role: &'static str,
+    owner: Option<String>,
+    content: Value,
+    activity_type: Option<String>,
+    calls: Vec<(String, String, String)>,
+}
+
+#[derive(Debug, Clone)]
+struct PInv {
+    id: String,
+    name: Option<String>,
+    parent: Option<String>,
+    status: &'static str,
+    interrupt_ids: Option<Vec<String>>,
+}
+
+/// Per-run projection under construction.
+#[derive(Debug, Default)]
+struct RunView {
+    invs: Vec<PInv>,
+    inv_at: HashMap<String, usize>,
+    msgs: Vec<PMsg>,
+    msg_at: HashMap<String, usize>,
+    call_at: HashMap<String, (usize, usize)>,
+    calls: Vec<String>,
+}
+
+struct Actor {
+    tag: Option<String>,
+    sub: bool,
+    groups: VecDeque<Group>,
+    entities: Vec<(EntityKind, String)>,
+    /// Its announcement has been emitted (children may start).
+    announced: bool,
+    /// Needs the announcement of this actor first.
+    after: Option<usize>,
+}
+
+struct Renderer<'a> {
+    sc: &'a Scenario,
+    out: Vec<Ev>,
+    meta: Vec<Meta>,
+    runs: Vec<RunSpan>,
+    done_runs: Vec<Value>,
+    state: Map<String, Value>,
+    fresh: u32,
+    view: RunView,
+    run: u16,
+    actor: u16,
+}
+
+/// Renders a scenario into a valid stream and its projection.
+pub fn render(sc: &Scenario) -> Rendered {
+    let mut r = Renderer {
+        sc,
+        out: Vec::with_capacity(64),
+        meta: Vec::with_capacity(64),
+        runs: Vec::with_capacity(sc.runs.len()),
+        done_runs: Vec::with_capacity(sc.runs.len()),
+        state: Map::new(),
+        fresh: 0,
+        view: RunView::default(),
+        run: 0,
+        actor: 0,
+    };
+    for (k, run) in sc.runs.iter().enumerate() {
+        r.run = k as u16;
+        r.render_run(run, k);
+    }
+    let projection = json!({ "runs": r.done_runs });
+    Rendered { events: r.out, meta: r.meta, runs: r.runs, projection }
+}
+
+fn bit(mask: u32, i: usize) -> bool {
+    mask >> (i % 32) & 1 == 1
+}
+
+impl Renderer<'_> {
+    fn emit(&mut self, mut ev: Ev, effect: Effect, chunk: u8) {
+        let kind = ev.kind();
+        if kind.is_attributable()
+            && !kind.is_lifecycle()
+            && let Some(id) = &ev.subagent_run_id
+            && !self.view.inv_at.contains_key(id)
+        {
+            self.view.inv_at.insert(id.clone(), self.view.invs.len());
+            self.view.invs.push(PInv {
+                id: id.clone(),
+                name: None,
+                parent: None,
+                status: "unannounced",
+                interrupt_ids: None,
+            });
+        }
+        self.apply(effect);
+        if self.sc.extras {
+            let n = self.out.len() as u64;
+            ev.timestamp = Some(1_700_000_000_000 + n * 7);
+            if n % 5 == 2 {
+                ev.vendor_note = Some("ignored".into());
+            }
+        }
+        self.out.push(ev);
+        self.meta.push(Meta { run: self.run, actor: self.actor, chunk });
+    }
+
+    fn owner(&self) -> Option<String> {
+        self.runs.last().and_then(|s| s.tags.get(self.actor as usize).cloned().flatten())
+    }
+
+    fn apply(&mut self, effect: Effect) {
+        let owner = self.owner();
+        let v = &mut self.view;
+        match effect {
+            Effect::None | Effect::Entity(..) => {}
+            Effect::Both(a, b) => {
+                self.apply(*a);
+                self.apply(*b);
+            }
+            Effect::Create { id, role } => {
+                if !v.msg_at.contains_key(&id) {
+                    v.msg_at.insert(id.clone(), v.msgs.len());
+                    v.msgs.push(PMsg {
+                        id,
+                        role,
+                        owner,
+                        content: Value::String(String::new()),
+                        activity_type: None,
+                        calls: Vec::new(),
+                    });
+                }
+            }
+            Effect::Text { id, delta } => {
+                if let Some(&at) = v.msg_at.get(&id)
+                    && let Value::String(s) = &mut v.msgs[at].content
+                {
+                    s.push_str(&delta);
+                }
+            }
+            Effect::Call { id, name, parent } => {
+                let holder = parent.unwrap_or_else(|| id.clone());
+                if !v.msg_at.contains_key(&holder) {
+                    v.msg_at.insert(holder.clone(), v.msgs.len());
+                    v.msgs.push(PMsg {
+                        id: holder.clone(),
+                        role: "assistant",
+                        owner,
+                        content: Value::String(String::new()),
+                        activity_type: None,
+                        calls: Vec::new(),
+                    });
+                }
+                let at = v.msg_at[&holder];
+                v.msgs[at].calls.push((id.clone(), name, String::new()));
+                v.call_at.insert(id.clone(), (at, v.msgs[at].calls.len() - 1));
+                v.calls.push(id);
+            }
+            Effect::Args { id, delta } => {
+                if let Some(&(m, c)) = v.call_at.get(&id) {
+                    v.msgs[m].calls[c].2.push_str(&delta);
+                }
+            }
+        }
+    }
+
+    fn render_run(&mut self, run: &RunPlan, k: usize) {
+        self.view = RunView::default();
+        let sc = self.sc;
+        let mut tags = vec![None];
+        tags.extend(run.invocations.iter().map(|i| Some(i.id.clone())));
+        let start = self.out.len();
+        self.runs.push(RunSpan { start, end: start, kind: EndKind::Finished, tags });
+        self.actor = 0;
+        // RUN_STARTED
+        let mut ev = Ev::new(T::RunStarted);
+        ev.thread_id = Some(sc.thread_id.clone());
+        ev.run_id = Some(run.run_id.clone());
+        if k > 0 {
+            ev.parent_run_id = Some(sc.runs[k - 1].run_id.clone());
+        }
+        if let Some(input) = &run.input {
+            let mut m = Map::new();
+            m.insert("threadId".into(), Value::String(sc.thread_id.clone()));
+            m.insert("runId".into(), Value::String(run.run_id.clone()));
+            let mut messages = Vec::new();
+            if let Some((id, tag)) = &input.history {
+                let mut msg = json!({"id": id, "role": "user", "content": "earlier question"});
+                if let Some(t) = tag {
+                    msg["subagentRunId"] = Value::String(t.clone());
+                }
+                messages.push(msg);
+            }
+            m.insert("messages".into(), Value::Array(messages));
+            if let Some(s) = &input.state {
+                m.insert("state".into(), s.clone());
+                if let Value::Object(o) = s {
+                    self.state = o.clone();
+                }
+            }
+            if !input.resume.is_empty() {
+                let list = input.resume.iter().map(|i| json!({"interruptId": i, "status": "resolved"})).collect();
+                m.insert("resume".into(), Value::Array(list));
+            }
+            ev.input = Some(Value::Object(m));
+        }
+        self.emit(ev, Effect::None, 0);
+
+        // Actors: the parent agent, then each invocation.
+        let mut actors = Vec::with_capacity(run.invocations.len() + 1);
+        actors.push(Actor {
+            tag: None,
+            sub: false,
+            groups: self.script(&run.parent, None, false),
+            entities: Vec::new(),
+            announced: true,
+            after: None,
+        });
+        for inv in &run.invocations {
+            let tag = Some(inv.id.clone());
+            let mut groups = self.script(&inv.ops, tag.as_deref(), true);
+            if inv.announced {
+                let mut s = Ev::new(T::SubagentStarted);
+                s.subagent_run_id = tag.clone();
+                s.name = Some(inv.name.clone());
+                if let Some(p) = inv.parent {
+                    s.parent_subagent_run_id = Some(run.invocations[p].id.clone());
+                }
+                if inv.resumed {
+                    s.description = Some("resumed".into());
+                }
+                groups.push_front(Group::one(s, Effect::None));
+                let fin = finish_event(&inv.id, &inv.end);
+                let late = inv.late_close
+                    && matches!(groups.back(), Some(Group::Ready(g)) if g.len() == 1 && is_explicit_close(g[0].0.kind()));
+                if late {
+                    let last = groups.pop_back();
+                    groups.push_back(Group::one(fin, Effect::None));
+                    groups.extend(last);
+                } else {
+                    groups.push_back(Group::one(fin, Effect::None));
+                }
+            }
+            actors.push(Actor {
+                tag,
+                sub: true,
+                groups,
+                entities: Vec::new(),
+                announced: !inv.announced,
+                after: inv.parent.map(|p| p + 1),
+            });
+        }
+
+        // The scheduler.
+        let mut rng = SplitMix::new(run.sched_seed);
+        let error_after = match run.end {
+            RunEnd::Error(n) => Some(n as usize),
+            _ => None,
+        };
+        let mut live: Vec<usize> = vec![0];
+        let mut pending: Vec<usize> = (1..actors.len()).collect();
+        let mut emitted = 0usize;
+        loop {
+            if error_after == Some(emitted) {
+                break;
+            }
+            let live_subs = live.iter().filter(|&&a| a != 0).count();
+            let startable = if live_subs < run.parallelism as usize {
+                pending.iter().position(|&a| actors[a].after.is_none_or(|p| actors[p].announced))
+            } else {
+                None
+            };
+            if live.is_empty() && startable.is_none() {
+                break;
+            }
+            let choice = rng.below(live.len() + usize::from(startable.is_some()));
+            if choice == live.len() {
+                if let Some(p) = startable {
+                    live.push(pending.remove(p));
+                }
+                continue;
+            }
+            let a = live[choice];
+            match actors[a].groups.pop_front() {
+                Some(g) => {
+                    self.actor = a as u16;
+                    self.run_group(g, &mut actors[a]);
+                    emitted += 1;
+                }
+                None => {
+                    live.swap_remove(choice);
+                }
+            }
+        }
+
+        // The run's end.
+        self.actor = 0;
+        let end_ix = self.out.len();
+        let (status, kind) = match &run.end {
+            RunEnd::Error(_) => {
+                let mut e = Ev::new(T::RunError);
+                e.message = Some("run failed".into());
+                if run.outcome_style % 2 == 1 {
+                    e.code = Some("E_RUN".into());
+                }
+                self.emit(e, Effect::None, 0);
+                for inv in &mut self.view.invs {
+                    if inv.status == "running" {
+                        inv.status = "abandoned";
+                    }
+                }
+                ("errored", EndKind::Error)
+            }
+            RunEnd::Finished => {
+                let mut e = Ev::new(T::RunFinished);
+                e.thread_id = Some(sc.thread_id.clone());
+                e.run_id = Some(run.run_id.clone());
+                e.outcome = match run.outcome_style {
+                    1 => Some(json!({"type": "success"})),
+                    2 => Some(json!({"type": "success", "pendingToolCallIds": self.view.calls.iter().take(1).collect::<Vec<_>>()})),
+                    3 => Some(json!({"type": "cancelled"})),
+                    _ => None,
+                };
+                if run.sched_seed % 3 == 0 {
+                    e.result = Some(json!({"answer": 42}));
+                }
+                self.emit(e, Effect::None, 0);
+                ("finished", EndKind::Finished)
+            }
+            RunEnd::Interrupt(list) => {
+                let mut e = Ev::new(T::RunFinished);
+                e.thread_id = Some(sc.thread_id.clone());
+                e.run_id = Some(run.run_id.clone());
+                let items: Vec<Value> = list
+                    .iter()
+                    .map(|i| {
+                        let mut m = json!({"id": i.id, "reason": "input_required"});
+                        if let Some(t) = &i.tag {
+                            m["subagentRunId"] = Value::String(t.clone());
+                        }
+                        m
+                    })
+                    .collect();
+                e.outcome = Some(json!({"type": "interrupt", "interrupts": items}));
+                self.emit(e, Effect::None, 0);
+                ("finished", EndKind::Interrupt)
+            }
+        };
+        if let Some(span) = self.runs.last_mut() {
+            span.end = end_ix;
+            span.kind = kind;
+        }
+        let interrupts: Vec<Value> = match &run.end {
+            RunEnd::Interrupt(list) => list
+                .iter()
+                .map(|i| match &i.tag {
+                    Some(t) => json!({"id": i.id, "owner": t}),
+                    None => json!({"id": i.id}),
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let view = std::mem::take(&mut self.view);
+        self.done_runs.push(render_view(sc, run, view, status, &self.state, interrupts));
+    }
+
+    fn run_group(&mut self, g: Group, actor: &mut Actor) {
+        let tag = actor.tag.clone();
+        match g {
+            Group::Ready(evs) => {
+                for (ev, effect, chunk) in evs {
+                    register(&mut actor.entities, &effect);
+                    match ev.kind() {
+                        T::SubagentStarted => {
+                            actor.announced = true;
+                            self.announce(&ev);
+                        }
+                        T::SubagentFinished | T::SubagentError => self.lifecycle_end(&ev),
+                        T::ActivitySnapshot => self.activity_snapshot(&ev),
+                        _ => {}
+                    }
+                    self.emit(ev, effect, chunk);
+                }
+            }
+            Group::ToolResult { message_id, pick, parts } => {
+                if self.view.calls.is_empty() {
+                    return;
+                }
+                let call = self.view.calls[pick as usize % self.view.calls.len()].clone();
+                let mut ev = Ev::new(T::ToolCallResult).tagged(tag.as_deref());
+                ev.message_id = Some(message_id.clone());
+                ev.tool_call_id = Some(call);
+                let text = crate::scenario::DELTAS[pick as usize % crate::scenario::DELTAS.len()].to_owned();
+                ev.content = Some(if parts {
+                    json!([{"type": "text", "text": text}, {"type": "image", "source": {"type": "url", "value": "https://example.invalid/i.png"}}, {"type": "text", "text": "!"}])
+                } else {
+                    Value::String(text.clone())
+                });
+                if pick % 2 == 0 {
+                    ev.role = Some("tool");
+                }
+                let content = if parts { format!("{text}!") } else { text };
+                let owner = tag.clone();
+                let v = &mut self.view;
+                match v.msg_at.get(&message_id) {
+                    Some(&at) => {
+                        v.msgs[at].content = Value::String(content);
+                        v.msgs[at].owner = owner;
+                    }
+                    None => {
+                        v.msg_at.insert(message_id.clone(), v.msgs.len());
+                        v.msgs.push(PMsg {
+                            id: message_id,
+                            role: "tool",
+                            owner,
+                            content: Value::String(content),
+                            activity_type: None,
+                            calls: Vec::new(),
+                        });
+                    }
+                }
+                self.emit(ev, Effect::None, 0);
+            }
+            Group::Encrypted { pick, untagged } => {
+                if actor.entities.is_empty() {
+                    return;
+                }
+                let (kind, id) = actor.entities[pick as usize % actor.entities.len()].clone();
+                let t = if actor.sub && untagged { None } else { tag.clone() };
+                let mut ev = Ev::new(T::ReasoningEncryptedValue).tagged(t.as_deref());
+                ev.subtype = Some(if kind == EntityKind::Call { "tool-call" } else { "message" });
+                ev.entity_id = Some(id);
+                ev.encrypted_value = Some(format!("enc:{pick:08x}"));
+                self.emit(ev, Effect::None, 0);
+            }
+            Group::StateSnapshot(seed) => {
+                let mut r = SplitMix::new(seed);
+                self.state = patch::snapshot(&mut r, &mut self.fresh);
+                let mut ev = Ev::new(T::StateSnapshot).tagged(tag.as_deref());
+                ev.snapshot = Some(Value::Object(self.state.clone()));
+                self.emit(ev, Effect::None, 0);
+            }
+            Group::StateDelta(seed) => {
+                let mut r = SplitMix::new(seed);
+                let ops = patch::build(&mut self.state, &mut r, &mut self.fresh);
+                let mut ev = Ev::new(T::StateDelta).tagged(tag.as_deref());
+                ev.delta = Some(ops);
+                self.emit(ev, Effect::None, 0);
+            }
+            Group::ActivityDelta { id, activity_type, seed, untagged } => {
+                let mut r = SplitMix::new(seed);
+                let at = self.view.msg_at.get(&id).copied();
+                let Some(at) = at else { return };
+                let Value::Object(mut content) = std::mem::take(&mut self.view.msgs[at].content) else { return };
+                let ops = patch::build(&mut content, &mut r, &mut self.fresh);
+                self.view.msgs[at].content = Value::Object(content);
+                let t = if actor.sub && untagged { None } else { tag.clone() };
+                let mut ev = Ev::new(T::ActivityDelta).tagged(t.as_deref());
+                ev.message_id = Some(id);
+                ev.activity_type = Some(activity_type);
+                ev.patch = Some(ops);
+                self.emit(ev, Effect::None, 0);
+            }
+        }
+    }
+
+    fn announce(&mut self, ev: &Ev) {
+        let id = ev.subagent_run_id.clone().unwrap_or_default();
+        let inv = PInv {
+            id: id.clone(),
+            name: ev.name.clone(),
+            parent: ev.parent_subagent_run_id.clone(),
+            status: "running",
+            interrupt_ids: None,
+        };
+        let v = &mut self.view;
+        match v.inv_at.get(&id) {
+            Some(&at) => v.invs[at] = inv,
+            None => {
+                v.inv_at.insert(id, v.invs.len());
+                v.invs.push(inv);
+            }
+        }
+    }
+
+    fn lifecycle_end(&mut self, ev: &Ev) {
+        let id = ev.subagent_run_id.clone().unwrap_or_default();
+        let Some(&at) = self.view.inv_at.get(&id) else { return };
+        let inv = &mut self.view.invs[at];
+        if ev.kind() == T::SubagentError {
+            inv.status = "errored";
+            return;
+        }
+        match ev.outcome.as_ref().and_then(|o| o.get("type")).and_then(Value::as_str) {
+            Some("suspended") => {
+                inv.status = "suspended";
+                let ids = ev
+                    .outcome
+                    .as_ref()
+                    .and_then(|o| o.get("interruptIds"))
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                    .unwrap_or_default();
+                inv.interrupt_ids = Some(ids);
+            }
+            _ => inv.status = "finished",
+        }
+    }
+
+    fn activity_snapshot(&mut self, ev: &Ev) {
+        let id = ev.message_id.clone().unwrap_or_default();
+        let owner = self.owner();
+        let v = &mut self.view;
+        match v.msg_at.get(&id) {
+            Some(&at) => {
+                if ev.replace != Some(false) {
+                    v.msgs[at].content = ev.content.clone().unwrap_or(Value::Null);
+                    v.msgs[at].activity_type = ev.activity_type.clone();
+                    v.msgs[at].owner = owner;
+                }
+            }
+            None => {
+                v.msg_at.insert(id.clone(), v.msgs.len());
+                v.msgs.push(PMsg {
+                    id,
+                    role: "activity",
+                    owner,
+                    content: ev.content.clone().unwrap_or(Value::Null),
+                    activity_type: ev.activity_type.clone(),
+                    calls: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// An actor's script as groups.
+    fn script(&self, ops: &[Op], tag: Option<&str>, sub: bool) -> VecDeque<Group> {
+        let mut out = VecDeque::new();
+        for op in ops {
+            expand(op, tag, sub, &mut out);
+        }
+        out
+    }
+}
+
+/// Remembers what an actor opened (for `REASONING_ENCRYPTED_VALUE`).
+fn register(entities: &mut Vec<(EntityKind, String)>, effect: &Effect) {
+    match effect {
+        Effect::Create { id, role: "reasoning" } => entities.push((EntityKind::Reasoning, id.clone())),
+        Effect::Create { id, .. } => entities.push((EntityKind::Text, id.clone())),
+        Effect::Call { id, .. } => entities.push((EntityKind::Call, id.clone())),
+        Effect::Entity(k, id) => entities.push((*k, id.clone())),
+        Effect::Both(a, b) => {
+            register(entities, a);
+            register(entities, b);
+        }
+        _ => {}
+    }
+}
+
+fn is_explicit_close(t: T) -> bool {
+    matches!(t, T::TextMessageEnd | T::ToolCallEnd | T::ReasoningEnd | T::ReasoningMessageEnd | T::StepFinished)
+}
+
+fn finish_event(id: &str, end: &InvEnd) -> Ev {
+    match end {
+        InvEnd::Error => {
+            let mut e = Ev::new(T::SubagentError).tagged(Some(id));
+            e.message = Some("subagent failed".into());
+            e.code = Some("E_SUB".into());
+            e
+        }
+        InvEnd::Success(style) => {
+            let mut e = Ev::new(T::SubagentFinished).tagged(Some(id));
+            match style {
+                1 => e.outcome = Some(json!({"type": "success"})),
+                2 => e.outcome = Some(json!({"type": "success", "interruptIds": []})),
+                3 => e.result = Some(json!("done")),
+                _ => {}
+            }
+            e
+        }
+        InvEnd::Suspended(ids) => {
+            let mut e = Ev::new(T::SubagentFinished).tagged(Some(id));
+            e.outcome = Some(match ids {
+                Some(ids) => json!({"type": "suspended", "interruptIds": ids}),
+                None => json!({"type": "suspended"}),
+            });
+            e
+        }
+    }
+}
+
+/// A continuation's tag: the owner's, or none when the mask says so (only
+/// subagents leave it out; the parent never has one).
+fn cont(tag: Option<&str>, sub: bool, mask: u32, i: usize) -> Option<&str> {
+    if sub && bit(mask, i) { None } else { tag }
+}
+
+fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+    match op {
+        Op::Text(t) => expand_text(t, tag, sub, out),
+        Op::ToolCall(c) => expand_call(c, None, tag, sub, out),
+        Op::ToolResult { message_id, pick, parts } => {
+            out.push_back(Group::ToolResult { message_id: message_id.clone(), pick: *pick, parts: *parts })
+        }
+        Op::Reasoning(r) => expand_reasoning(r, tag, sub, out),
+        Op::Encrypted { pick, untagged } => out.push_back(Group::Encrypted { pick: *pick, untagged: *untagged }),
+        Op::Step { name, body } => {
+            let mut s = Ev::new(T::StepStarted).tagged(tag);
+            s.step_name = Some(name.clone());
+            out.push_back(Group::one(s, Effect::None));
+            for b in body {
+                expand(b, tag, sub, out);
+            }
+            let mut f = Ev::new(T::StepFinished).tagged(tag);
+            f.step_name = Some(name.clone());
+            out.push_back(Group::one(f, Effect::None));
+        }
+        Op::StateSnapshot { seed } => out.push_back(Group::StateSnapshot(*seed)),
+        Op::StateDelta { seed } => out.push_back(Group::StateDelta(*seed)),
+        Op::Activity(a) => expand_activity(a, tag, sub, out),
+        Op::Custom { name, value } => {
+            let mut e = Ev::new(T::Custom).tagged(tag);
+            e.name = Some(name.clone());
+            e.value = Some(json!({"n": value}));
+            out.push_back(Group::one(e, Effect::None));
+        }
+        Op::Raw { source, value } => {
+            let mut e = Ev::new(T::Raw).tagged(tag);
+            e.event = Some(json!({"vendor": "x", "n": value}));
+            if *source {
+                e.source = Some("llm".into());
+            }
+            out.push_back(Group::one(e, Effect::None));
+        }
+    }
+}
+
+/// Chunk events of one stream: the parent's as one group, a subagent's one
+/// per group.
+fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>) {
+    if sub {
+        for e in evs {
+            out.push_back(Group::Ready(vec![e]));
+        }
+    } else if !evs.is_empty() {
+        out.push_back(Group::Ready(evs));
+    }
+}
+
+/// A continuation chunk's id and tag: a subagent's carries its tag or its
+/// id (or both), so its lane is never in doubt; the parent's may carry
+/// neither (its lane is the parent's, emitted in one group).
+fn chunk_addr(ev: &mut Ev, id: &str, tag: Option<&str>, sub: bool, untag: u32, noid: u32, i: usize) -> bool {
+    let untagged = sub && bit(untag, i);
+    let with_id = untagged || !bit(noid, i);
+    if with_id {
+        ev.subagent_run_id = None;
+        ev.message_id = Some(id.to_owned());
+    }
+    if !untagged {
+        ev.subagent_run_id = tag.map(str::to_owned);
+    }
+    with_id
+}
+
+fn expand_text(t: &TextOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+    let role = t.role.unwrap_or("assistant");
+    if t.chunk {
+        let mut evs = Vec::with_capacity(t.deltas.len());
+        for (i, d) in t.deltas.iter().enumerate() {
+            let mut e = Ev::new(T::TextMessageChunk);
+            e.delta = Some(Value::String(d.clone()));
+            if i == 0 {
+                e.message_id = Some(t.id.clone());
+                e.role = t.role;
+                e.subagent_run_id = tag.map(str::to_owned);
+                let text = Effect::Text { id: t.id.clone(), delta: d.clone() };
+                evs.push((e, Effect::Both(Box::new(Effect::Create { id: t.id.clone(), role }), Box::new(text)), 1));
+            } else {
+                chunk_addr(&mut e, &t.id, tag, sub, t.untag, t.noid, i);
+                evs.push((e, Effect::Text { id: t.id.clone(), delta: d.clone() }, 2));
+            }
+        }
+        push_chunks(evs, sub, out);
+    } else {
+        let mut s = Ev::new(T::TextMessageStart).tagged(tag);
+        s.message_id = Some(t.id.clone());
+        s.role = t.role;
+        out.push_back(Group::one(s, Effect::Create { id: t.id.clone(), role }));
+        for (i, d) in t.deltas.iter().enumerate() {
+            let mut c = Ev::new(T::TextMessageContent).tagged(cont(tag, sub, t.untag, i));
+            c.message_id = Some(t.id.clone());
+            c.delta = Some(Value::String(d.clone()));
+            out.push_back(Group::one(c, Effect::Text { id: t.id.clone(), delta: d.clone() }));
+        }
+    }
+    // Tool calls inside the message: while it is open (explicit), or after
+    // its chunk stream.
+    for c in &t.calls {
+        expand_call(c, Some(&t.id), tag, sub, out);
+    }
+    if !t.chunk {
+        let mut e = Ev::new(T::TextMessageEnd).tagged(cont(tag, sub, t.untag, 31));
+        e.message_id = Some(t.id.clone());
+        out.push_back(Group::one(e, Effect::None));
+    }
+}
+
+fn expand_call(c: &CallOp, message: Option<&str>, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+    // Inside a message a subagent's call may leave its tag out and inherit
+    // the message's owner; outside one it must carry it.
+    let opener_tag = if message.is_some() { cont(tag, sub, c.untag, 0) } else { tag };
+    let effect = Effect::Call { id: c.id.clone(), name: c.name.clone(), parent: message.map(str::to_owned) };
+    if c.chunk {
+        let mut evs = Vec::new();
+        let mut e = Ev::new(T::ToolCallChunk);
+        e.tool_call_id = Some(c.id.clone());
+        e.tool_call_name = Some(c.name.clone());
+        e.parent_message_id = message.map(str::to_owned);
+        // A chunk opener goes to the lane its tag names: always the owner's.
+        e.subagent_run_id = tag.map(str::to_owned);
+        evs.push((e, effect, 1));
+        for (i, a) in c.args.iter().enumerate() {
+            if i == 0 {
+                if let Some((first, eff, _)) = evs.first_mut() {
+                    first.delta = Some(Value::String(a.clone()));
+                    let args = Effect::Args { id: c.id.clone(), delta: a.clone() };
+                    *eff = Effect::Both(Box::new(std::mem::replace(eff, Effect::None)), Box::new(args));
+                }
+                continue;
+            }
+            let mut k = Ev::new(T::ToolCallChunk);
+            k.delta = Some(Value::String(a.clone()));
+            let with_id = chunk_addr(&mut k, &c.id, tag, sub, c.untag >> 1, c.noid, i);
+            if with_id {
+                k.tool_call_id = k.message_id.take();
+            }
+            evs.push((k, Effect::Args { id: c.id.clone(), delta: a.clone() }, 2));
+        }
+        push_chunks(evs, sub, out);
+        return;
+    }
+    let mut s = Ev::new(T::ToolCallStart).tagged(opener_tag);
+    s.tool_call_id = Some(c.id.clone());
+    s.tool_call_name = Some(c.name.clone());
+    s.parent_message_id = message.map(str::to_owned);
+    out.push_back(Group::one(s, effect));
+    for (i, a) in c.args.iter().enumerate() {
+        let mut e = Ev::new(T::ToolCallArgs).tagged(cont(tag, sub, c.untag, i + 1));
+        e.tool_call_id = Some(c.id.clone());
+        e.delta = Some(Value::String(a.clone()));
+        out.push_back(Group::one(e, Effect::Args { id: c.id.clone(), delta: a.clone() }));
+    }
+    let mut e = Ev::new(T::ToolCallEnd).tagged(cont(tag, sub, c.untag, 30));
+    e.tool_call_id = Some(c.id.clone());
+    out.push_back(Group::one(e, Effect::None));
+}
+
+fn expand_reasoning(r: &ReasoningOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+    let mut s = Ev::new(T::ReasoningStart).tagged(tag);
+    s.message_id = Some(r.span.clone());
+    out.push_back(Group::one(s, Effect::Entity(EntityKind::Reasoning, r.span.clone())));
+    if let Some(m) = &r.message {
+        let create = Effect::Create { id: m.id.clone(), role: "reasoning" };
+        if m.chunk {
+            let mut evs = Vec::new();
+            for (i, d) in m.deltas.iter().enumerate() {
+                let mut e = Ev::new(T::ReasoningMessageChunk);
+                e.delta = Some(Value::String(d.clone()));
+                if i == 0 {
+                    e.message_id = Some(m.id.clone());
+                    e.subagent_run_id = tag.map(str::to_owned);
+                    let text = Effect::Text { id: m.id.clone(), delta: d.clone() };
+                    evs.push((e, Effect::Both(Box::new(create.clone()), Box::new(text)), 1));
+                } else {
+                    chunk_addr(&mut e, &m.id, tag, sub, r.untag >> 1, m.noid, i);
+                    evs.push((e, Effect::Text { id: m.id.clone(), delta: d.clone() }, 2));
+                }
+            }
+            push_chunks(evs, sub, out);
+        } else {
+            // Under the span's own id the start continues the open span and
+            // may leave its tag out; under a new id it is an opener.
+            let start_tag = if m.id == r.span { cont(tag, sub, r.untag, 0) } else { tag };
+            let mut e = Ev::new(T::ReasoningMessageStart).tagged(start_tag);
+            e.message_id = Some(m.id.clone());
+            e.role = Some("reasoning");
+            out.push_back(Group::one(e, create));
+            for (i, d) in m.deltas.iter().enumerate() {
+                let mut e = Ev::new(T::ReasoningMessageContent).tagged(cont(tag, sub, r.untag, i + 1));
+                e.message_id = Some(m.id.clone());
+                e.delta = Some(Value::String(d.clone()));
+                out.push_back(Group::one(e, Effect::Text { id: m.id.clone(), delta: d.clone() }));
+            }
+            let mut e = Ev::new(T::ReasoningMessageEnd).tagged(cont(tag, sub, r.untag, 29));
+            e.message_id = Some(m.id.clone());
+            out.push_back(Group::one(e, Effect::None));
+        }
+    }
+    let mut e = Ev::new(T::ReasoningEnd).tagged(cont(tag, sub, r.untag, 28));
+    e.message_id = Some(r.span.clone());
+    out.push_back(Group::one(e, Effect::None));
+}
+
+fn expand_activity(a: &ActivityOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+    let mut s = Ev::new(T::ActivitySnapshot).tagged(tag);
+    s.message_id = Some(a.id.clone());
+    s.activity_type = Some(a.activity_type.clone());
+    s.content = Some(json!({"pct": 0, "list": []}));
+    s.replace = a.replace;
+    out.push_back(Group::one(s, Effect::None));
+    for (i, seed) in a.deltas.iter().enumerate() {
+        out.push_back(Group::ActivityDelta {
+            id: a.id.clone(),
+            activity_type: a.activity_type.clone(),
+            seed: *seed,
+            untagged: sub && bit(a.untag, i),
+        });
+        if i == 0 && a.keep_snapshot {
+            let mut k = Ev::new(T::ActivitySnapshot).tagged(tag);
+            k.message_id = Some(a.id.clone());
+            k.activity_type = Some(a.activity_type.clone());
+            k.content = Some(json!({"pct": 100}));
+            k.replace = Some(false);
+            out.push_back(Group::one(k, Effect::None));
+        }
+    }
+}
+
+/// The canonical JSON of one run.
+fn render_view(
+    sc: &Scenario,
+    run: &RunPlan,
+    view: RunView,
+    status: &str,
+    state: &Map<String, Value>,
+    interrupts: Vec<Value>,
+) -> Value {
+    let invocations: Vec<Value> = view
+        .invs
+        .into_iter()
+        .map(|i| {
+            let mut m = Map::new();
+            m.insert("id".into(), Value::String(i.id));
+            if let Some(n) = i.name {
+                m.insert("name".into(), Value::String(n));
+            }
+            if let Some(p) = i.parent {
+                m.insert("parent".into(), Value::String(p));
+            }
+            m.insert("status".into(), Value::from(i.status));
+            if let Some(ids) = i.interrupt_ids {
+                m.insert("interruptIds".into(), json!(ids));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    let messages: Vec<Value> = view
+        .msgs
+        .into_iter()
+        .map(|msg| {
+            let mut m = Map::new();
+            m.insert("id".into(), Value::String(msg.id));
+            m.insert("role".into(), Value::from(msg.role));
+            if let Some(o) = msg.owner {
+                m.insert("owner".into(), Value::String(o));
+            }
+            if let Some(t) = msg.activity_type {
+                m.insert("activityType".into(), Value::String(t));
+            }
+            m.insert("content".into(), msg.content);
+            if !msg.calls.is_empty() {
+                let calls = msg.calls.into_iter().map(|(id, name, args)| json!({"id": id, "name": name, "args": args}));
+                m.insert("toolCalls".into(), Value::Array(calls.collect()));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    json!({
+        "threadId": sc.thread_id,
+        "runId": run.run_id,
+        "status": status,
+        "invocations": invocations,
+        "messages": messages,
+        "state": Value::Object(state.clone()),
+        "interrupts": interrupts,
+    })
+}

@@ -1,0 +1,306 @@
+//! Properties of the generators against the reference model, and
+//! construction-side checks that need no checker.
+//!
+//! Case counts: `AGUI_GEN_CASES` (default 600) valid seeds, and
+//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 30 × 43 rules).
+
+use agui_gen::mutate::has_mutator;
+use agui_gen::{Config, Mode, generate, generate_case, generate_case_with, invalid_stream, valid_stream};
+use agui_model::projection::same;
+use agui_model::{EventType, RuleId, Severity, Verdict, check_values};
+use arbitrary::Unstructured;
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn cases() -> u64 {
+    std::env::var("AGUI_GEN_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600)
+}
+
+fn show(events: &[Value]) -> String {
+    events.iter().enumerate().map(|(i, e)| format!("{i:3} {e}\n")).collect()
+}
+
+/// The reference accepts a valid stream with no violation at all and
+/// shows the generator's projection.
+fn assert_valid(events: &[Value], projection: &Value, what: &str) {
+    let report = check_values(events);
+    assert!(
+        report.violations.is_empty(),
+        "{what}: valid stream has violations {:?}\n{}",
+        report.violations.iter().map(|v| (v.rule.as_str(), v.index, v.message.clone())).collect::<Vec<_>>(),
+        show(events)
+    );
+    let got = report.projection.map(|p| p.to_json()).unwrap_or(Value::Null);
+    assert!(
+        same(&got, projection),
+        "{what}: projection differs\nexpected {}\n     got {}\n{}",
+        projection,
+        got,
+        show(events)
+    );
+}
+
+/// The reference's first violation is exactly the expected rule and index.
+fn assert_first(events: &[Value], rule: RuleId, index: usize, what: &str) {
+    let report = check_values(events);
+    let first = report.violations.first().map(|v| (v.rule, v.index));
+    assert_eq!(
+        first,
+        Some((rule, index)),
+        "{what}: expected first violation {rule} at {index}, got {:?}\n{}",
+        report.violations.iter().take(4).map(|v| (v.rule.as_str(), v.index, v.message.clone())).collect::<Vec<_>>(),
+        show(events)
+    );
+    if rule.severity() == Severity::Warning {
+        assert_eq!(report.verdict(), Verdict::Accept, "{what}: warning stream must stay accepted\n{}", show(events));
+    }
+}
+
+#[test]
+fn every_violation_rule_has_a_mutator() {
+    let missing: Vec<&str> = RuleId::violations().filter(|r| !has_mutator(*r)).map(RuleId::as_str).collect();
+    assert!(missing.is_empty(), "rules without a mutator: {missing:?}");
+    assert_eq!(RuleId::violations().count(), 43);
+    // And each one produces a case, even from the smallest scenario.
+    for rule in RuleId::violations() {
+        let g = generate(&Config::default(), Mode::Invalid(rule), &mut Unstructured::new(&[]));
+        let g = g.unwrap_or_else(|e| panic!("{rule}: no stream from empty bytes: {e}"));
+        assert_eq!(g.rule, Some(rule));
+    }
+}
+
+#[test]
+fn same_seed_same_bytes() {
+    for seed in 0..20 {
+        for mode in [Mode::Valid, Mode::Invalid(RuleId::OwnershipContinuationDisagrees), Mode::Invalid(RuleId::InterruptOwnerMismatch)] {
+            let a = serde_json::to_string(&generate_case(seed, mode)).unwrap();
+            let b = serde_json::to_string(&generate_case(seed, mode)).unwrap();
+            assert_eq!(a, b);
+        }
+    }
+    // Different seeds differ (the generator is not constant).
+    let a = serde_json::to_string(&generate_case(1, Mode::Valid)).unwrap();
+    let b = serde_json::to_string(&generate_case(2, Mode::Valid)).unwrap();
+    assert_ne!(a, b);
+}
+
+#[test]
+fn valid_streams_are_accepted_with_the_generated_projection() {
+    for seed in 0..cases() {
+        let c = generate_case(seed, Mode::Valid);
+        assert_eq!(c.expect.verdict, Verdict::Accept);
+        assert_valid(&c.events, c.projection.as_ref().unwrap(), &c.id);
+    }
+}
+
+#[test]
+fn valid_streams_under_other_configs() {
+    let configs = [
+        Config { attribution: agui_gen::AttributionMode::AttributionOnly, ..Config::default() },
+        Config { attribution: agui_gen::AttributionMode::Announced, parallelism: 1, ..Config::default() },
+        Config { invocations: 8, parallelism: 8, ops_per_actor: 10, runs: 4, ..Config::default() },
+        Config { chunks: false, failures: false, extras: false, ..Config::default() },
+    ];
+    for (k, config) in configs.iter().enumerate() {
+        for seed in 0..cases() / 10 {
+            let c = generate_case_with(config, seed, Mode::Valid);
+            assert_valid(&c.events, c.projection.as_ref().unwrap(), &format!("config {k}, {}", c.id));
+        }
+    }
+}
+
+#[test]
+fn mutated_streams_break_exactly_their_rule_first() {
+    let per_rule = (cases() / 20).max(1);
+    for rule in RuleId::violations() {
+        for seed in 0..per_rule {
+            let c = generate_case(seed, Mode::Invalid(rule));
+            assert_eq!(c.expect.rule, Some(rule));
+            let verdict = if rule.severity() == Severity::Error { Verdict::Reject } else { Verdict::Accept };
+            assert_eq!(c.expect.verdict, verdict);
+            assert_first(&c.events, rule, c.expect.index.unwrap(), &c.id);
+            if let Some(p) = &c.projection {
+                let got = check_values(&c.events).projection.map(|p| p.to_json()).unwrap_or(Value::Null);
+                assert!(same(&got, p), "{}: projection differs\nexpected {p}\n     got {got}\n{}", c.id, show(&c.events));
+            }
+        }
+    }
+}
+
+/// The `arbitrary` front end (what fuzz targets call), over seeded bytes.
+#[test]
+fn arbitrary_front_end_smoke() {
+    use rand::{RngCore, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+    for i in 0..cases() / 4 {
+        let mut bytes = vec![0u8; (rng.next_u32() % 4096) as usize];
+        rng.fill_bytes(&mut bytes);
+        if let Ok(g) = valid_stream(&mut Unstructured::new(&bytes)) {
+            assert_valid(&g.events, g.projection.as_ref().unwrap(), &format!("arbitrary valid #{i}"));
+        }
+        if let Ok(g) = invalid_stream(&mut Unstructured::new(&bytes)) {
+            assert_first(&g.events, g.rule.unwrap(), g.index.unwrap(), &format!("arbitrary invalid #{i}"));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The proptest front end: valid streams are accepted (a failure
+    /// shrinks toward the smallest stream that still fails).
+    #[test]
+    fn proptest_valid(g in agui_gen::strategy(Config::default(), Mode::Valid)) {
+        let report = check_values(&g.events);
+        prop_assert!(report.violations.is_empty(), "{:?}\n{}", report.violations, show(&g.events));
+        let got = report.projection.map(|p| p.to_json()).unwrap_or(Value::Null);
+        prop_assert!(same(&got, g.projection.as_ref().unwrap()));
+    }
+
+    #[test]
+    fn proptest_invalid(
+        rule in proptest::sample::select(RuleId::violations().collect::<Vec<_>>()),
+        bytes in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        let g = generate(&Config::default(), Mode::Invalid(rule), &mut Unstructured::new(&bytes));
+        if let Ok(g) = g {
+            let report = check_values(&g.events);
+            let first = report.violations.first().map(|v| (v.rule, v.index));
+            prop_assert_eq!(first, Some((rule, g.index.unwrap())), "{}", show(&g.events));
+        }
+    }
+}
+
+// ---- construction-side checks (no checker) ----
+
+/// Every event of a valid stream is schema-valid; in a mutated stream,
+/// every event is, except the one a schema rule targets.
+#[test]
+fn streams_are_schema_valid_where_they_should_be() {
+    for seed in 0..cases() / 4 {
+        let c = generate_case(seed, Mode::Valid);
+        for (i, e) in c.events.iter().enumerate() {
+            let issues = agui_model::schema::validate(e);
+            assert!(issues.is_empty(), "{}: event {i} {e}: {issues:?}", c.id);
+        }
+    }
+    for rule in RuleId::violations() {
+        let schema_rule = rule.rule().area == "schema";
+        for seed in 0..5 {
+            let c = generate_case(seed, Mode::Invalid(rule));
+            for (i, e) in c.events.iter().enumerate() {
+                if schema_rule && Some(i) == c.expect.index {
+                    assert!(!agui_model::schema::validate(e).is_empty() || !e.is_object() || rule.severity() == Severity::Warning || rule_is_semantic(rule),
+                        "{}: the targeted event {i} is schema-valid: {e}", c.id);
+                    continue;
+                }
+                let issues = agui_model::schema::validate(e);
+                assert!(issues.is_empty(), "{}: event {i} {e}: {issues:?}", c.id);
+            }
+        }
+    }
+}
+
+/// Schema-area rules that are about values the schema lets through.
+fn rule_is_semantic(rule: RuleId) -> bool {
+    matches!(rule, RuleId::LifecycleSuccessWithInterrupts | RuleId::AttributionNotAttributable)
+}
+
+/// In valid streams, every explicitly opened entity is closed before its
+/// run finishes, by its owner, and every announced invocation is closed.
+#[test]
+fn valid_streams_close_what_they_open() {
+    use std::collections::BTreeMap;
+    for seed in 0..cases() / 2 {
+        let c = generate_case(seed, Mode::Valid);
+        let mut open: BTreeMap<(EventType, String), ()> = BTreeMap::new();
+        let mut active: BTreeMap<String, ()> = BTreeMap::new();
+        let mut steps: BTreeMap<(Option<String>, String), ()> = BTreeMap::new();
+        for (i, e) in c.events.iter().enumerate() {
+            let t = EventType::from_name(e["type"].as_str().unwrap()).unwrap();
+            let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+            let tag = e.get("subagentRunId").and_then(Value::as_str).map(str::to_string);
+            match t {
+                EventType::RunStarted => {
+                    open.clear();
+                    active.clear();
+                    steps.clear();
+                }
+                EventType::TextMessageStart => assert!(open.insert((t, s("messageId")), ()).is_none(), "{} {i}", c.id),
+                EventType::TextMessageEnd => assert!(open.remove(&(EventType::TextMessageStart, s("messageId"))).is_some(), "{} {i}", c.id),
+                EventType::ToolCallStart => assert!(open.insert((t, s("toolCallId")), ()).is_none(), "{} {i}", c.id),
+                EventType::ToolCallEnd => assert!(open.remove(&(EventType::ToolCallStart, s("toolCallId"))).is_some(), "{} {i}", c.id),
+                EventType::ReasoningStart | EventType::ReasoningMessageStart => {
+                    assert!(open.insert((t, s("messageId")), ()).is_none(), "{} {i}", c.id)
+                }
+                EventType::ReasoningEnd => assert!(open.remove(&(EventType::ReasoningStart, s("messageId"))).is_some(), "{} {i}", c.id),
+                EventType::ReasoningMessageEnd => {
+                    assert!(open.remove(&(EventType::ReasoningMessageStart, s("messageId"))).is_some(), "{} {i}", c.id)
+                }
+                EventType::StepStarted => assert!(steps.insert((tag, s("stepName")), ()).is_none(), "{} {i}", c.id),
+                EventType::StepFinished => assert!(steps.remove(&(tag, s("stepName"))).is_some(), "{} {i}", c.id),
+                EventType::SubagentStarted => assert!(active.insert(s("subagentRunId"), ()).is_none(), "{} {i}", c.id),
+                EventType::SubagentFinished | EventType::SubagentError => {
+                    assert!(active.remove(&s("subagentRunId")).is_some(), "{} {i}", c.id)
+                }
+                EventType::RunFinished => {
+                    assert!(open.is_empty() && steps.is_empty() && active.is_empty(), "{} {i}: {open:?} {steps:?} {active:?}", c.id)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Over many seeds the valid generator reaches every feature the scenario
+/// model has: interleaving, nesting, attribution-only ids, `""`, chunks,
+/// untagged continuations, inherited tool calls, every run ending.
+#[test]
+fn valid_streams_cover_the_features() {
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let c = generate_case(seed, Mode::Valid);
+        let p = c.projection.unwrap();
+        for run in p["runs"].as_array().unwrap() {
+            for inv in run["invocations"].as_array().unwrap() {
+                seen.insert(format!("status:{}", inv["status"].as_str().unwrap()));
+                if inv["id"] == "" {
+                    seen.insert("empty-id".into());
+                }
+                if inv.get("parent").is_some() {
+                    seen.insert("nested".into());
+                }
+            }
+            seen.insert(format!("run:{}", run["status"].as_str().unwrap()));
+            if !run["interrupts"].as_array().unwrap().is_empty() {
+                seen.insert("interrupts".into());
+            }
+        }
+        for e in &c.events {
+            seen.insert(format!("type:{}", e["type"].as_str().unwrap()));
+        }
+    }
+    for want in [
+        "status:finished",
+        "status:suspended",
+        "status:errored",
+        "status:abandoned",
+        "status:unannounced",
+        "empty-id",
+        "nested",
+        "run:finished",
+        "run:errored",
+        "interrupts",
+        "type:TEXT_MESSAGE_CHUNK",
+        "type:TOOL_CALL_CHUNK",
+        "type:REASONING_MESSAGE_CHUNK",
+        "type:REASONING_ENCRYPTED_VALUE",
+        "type:STATE_DELTA",
+        "type:ACTIVITY_DELTA",
+        "type:TOOL_CALL_RESULT",
+        "type:RAW",
+        "type:CUSTOM",
+    ] {
+        assert!(seen.contains(want), "never generated: {want}");
+    }
+}
