@@ -7,6 +7,7 @@
 
 pub mod checker;
 pub mod events;
+mod fast;
 pub mod projection;
 pub mod rules;
 pub mod schema;

@@ -100,10 +100,29 @@ impl Default for ReadOptions {
 /// [`ControlFlow::Break`] to stop reading early. Errors are I/O errors of
 /// the reader only; bad input is reported as [`Item::Unparseable`].
 pub fn read_stream<R: BufRead>(
+    r: R,
+    opts: &ReadOptions,
+    on_item: impl FnMut(Item) -> ControlFlow<()>,
+) -> io::Result<usize> {
+    read_stream_with(r, opts, |_| false, on_item)
+}
+
+/// [`read_stream`], but each JSON Lines line is first offered raw (without
+/// its line ending, not yet parsed) to `take`; a line `take` handles (it
+/// returns `true`) is counted but not parsed nor handed to `on_item`. This
+/// is how the checker's borrowed fast path reads lines.
+pub fn read_stream_with<R: BufRead>(
     mut r: R,
     opts: &ReadOptions,
+    mut take: impl FnMut(&[u8]) -> bool,
     mut on_item: impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<usize> {
+    let taken = Cell::new(0usize);
+    let mut take = |line: &[u8]| {
+        let t = take(line);
+        taken.set(taken.get() + usize::from(t));
+        t
+    };
     let mut count = 0usize;
     let mut emit = |item: Item| {
         count += 1;
@@ -113,12 +132,12 @@ pub fn read_stream<R: BufRead>(
     skip_bom(&mut r, &mut pos)?;
     match skip_blank(&mut r, &mut pos)? {
         None => {}
-        Some(b'[') => read_array_or_lines(&mut r, opts, pos, &mut emit)?,
+        Some(b'[') => read_array_or_lines(&mut r, opts, pos, &mut take, &mut emit)?,
         Some(_) => {
-            read_lines(&mut r, opts, pos, &mut emit)?;
+            read_lines(&mut r, opts, pos, &mut take, &mut emit)?;
         }
     }
-    Ok(count)
+    Ok(count + taken.get())
 }
 
 /// Where reading stands: the 1-based line, and how many bytes of it were
@@ -243,6 +262,7 @@ fn read_lines<R: BufRead>(
     r: &mut R,
     opts: &ReadOptions,
     mut pos: Pos,
+    take: &mut impl FnMut(&[u8]) -> bool,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let cap = opts.max_line_bytes.saturating_add(1);
@@ -273,7 +293,7 @@ fn read_lines<R: BufRead>(
             }
             LineEnd::Newline | LineEnd::Eof => {
                 let text = buf.strip_suffix(b"\r").unwrap_or(&buf);
-                if text.iter().all(u8::is_ascii_whitespace) {
+                if text.iter().all(u8::is_ascii_whitespace) || take(text) {
                     None
                 } else {
                     Some(match parse_line(text, end == LineEnd::Newline, pos.col) {
@@ -348,6 +368,7 @@ fn read_array_or_lines<R: BufRead>(
     r: &mut R,
     opts: &ReadOptions,
     pos: Pos,
+    take: &mut impl FnMut(&[u8]) -> bool,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let mut first = Vec::new();
@@ -379,7 +400,7 @@ fn read_array_or_lines<R: BufRead>(
                     if emit(item).is_break() {
                         return Ok(());
                     }
-                    return read_lines(r, opts, rest, emit);
+                    return read_lines(r, opts, rest, take, emit);
                 }
             }
             first.push(b'\n');

@@ -7,6 +7,7 @@
 use agui_model::stream::{self, Item, ReadOptions};
 use agui_model::{Checker, Report, Severity, Verdict};
 use anyhow::Context;
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::ops::ControlFlow;
@@ -35,6 +36,9 @@ pub struct Args {
     /// reported as `schema.not-json`.
     #[arg(long, value_name = "BYTES", default_value_t = stream::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// A live producer instead of a file (`--url` and its flags).
+    #[command(flatten)]
+    pub live: super::producer::LiveArgs,
 }
 
 /// Output form of `check`.
@@ -52,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Format::Text => args.projection,
         Format::Json => !args.no_projection,
     };
+    if let Some(url) = &args.live.url {
+        return super::producer::check_url(url, &args, wants_projection);
+    }
     let input = open_input(&args.input)?;
     let opts = ReadOptions {
         max_line_bytes: args.max_line_bytes,
@@ -102,12 +109,16 @@ pub fn check_reader(
     opts: &ReadOptions,
     projection: bool,
 ) -> io::Result<Report> {
-    let mut checker = if projection {
+    let checker = RefCell::new(if projection {
         Checker::new()
     } else {
         Checker::without_projection()
-    };
-    stream::read_stream(input, opts, |item| {
+    });
+    // Common lines take the checker's borrowed fast path; the rest are
+    // parsed by the reader and pushed as values (same report either way).
+    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
+    stream::read_stream_with(input, opts, fast, |item| {
+        let mut checker = checker.borrow_mut();
         match item {
             Item::Value { value, .. } => checker.push(&value),
             Item::Unparseable { line, reason } => {
@@ -116,12 +127,12 @@ pub fn check_reader(
         }
         ControlFlow::Continue(())
     })?;
-    Ok(checker.finish())
+    Ok(checker.into_inner().finish())
 }
 
 /// ANSI colours, used only when stdout is a terminal and `NO_COLOR` is unset.
 #[derive(Clone, Copy)]
-struct Colour(bool);
+pub(super) struct Colour(bool);
 
 impl Colour {
     fn paint(self, code: &str, text: &str) -> String {
@@ -133,12 +144,12 @@ impl Colour {
     }
 }
 
-fn colour() -> Colour {
+pub(super) fn colour() -> Colour {
     Colour(io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
 }
 
 /// The readable report: a header, one line per violation, a hint.
-fn write_text(
+pub(super) fn write_text(
     out: &mut impl Write,
     name: &str,
     report: &Report,

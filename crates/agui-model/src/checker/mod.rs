@@ -29,6 +29,7 @@
 
 mod book;
 mod chunks;
+mod fast;
 
 use crate::events::EventType;
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};

@@ -1,0 +1,323 @@
+//! `agui-bench`: writes one large valid stream and measures, side by side
+//! on that file, `agui-conform check` (projection off and on), the
+//! serde_json `Value` floor and the TypeScript peer. Every side runs as a
+//! child process and is measured the same way ([`agui_bench::measure`]).
+//!
+//! ```text
+//! cargo build --release -p agui-conform -p agui-bench
+//! target/release/agui-bench --events 1000000 --invocations 64 --runs 1000 --repeat 5
+//! ```
+
+use agui_bench::measure::{self, Sample, median};
+use agui_bench::synth::{self, Shape};
+use agui_model::stream::{self, Item, ReadOptions};
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+use std::fs::File;
+use std::io::{BufReader, BufWriter};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "agui-bench",
+    about = "Checker throughput against the serde_json Value floor and the TypeScript peer"
+)]
+struct Cli {
+    /// Events in the generated stream.
+    #[arg(long, default_value_t = 1_000_000)]
+    events: usize,
+    /// Subagent invocations announced (and running concurrently) per run.
+    #[arg(long, default_value_t = 64)]
+    invocations: usize,
+    /// AG-UI runs in the stream (the events are shared out evenly).
+    #[arg(long, default_value_t = 1_000)]
+    runs: usize,
+    /// Measurements of each side; medians are reported.
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+    /// Seed of the stream writer.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Skip the TypeScript peer.
+    #[arg(long)]
+    no_peer: bool,
+    /// Where to write the stream (default: the temp directory; removed
+    /// afterwards unless `--keep`).
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Keep the stream files.
+    #[arg(long)]
+    keep: bool,
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// The floor: reads FILE with the checker's stream reader, parsing each
+    /// line into a `serde_json::Value`, and nothing else.
+    #[command(hide = true)]
+    Floor { file: PathBuf },
+    /// Writes a stream of the given shape to FILE and exits.
+    Write { file: PathBuf },
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match &cli.cmd {
+        Some(Cmd::Floor { file }) => floor(file),
+        Some(Cmd::Write { file }) => {
+            let w = write_stream(&shape(&cli), file)?;
+            println!(
+                "{} events, {} bytes → {}",
+                w.events,
+                w.bytes,
+                file.display()
+            );
+            Ok(())
+        }
+        None => bench(&cli),
+    }
+}
+
+fn shape(cli: &Cli) -> Shape {
+    Shape {
+        events: cli.events,
+        invocations: cli.invocations,
+        runs: cli.runs,
+        seed: cli.seed,
+    }
+}
+
+fn floor(file: &Path) -> anyhow::Result<()> {
+    let input = BufReader::with_capacity(1 << 16, File::open(file)?);
+    let (mut values, mut bad) = (0usize, 0usize);
+    stream::read_stream(input, &ReadOptions::default(), |item| {
+        match item {
+            Item::Value { value, .. } => {
+                values += 1;
+                drop(value);
+            }
+            Item::Unparseable { .. } => bad += 1,
+        }
+        ControlFlow::Continue(())
+    })?;
+    println!("{{\"values\":{values},\"unparseable\":{bad}}}");
+    Ok(())
+}
+
+fn write_stream(shape: &Shape, file: &Path) -> anyhow::Result<synth::Written> {
+    let out = File::create(file).with_context(|| format!("cannot create {}", file.display()))?;
+    let mut out = BufWriter::with_capacity(1 << 20, out);
+    Ok(synth::write(shape, &mut out)?)
+}
+
+/// One side of the comparison.
+struct Side {
+    name: &'static str,
+    cmd: Box<dyn Fn() -> Command>,
+    samples: Vec<Sample>,
+}
+
+fn bench(cli: &Cli) -> anyhow::Result<()> {
+    let shape = shape(cli);
+    if let Some(p) = shape.problem() {
+        bail!("{p}");
+    }
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().context("no executable directory")?;
+    let conform = dir.join("agui-conform");
+    if !conform.exists() {
+        bail!(
+            "{} is missing: build it first (cargo build --release -p agui-conform)",
+            conform.display()
+        );
+    }
+    let file = cli.file.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!(
+            "agui-bench-{}-{}-{}-{}.jsonl",
+            cli.events, cli.invocations, cli.runs, cli.seed
+        ))
+    });
+    let w = write_stream(&shape, &file)?;
+    // One run of the same shape, for the memory comparison.
+    let one = Shape {
+        events: cli.events / cli.runs,
+        runs: 1,
+        ..shape
+    };
+    let one_file = file.with_extension("one-run.jsonl");
+    write_stream(&one, &one_file)?;
+    println!(
+        "stream: {} events, {:.1} MB, {} runs × {} invocations, {}",
+        w.events,
+        w.bytes as f64 / 1e6,
+        cli.runs,
+        cli.invocations,
+        file.display()
+    );
+
+    let mut sides = vec![
+        side_exe("serde_json Value floor", &exe, &["floor"], &file),
+        side_exe(
+            "check --no-projection",
+            &conform,
+            &["check", "--format", "json", "--no-projection"],
+            &file,
+        ),
+        side_exe(
+            "check (projection on)",
+            &conform,
+            &["check", "--format", "json"],
+            &file,
+        ),
+    ];
+    match peer_script() {
+        _ if cli.no_peer => println!("peer: skipped (--no-peer)"),
+        Err(why) => println!("peer: skipped — {why}"),
+        Ok(script) => {
+            let f = file.clone();
+            sides.push(Side {
+                name: "TypeScript peer",
+                cmd: Box::new(move || {
+                    let mut c = Command::new("node");
+                    c.arg(&script).arg(&f);
+                    c
+                }),
+                samples: Vec::new(),
+            })
+        }
+    }
+
+    for round in 0..cli.repeat {
+        for side in &mut sides {
+            let s = measure::run(&mut (side.cmd)())?;
+            eprintln!(
+                "round {}: {:<24} {:>8.3} s {:>8.1} MB",
+                round + 1,
+                side.name,
+                s.wall.as_secs_f64(),
+                s.max_rss as f64 / 1e6
+            );
+            judge(side.name, &s);
+            side.samples.push(s);
+        }
+    }
+
+    let mb = w.bytes as f64 / 1e6;
+    let ev = w.events as f64;
+    let secs = |s: &Side| {
+        median(&s.samples.iter().map(|x| x.wall).collect::<Vec<_>>())
+            .unwrap_or(Duration::ZERO)
+            .as_secs_f64()
+    };
+    let rss =
+        |s: &Side| median(&s.samples.iter().map(|x| x.max_rss).collect::<Vec<_>>()).unwrap_or(0);
+    let floor_s = secs(&sides[0]);
+    let check_s = secs(&sides[1]);
+    println!();
+    println!("| side | median wall (s) | events/s | MB/s | peak RSS (MB) | events/s vs floor |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for s in &sides {
+        let t = secs(s);
+        println!(
+            "| {} | {:.3} | {:.0} | {:.1} | {:.1} | {:.2}× |",
+            s.name,
+            t,
+            ev / t,
+            mb / t,
+            rss(s) as f64 / 1e6,
+            floor_s / t
+        );
+    }
+    println!();
+    println!(
+        "check --no-projection vs floor: {:.2}× the events/s (target ≥ 2×)",
+        floor_s / check_s
+    );
+    println!(
+        "projection on costs {:.0}% more time than off",
+        (secs(&sides[2]) / check_s - 1.0) * 100.0
+    );
+    if let Some(peer) = sides.get(3) {
+        println!(
+            "check --no-projection vs TypeScript peer: {:.1}× the events/s (target ≥ 10×)",
+            secs(peer) / check_s
+        );
+    }
+
+    // Memory: the whole stream against one of its runs.
+    let mut mem = Vec::new();
+    for f in [&one_file, &file] {
+        let mut best = Vec::new();
+        for _ in 0..cli.repeat.clamp(1, 3) {
+            let mut c = Command::new(&conform);
+            c.args(["check", "--format", "json", "--no-projection"])
+                .arg(f);
+            best.push(measure::run(&mut c)?.max_rss);
+        }
+        mem.push(median(&best).unwrap_or(0));
+    }
+    println!(
+        "peak RSS, check --no-projection: one run ({} events) {:.1} MB; all {} runs {:.1} MB ({:.2}×)",
+        one.events,
+        mem[0] as f64 / 1e6,
+        cli.runs,
+        mem[1] as f64 / 1e6,
+        mem[1] as f64 / mem[0].max(1) as f64
+    );
+    if !cli.keep {
+        let _ = std::fs::remove_file(&file);
+        let _ = std::fs::remove_file(&one_file);
+    }
+    Ok(())
+}
+
+fn side_exe(name: &'static str, exe: &Path, args: &[&str], file: &Path) -> Side {
+    let (exe, file) = (exe.to_path_buf(), file.to_path_buf());
+    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    Side {
+        name,
+        cmd: Box::new(move || {
+            let mut c = Command::new(&exe);
+            c.args(&args).arg(&file);
+            c
+        }),
+        samples: Vec::new(),
+    }
+}
+
+/// Warns when a side did not accept the (valid) stream: its timing would
+/// not be comparable.
+fn judge(name: &str, s: &Sample) {
+    let accepted = s.code == 0
+        && (s.stdout.contains("\"verdict\":\"accept\"") || s.stdout.contains("\"unparseable\":0"));
+    if !accepted {
+        let head: String = s.stdout.chars().take(300).collect();
+        eprintln!(
+            "warning: {name} did not accept the stream (exit {}): {head}",
+            s.code
+        );
+    }
+}
+
+/// `adapters/typescript/bench.mjs`, when Node and the installed client are
+/// there.
+fn peer_script() -> Result<PathBuf, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = root.join("adapters/typescript");
+    let script = dir.join("bench.mjs");
+    if !script.exists() {
+        return Err(format!("{} not found", script.display()));
+    }
+    if !dir.join("node_modules/@ag-ui/client").exists() {
+        return Err("@ag-ui/client is not installed (run adapters/install.sh typescript)".into());
+    }
+    match Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => Ok(script),
+        _ => Err("node is not on PATH".into()),
+    }
+}

@@ -1,0 +1,291 @@
+//! The borrowed fast path (`Checker::push_line`) against the `Value` path
+//! (`Checker::push` on a parsed value): the same violations (rule, index,
+//! message, path) and the same projection, on every corpus case, on many
+//! generated streams, and on many mutations of them (which send lines down
+//! every fallback). Also: the writer's streams are valid, and the fast path
+//! really is taken on them.
+
+use agui_bench::synth::{self, Shape};
+use agui_model::{Checker, Report};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The report of the `Value` path on lines.
+fn by_values(lines: &[Vec<u8>], projection: bool) -> Report {
+    let mut c = if projection {
+        Checker::new()
+    } else {
+        Checker::without_projection()
+    };
+    for l in lines {
+        match serde_json::from_slice::<Value>(l) {
+            Ok(v) => c.push(&v),
+            Err(e) => c.push_unparseable(&e.to_string()),
+        }
+    }
+    c.finish()
+}
+
+/// The report of the fast path on the same lines, and how many lines it took.
+fn by_lines(lines: &[Vec<u8>], projection: bool) -> (Report, usize) {
+    let mut c = if projection {
+        Checker::new()
+    } else {
+        Checker::without_projection()
+    };
+    let mut taken = 0;
+    for l in lines {
+        if c.try_push_line(l) {
+            taken += 1;
+        } else {
+            c.push_line(l);
+        }
+    }
+    (c.finish(), taken)
+}
+
+fn assert_same(lines: &[Vec<u8>], what: &str) -> usize {
+    let mut taken = 0;
+    for projection in [false, true] {
+        let a = by_values(lines, projection);
+        let (b, t) = by_lines(lines, projection);
+        taken = t;
+        assert_eq!(a.events, b.events, "{what}: event count");
+        assert_eq!(
+            serde_json::to_value(&a.violations).expect("serializes"),
+            serde_json::to_value(&b.violations).expect("serializes"),
+            "{what}: violations (projection {projection})"
+        );
+        assert_eq!(
+            a.projection.map(|p| p.to_json()),
+            b.projection.map(|p| p.to_json()),
+            "{what}: projection"
+        );
+    }
+    taken
+}
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("corpus directory") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            corpus_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "case.schema.json")
+        {
+            out.push(path);
+        }
+    }
+}
+
+fn to_lines(events: &[Value]) -> Vec<Vec<u8>> {
+    events
+        .iter()
+        .map(|e| serde_json::to_vec(e).expect("serializes"))
+        .collect()
+}
+
+#[test]
+fn corpus_cases_report_the_same_through_both_paths() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    assert!(files.len() > 100, "corpus found: {}", files.len());
+    let (mut cases, mut taken) = (0, 0);
+    for f in &files {
+        let case: Value =
+            serde_json::from_str(&std::fs::read_to_string(f).expect("readable")).expect("JSON");
+        let Some(events) = case.get("events").and_then(Value::as_array) else {
+            continue;
+        };
+        taken += assert_same(&to_lines(events), &f.display().to_string());
+        cases += 1;
+    }
+    assert!(cases > 100);
+    assert!(taken > 0, "the fast path was never taken on the corpus");
+}
+
+fn generated(seed: u64, events: usize, invocations: usize, runs: usize) -> Vec<Vec<u8>> {
+    let shape = Shape {
+        events,
+        invocations,
+        runs,
+        seed,
+    };
+    let mut buf = Vec::new();
+    synth::write(&shape, &mut buf).expect("writes");
+    buf.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect()
+}
+
+#[test]
+fn generated_streams_are_valid_and_take_the_fast_path() {
+    for seed in 0..20 {
+        let lines = generated(seed, 3_000, 64, 3);
+        let (report, taken) = by_lines(&lines, true);
+        assert!(
+            report.violations.is_empty(),
+            "seed {seed}: {:?}",
+            report.violations.first()
+        );
+        assert_eq!(report.projection.expect("projected").runs.len(), 3);
+        // Only RUN_STARTED and RUN_FINISHED take the Value path here.
+        assert_eq!(taken, lines.len() - 6, "seed {seed}");
+        assert_same(&lines, &format!("seed {seed}"));
+    }
+}
+
+/// SplitMix64 for the mutations.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+/// Values a field may be replaced with: wrong types, nulls, other ids, odd
+/// numbers and strings.
+fn odd_value(rng: &mut Rng, lines: &[Vec<u8>]) -> Value {
+    let borrowed = || -> Value {
+        // An id or name from elsewhere in the stream.
+        Value::from(format!("r0.s{}", lines.len() % 7))
+    };
+    match rng.below(14) {
+        0 => Value::Null,
+        1 => Value::from(7),
+        2 => Value::from(1.5),
+        3 => serde_json::json!([]),
+        4 => serde_json::json!({}),
+        5 => Value::from("tool"),
+        6 => borrowed(),
+        7 => Value::from("r0.m1"),
+        8 => Value::from("\u{1F600} é \n \"q\""),
+        9 => serde_json::json!({"type": "suspended", "interruptIds": ["i1"]}),
+        10 => serde_json::json!([{"op": "remove", "path": "/nope"}]),
+        11 => serde_json::json!([{"op": "add", "path": "/a~2", "value": 1}]),
+        12 => Value::from(true),
+        _ => Value::from("reasoning"),
+    }
+}
+
+const KEYS: &[&str] = &[
+    "type",
+    "subagentRunId",
+    "messageId",
+    "toolCallId",
+    "delta",
+    "role",
+    "name",
+    "stepName",
+    "outcome",
+    "parentSubagentRunId",
+    "toolCallName",
+    "timestamp",
+    "metadata",
+    "rawEvent",
+    "value",
+    "result",
+];
+
+/// One random change to a stream.
+fn mutate(rng: &mut Rng, lines: &mut Vec<Vec<u8>>) {
+    let n = lines.len();
+    let at = rng.below(n);
+    match rng.below(10) {
+        0 => {
+            lines.remove(at);
+        }
+        1 => {
+            let l = lines[at].clone();
+            lines.insert(rng.below(n), l);
+        }
+        2 => lines.swap(at, rng.below(n)),
+        3 => {
+            // Raw text edits that JSON parsing sees.
+            let l = &mut lines[at];
+            match rng.below(6) {
+                0 => l.truncate(l.len() / 2),
+                1 => l.extend_from_slice(b" x"),
+                2 => l
+                    .splice(1..1, b"\"type\":\"CUSTOM\",".iter().copied())
+                    .for_each(drop),
+                3 => l
+                    .splice(1..1, b"\"k\":1e999,".iter().copied())
+                    .for_each(drop),
+                4 => l
+                    .splice(1..1, b"\"k\":\"\\ud800\",".iter().copied())
+                    .for_each(drop),
+                _ => l.insert(1, 0xff),
+            }
+        }
+        _ => {
+            let Ok(Value::Object(mut o)) = serde_json::from_slice::<Value>(&lines[at]) else {
+                return;
+            };
+            let key = KEYS[rng.below(KEYS.len())];
+            if rng.below(3) == 0 {
+                o.remove(key);
+            } else {
+                o.insert(key.to_owned(), odd_value(rng, lines));
+            }
+            if rng.below(4) == 0 {
+                // Move an event to another owner or to the parent.
+                match o.get("subagentRunId") {
+                    Some(_) => {
+                        o.remove("subagentRunId");
+                    }
+                    None => {
+                        o.insert("subagentRunId".to_owned(), Value::from("r0.s1"));
+                    }
+                }
+            }
+            lines[at] = serde_json::to_vec(&Value::Object(Map::from_iter(o))).expect("serializes");
+        }
+    }
+}
+
+#[test]
+fn mutated_streams_report_the_same_through_both_paths() {
+    let mut rng = Rng(42);
+    let mut violations = 0usize;
+    for seed in 0..150 {
+        let base = generated(seed, 400 + seed as usize, 1 + seed as usize % 9, 2);
+        let mut lines = base.clone();
+        for _ in 0..1 + seed % 6 {
+            mutate(&mut rng, &mut lines);
+        }
+        assert_same(&lines, &format!("mutated seed {seed}"));
+        violations += by_values(&lines, false).violations.len();
+    }
+    assert!(
+        violations > 100,
+        "mutations produced {violations} violations"
+    );
+}
+
+#[test]
+fn duplicate_keys_and_escapes_agree() {
+    let lines: Vec<Vec<u8>> = [
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+        r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"n"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s","subagentRunId":"x"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\"b","subagentRunId":"s"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a","delta":5,"subagentRunId":"s"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u0021","subagentRunId":"s"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m","subagentRunId":"s","timestamp":9007199254740992}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"test","path":"/x","value":1}]}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"success","interruptIds":["i"]}}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    assert_same(&lines, "hand-written");
+}

@@ -1,0 +1,100 @@
+//! [`Checker::push_line`]: the borrowed fast path into the same checker.
+//!
+//! A line the fast parser ([`crate::fast`]) accepts is schema-valid, so it
+//! only needs the stream rules; it gets them from the very methods the
+//! `Value` path uses, called with the typed fields. Only events inside an
+//! active run take this path; run boundaries, snapshots, chunks and anything
+//! unusual go through [`Checker::push`], so reports are identical.
+
+use super::{Checker, Phase, owner_of};
+use crate::events::EventType;
+use crate::fast::{self, Body, FastEvent};
+use serde_json::Value;
+
+impl Checker {
+    /// Feeds one JSON Lines line (without its line ending): the fast path
+    /// when it applies, else the line is parsed into a `Value` and
+    /// [`Checker::push`]ed, or reported with [`Checker::push_unparseable`]
+    /// (the reason here is serde_json's; the stream reader words its own).
+    pub fn push_line(&mut self, line: &[u8]) {
+        if self.try_push_line(line) {
+            return;
+        }
+        match serde_json::from_slice::<Value>(line) {
+            Ok(v) => self.push(&v),
+            Err(e) => self.push_unparseable(&e.to_string()),
+        }
+    }
+
+    /// Checks one line on the fast path and returns `true`, or returns
+    /// `false` having changed nothing (the caller takes the `Value` path).
+    pub fn try_push_line(&mut self, line: &[u8]) -> bool {
+        if self.phase != Phase::Active {
+            return false;
+        }
+        let Ok(text) = std::str::from_utf8(line) else {
+            return false;
+        };
+        let Some(ev) = fast::parse(text) else {
+            return false;
+        };
+        let i = self.index;
+        self.index += 1;
+        self.fast_in_run(i, ev);
+        self.flush();
+        true
+    }
+
+    /// `in_run` for the fast-path types, field for field.
+    fn fast_in_run(&mut self, i: usize, ev: FastEvent<'_>) {
+        use EventType::*;
+        let ty = ev.ty;
+        let tag = ev.tag.as_deref();
+        if !ty.is_lifecycle()
+            && let Some(id) = tag
+        {
+            if !self.book.attributed.contains(id) {
+                self.book.attributed.insert(id.to_owned());
+            }
+            if let Some(p) = self.projector.as_mut() {
+                p.attributed(id);
+            }
+        }
+        match ty {
+            SubagentFinished | SubagentError => {
+                if let Some(id) = tag {
+                    self.close_lane(i, &Some(id.to_owned()));
+                }
+            }
+            SubagentStarted | Raw => {}
+            _ => self.close_lane(i, &owner_of(tag)),
+        }
+        match (ty, ev.body) {
+            (TextMessageStart, Body::TextStart { id, role }) => {
+                self.text_start(i, &id, tag, role.as_deref().unwrap_or("assistant"));
+            }
+            (TextMessageContent, Body::IdDelta(id, delta)) => {
+                self.text_content(i, &id, tag, &delta, ty);
+            }
+            (TextMessageEnd, Body::Id(id)) => self.text_end(i, &id, tag),
+            (ToolCallStart, Body::ToolStart { id, name, parent }) => {
+                self.tool_start(i, &id, tag, &name, parent.as_deref());
+            }
+            (ToolCallArgs, Body::IdDelta(id, delta)) => self.tool_args(i, &id, tag, &delta, ty),
+            (ToolCallEnd, Body::Id(id)) => self.tool_end(i, &id, tag),
+            (ReasoningStart, Body::Id(id)) => self.reasoning_start(i, &id, tag),
+            (ReasoningEnd, Body::Id(id)) => self.reasoning_end(i, &id, tag),
+            (ReasoningMessageStart, Body::Id(id)) => self.reasoning_message_start(i, &id, tag),
+            (ReasoningMessageContent, Body::IdDelta(id, delta)) => {
+                self.reasoning_message_content(i, &id, tag, &delta, ty);
+            }
+            (ReasoningMessageEnd, Body::Id(id)) => self.reasoning_message_end(i, &id, tag),
+            (StepStarted, Body::Step(name)) => self.step_started(i, &name, tag),
+            (StepFinished, Body::Step(name)) => self.step_finished(i, &name, tag),
+            (StateDelta, Body::Object(o)) => self.state_delta(i, &o),
+            (SubagentStarted, Body::Object(o)) => self.subagent_started(i, &o),
+            (SubagentFinished | SubagentError, Body::Object(o)) => self.subagent_ended(i, ty, &o),
+            _ => {}
+        }
+    }
+}

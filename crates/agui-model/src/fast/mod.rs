@@ -1,0 +1,434 @@
+//! The borrowed fast path: one JSON Lines line → a typed event that borrows
+//! from the line, without building a `serde_json::Value`.
+//!
+//! [`parse`] succeeds only for the common, schema-valid events whose stream
+//! rules the checker can apply from typed fields ([`Body`]); for anything
+//! unusual it returns `None` and the caller takes the `Value` path
+//! ([`crate::schema::validate`] and the same checker logic), so reports are
+//! identical either way. "Unusual" is decided conservatively: a duplicated
+//! known key, a key with escapes, `null` in an optional field, a value of
+//! another type than the schema wants, or — anywhere in the line — nesting
+//! deeper than [`MAX_DEPTH`], a `\u` escape, a number with an exponent or
+//! more than 15 digits in a row (serde_json's skipping of a value is more
+//! lenient than its parsing on exactly those: lone surrogates, overflowing
+//! numbers, deep nesting).
+
+mod scan;
+
+use crate::events::EventType;
+use crate::schema;
+use serde::Deserializer as _;
+use serde::de::{self, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+
+/// `TEXT_MESSAGE_START.role` (SCHEMA.md).
+const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
+
+/// Nesting (below the event object) beyond which a line takes the `Value`
+/// path; far below serde_json's limit of 127.
+pub(crate) const MAX_DEPTH: usize = 64;
+
+/// The top-level keys the fast path knows; any other key is an unknown
+/// field (ignored by the schema) and is only scanned.
+#[derive(Clone, Copy)]
+enum Key {
+    Type,
+    SubagentRunId,
+    Timestamp,
+    RawEvent,
+    Metadata,
+    MessageId,
+    Delta,
+    Role,
+    Name,
+    ToolCallId,
+    ToolCallName,
+    ParentMessageId,
+    StepName,
+    Value,
+    Description,
+    ParentSubagentRunId,
+    ParentToolCallId,
+    Result,
+    Outcome,
+    Message,
+    Code,
+    Event,
+    Source,
+}
+
+const KEYS: usize = 23;
+
+impl Key {
+    fn of(name: &str) -> Option<Key> {
+        Some(match name {
+            "type" => Key::Type,
+            "subagentRunId" => Key::SubagentRunId,
+            "timestamp" => Key::Timestamp,
+            "rawEvent" => Key::RawEvent,
+            "metadata" => Key::Metadata,
+            "messageId" => Key::MessageId,
+            "delta" => Key::Delta,
+            "role" => Key::Role,
+            "name" => Key::Name,
+            "toolCallId" => Key::ToolCallId,
+            "toolCallName" => Key::ToolCallName,
+            "parentMessageId" => Key::ParentMessageId,
+            "stepName" => Key::StepName,
+            "value" => Key::Value,
+            "description" => Key::Description,
+            "parentSubagentRunId" => Key::ParentSubagentRunId,
+            "parentToolCallId" => Key::ParentToolCallId,
+            "result" => Key::Result,
+            "outcome" => Key::Outcome,
+            "message" => Key::Message,
+            "code" => Key::Code,
+            "event" => Key::Event,
+            "source" => Key::Source,
+            _ => return None,
+        })
+    }
+}
+
+/// The raw values of the known keys of one event object.
+struct Fields<'a> {
+    raw: [Option<&'a RawValue>; KEYS],
+}
+
+/// Why the fast path declined: the caller takes the `Value` path.
+#[derive(Debug)]
+struct Decline;
+
+type Fast<T> = Result<T, Decline>;
+
+impl<'a> Fields<'a> {
+    fn get(&self, k: Key) -> Option<&'a str> {
+        self.raw[k as usize].map(RawValue::get)
+    }
+
+    /// An optional string field: absent, or a string (anything else —
+    /// `null` included — is a schema fault: decline).
+    fn opt_str(&self, k: Key) -> Fast<Option<Cow<'a, str>>> {
+        self.get(k).map(string).transpose()
+    }
+
+    fn req_str(&self, k: Key) -> Fast<Cow<'a, str>> {
+        self.get(k).map(string).ok_or(Decline)?
+    }
+
+    /// An optional any-JSON field: absent, or anything but `null`.
+    fn opt_any(&self, k: Key) -> Fast<()> {
+        match self.get(k) {
+            Some("null") => Err(Decline),
+            _ => Ok(()),
+        }
+    }
+
+    fn req_any(&self, k: Key) -> Fast<()> {
+        self.get(k).map(|_| ()).ok_or(Decline)
+    }
+
+    /// The fields every event may carry: `timestamp`, `rawEvent`, `metadata`.
+    fn common(&self) -> Fast<()> {
+        if let Some(t) = self.get(Key::Timestamp) {
+            safe_timestamp(t)?;
+        }
+        self.opt_any(Key::RawEvent)?;
+        if let Some(m) = self.get(Key::Metadata)
+            && !m.starts_with('{')
+        {
+            return Err(Decline);
+        }
+        Ok(())
+    }
+
+    /// A required string that must be one of `names`.
+    fn one_of(&self, k: Key, names: &[&str]) -> Fast<Cow<'a, str>> {
+        let s = self.req_str(k)?;
+        if names.contains(&s.as_ref()) {
+            Ok(s)
+        } else {
+            Err(Decline)
+        }
+    }
+
+    /// A nested value as a (small) `Value`.
+    fn value(&self, k: Key) -> Fast<Option<Value>> {
+        self.get(k)
+            .map(|raw| serde_json::from_str(raw).map_err(|_| Decline))
+            .transpose()
+    }
+}
+
+/// A JSON string's content: borrowed when it has no escapes.
+fn string(raw: &str) -> Fast<Cow<'_, str>> {
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .ok_or(Decline)?;
+    if memchr::memchr(b'\\', inner.as_bytes()).is_none() {
+        Ok(Cow::Borrowed(inner))
+    } else {
+        serde_json::from_str::<String>(raw)
+            .map(Cow::Owned)
+            .map_err(|_| Decline)
+    }
+}
+
+/// `timestamp`: an integer of at most 15 digits is always within ±(2^53−1);
+/// anything else declines (the `Value` path judges it).
+fn safe_timestamp(raw: &str) -> Fast<()> {
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    if !digits.is_empty() && digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(())
+    } else {
+        Err(Decline)
+    }
+}
+
+/// What the checker needs of one fast event, per type.
+#[derive(Debug)]
+pub(crate) enum Body<'a> {
+    /// `*_END`, `REASONING_START`, `REASONING_MESSAGE_START`: the id.
+    Id(Cow<'a, str>),
+    /// `*_CONTENT`, `TOOL_CALL_ARGS`: the id and the delta.
+    IdDelta(Cow<'a, str>, Cow<'a, str>),
+    TextStart {
+        id: Cow<'a, str>,
+        role: Option<Cow<'a, str>>,
+    },
+    ToolStart {
+        id: Cow<'a, str>,
+        name: Cow<'a, str>,
+        parent: Option<Cow<'a, str>>,
+    },
+    /// `STEP_*`: the step name.
+    Step(Cow<'a, str>),
+    /// `CUSTOM`, `RAW`: nothing the stream rules read.
+    Nothing,
+    /// `STATE_DELTA` and `SUBAGENT_*`: the few fields their checker
+    /// functions read, as the object those functions take.
+    Object(Map<String, Value>),
+}
+
+/// One event parsed on the fast path, schema-valid by construction.
+#[derive(Debug)]
+pub(crate) struct FastEvent<'a> {
+    pub ty: EventType,
+    /// The event's own `subagentRunId` (only on attributable types).
+    pub tag: Option<Cow<'a, str>>,
+    pub body: Body<'a>,
+}
+
+/// Parses one line on the fast path; `None` means "take the `Value` path".
+pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
+    let fields = read_fields(line)?;
+    typed(&fields).ok()
+}
+
+/// The known keys' raw values; `None` if the line is not one clean JSON
+/// object (or holds anything [`scan::plain`] declines).
+fn read_fields(line: &str) -> Option<Fields<'_>> {
+    let mut de = serde_json::Deserializer::from_str(line);
+    let fields = de.deserialize_map(FieldsVisitor).ok()?;
+    de.end().ok()?;
+    Some(fields)
+}
+
+struct FieldsVisitor;
+
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Fields<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an event object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
+        let mut fields = Fields { raw: [None; KEYS] };
+        while let Some(key) = map.next_key::<&'de str>()? {
+            let raw: &'de RawValue = map.next_value()?;
+            if !scan::plain(raw.get().as_bytes()) {
+                return Err(de::Error::custom("unusual value"));
+            }
+            if let Some(k) = Key::of(key) {
+                let slot = &mut fields.raw[k as usize];
+                if slot.is_some() {
+                    return Err(de::Error::custom("duplicate key"));
+                }
+                *slot = Some(raw);
+            }
+        }
+        Ok(fields)
+    }
+}
+
+/// The schema of the fast-path types (mirrors `schema::event_fields`), and
+/// the typed body.
+fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
+    use EventType as E;
+    let ty = EventType::from_name(&f.req_str(Key::Type)?).ok_or(Decline)?;
+    f.common()?;
+    let tag = f.opt_str(Key::SubagentRunId)?;
+    if !ty.is_attributable() || (ty.is_lifecycle() && tag.is_none()) {
+        return Err(Decline);
+    }
+    let body = match ty {
+        E::TextMessageStart => {
+            let role = match f.get(Key::Role) {
+                None => None,
+                Some(_) => Some(f.one_of(Key::Role, TEXT_ROLES)?),
+            };
+            f.opt_str(Key::Name)?;
+            Body::TextStart {
+                id: f.req_str(Key::MessageId)?,
+                role,
+            }
+        }
+        E::TextMessageContent | E::ReasoningMessageContent => {
+            Body::IdDelta(f.req_str(Key::MessageId)?, f.req_str(Key::Delta)?)
+        }
+        E::ToolCallArgs => Body::IdDelta(f.req_str(Key::ToolCallId)?, f.req_str(Key::Delta)?),
+        E::TextMessageEnd | E::ReasoningStart | E::ReasoningMessageEnd | E::ReasoningEnd => {
+            Body::Id(f.req_str(Key::MessageId)?)
+        }
+        E::ReasoningMessageStart => {
+            f.one_of(Key::Role, &["reasoning"])?;
+            Body::Id(f.req_str(Key::MessageId)?)
+        }
+        E::ToolCallStart => Body::ToolStart {
+            id: f.req_str(Key::ToolCallId)?,
+            name: f.req_str(Key::ToolCallName)?,
+            parent: f.opt_str(Key::ParentMessageId)?,
+        },
+        E::ToolCallEnd => Body::Id(f.req_str(Key::ToolCallId)?),
+        E::StepStarted | E::StepFinished => Body::Step(f.req_str(Key::StepName)?),
+        E::Custom => {
+            f.req_str(Key::Name)?;
+            f.req_any(Key::Value)?;
+            Body::Nothing
+        }
+        E::Raw => {
+            f.req_any(Key::Event)?;
+            f.opt_str(Key::Source)?;
+            Body::Nothing
+        }
+        E::StateDelta => {
+            let delta = f.value(Key::Delta)?.ok_or(Decline)?;
+            let mut o = Map::new();
+            o.insert("delta".to_owned(), delta);
+            schema_clean(ty, &o)?;
+            Body::Object(o)
+        }
+        E::SubagentStarted => {
+            let mut o = Map::new();
+            put(&mut o, "name", Some(f.req_str(Key::Name)?));
+            put(
+                &mut o,
+                "parentSubagentRunId",
+                f.opt_str(Key::ParentSubagentRunId)?,
+            );
+            f.opt_str(Key::Description)?;
+            f.opt_str(Key::ParentToolCallId)?;
+            f.opt_str(Key::ParentMessageId)?;
+            put(&mut o, "subagentRunId", tag.clone());
+            Body::Object(o)
+        }
+        E::SubagentFinished => {
+            f.opt_any(Key::Result)?;
+            let mut o = Map::new();
+            put(&mut o, "subagentRunId", tag.clone());
+            if let Some(outcome) = f.value(Key::Outcome)? {
+                o.insert("outcome".to_owned(), outcome);
+                schema_clean(ty, &o)?;
+            }
+            Body::Object(o)
+        }
+        E::SubagentError => {
+            f.req_str(Key::Message)?;
+            f.opt_str(Key::Code)?;
+            let mut o = Map::new();
+            put(&mut o, "subagentRunId", tag.clone());
+            Body::Object(o)
+        }
+        _ => return Err(Decline),
+    };
+    Ok(FastEvent { ty, tag, body })
+}
+
+fn put(o: &mut Map<String, Value>, key: &str, v: Option<Cow<'_, str>>) {
+    if let Some(v) = v {
+        o.insert(key.to_owned(), Value::String(v.into_owned()));
+    }
+}
+
+/// Validates a partial event (its type plus the nested fields the fast path
+/// does not judge itself) with the schema validator; declines on any issue.
+fn schema_clean(ty: EventType, o: &Map<String, Value>) -> Fast<()> {
+    let mut whole = o.clone();
+    whole.insert("type".to_owned(), Value::from(ty.as_str()));
+    if schema::validate(&Value::Object(whole)).is_empty() {
+        Ok(())
+    } else {
+        Err(Decline)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> bool {
+        parse(line).is_some()
+    }
+
+    #[test]
+    fn common_events_take_the_fast_path() {
+        assert!(ok(
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"}"#
+        ));
+        assert!(ok(
+            r#"{"type":"TOOL_CALL_START","toolCallId":"t","toolCallName":"n","subagentRunId":"s","x":[1,{"y":null}]}"#
+        ));
+        assert!(ok(
+            r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":1}]}"#
+        ));
+        assert!(ok(
+            r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s","name":"n"}"#
+        ));
+    }
+
+    #[test]
+    fn unusual_lines_decline() {
+        for line in [
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi","delta":"x"}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":null}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\ud800"}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a","x":1e400}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a","timestamp":1.5}"#,
+            r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a","subagentRunId":null}"#,
+            r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"tool"}"#,
+            r#"{"type":"STATE_DELTA","delta":[{"op":"nope","path":"/a"}]}"#,
+            r#"{"type":"SUBAGENT_STARTED","name":"n"}"#,
+            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+            r#"{"t\u0079pe":"TEXT_MESSAGE_END","messageId":"m"}"#,
+            r#"{"type":"TEXT_MESSAGE_END","messageId":"m"} x"#,
+            r#"[1]"#,
+        ] {
+            assert!(!ok(line), "{line} should decline");
+        }
+    }
+
+    #[test]
+    fn escaped_strings_are_unescaped() {
+        let e = parse(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\nb\"c"}"#)
+            .expect("fast");
+        match e.body {
+            Body::IdDelta(_, d) => assert_eq!(d, "a\nb\"c"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
