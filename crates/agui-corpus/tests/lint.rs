@@ -397,3 +397,66 @@ fn case_schema_accepts_a_good_case_and_names_the_faults_of_a_bad_one() {
         "{errs:?}"
     );
 }
+
+#[test]
+fn spec_quotes_match_up_to_line_wrapping_only() {
+    let d = TempDir::new("quotes");
+    d.case(
+        "run/a.json",
+        with(
+            good("run/a"),
+            "spec",
+            json!("A run MUST NOT finish while an invocation is still active."),
+        ),
+    );
+    d.case(
+        "run/b.json",
+        with(
+            good("run/b"),
+            "spec",
+            json!("A run MUST NOT finish while an invocation is active."),
+        ),
+    );
+    let c = load_dir(&d.0).unwrap();
+    let texts = vec![
+        "Termination\nA run MUST NOT finish while an\ninvocation is still active. A producer"
+            .to_string(),
+    ];
+    let p = gate::spec_quotes(&c.cases, &texts);
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(p[0].contains("run/b.json"), "{p:?}");
+}
+
+#[test]
+fn obligations_and_projections_belong_to_accepted_streams() {
+    let d = TempDir::new("obligation");
+    let reject = json!({"verdict": "reject", "rule": "run.unterminated", "index": 2});
+    d.case(
+        "run/o.json",
+        with(
+            with(good("run/o"), "expect", reject.clone()),
+            "obligation",
+            json!("accept.empty-id"),
+        ),
+    );
+    d.case(
+        "run/p.json",
+        with(
+            with(good("run/p"), "expect", reject),
+            "projection",
+            json!({"runs": []}),
+        ),
+    );
+    let c = load_dir(&d.0).unwrap();
+    assert!(c.cases.is_empty());
+    assert!(
+        problems_of(&c, "o.json")
+            .iter()
+            .any(|p| p.message.contains("must expect `accept`"))
+    );
+    assert!(
+        problems_of(&c, "p.json")
+            .iter()
+            .any(|p| p.message.contains("only an accepted stream"))
+    );
+}
