@@ -3,5 +3,6 @@
 pub mod check;
 pub mod corpus;
 pub mod generate;
+pub mod producer;
 pub mod rules;
 pub mod run;

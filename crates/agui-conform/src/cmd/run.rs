@@ -69,9 +69,15 @@ pub struct Args {
     /// No progress bar on stderr.
     #[arg(long)]
     pub no_progress: bool,
+    /// A live producer instead of an implementation (`--producer URL`).
+    #[command(flatten)]
+    pub producer: super::producer::ProducerArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    if let Some(url) = &args.producer.producer {
+        return super::producer::run_suite(url, &args);
+    }
     let suite = Suite::find(args.suite.as_deref().unwrap_or("default"))?;
     let (mut cases, problems) = suite.cases();
     if let Some(f) = &args.filter {

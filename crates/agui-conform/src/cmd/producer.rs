@@ -1,0 +1,190 @@
+//! Producer conformance from the command line: `check --url` (one live
+//! stream) and `run --producer` (the producer suite). The work is done by
+//! `agui-live`; this module turns flags into its options and prints.
+
+use super::check;
+use agui_live::capture::CaptureWriter;
+use agui_live::suite::{self, Score};
+use agui_live::{Limits, Options, Progress, client, input};
+use agui_model::Verdict;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The live source of `check`: flags used only with `--url`.
+#[derive(clap::Args, Debug, Default)]
+pub struct LiveArgs {
+    /// Check a live producer: POST a RunAgentInput to URL and check the
+    /// Server-Sent Events it answers with, as they arrive.
+    #[arg(long, value_name = "URL", conflicts_with = "input")]
+    pub url: Option<String>,
+    /// The RunAgentInput to send (JSON) [default: fresh ids, no messages].
+    #[arg(long = "input", value_name = "FILE", requires = "url")]
+    pub run_input: Option<PathBuf>,
+    /// An extra request header, `Name: value` (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
+    /// Longest the whole exchange may take, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 300.0, requires = "url")]
+    pub timeout: f64,
+    /// Longest wait for the next bytes, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 120.0, requires = "url")]
+    pub idle_timeout: f64,
+    /// Save the events received as JSON Lines (kept even if the stream fails).
+    #[arg(long, value_name = "FILE", requires = "url")]
+    pub save: Option<PathBuf>,
+}
+
+/// `run --producer`: flags of the producer suite.
+#[derive(clap::Args, Debug, Default)]
+pub struct ProducerArgs {
+    /// Run the producer suite (`--suite producer`, the default with this
+    /// flag) against the agent at URL: each input is POSTed and its SSE
+    /// stream checked.
+    #[arg(long, value_name = "URL")]
+    pub producer: Option<String>,
+    /// With --producer: an extra request header, `Name: value` (repeatable).
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "producer")]
+    pub headers: Vec<String>,
+    /// With --producer: longest wait for the next bytes, in seconds.
+    #[arg(long, value_name = "SECS", requires = "producer")]
+    pub idle_timeout: Option<f64>,
+    /// With --producer: save each stream as DIR/INPUT.jsonl.
+    #[arg(long, value_name = "DIR", requires = "producer")]
+    pub captures: Option<PathBuf>,
+}
+
+fn seconds(flag: &str, s: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(s)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| anyhow::anyhow!("{flag} {s}: expected a positive number of seconds"))
+}
+
+fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    args.iter()
+        .map(|h| client::parse_header(h).map_err(anyhow::Error::from))
+        .collect()
+}
+
+/// `check --url`: violations on stderr as they are found, then the same
+/// report as `check FILE` on stdout. Exit 0 accept, 1 reject, 2 when the
+/// exchange failed (the report then covers the events received).
+pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Result<u8> {
+    let live = &args.live;
+    let body = match &live.run_input {
+        Some(p) => input::load(p)?,
+        None => input::default_input(),
+    };
+    let opts = Options {
+        limits: Limits {
+            total: seconds("--timeout", live.timeout)?,
+            idle: seconds("--idle-timeout", live.idle_timeout)?,
+        },
+        headers: headers(&live.headers)?,
+        max_event_bytes: args.max_line_bytes,
+        projection,
+    };
+    let mut capture = match &live.save {
+        Some(p) => Some(CaptureWriter::new(
+            std::fs::File::create(p)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut on = |p: Progress<'_>| {
+        let mut err = std::io::stderr().lock();
+        let _ = match p {
+            Progress::Connected {
+                status,
+                content_type,
+            } => writeln!(
+                err,
+                "{url}: HTTP {status}, {}",
+                content_type.unwrap_or("no content type")
+            ),
+            Progress::Warning(w) => writeln!(err, "warning: {w}"),
+            Progress::Violation(v) => writeln!(
+                err,
+                "  live #{:<5} {:<7} {}: {}",
+                v.index,
+                v.rule.severity().as_str(),
+                v.rule,
+                v.message
+            ),
+        };
+    };
+    let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
+    let report = &run.report;
+    super::rules::to_stdout(|out| match args.format {
+        check::Format::Json => writeln!(out, "{}", report.to_json()),
+        check::Format::Text => check::write_text(out, url, report, args.all, check::colour()),
+    })?;
+    if let (Some(p), Some(c)) = (&live.save, &capture) {
+        eprintln!("saved {} events to {}", c.lines(), p.display());
+    }
+    let mut failed = false;
+    if let Some(e) = &run.capture_error {
+        eprintln!("agui-conform: error: saving the capture failed: {e}");
+        failed = true;
+    }
+    if let Some(f) = &run.failure {
+        eprintln!(
+            "agui-conform: error: {f} (the report covers the {} events received)",
+            report.events
+        );
+        failed = true;
+    }
+    Ok(match (failed, report.verdict()) {
+        (true, _) => 2,
+        (false, Verdict::Accept) => 0,
+        (false, Verdict::Reject) => 1,
+    })
+}
+
+/// `run --producer URL`: every input of the suite, one line each, then a
+/// summary. Exit 0 when no input FAILed or ERRORED, 1 otherwise.
+pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
+    let p = &args.producer;
+    let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
+    let mut inputs = suite::load(&dir)?;
+    if let Some(f) = &args.filter {
+        inputs.retain(|i| i.id.contains(f.as_str()));
+    }
+    let mut limits = Limits::default();
+    if let Some(ms) = args.timeout_ms {
+        limits.total = Duration::from_millis(ms.max(1));
+    }
+    if let Some(s) = p.idle_timeout {
+        limits.idle = seconds("--idle-timeout", s)?;
+    }
+    let opts = Options {
+        limits,
+        headers: headers(&p.headers)?,
+        ..Options::default()
+    };
+    let name = dir
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let json = args.format == super::run::Format::Json;
+    let results = suite::run(url, &inputs, &opts, p.captures.as_deref(), &mut |r| {
+        if json {
+            let _ = super::rules::to_stdout(|out| writeln!(out, "{}", suite::json_line(r)));
+        } else if !args.no_progress {
+            eprintln!("{} {}", r.score.as_str(), r.id);
+        }
+    });
+    super::rules::to_stdout(|out| {
+        if json {
+            writeln!(out, "{}", suite::summary_line(&name, url, &results))
+        } else {
+            write!(out, "{}", suite::render_text(&name, url, &results))
+        }
+    })?;
+    Ok(if results.iter().any(|r| Score::is_bad(r.score)) {
+        1
+    } else {
+        0
+    })
+}

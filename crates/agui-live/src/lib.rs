@@ -1,0 +1,20 @@
+//! agui-live: producer conformance over HTTP and Server-Sent Events.
+//!
+//! Most AG-UI producers are HTTP servers: the client POSTs a
+//! `RunAgentInput` and reads the run back as `text/event-stream`, one event
+//! per `data` field. This crate sends the input ([`client`]), frames the
+//! body as SSE ([`sse`]), checks each event with the reference checker as it
+//! arrives ([`live`]), saves the capture as JSON Lines ([`capture`]) and runs
+//! the producer suite of scenario inputs ([`suite`]). See README.md.
+
+pub mod capture;
+pub mod client;
+pub mod error;
+pub mod input;
+pub mod live;
+pub mod sse;
+pub mod suite;
+
+pub use client::Limits;
+pub use error::LiveError;
+pub use live::{LiveRun, Options, Progress, check_url};
