@@ -1,0 +1,118 @@
+//! Every fuzz target's body on its committed seed corpus, on the
+//! regression inputs under `fuzz/regressions/`, and on seeded inputs:
+//! random bytes, and (for the byte-level target) mutated seeds. A broken
+//! invariant panics, failing the test with the target's own message.
+
+use agui_fuzz::seeded::{Rng, corpus_files, mutate};
+use agui_fuzz::{TARGETS, run_target};
+use std::path::PathBuf;
+
+fn fuzz_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
+}
+
+/// Runs `target` on every file of `fuzz/<sub>/<target>/`; returns how many.
+fn replay(sub: &str, target: &str) -> usize {
+    let dir = fuzz_dir().join(sub).join(target);
+    let files = corpus_files(&dir).expect("corpus dir readable");
+    for f in &files {
+        let data = std::fs::read(f).expect("seed readable");
+        eprintln!("{target}: {}", f.display());
+        run_target(target, &data).expect("known target");
+    }
+    files.len()
+}
+
+#[test]
+fn seed_corpora_replay() {
+    let mut total = 0;
+    for t in TARGETS {
+        let n = replay("seeds", t);
+        assert!(n > 0, "no committed seeds for {t}");
+        total += n;
+    }
+    eprintln!("{total} seeds replayed");
+}
+
+#[test]
+fn regressions_replay() {
+    for t in TARGETS {
+        replay("regressions", t);
+    }
+}
+
+/// Random inputs of random lengths: `n` per target.
+fn random_inputs(target: &str, n: usize, max_len: usize) {
+    let mut rng = Rng::new(0xA61 ^ target.len() as u64);
+    for _ in 0..n {
+        let len = rng.below(max_len + 1);
+        let data = rng.bytes(len);
+        run_target(target, &data).expect("known target");
+    }
+}
+
+#[test]
+fn check_bytes_on_random_and_mutated_streams() {
+    random_inputs("check_bytes", 300, 256);
+    let seeds = corpus_files(&fuzz_dir().join("seeds/check_bytes")).unwrap();
+    let mut rng = Rng::new(7);
+    for i in 0..1500 {
+        let seed = std::fs::read(&seeds[i % seeds.len()]).unwrap();
+        let m = mutate(&mut rng, &seed);
+        agui_fuzz::check_bytes::run(&m);
+    }
+}
+
+#[test]
+fn roundtrip_on_random_inputs() {
+    random_inputs("roundtrip", 2000, 512);
+}
+
+#[test]
+fn valid_streams_on_random_inputs() {
+    random_inputs("valid_streams", 300, 2048);
+}
+
+#[test]
+fn invalid_streams_on_random_inputs() {
+    random_inputs("invalid_streams", 300, 2048);
+}
+
+#[test]
+fn differential_on_random_inputs() {
+    // A no-op unless AGUI_CONFORM_IMPL names an implementation.
+    random_inputs("differential", 50, 2048);
+}
+
+#[test]
+fn unknown_target_is_an_error() {
+    assert!(run_target("no_such_target", b"").is_err());
+}
+
+/// The generator-driven smoke tests above are only worth something if most
+/// seeded inputs become streams: count them.
+#[test]
+fn seeded_inputs_mostly_become_streams() {
+    let mut rng = Rng::new(0xA61 ^ "valid_streams".len() as u64);
+    let (mut valid, mut invalid, mut events) = (0, 0, 0);
+    for _ in 0..200 {
+        let len = rng.below(2049);
+        let data = rng.bytes(len);
+        if let Ok(g) = agui_gen::valid_stream(&mut arbitrary::Unstructured::new(&data)) {
+            valid += 1;
+            events += g.events.len();
+        }
+        if agui_gen::invalid_stream(&mut arbitrary::Unstructured::new(&data)).is_ok() {
+            invalid += 1;
+        }
+    }
+    eprintln!("valid {valid}/200 ({events} events), invalid {invalid}/200");
+    assert!(
+        valid >= 100 && invalid >= 60,
+        "valid {valid}/200, invalid {invalid}/200"
+    );
+    assert!(
+        events >= 2 * valid,
+        "generated valid streams are tiny: {events} events"
+    );
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds every fuzz target and runs each for N seconds (default 30).
+#
+#   fuzz/ci.sh [SECONDS]          # or FUZZ_SECONDS=N fuzz/ci.sh
+#
+# Exit status: 0 when every target ran its time without a finding (or when
+# cargo-fuzz is not installed: then nothing runs and it says so); non-zero
+# on a build failure or on any finding (crash, invariant broken, timeout,
+# out-of-memory). Findings are left under fuzz/artifacts/<target>/.
+#
+# Works on a stable toolchain: RUSTC_BOOTSTRAP=1 lets it use the sanitizer
+# flags cargo-fuzz needs. The differential target runs against
+# $AGUI_CONFORM_IMPL when set; otherwise against the example implementation
+# (the reference behind the protocol, crates/agui-harness), so the
+# subprocess path is fuzzed too. FUZZ_DIFFERENTIAL_IMPL=none leaves it a
+# no-op instead.
+set -uo pipefail
+
+secs="${1:-${FUZZ_SECONDS:-30}}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "fuzz/ci.sh: cargo-fuzz is not installed; no fuzzing run (install it with: cargo install cargo-fuzz)"
+    exit 0
+fi
+export RUSTC_BOOTSTRAP=1
+
+echo "fuzz/ci.sh: building the fuzz targets"
+if ! cargo fuzz build; then
+    echo "fuzz/ci.sh: FAILED to build the fuzz targets"
+    exit 2
+fi
+
+if [ -z "${AGUI_CONFORM_IMPL:-}" ] && [ "${FUZZ_DIFFERENTIAL_IMPL:-}" != "none" ]; then
+    if cargo build -q -p agui-harness --bin agui-example-impl; then
+        export AGUI_CONFORM_IMPL="$root/target/debug/agui-example-impl"
+    fi
+fi
+export AGUI_CONFORM_FUZZ_OUT="$root/fuzz/artifacts/differential"
+
+failed=()
+summary=()
+logs="$root/fuzz/artifacts/logs"
+mkdir -p "$logs"
+for t in $(cargo fuzz list); do
+    # New inputs go to fuzz/corpus/<target> (git-ignored); the committed
+    # seeds (fuzz/seeds/<target>) are only read.
+    mkdir -p "fuzz/corpus/$t" "fuzz/seeds/$t"
+    echo "fuzz/ci.sh: running $t for ${secs}s"
+    cargo fuzz run "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+        -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 \
+        -dict=fuzz/dictionaries/agui.dict -print_final_stats=1 \
+        >"$logs/$t.log" 2>&1
+    status=$?
+    done_line="$(grep -E '^#[0-9]+ +DONE' "$logs/$t.log" | tail -n 1)"
+    if [ "$status" -ne 0 ]; then
+        failed+=("$t")
+        summary+=("$t: FINDING (exit $status), see $logs/$t.log and fuzz/artifacts/$t/")
+        tail -n 60 "$logs/$t.log"
+    else
+        summary+=("$t: ok ${done_line}")
+    fi
+done
+
+echo
+echo "fuzz/ci.sh: summary (${secs}s per target)"
+printf '  %s\n' "${summary[@]}"
+if [ "${#failed[@]}" -ne 0 ]; then
+    echo "fuzz/ci.sh: findings in: ${failed[*]}"
+    exit 1
+fi
+echo "fuzz/ci.sh: no findings"
