@@ -113,11 +113,7 @@ pub fn events_around(events: &[Value], marks: &[usize]) -> String {
     }
     for (i, e) in events.iter().enumerate().take(hi).skip(lo) {
         let mark = if marks.contains(&i) { '>' } else { ' ' };
-        let _ = writeln!(
-            out,
-            "  {mark} {i:>3} {}",
-            serde_json::to_string(e).unwrap_or_default()
-        );
+        let _ = writeln!(out, "  {mark} {i:>3} {}", show_event(e));
     }
     if hi < events.len() {
         let _ = writeln!(out, "        …");
@@ -126,6 +122,24 @@ pub fn events_around(events: &[Value], marks: &[usize]) -> String {
         let _ = writeln!(out, "  > {:>3} <end of input>", events.len());
     }
     out
+}
+
+/// One event on one line, its `type` first (serde_json sorts keys).
+fn show_event(e: &Value) -> String {
+    match e {
+        Value::Object(m) => match m.get("type") {
+            Some(Value::String(t)) => {
+                let rest: serde_json::Map<String, Value> = m
+                    .iter()
+                    .filter(|(k, _)| *k != "type")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                format!("{t} {}", Value::Object(rest))
+            }
+            _ => e.to_string(),
+        },
+        _ => e.to_string(),
+    }
 }
 
 fn first(f: Option<(RuleId, usize)>) -> String {
