@@ -627,4 +627,103 @@ mod tests {
         });
         assert_eq!(got, [b"\xFF\xFE".to_vec()]);
     }
+
+    /// A small xorshift generator: the random tests are reproducible.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> usize {
+            (self.next() % n) as usize
+        }
+    }
+
+    /// Random streams built with their expected events, parsed in random
+    /// splits: every split gives exactly the events built.
+    #[test]
+    fn random_streams_in_random_splits() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let alphabet: &[&[u8]] = &[
+            b"a",
+            b"{",
+            b"\"",
+            b":",
+            b" ",
+            b"\xC3\xA9",
+            b"\xFF",
+            b"data",
+            b"\t",
+        ];
+        let endings: &[&[u8]] = &[b"\n", b"\r", b"\r\n"];
+        for _ in 0..300 {
+            let mut input = Vec::new();
+            if rng.below(4) == 0 {
+                input.extend_from_slice(BOM);
+            }
+            let mut want: Vec<Vec<u8>> = Vec::new();
+            let mut last_cr = false;
+            let line = |input: &mut Vec<u8>, content: &[u8], rng: &mut Rng, last_cr: &mut bool| {
+                input.extend_from_slice(content);
+                // A blank line right after a `\r` must not start with `\n`.
+                let e = if content.is_empty() && *last_cr {
+                    endings[[1, 2][rng.below(2)]]
+                } else {
+                    endings[rng.below(3)]
+                };
+                input.extend_from_slice(e);
+                *last_cr = e == b"\r";
+            };
+            for _ in 0..rng.below(6) {
+                let mut data = Vec::new();
+                for k in 0..1 + rng.below(3) {
+                    // Noise lines between data lines.
+                    match rng.below(5) {
+                        0 => line(&mut input, b": comment: x", &mut rng, &mut last_cr),
+                        1 => line(&mut input, b"id: 42", &mut rng, &mut last_cr),
+                        2 => line(&mut input, b"event: x", &mut rng, &mut last_cr),
+                        3 => line(&mut input, b"other:data: x", &mut rng, &mut last_cr),
+                        _ => {}
+                    }
+                    let mut value = Vec::new();
+                    for _ in 0..rng.below(8) {
+                        value.extend_from_slice(alphabet[rng.below(alphabet.len() as u64)]);
+                    }
+                    let mut l = b"data:".to_vec();
+                    if rng.below(2) == 0 || value.first() == Some(&b' ') {
+                        l.push(b' ');
+                    }
+                    l.extend_from_slice(&value);
+                    line(&mut input, &l, &mut rng, &mut last_cr);
+                    if k > 0 {
+                        data.push(b'\n');
+                    }
+                    data.extend_from_slice(&value);
+                }
+                line(&mut input, b"", &mut rng, &mut last_cr);
+                want.push(data);
+            }
+            // Random splits, including one byte at a time.
+            for _ in 0..4 {
+                let mut p = SseParser::new(1 << 16);
+                let mut got: Vec<Vec<u8>> = Vec::new();
+                let mut rest = &input[..];
+                while !rest.is_empty() {
+                    let n = (1 + rng.below(9)).min(rest.len());
+                    p.feed(&rest[..n], &mut |d| {
+                        if let Dispatch::Data { data, .. } = d {
+                            got.push(data.to_vec());
+                        }
+                    });
+                    rest = &rest[n..];
+                }
+                assert_eq!(got, want, "input {:?}", String::from_utf8_lossy(&input));
+                assert_eq!(p.finish(), None);
+            }
+        }
+    }
 }

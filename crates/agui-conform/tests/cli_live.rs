@@ -1,0 +1,274 @@
+//! `agui-conform check --url` and `run --producer`, end to end: the built
+//! binary against the test server of agui-live (127.0.0.1 only).
+//!
+//! Expected answers: exit statuses as documented (0 accept, 1 reject, 2
+//! usage/IO/HTTP error); the corpus case `ownership/continuation-disagrees`
+//! states its first violation (`ownership.continuation-disagrees` at 2).
+
+#[path = "../../agui-live/tests/support/server.rs"]
+mod server;
+
+use serde_json::{Value, json};
+use server::{End, Framing, Reply, Server, corpus_events, sse_body};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_live");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn valid_events() -> Vec<Value> {
+    vec![
+        json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Hi"}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+        json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}),
+    ]
+}
+
+#[test]
+fn a_valid_stream_is_accepted() {
+    let server = Server::replying(
+        Reply::sse(sse_body(&valid_events())).pieces(&[3, 11], Duration::from_micros(200)),
+    );
+    let url = server.url();
+    let out = run(&["check", "--url", &url]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{url}: accept — no violations in 5 events\n")
+    );
+    assert!(text(&out.stderr).contains("HTTP 200, text/event-stream"));
+    // The default input: POSTed JSON with fresh ids and empty collections.
+    let sent = server.requests()[0].json();
+    assert!(sent["threadId"].is_string() && sent["runId"].is_string());
+    assert_eq!(sent["messages"], json!([]));
+    assert_eq!(sent["tools"], json!([]));
+    assert_eq!(sent["context"], json!([]));
+    assert_eq!(sent["state"], json!({}));
+    assert_eq!(sent["forwardedProps"], json!({}));
+}
+
+#[test]
+fn a_rejected_stream_is_reported_live_and_saved() {
+    let events = corpus_events("ownership/continuation-disagrees.json");
+    let server = Server::replying(Reply::sse(sse_body(&events)).pieces(&[7], Duration::ZERO));
+    let save = scratch("reject.jsonl");
+    let out = run(&[
+        "check",
+        "--url",
+        &server.url(),
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let live = err
+        .lines()
+        .find(|l| l.contains("ownership.continuation-disagrees"))
+        .unwrap();
+    assert!(live.trim_start().starts_with("live #2 "), "{live}");
+    assert!(err.contains(&format!("saved {} events to", events.len())));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains(": reject — "), "{stdout}");
+    assert!(stdout.contains("#2") && stdout.contains("ownership.continuation-disagrees"));
+    // The capture holds the events served, one per line, as served.
+    let served: String = events.iter().map(|e| format!("{e}\n")).collect();
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), served);
+    // Re-checked offline, it gives the same verdict.
+    let again = run(&["check", save.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(1));
+}
+
+#[test]
+fn json_format_prints_one_object() {
+    let server = Server::replying(Reply::sse(sse_body(&valid_events())));
+    let out = run(&["check", "--url", &server.url(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(v["verdict"], "accept");
+    assert_eq!(v["violations"], json!([]));
+}
+
+#[test]
+fn input_file_and_headers_are_sent() {
+    let server = Server::replying(Reply::sse(sse_body(&valid_events())));
+    let input = scratch("input.json");
+    std::fs::write(
+        &input,
+        r#"{"threadId":"t-mine","messages":[],"state":{"n":1}}"#,
+    )
+    .unwrap();
+    let out = run(&[
+        "check",
+        "--url",
+        &server.url(),
+        "--input",
+        input.to_str().unwrap(),
+        "--header",
+        "Authorization: Bearer s3cret",
+        "--header",
+        "X-Trace: 1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let req = &server.requests()[0];
+    assert_eq!(req.header("authorization"), Some("Bearer s3cret"));
+    assert_eq!(req.header("x-trace"), Some("1"));
+    let sent = req.json();
+    assert_eq!(sent["threadId"], "t-mine");
+    assert!(sent["runId"].as_str().unwrap().starts_with("run-"));
+    assert_eq!(sent["state"], json!({"n": 1}));
+}
+
+#[test]
+fn http_errors_exit_2_with_a_clear_message() {
+    let server = Server::replying(Reply::sse("model overloaded").status(503));
+    let out = run(&["check", "--url", &server.url()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("HTTP 503") && err.contains("model overloaded"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_cut_stream_is_reported_saved_and_exits_2() {
+    let events = valid_events();
+    let mut body = sse_body(&events[..3]);
+    body.extend_from_slice(b"data: {\"type\":\"TEXT_MESSAGE_E");
+    let server = Server::replying(Reply::sse(body).framing(Framing::Close));
+    let save = scratch("cut.jsonl");
+    let out = run(&[
+        "check",
+        "--url",
+        &server.url(),
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("connection closed mid-event"), "{err}");
+    assert!(
+        err.contains("the report covers the 3 events received"),
+        "{err}"
+    );
+    // The report of what arrived is still printed (the run never ended).
+    assert!(text(&out.stdout).contains("run.unterminated"));
+    let served: String = events[..3].iter().map(|e| format!("{e}\n")).collect();
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), served);
+}
+
+#[test]
+fn a_never_ending_stream_times_out() {
+    let server = Server::replying(
+        Reply::sse(sse_body(&valid_events()[..1])).end(End::Trickle {
+            every: Duration::from_millis(50),
+            total: Duration::from_secs(5),
+        }),
+    );
+    let t = Instant::now();
+    let out = run(&["check", "--url", &server.url(), "--timeout", "0.5"]);
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("timed out"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = run(&[
+        "check",
+        "--url",
+        "http://127.0.0.1:9/",
+        "--header",
+        "nocolon",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("Name: value"));
+    let out = run(&["check", "--input", "x.json"]);
+    assert_eq!(out.status.code(), Some(2), "--input needs --url");
+    let out = run(&["check", "--url", "http://127.0.0.1:9/", "--timeout", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Answers each suite input: the state-carrying one with an error
+/// (`attribution.null`), every other with a valid run.
+fn suite_server() -> Server {
+    Server::start(|req| {
+        let input = req.json();
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": r})];
+        if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
+            events.push(json!({"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": null}));
+        }
+        events.push(json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}));
+        Reply::sse(sse_body(&events))
+    })
+}
+
+#[test]
+fn run_producer_scores_each_input() {
+    let server = suite_server();
+    let out = run(&["run", "--producer", &server.url(), "--suite", "producer"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("FAIL    state-carrying")),
+        "{stdout}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("PASS    plain")),
+        "{stdout}"
+    );
+    assert_eq!(
+        *lines.last().unwrap(),
+        "summary: 4 inputs — 3 PASS, 0 WARN, 1 FAIL, 0 ERRORED"
+    );
+    assert_eq!(server.requests().len(), 4);
+
+    let out = run(&[
+        "run",
+        "--producer",
+        &server.url(),
+        "--format",
+        "json",
+        "--filter",
+        "plain",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let lines: Vec<Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["id"], "plain");
+    assert_eq!(lines[0]["score"], "PASS");
+    assert_eq!(lines[1]["summary"]["inputs"], 1);
+    assert_eq!(lines[1]["summary"]["scores"]["PASS"], 1);
+}

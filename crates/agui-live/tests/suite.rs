@@ -1,0 +1,214 @@
+//! The producer suite: its input files, and scoring against a local
+//! server that answers each input with a chosen stream.
+//!
+//! Expected scores follow from the suite's definition (FAIL: an
+//! error-severity violation; WARN: warnings only; ERRORED: the exchange
+//! failed) and RULES.md severities: `subagentRunId` on `RUN_STARTED` is the
+//! warning `attribution.not-attributable`; `null` for it is the error
+//! `attribution.null`.
+
+mod support;
+
+use agui_live::suite::{self, Score};
+use agui_live::{Limits, Options};
+use serde_json::{Value, json};
+use std::time::Duration;
+use support::server::{Reply, Server};
+
+fn producer_dir() -> std::path::PathBuf {
+    suite::built_in_dir()
+}
+
+#[test]
+fn suite_inputs_are_run_agent_inputs_with_the_shapes_asked_for() {
+    let inputs = suite::load(&producer_dir()).unwrap();
+    let ids: Vec<&str> = inputs.iter().map(|i| i.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "history-attributed",
+            "plain",
+            "resume-after-interrupt",
+            "state-carrying"
+        ]
+    );
+    for i in &inputs {
+        let v = i.input.as_ref().unwrap();
+        // SCHEMA.md RunAgentInput: threadId, runId, messages required
+        // (the ids are filled in when a file leaves them out).
+        assert!(
+            v["threadId"].is_string() && v["runId"].is_string(),
+            "{}",
+            i.id
+        );
+        let messages = v["messages"].as_array().unwrap();
+        for m in messages {
+            assert!(m["id"].is_string() && m["role"].is_string(), "{}", i.id);
+        }
+        // Echoed in RUN_STARTED.input, each passes the wire rules.
+        let started = json!({"type": "RUN_STARTED", "threadId": v["threadId"], "runId": v["runId"], "input": v});
+        let finished =
+            json!({"type": "RUN_FINISHED", "threadId": v["threadId"], "runId": v["runId"]});
+        let report = agui_model::check_values(&[started, finished]);
+        assert!(
+            report.violations.is_empty(),
+            "{}: {:?}",
+            i.id,
+            report.violations
+        );
+    }
+    let by_id = |id: &str| {
+        inputs
+            .iter()
+            .find(|i| i.id == id)
+            .unwrap()
+            .input
+            .clone()
+            .unwrap()
+    };
+    let resume = by_id("resume-after-interrupt");
+    let entries = resume["resume"].as_array().unwrap();
+    assert!(entries.iter().all(|r| r["interruptId"].is_string()
+        && ["resolved", "cancelled"].contains(&r["status"].as_str().unwrap())));
+    let history = by_id("history-attributed");
+    let attributed: Vec<&str> = history["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m.get("subagentRunId").is_some())
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert!(attributed.contains(&"assistant") && attributed.contains(&"tool"));
+    assert!(
+        by_id("state-carrying")["state"]
+            .as_object()
+            .is_some_and(|s| !s.is_empty())
+    );
+}
+
+/// A stream for each input, chosen by what the input holds.
+fn answer(input: &Value) -> Reply {
+    let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+    let start = json!({"type": "RUN_STARTED", "threadId": t, "runId": r});
+    let finish = json!({"type": "RUN_FINISHED", "threadId": t, "runId": r});
+    let events: Vec<Value> = if input.get("resume").is_some() {
+        // Warning only: a tag on RUN_STARTED.
+        let mut s = start.clone();
+        s["subagentRunId"] = json!("sub-1");
+        vec![s, finish]
+    } else if input["messages"].as_array().is_some_and(|m| m.len() > 3) {
+        // Error: null attribution.
+        vec![
+            start,
+            json!({"type": "STEP_STARTED", "stepName": "s", "subagentRunId": null}),
+            json!({"type": "STEP_FINISHED", "stepName": "s", "subagentRunId": null}),
+            finish,
+        ]
+    } else if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
+        return Reply::sse("overloaded").status(500);
+    } else {
+        vec![start, finish]
+    };
+    Reply::sse(support::server::sse_body(&events))
+}
+
+#[test]
+fn each_input_is_scored_and_reported() {
+    let server = Server::start(|req| answer(&req.json()));
+    let inputs = suite::load(&producer_dir()).unwrap();
+    let opts = Options {
+        limits: Limits {
+            total: Duration::from_secs(20),
+            idle: Duration::from_secs(10),
+        },
+        ..Options::default()
+    };
+    let captures = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("suite-captures");
+    let _ = std::fs::remove_dir_all(&captures);
+    let mut seen = Vec::new();
+    let results = suite::run(&server.url(), &inputs, &opts, Some(&captures), &mut |r| {
+        seen.push(r.id.clone())
+    });
+    let scores: Vec<(&str, Score)> = results.iter().map(|r| (r.id.as_str(), r.score)).collect();
+    assert_eq!(
+        scores,
+        [
+            ("history-attributed", Score::Fail),
+            ("plain", Score::Pass),
+            ("resume-after-interrupt", Score::Warn),
+            ("state-carrying", Score::Errored),
+        ]
+    );
+    assert_eq!(seen.len(), 4);
+    // Every input was POSTed as written, ids filled in where left out.
+    let sent = server.requests();
+    assert_eq!(sent.len(), 4);
+    assert!(
+        sent.iter()
+            .any(|r| r.json()["threadId"] == "thread-conformance-resume")
+    );
+
+    let text = suite::render_text("producer", &server.url(), &results);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("producer suite `producer` against http://127.0.0.1:"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("FAIL    history-attributed"))
+    );
+    assert!(lines.iter().any(|l| l.contains("attribution.null")));
+    assert!(lines.iter().any(|l| l.contains("HTTP 500")));
+    assert_eq!(
+        *lines.last().unwrap(),
+        "summary: 4 inputs — 1 PASS, 1 WARN, 1 FAIL, 1 ERRORED"
+    );
+
+    let line = suite::json_line(&results[2]);
+    assert_eq!(line["score"], "WARN");
+    assert_eq!(line["warnings"], 1);
+    assert_eq!(
+        line["violations"][0]["rule"],
+        "attribution.not-attributable"
+    );
+    let summary = suite::summary_line("producer", &server.url(), &results);
+    assert_eq!(
+        summary["summary"]["scores"],
+        json!({"PASS": 1, "WARN": 1, "FAIL": 1, "ERRORED": 1})
+    );
+    assert_eq!(summary["summary"]["rules"]["attribution.null"], 2);
+
+    // Captures: one file per input that got a response, one line per event.
+    let plain = std::fs::read_to_string(captures.join("plain.jsonl")).unwrap();
+    assert_eq!(plain.lines().count(), 2);
+    let failing = std::fs::read_to_string(captures.join("history-attributed.jsonl")).unwrap();
+    assert_eq!(failing.lines().count(), 4);
+}
+
+#[test]
+fn a_transport_failure_is_errored_not_failed_for_end_of_input_rules() {
+    // The stream is cut mid-event: run.unterminated is an artifact of the
+    // cut, so the input is ERRORED rather than FAIL.
+    let server = Server::replying(
+        Reply::sse(
+            "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"ty",
+        )
+        .framing(support::server::Framing::Close),
+    );
+    let inputs = suite::load(&producer_dir().join("plain.json")).unwrap();
+    let results = suite::run(
+        &server.url(),
+        &inputs,
+        &Options::default(),
+        None,
+        &mut |_| {},
+    );
+    assert_eq!(results[0].score, Score::Errored);
+    assert!(results[0].failure.as_deref().unwrap().contains("mid-event"));
+}
+
+#[test]
+fn a_suite_is_found_by_name_or_path() {
+    assert!(suite::find("producer").is_ok());
+    assert!(suite::find(producer_dir().to_str().unwrap()).is_ok());
+    assert!(suite::find("no-such-suite").is_err());
+}
