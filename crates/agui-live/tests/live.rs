@@ -346,7 +346,8 @@ fn a_never_ending_server_hits_the_total_timeout() {
     let mut o = opts();
     o.limits = Limits {
         total: Duration::from_millis(600),
-        idle: Duration::from_millis(400),
+        // Longer than the total: only the total limit can fire.
+        idle: Duration::from_secs(5),
     };
     let t = Instant::now();
     let (run, _) = check(&server, &o);
