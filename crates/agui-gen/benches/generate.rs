@@ -14,7 +14,11 @@ fn bench(c: &mut Criterion) {
     // Events per batch, to report throughput in events.
     let events: usize = inputs
         .iter()
-        .map(|b| Scenario::new(&config, &mut Unstructured::new(b)).map(|sc| render(&sc).events.len()).unwrap_or(0))
+        .map(|b| {
+            Scenario::new(&config, &mut Unstructured::new(b))
+                .map(|sc| render(&sc).events.len())
+                .unwrap_or(0)
+        })
         .sum();
     let mut group = c.benchmark_group("generate");
     group.throughput(Throughput::Elements(events as u64));

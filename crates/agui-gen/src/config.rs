@@ -216,7 +216,8 @@ mod tests {
         let text = serde_json::to_string(&c).unwrap();
         let back: Config = serde_json::from_str(&text).unwrap();
         assert_eq!(back, c);
-        let partial: Config = serde_json::from_str(r#"{"runs": 1, "attribution": "attribution-only"}"#).unwrap();
+        let partial: Config =
+            serde_json::from_str(r#"{"runs": 1, "attribution": "attribution-only"}"#).unwrap();
         assert_eq!(partial.runs, 1);
         assert_eq!(partial.attribution, AttributionMode::AttributionOnly);
         assert_eq!(partial.invocations, 4);
@@ -224,7 +225,12 @@ mod tests {
 
     #[test]
     fn sanitize_clamps_and_never_leaves_all_weights_zero() {
-        let mut c = Config { runs: 0, parallelism: 0, invocations: 1000, ..Config::default() };
+        let mut c = Config {
+            runs: 0,
+            parallelism: 0,
+            invocations: 1000,
+            ..Config::default()
+        };
         c.weights = Weights {
             text: 0,
             tool_call: 0,

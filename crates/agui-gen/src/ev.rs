@@ -87,7 +87,10 @@ fn ser_type<S: serde::Serializer>(t: &Option<EventType>, s: S) -> Result<S::Ok, 
 
 impl Ev {
     pub fn new(ty: EventType) -> Self {
-        Ev { ty: Some(ty), ..Ev::default() }
+        Ev {
+            ty: Some(ty),
+            ..Ev::default()
+        }
     }
 
     /// The event type (always set by the generator).

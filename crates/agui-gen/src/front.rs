@@ -42,13 +42,33 @@ pub fn generate(config: &Config, mode: Mode, u: &mut Unstructured) -> arbitrary:
     match mode {
         Mode::Valid => {
             let r = render(&sc);
-            Ok(Generated { events: r.values(), verdict: Verdict::Accept, rule: None, index: None, projection: Some(r.projection) })
+            Ok(Generated {
+                events: r.values(),
+                verdict: Verdict::Accept,
+                rule: None,
+                index: None,
+                projection: Some(r.projection),
+            })
         }
         Mode::Invalid(rule) => {
             let m = mutate(rule, sc, u)?.ok_or(arbitrary::Error::IncorrectFormat)?;
-            let verdict = if rule.severity() == Severity::Error { Verdict::Reject } else { Verdict::Accept };
-            let projection = if verdict == Verdict::Accept { m.projection } else { None };
-            Ok(Generated { events: m.events, verdict, rule: Some(m.rule), index: Some(m.index), projection })
+            let verdict = if rule.severity() == Severity::Error {
+                Verdict::Reject
+            } else {
+                Verdict::Accept
+            };
+            let projection = if verdict == Verdict::Accept {
+                m.projection
+            } else {
+                None
+            };
+            Ok(Generated {
+                events: m.events,
+                verdict,
+                rule: Some(m.rule),
+                index: Some(m.index),
+                projection,
+            })
         }
     }
 }
@@ -72,10 +92,13 @@ pub fn invalid_stream(u: &mut Unstructured) -> arbitrary::Result<Generated> {
 /// work.
 pub fn strategy(config: Config, mode: Mode) -> impl Strategy<Value = Generated> {
     let size = config.entropy_hint();
-    proptest::collection::vec(any::<u8>(), 0..size).prop_filter_map("generator declined the bytes", move |bytes| {
-        let mut u = Unstructured::new(&bytes);
-        generate(&config, mode, &mut u).ok()
-    })
+    proptest::collection::vec(any::<u8>(), 0..size).prop_filter_map(
+        "generator declined the bytes",
+        move |bytes| {
+            let mut u = Unstructured::new(&bytes);
+            generate(&config, mode, &mut u).ok()
+        },
+    )
 }
 
 /// The seeded byte source: ChaCha8 from `seed`, as many bytes as the config
@@ -131,7 +154,11 @@ impl Generated {
             description,
             spec,
             events: self.events,
-            expect: Expect { verdict: self.verdict, rule: self.rule, index: self.index },
+            expect: Expect {
+                verdict: self.verdict,
+                rule: self.rule,
+                index: self.index,
+            },
             obligation: None,
             projection: self.projection,
         }

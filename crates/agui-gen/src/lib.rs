@@ -18,8 +18,8 @@ pub mod scenario;
 
 pub use config::{AttributionMode, Config, Weights};
 pub use front::{
-    Generated, Mode, case_id, generate, generate_case, generate_case_with, generate_seeded, invalid_stream, strategy,
-    valid_stream,
+    Generated, Mode, case_id, generate, generate_case, generate_case_with, generate_seeded,
+    invalid_stream, strategy, valid_stream,
 };
 pub use render::{Rendered, render};
 pub use scenario::Scenario;

@@ -15,7 +15,7 @@
 
 use crate::ev::Ev;
 use crate::render::{EndKind, Meta, Rendered, render};
-use crate::scenario::{InvEnd, Interrupt, Invocation, RunEnd, RunPlan, Scenario};
+use crate::scenario::{Interrupt, InvEnd, Invocation, RunEnd, RunPlan, Scenario};
 use agui_model::{EventType as T, RuleId};
 use arbitrary::{Result, Unstructured};
 use serde_json::{Value, json};
@@ -46,7 +46,9 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::InterruptRunNotInterrupted | R::InterruptUnknownId | R::InterruptOwnerMismatch => {
             return interrupt_warning(rule, sc, u).map(Some);
         }
-        R::RunAfterFinished | R::RunOpenEntitiesAtFinish | R::LifecycleOpenAtRunFinish => ensure_finished(&mut sc),
+        R::RunAfterFinished | R::RunOpenEntitiesAtFinish | R::LifecycleOpenAtRunFinish => {
+            ensure_finished(&mut sc)
+        }
         R::RunAfterError => ensure_error(&mut sc, u)?,
         _ => {}
     }
@@ -72,7 +74,10 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
             let t = c.pick(&["failed", "cancelled", "interrupt", "SUCCESS"])?;
             (c.outcome(json!({ "type": t }))?, None)
         }
-        R::LifecycleSuccessWithInterrupts => (c.outcome(json!({"type": "success", "interruptIds": ["zz-int"]}))?, None),
+        R::LifecycleSuccessWithInterrupts => (
+            c.outcome(json!({"type": "success", "interruptIds": ["zz-int"]}))?,
+            None,
+        ),
         R::RunFirstEvent => (c.first_event()?, None),
         R::RunAlreadyActive => (c.already_active_run()?, None),
         R::RunAfterFinished => (c.after_end(EndKind::Finished)?, None),
@@ -80,16 +85,38 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::RunOpenEntitiesAtFinish => (c.open_entities()?, None),
         R::RunUnterminated => (c.unterminated()?, None),
         R::TextAlreadyOpen => (c.already_open(T::TextMessageStart, "messageId")?, None),
-        R::TextNotOpen => (c.not_open(&[T::TextMessageContent, T::TextMessageEnd], T::TextMessageEnd, "messageId")?, None),
+        R::TextNotOpen => (
+            c.not_open(
+                &[T::TextMessageContent, T::TextMessageEnd],
+                T::TextMessageEnd,
+                "messageId",
+            )?,
+            None,
+        ),
         R::ToolAlreadyOpen => (c.already_open(T::ToolCallStart, "toolCallId")?, None),
-        R::ToolNotOpen => (c.not_open(&[T::ToolCallArgs, T::ToolCallEnd], T::ToolCallEnd, "toolCallId")?, None),
+        R::ToolNotOpen => (
+            c.not_open(
+                &[T::ToolCallArgs, T::ToolCallEnd],
+                T::ToolCallEnd,
+                "toolCallId",
+            )?,
+            None,
+        ),
         R::ReasoningAlreadyOpen => {
-            let t = if c.flip()? { T::ReasoningStart } else { T::ReasoningMessageStart };
+            let t = if c.flip()? {
+                T::ReasoningStart
+            } else {
+                T::ReasoningMessageStart
+            };
             (c.already_open(t, "messageId")?, None)
         }
         R::ReasoningNotOpen => (
             c.not_open(
-                &[T::ReasoningMessageContent, T::ReasoningMessageEnd, T::ReasoningEnd],
+                &[
+                    T::ReasoningMessageContent,
+                    T::ReasoningMessageEnd,
+                    T::ReasoningEnd,
+                ],
                 T::ReasoningEnd,
                 "messageId",
             )?,
@@ -115,7 +142,12 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         // Handled above, or not violations.
         _ => return Ok(None),
     };
-    Ok(Some(Mutated { events: c.v, rule, index, projection }))
+    Ok(Some(Mutated {
+        events: c.v,
+        rule,
+        index,
+        projection,
+    }))
 }
 
 /// Makes sure some run ends with `RUN_FINISHED` (turning the last run's
@@ -175,7 +207,8 @@ fn bare_run(run_id: &str) -> RunPlan {
 fn announce_index(r: &Rendered, k: usize, id: &str) -> Option<usize> {
     let span = r.runs.get(k)?;
     (span.start..span.end).find(|&i| {
-        r.events[i].kind() == T::SubagentStarted && r.events[i].subagent_run_id.as_deref() == Some(id)
+        r.events[i].kind() == T::SubagentStarted
+            && r.events[i].subagent_run_id.as_deref() == Some(id)
     })
 }
 
@@ -187,7 +220,11 @@ fn resumed_not_suspended(mut sc: Scenario, u: &mut Unstructured) -> Result<Mutat
     let mut cands = Vec::new();
     for (a, run) in sc.runs.iter().enumerate() {
         if a + 1 < sc.runs.len() && !matches!(run.end, RunEnd::Error(_)) {
-            for inv in run.invocations.iter().filter(|i| i.announced && !matches!(i.end, InvEnd::Suspended(_))) {
+            for inv in run
+                .invocations
+                .iter()
+                .filter(|i| i.announced && !matches!(i.end, InvEnd::Suspended(_)))
+            {
                 cands.push((a, inv.id.clone()));
             }
         }
@@ -198,7 +235,11 @@ fn resumed_not_suspended(mut sc: Scenario, u: &mut Unstructured) -> Result<Mutat
         // A run before all others announcing and closing a fresh id.
         let mut pre = bare_run("run-zz-pre");
         let mut inv = bare_invocation("zz-again".into());
-        inv.end = if u.arbitrary()? { InvEnd::Error } else { InvEnd::Success(u.int_in_range(0..=3)?) };
+        inv.end = if u.arbitrary()? {
+            InvEnd::Error
+        } else {
+            InvEnd::Success(u.int_in_range(0..=3)?)
+        };
         pre.invocations.push(inv);
         sc.runs.insert(0, pre);
         if sc.runs.len() == 1 {
@@ -221,7 +262,12 @@ fn resumed_not_suspended(mut sc: Scenario, u: &mut Unstructured) -> Result<Mutat
     }
     let r = render(&sc);
     let index = announce_index(&r, b, &id).ok_or(arbitrary::Error::IncorrectFormat)?;
-    Ok(Mutated { events: r.values(), rule: RuleId::LifecycleResumedNotSuspended, index, projection: Some(r.projection) })
+    Ok(Mutated {
+        events: r.values(),
+        rule: RuleId::LifecycleResumedNotSuspended,
+        index,
+        projection: Some(r.projection),
+    })
 }
 
 /// The interrupt warnings, as scenario edits.
@@ -229,7 +275,9 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
     let k = if rule == RuleId::InterruptRunNotInterrupted {
         // A run finishing without an interrupt outcome, in which some
         // invocation ends suspended (with no interrupt ids of its own).
-        let finished: Vec<usize> = (0..sc.runs.len()).filter(|&k| sc.runs[k].end == RunEnd::Finished).collect();
+        let finished: Vec<usize> = (0..sc.runs.len())
+            .filter(|&k| sc.runs[k].end == RunEnd::Finished)
+            .collect();
         let k = if finished.is_empty() {
             let k = sc.runs.len() - 1;
             sc.runs[k].end = RunEnd::Finished;
@@ -237,10 +285,15 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
         } else {
             finished[u.choose_index(finished.len())?]
         };
-        let ids = if u.arbitrary()? { None } else { Some(Vec::new()) };
+        let ids = if u.arbitrary()? {
+            None
+        } else {
+            Some(Vec::new())
+        };
         let run = &mut sc.runs[k];
-        let cands: Vec<usize> =
-            (0..run.invocations.len()).filter(|&i| run.invocations[i].announced && run.invocations[i].end != InvEnd::Error).collect();
+        let cands: Vec<usize> = (0..run.invocations.len())
+            .filter(|&i| run.invocations[i].announced && run.invocations[i].end != InvEnd::Error)
+            .collect();
         if cands.is_empty() || u.ratio(1, 4)? {
             let mut inv = bare_invocation("zz-paused".into());
             inv.end = InvEnd::Suspended(ids);
@@ -252,10 +305,15 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
         k
     } else {
         // An interrupt run (the last run becomes one if none is).
-        let ints: Vec<usize> = (0..sc.runs.len()).filter(|&k| matches!(sc.runs[k].end, RunEnd::Interrupt(_))).collect();
+        let ints: Vec<usize> = (0..sc.runs.len())
+            .filter(|&k| matches!(sc.runs[k].end, RunEnd::Interrupt(_)))
+            .collect();
         let k = if ints.is_empty() {
             let k = sc.runs.len() - 1;
-            sc.runs[k].end = RunEnd::Interrupt(vec![Interrupt { id: "zz-int-parent".into(), tag: None }]);
+            sc.runs[k].end = RunEnd::Interrupt(vec![Interrupt {
+                id: "zz-int-parent".into(),
+                tag: None,
+            }]);
             k
         } else {
             ints[u.choose_index(ints.len())?]
@@ -264,7 +322,9 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
         // The invocation that lists the faulty id: one already suspended with
         // ids, else a new one.
         let cands: Vec<usize> = (0..run.invocations.len())
-            .filter(|&i| matches!(&run.invocations[i].end, InvEnd::Suspended(Some(l)) if !l.is_empty()))
+            .filter(
+                |&i| matches!(&run.invocations[i].end, InvEnd::Suspended(Some(l)) if !l.is_empty()),
+            )
             .collect();
         let i = if cands.is_empty() || u.ratio(1, 4)? {
             let id = "zz-paused".to_string();
@@ -272,7 +332,10 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
             inv.end = InvEnd::Suspended(Some(vec!["zz-int-own".into()]));
             run.invocations.push(inv);
             if let RunEnd::Interrupt(list) = &mut run.end {
-                list.push(Interrupt { id: "zz-int-own".into(), tag: Some(id) });
+                list.push(Interrupt {
+                    id: "zz-int-own".into(),
+                    tag: Some(id),
+                });
             }
             run.invocations.len() - 1
         } else {
@@ -290,7 +353,11 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
                 _ => Vec::new(),
             };
             let victim = listed[u.choose_index(listed.len())?].clone();
-            let other: Option<String> = if u.arbitrary()? { None } else { Some(format!("{owner}-zz-other")) };
+            let other: Option<String> = if u.arbitrary()? {
+                None
+            } else {
+                Some(format!("{owner}-zz-other"))
+            };
             if let RunEnd::Interrupt(list) = &mut run.end {
                 for it in list.iter_mut().filter(|it| it.id == victim) {
                     it.tag = other.clone();
@@ -301,7 +368,12 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
     };
     let r = render(&sc);
     let index = r.runs[k].end;
-    Ok(Mutated { events: r.values(), rule, index, projection: Some(r.projection) })
+    Ok(Mutated {
+        events: r.values(),
+        rule,
+        index,
+        projection: Some(r.projection),
+    })
 }
 
 struct Ctx<'a, 'b> {
@@ -341,7 +413,11 @@ impl Ctx<'_, '_> {
     }
 
     fn pick_opt<X: Clone>(&mut self, xs: &[X]) -> Result<Option<X>> {
-        if xs.is_empty() { Ok(None) } else { self.pick(xs).map(Some) }
+        if xs.is_empty() {
+            Ok(None)
+        } else {
+            self.pick(xs).map(Some)
+        }
     }
 
     fn kind(&self, i: usize) -> T {
@@ -364,21 +440,34 @@ impl Ctx<'_, '_> {
 
     /// Original indexes (before any edit) matching a predicate.
     fn find(&self, pred: impl Fn(&Ev, Meta) -> bool) -> Vec<usize> {
-        (0..self.r.events.len()).filter(|&i| pred(&self.r.events[i], self.r.meta[i])).collect()
+        (0..self.r.events.len())
+            .filter(|&i| pred(&self.r.events[i], self.r.meta[i]))
+            .collect()
     }
 
     /// A position inside some run's body where a new event may go: after
     /// its `RUN_STARTED`, up to (before) its end event.
     fn body_pos(&mut self, kinds: &[EndKind]) -> Result<(usize, usize)> {
-        let runs: Vec<usize> = (0..self.r.runs.len()).filter(|&k| kinds.contains(&self.r.runs[k].kind)).collect();
+        let runs: Vec<usize> = (0..self.r.runs.len())
+            .filter(|&k| kinds.contains(&self.r.runs[k].kind))
+            .collect();
         let k = self.pick(&runs)?;
         let s = &self.r.runs[k];
         let (lo, hi) = (s.start + 1, s.end);
-        Ok((k, self.u.int_in_range(lo..=hi)?))
+        let mut p = self.u.int_in_range(lo..=hi)?;
+        // Never inside the parent's chunk stream: an untagged event there
+        // would close the parent's lane under its remaining chunks, a
+        // violation of its own between the edit and the expected index.
+        while p < hi && self.r.meta[p].chunk == 2 && self.r.meta[p].actor == 0 {
+            p += 1;
+        }
+        Ok((k, p))
     }
 
     fn any_body_pos(&mut self) -> Result<usize> {
-        Ok(self.body_pos(&[EndKind::Finished, EndKind::Interrupt, EndKind::Error])?.1)
+        Ok(self
+            .body_pos(&[EndKind::Finished, EndKind::Interrupt, EndKind::Error])?
+            .1)
     }
 
     fn insert(&mut self, p: usize, items: Vec<Value>) {
@@ -388,7 +477,13 @@ impl Ctx<'_, '_> {
     /// A tag that differs from `owner` (never absent: an untagged event
     /// never disagrees).
     fn other_tag(&mut self, run: usize, owner: &Option<String>) -> Result<String> {
-        let mut others: Vec<String> = self.r.runs[run].tags.iter().flatten().filter(|t| Some(*t) != owner.as_ref()).cloned().collect();
+        let mut others: Vec<String> = self.r.runs[run]
+            .tags
+            .iter()
+            .flatten()
+            .filter(|t| Some(*t) != owner.as_ref())
+            .cloned()
+            .collect();
         others.push(self.fresh("intruder"));
         self.pick(&others)
     }
@@ -397,7 +492,13 @@ impl Ctx<'_, '_> {
 
     fn not_json(&mut self) -> Result<usize> {
         let p = self.u.int_in_range(0..=self.v.len())?;
-        let item = self.pick(&[json!(42), json!("TEXT_MESSAGE_START"), json!([{"type": "RUN_STARTED"}]), Value::Null, json!(true)])?;
+        let item = self.pick(&[
+            json!(42),
+            json!("TEXT_MESSAGE_START"),
+            json!([{"type": "RUN_STARTED"}]),
+            Value::Null,
+            json!(true),
+        ])?;
         self.insert(p, vec![item]);
         Ok(p)
     }
@@ -410,7 +511,11 @@ impl Ctx<'_, '_> {
             Ok(i)
         } else {
             let p = self.u.int_in_range(0..=self.v.len())?;
-            let item = if self.flip()? { event!(T::Custom, "name" => "n", "value" => 1) } else { json!({"name": "n"}) };
+            let item = if self.flip()? {
+                event!(T::Custom, "name" => "n", "value" => 1)
+            } else {
+                json!({"name": "n"})
+            };
             let mut item = item;
             if item.get("type").is_some() {
                 item["type"] = json!(bad);
@@ -427,9 +532,11 @@ impl Ctx<'_, '_> {
                 T::RunStarted | T::RunFinished => &["threadId", "runId"],
                 T::RunError => &["message"],
                 T::StepStarted | T::StepFinished => &["stepName"],
-                T::TextMessageStart | T::TextMessageEnd | T::ReasoningStart | T::ReasoningEnd | T::ReasoningMessageEnd => {
-                    &["messageId"]
-                }
+                T::TextMessageStart
+                | T::TextMessageEnd
+                | T::ReasoningStart
+                | T::ReasoningEnd
+                | T::ReasoningMessageEnd => &["messageId"],
                 T::TextMessageContent | T::ReasoningMessageContent => &["messageId", "delta"],
                 T::ReasoningMessageStart => &["messageId", "role"],
                 T::ToolCallStart => &["toolCallId", "toolCallName"],
@@ -448,7 +555,9 @@ impl Ctx<'_, '_> {
                 _ => &[],
             };
             let mut fields = fields.to_vec();
-            if e.kind() == T::RunFinished && e.outcome.as_ref().is_some_and(|o| o["type"] == "interrupt") {
+            if e.kind() == T::RunFinished
+                && e.outcome.as_ref().is_some_and(|o| o["type"] == "interrupt")
+            {
                 fields.push("outcome/interrupts/0/reason");
                 fields.push("outcome/interrupts/0/id");
             }
@@ -529,12 +638,16 @@ impl Ctx<'_, '_> {
             return Ok(i);
         }
         let p = self.any_body_pos()?;
-        self.insert(p, vec![event!(T::Custom, "name" => "n", "value" => 1, "subagentRunId" => Value::Null)]);
+        self.insert(
+            p,
+            vec![event!(T::Custom, "name" => "n", "value" => 1, "subagentRunId" => Value::Null)],
+        );
         Ok(p)
     }
 
     fn not_attributable(&mut self) -> Result<usize> {
-        let sites = self.find(|e, _| matches!(e.kind(), T::RunStarted | T::RunFinished | T::RunError));
+        let sites =
+            self.find(|e, _| matches!(e.kind(), T::RunStarted | T::RunFinished | T::RunError));
         let i = self.pick(&sites)?;
         let run = self.run_of(i);
         let mut tags: Vec<String> = self.r.runs[run].tags.iter().flatten().cloned().collect();
@@ -598,13 +711,22 @@ impl Ctx<'_, '_> {
     fn already_active_run(&mut self) -> Result<usize> {
         let p = self.any_body_pos()?;
         let thread = self.r.events[0].thread_id.clone().unwrap_or_default();
-        self.insert(p, vec![event!(T::RunStarted, "threadId" => thread, "runId" => "zz-run")]);
+        self.insert(
+            p,
+            vec![event!(T::RunStarted, "threadId" => thread, "runId" => "zz-run")],
+        );
         Ok(p)
     }
 
     fn after_end(&mut self, kind: EndKind) -> Result<usize> {
-        let kinds: &[EndKind] = if kind == EndKind::Error { &[EndKind::Error] } else { &[EndKind::Finished, EndKind::Interrupt] };
-        let runs: Vec<usize> = (0..self.r.runs.len()).filter(|&k| kinds.contains(&self.r.runs[k].kind)).collect();
+        let kinds: &[EndKind] = if kind == EndKind::Error {
+            &[EndKind::Error]
+        } else {
+            &[EndKind::Finished, EndKind::Interrupt]
+        };
+        let runs: Vec<usize> = (0..self.r.runs.len())
+            .filter(|&k| kinds.contains(&self.r.runs[k].kind))
+            .collect();
         let k = self.pick(&runs)?;
         let p = self.r.runs[k].end + 1;
         let thread = self.r.events[0].thread_id.clone().unwrap_or_default();
@@ -628,7 +750,11 @@ impl Ctx<'_, '_> {
             m.chunk == 0
                 && matches!(
                     e.kind(),
-                    T::TextMessageEnd | T::ToolCallEnd | T::ReasoningEnd | T::ReasoningMessageEnd | T::StepFinished
+                    T::TextMessageEnd
+                        | T::ToolCallEnd
+                        | T::ReasoningEnd
+                        | T::ReasoningMessageEnd
+                        | T::StepFinished
                 )
         });
         let closes: Vec<usize> = closes
@@ -642,7 +768,9 @@ impl Ctx<'_, '_> {
                 let end = self.r.runs[self.run_of(i)].end;
                 !(i + 1..end).any(|j| {
                     let f = &self.r.events[j];
-                    f.kind() == T::StepStarted && f.step_name == e.step_name && f.subagent_run_id == e.subagent_run_id
+                    f.kind() == T::StepStarted
+                        && f.step_name == e.step_name
+                        && f.subagent_run_id == e.subagent_run_id
                 })
             })
             .collect();
@@ -720,7 +848,10 @@ impl Ctx<'_, '_> {
         let p = self.any_body_pos()?;
         let mut e = Value::Object(ev(t));
         e[key] = json!(self.fresh("gone"));
-        if matches!(t, T::TextMessageContent | T::ToolCallArgs | T::ReasoningMessageContent) {
+        if matches!(
+            t,
+            T::TextMessageContent | T::ToolCallArgs | T::ReasoningMessageContent
+        ) {
             e["delta"] = json!("x");
         }
         self.insert(p, vec![e]);
@@ -749,7 +880,12 @@ impl Ctx<'_, '_> {
         ])?;
         let mut e = event!(T::StateDelta, "delta" => patch);
         if self.flip()? {
-            let tags: Vec<String> = self.r.runs.iter().flat_map(|r| r.tags.iter().flatten().cloned()).collect();
+            let tags: Vec<String> = self
+                .r
+                .runs
+                .iter()
+                .flat_map(|r| r.tags.iter().flatten().cloned())
+                .collect();
             if let Some(t) = self.pick_opt(&tags)? {
                 e["subagentRunId"] = json!(t);
             }
@@ -766,14 +902,17 @@ impl Ctx<'_, '_> {
         for (k, span) in self.r.runs.iter().enumerate() {
             for t in span.tags.iter().flatten() {
                 let announced = (span.start..=span.end).any(|i| {
-                    self.r.events[i].kind() == T::SubagentStarted && self.r.events[i].subagent_run_id.as_ref() == Some(t)
+                    self.r.events[i].kind() == T::SubagentStarted
+                        && self.r.events[i].subagent_run_id.as_ref() == Some(t)
                 });
                 if announced {
                     continue;
                 }
                 let first = (span.start..span.end).find(|&i| {
                     let e = &self.r.events[i];
-                    e.kind().is_attributable() && !e.kind().is_lifecycle() && e.subagent_run_id.as_ref() == Some(t)
+                    e.kind().is_attributable()
+                        && !e.kind().is_lifecycle()
+                        && e.subagent_run_id.as_ref() == Some(t)
                 });
                 if let Some(i) = first {
                     sites.push((k, t.clone(), i));
@@ -784,7 +923,10 @@ impl Ctx<'_, '_> {
             && self.flip()?
         {
             let q = self.u.int_in_range(i + 1..=self.r.runs[k].end)?;
-            self.insert(q, vec![event!(T::SubagentStarted, "subagentRunId" => t, "name" => "late")]);
+            self.insert(
+                q,
+                vec![event!(T::SubagentStarted, "subagentRunId" => t, "name" => "late")],
+            );
             return Ok(q);
         }
         let p = self.any_body_pos()?;
@@ -796,7 +938,13 @@ impl Ctx<'_, '_> {
             event!(T::Raw, "event" => json!({"n": 1}), "subagentRunId" => id),
             event!(T::TextMessageStart, "messageId" => msg, "subagentRunId" => id),
         ])?;
-        self.insert(p, vec![first, event!(T::SubagentStarted, "subagentRunId" => id, "name" => "late")]);
+        self.insert(
+            p,
+            vec![
+                first,
+                event!(T::SubagentStarted, "subagentRunId" => id, "name" => "late"),
+            ],
+        );
         Ok(p + 1)
     }
 
@@ -863,7 +1011,8 @@ impl Ctx<'_, '_> {
     }
 
     fn unknown_parent(&mut self) -> Result<usize> {
-        let with_parent = self.find(|e, _| e.kind() == T::SubagentStarted && e.parent_subagent_run_id.is_some());
+        let with_parent =
+            self.find(|e, _| e.kind() == T::SubagentStarted && e.parent_subagent_run_id.is_some());
         if let Some(i) = self.pick_opt(&with_parent)?
             && self.flip()?
         {
@@ -878,7 +1027,10 @@ impl Ctx<'_, '_> {
 
     fn open_at_run_finish(&mut self) -> Result<usize> {
         let ends = self.find(|e, _| matches!(e.kind(), T::SubagentFinished | T::SubagentError));
-        let ends: Vec<usize> = ends.into_iter().filter(|&i| self.r.runs[self.run_of(i)].kind != EndKind::Error).collect();
+        let ends: Vec<usize> = ends
+            .into_iter()
+            .filter(|&i| self.r.runs[self.run_of(i)].kind != EndKind::Error)
+            .collect();
         if let Some(i) = self.pick_opt(&ends)?
             && self.flip()?
         {
@@ -889,7 +1041,10 @@ impl Ctx<'_, '_> {
         let (k, p) = self.body_pos(&[EndKind::Finished, EndKind::Interrupt])?;
         let end = self.r.runs[k].end;
         let id = self.fresh("s");
-        self.insert(p, vec![event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent")]);
+        self.insert(
+            p,
+            vec![event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent")],
+        );
         Ok(end + 1)
     }
 
@@ -946,7 +1101,10 @@ impl Ctx<'_, '_> {
             let t = self.other_tag(k, &owner)?;
             let id = self.r.events[i].message_id.clone().unwrap_or_default();
             let q = self.u.int_in_range(i + 1..=self.r.runs[k].end)?;
-            self.insert(q, vec![event!(T::TextMessageStart, "messageId" => id, "subagentRunId" => t)]);
+            self.insert(
+                q,
+                vec![event!(T::TextMessageStart, "messageId" => id, "subagentRunId" => t)],
+            );
             return Ok(q);
         }
         let p = self.any_body_pos()?;
@@ -973,7 +1131,9 @@ impl Ctx<'_, '_> {
     }
 
     fn tool_call_vs_message(&mut self) -> Result<usize> {
-        let openers = self.find(|e, m| m.chunk != 2 && matches!(e.kind(), T::TextMessageStart | T::TextMessageChunk));
+        let openers = self.find(|e, m| {
+            m.chunk != 2 && matches!(e.kind(), T::TextMessageStart | T::TextMessageChunk)
+        });
         if let Some(i) = self.pick_opt(&openers)?
             && self.flip()?
         {
@@ -1016,7 +1176,11 @@ impl Ctx<'_, '_> {
         let p = self.any_body_pos()?;
         let name = self.fresh("step");
         let tag = self.fresh("s");
-        let (a, b) = if self.flip()? { (None, Some(tag)) } else { (Some(tag), None) };
+        let (a, b) = if self.flip()? {
+            (None, Some(tag))
+        } else {
+            (Some(tag), None)
+        };
         let mut s = event!(T::StepStarted, "stepName" => name);
         let mut f = event!(T::StepFinished, "stepName" => name);
         if let Some(a) = a {
@@ -1048,7 +1212,11 @@ impl Ctx<'_, '_> {
     }
 
     fn chunk_kind(&mut self) -> Result<T> {
-        self.pick(&[T::TextMessageChunk, T::ToolCallChunk, T::ReasoningMessageChunk])
+        self.pick(&[
+            T::TextMessageChunk,
+            T::ToolCallChunk,
+            T::ReasoningMessageChunk,
+        ])
     }
 
     fn chunk_ambiguous(&mut self) -> Result<usize> {
@@ -1090,7 +1258,9 @@ impl Ctx<'_, '_> {
     }
 
     fn chunk_opener_disagrees(&mut self) -> Result<usize> {
-        let sites = self.find(|e, m| m.chunk == 2 && matches!(e.kind(), T::TextMessageChunk | T::ToolCallChunk));
+        let sites = self.find(|e, m| {
+            m.chunk == 2 && matches!(e.kind(), T::TextMessageChunk | T::ToolCallChunk)
+        });
         if let Some(i) = self.pick_opt(&sites)?
             && self.flip()?
         {
@@ -1106,7 +1276,11 @@ impl Ctx<'_, '_> {
         let p = self.any_body_pos()?;
         let lane = self.fresh("lane");
         let id = self.fresh("c");
-        let t = if self.flip()? { T::TextMessageChunk } else { T::ToolCallChunk };
+        let t = if self.flip()? {
+            T::TextMessageChunk
+        } else {
+            T::ToolCallChunk
+        };
         let open = self.chunk_opener(t, &id, Some(&lane));
         let mut next = Value::Object(ev(t));
         next["delta"] = json!("y");

@@ -35,7 +35,11 @@ fn new_key(rng: &mut SplitMix, fresh: &mut u32, doc: &Map<String, Value>) -> Str
 }
 
 fn one(doc: &mut Map<String, Value>, rng: &mut SplitMix, fresh: &mut u32) -> Value {
-    let keys: Vec<String> = doc.keys().filter(|k| k.as_str() != "list").cloned().collect();
+    let keys: Vec<String> = doc
+        .keys()
+        .filter(|k| k.as_str() != "list")
+        .cloned()
+        .collect();
     let list_len = doc.get("list").and_then(Value::as_array).map(Vec::len);
     let choice = rng.below(8);
     let value = json!(rng.below(1000));
@@ -89,7 +93,11 @@ fn one(doc: &mut Map<String, Value>, rng: &mut SplitMix, fresh: &mut u32) -> Val
         }
         _ => {
             let k = new_key(rng, fresh, doc);
-            let v = if rng.chance(1, 4) { json!({"deep": [value, "x"]}) } else { value };
+            let v = if rng.chance(1, 4) {
+                json!({"deep": [value, "x"]})
+            } else {
+                value
+            };
             doc.insert(k.clone(), v.clone());
             json!({"op": "add", "path": format!("/{}", escape(&k)), "value": v})
         }
@@ -127,13 +135,18 @@ mod tests {
         let mut rng = SplitMix::new(7);
         let mut fresh = 0;
         for _ in 0..200 {
-            let mut doc = if rng.chance(1, 10) { snapshot(&mut rng, &mut fresh) } else { Map::new() };
+            let mut doc = if rng.chance(1, 10) {
+                snapshot(&mut rng, &mut fresh)
+            } else {
+                Map::new()
+            };
             for _ in 0..20 {
                 let before = Value::Object(doc.clone());
                 let ops = build(&mut doc, &mut rng, &mut fresh);
                 let patch: json_patch::Patch = serde_json::from_value(ops.clone()).unwrap();
                 let mut applied = before.clone();
-                json_patch::patch(&mut applied, &patch).unwrap_or_else(|e| panic!("{ops} on {before}: {e}"));
+                json_patch::patch(&mut applied, &patch)
+                    .unwrap_or_else(|e| panic!("{ops} on {before}: {e}"));
                 assert_eq!(applied, Value::Object(doc.clone()), "{ops}");
             }
         }

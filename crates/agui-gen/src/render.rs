@@ -73,10 +73,23 @@ impl Rendered {
 #[derive(Debug, Clone)]
 enum Effect {
     None,
-    Create { id: String, role: &'static str },
-    Text { id: String, delta: String },
-    Call { id: String, name: String, parent: Option<String> },
-    Args { id: String, delta: String },
+    Create {
+        id: String,
+        role: &'static str,
+    },
+    Text {
+        id: String,
+        delta: String,
+    },
+    Call {
+        id: String,
+        name: String,
+        parent: Option<String>,
+    },
+    Args {
+        id: String,
+        delta: String,
+    },
     Entity(EntityKind, String),
     /// A chunk opener with a `delta`: the START's effect, then the CONTENT's.
     Both(Box<Effect>, Box<Effect>),
@@ -93,11 +106,23 @@ enum EntityKind {
 #[derive(Debug, Clone)]
 enum Group {
     Ready(Vec<(Ev, Effect, u8)>),
-    ToolResult { message_id: String, pick: u32, parts: bool },
-    Encrypted { pick: u32, untagged: bool },
+    ToolResult {
+        message_id: String,
+        pick: u32,
+        parts: bool,
+    },
+    Encrypted {
+        pick: u32,
+        untagged: bool,
+    },
     StateSnapshot(u64),
     StateDelta(u64),
-    ActivityDelta { id: String, activity_type: String, seed: u64, untagged: bool },
+    ActivityDelta {
+        id: String,
+        activity_type: String,
+        seed: u64,
+        untagged: bool,
+    },
 }
 
 impl Group {
@@ -179,7 +204,12 @@ pub fn render(sc: &Scenario) -> Rendered {
         r.render_run(run, k);
     }
     let projection = json!({ "runs": r.done_runs });
-    Rendered { events: r.out, meta: r.meta, runs: r.runs, projection }
+    Rendered {
+        events: r.out,
+        meta: r.meta,
+        runs: r.runs,
+        projection,
+    }
 }
 
 fn bit(mask: u32, i: usize) -> bool {
@@ -212,11 +242,17 @@ impl Renderer<'_> {
             }
         }
         self.out.push(ev);
-        self.meta.push(Meta { run: self.run, actor: self.actor, chunk });
+        self.meta.push(Meta {
+            run: self.run,
+            actor: self.actor,
+            chunk,
+        });
     }
 
     fn owner(&self) -> Option<String> {
-        self.runs.last().and_then(|s| s.tags.get(self.actor as usize).cloned().flatten())
+        self.runs
+            .last()
+            .and_then(|s| s.tags.get(self.actor as usize).cloned().flatten())
     }
 
     fn apply(&mut self, effect: Effect) {
@@ -263,7 +299,8 @@ impl Renderer<'_> {
                 }
                 let at = v.msg_at[&holder];
                 v.msgs[at].calls.push((id.clone(), name, String::new()));
-                v.call_at.insert(id.clone(), (at, v.msgs[at].calls.len() - 1));
+                v.call_at
+                    .insert(id.clone(), (at, v.msgs[at].calls.len() - 1));
                 v.calls.push(id);
             }
             Effect::Args { id, delta } => {
@@ -280,7 +317,12 @@ impl Renderer<'_> {
         let mut tags = vec![None];
         tags.extend(run.invocations.iter().map(|i| Some(i.id.clone())));
         let start = self.out.len();
-        self.runs.push(RunSpan { start, end: start, kind: EndKind::Finished, tags });
+        self.runs.push(RunSpan {
+            start,
+            end: start,
+            kind: EndKind::Finished,
+            tags,
+        });
         self.actor = 0;
         // RUN_STARTED
         let mut ev = Ev::new(T::RunStarted);
@@ -309,7 +351,11 @@ impl Renderer<'_> {
                 }
             }
             if !input.resume.is_empty() {
-                let list = input.resume.iter().map(|i| json!({"interruptId": i, "status": "resolved"})).collect();
+                let list = input
+                    .resume
+                    .iter()
+                    .map(|i| json!({"interruptId": i, "status": "resolved"}))
+                    .collect();
                 m.insert("resume".into(), Value::Array(list));
             }
             ev.input = Some(Value::Object(m));
@@ -376,7 +422,9 @@ impl Renderer<'_> {
             }
             let live_subs = live.iter().filter(|&&a| a != 0).count();
             let startable = if live_subs < run.parallelism as usize {
-                pending.iter().position(|&a| actors[a].after.is_none_or(|p| actors[p].announced))
+                pending
+                    .iter()
+                    .position(|&a| actors[a].after.is_none_or(|p| actors[p].announced))
             } else {
                 None
             };
@@ -427,11 +475,13 @@ impl Renderer<'_> {
                 e.run_id = Some(run.run_id.clone());
                 e.outcome = match run.outcome_style {
                     1 => Some(json!({"type": "success"})),
-                    2 => Some(json!({"type": "success", "pendingToolCallIds": self.view.calls.iter().take(1).collect::<Vec<_>>()})),
+                    2 => Some(
+                        json!({"type": "success", "pendingToolCallIds": self.view.calls.iter().take(1).collect::<Vec<_>>()}),
+                    ),
                     3 => Some(json!({"type": "cancelled"})),
                     _ => None,
                 };
-                if run.sched_seed % 3 == 0 {
+                if run.sched_seed.is_multiple_of(3) {
                     e.result = Some(json!({"answer": 42}));
                 }
                 self.emit(e, Effect::None, 0);
@@ -471,7 +521,8 @@ impl Renderer<'_> {
             _ => Vec::new(),
         };
         let view = std::mem::take(&mut self.view);
-        self.done_runs.push(render_view(sc, run, view, status, &self.state, interrupts));
+        self.done_runs
+            .push(render_view(sc, run, view, status, &self.state, interrupts));
     }
 
     fn run_group(&mut self, g: Group, actor: &mut Actor) {
@@ -492,7 +543,11 @@ impl Renderer<'_> {
                     self.emit(ev, effect, chunk);
                 }
             }
-            Group::ToolResult { message_id, pick, parts } => {
+            Group::ToolResult {
+                message_id,
+                pick,
+                parts,
+            } => {
                 if self.view.calls.is_empty() {
                     return;
                 }
@@ -500,7 +555,8 @@ impl Renderer<'_> {
                 let mut ev = Ev::new(T::ToolCallResult).tagged(tag.as_deref());
                 ev.message_id = Some(message_id.clone());
                 ev.tool_call_id = Some(call);
-                let text = crate::scenario::DELTAS[pick as usize % crate::scenario::DELTAS.len()].to_owned();
+                let text = crate::scenario::DELTAS[pick as usize % crate::scenario::DELTAS.len()]
+                    .to_owned();
                 ev.content = Some(if parts {
                     json!([{"type": "text", "text": text}, {"type": "image", "source": {"type": "url", "value": "https://example.invalid/i.png"}}, {"type": "text", "text": "!"}])
                 } else {
@@ -536,9 +592,17 @@ impl Renderer<'_> {
                     return;
                 }
                 let (kind, id) = actor.entities[pick as usize % actor.entities.len()].clone();
-                let t = if actor.sub && untagged { None } else { tag.clone() };
+                let t = if actor.sub && untagged {
+                    None
+                } else {
+                    tag.clone()
+                };
                 let mut ev = Ev::new(T::ReasoningEncryptedValue).tagged(t.as_deref());
-                ev.subtype = Some(if kind == EntityKind::Call { "tool-call" } else { "message" });
+                ev.subtype = Some(if kind == EntityKind::Call {
+                    "tool-call"
+                } else {
+                    "message"
+                });
                 ev.entity_id = Some(id);
                 ev.encrypted_value = Some(format!("enc:{pick:08x}"));
                 self.emit(ev, Effect::None, 0);
@@ -557,14 +621,26 @@ impl Renderer<'_> {
                 ev.delta = Some(ops);
                 self.emit(ev, Effect::None, 0);
             }
-            Group::ActivityDelta { id, activity_type, seed, untagged } => {
+            Group::ActivityDelta {
+                id,
+                activity_type,
+                seed,
+                untagged,
+            } => {
                 let mut r = SplitMix::new(seed);
                 let at = self.view.msg_at.get(&id).copied();
                 let Some(at) = at else { return };
-                let Value::Object(mut content) = std::mem::take(&mut self.view.msgs[at].content) else { return };
+                let Value::Object(mut content) = std::mem::take(&mut self.view.msgs[at].content)
+                else {
+                    return;
+                };
                 let ops = patch::build(&mut content, &mut r, &mut self.fresh);
                 self.view.msgs[at].content = Value::Object(content);
-                let t = if actor.sub && untagged { None } else { tag.clone() };
+                let t = if actor.sub && untagged {
+                    None
+                } else {
+                    tag.clone()
+                };
                 let mut ev = Ev::new(T::ActivityDelta).tagged(t.as_deref());
                 ev.message_id = Some(id);
                 ev.activity_type = Some(activity_type);
@@ -595,13 +671,20 @@ impl Renderer<'_> {
 
     fn lifecycle_end(&mut self, ev: &Ev) {
         let id = ev.subagent_run_id.clone().unwrap_or_default();
-        let Some(&at) = self.view.inv_at.get(&id) else { return };
+        let Some(&at) = self.view.inv_at.get(&id) else {
+            return;
+        };
         let inv = &mut self.view.invs[at];
         if ev.kind() == T::SubagentError {
             inv.status = "errored";
             return;
         }
-        match ev.outcome.as_ref().and_then(|o| o.get("type")).and_then(Value::as_str) {
+        match ev
+            .outcome
+            .as_ref()
+            .and_then(|o| o.get("type"))
+            .and_then(Value::as_str)
+        {
             Some("suspended") => {
                 inv.status = "suspended";
                 let ids = ev
@@ -609,7 +692,11 @@ impl Renderer<'_> {
                     .as_ref()
                     .and_then(|o| o.get("interruptIds"))
                     .and_then(Value::as_array)
-                    .map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_owned)).collect())
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(str::to_owned))
+                            .collect()
+                    })
                     .unwrap_or_default();
                 inv.interrupt_ids = Some(ids);
             }
@@ -656,7 +743,10 @@ impl Renderer<'_> {
 /// Remembers what an actor opened (for `REASONING_ENCRYPTED_VALUE`).
 fn register(entities: &mut Vec<(EntityKind, String)>, effect: &Effect) {
     match effect {
-        Effect::Create { id, role: "reasoning" } => entities.push((EntityKind::Reasoning, id.clone())),
+        Effect::Create {
+            id,
+            role: "reasoning",
+        } => entities.push((EntityKind::Reasoning, id.clone())),
         Effect::Create { id, .. } => entities.push((EntityKind::Text, id.clone())),
         Effect::Call { id, .. } => entities.push((EntityKind::Call, id.clone())),
         Effect::Entity(k, id) => entities.push((*k, id.clone())),
@@ -669,7 +759,14 @@ fn register(entities: &mut Vec<(EntityKind, String)>, effect: &Effect) {
 }
 
 fn is_explicit_close(t: T) -> bool {
-    matches!(t, T::TextMessageEnd | T::ToolCallEnd | T::ReasoningEnd | T::ReasoningMessageEnd | T::StepFinished)
+    matches!(
+        t,
+        T::TextMessageEnd
+            | T::ToolCallEnd
+            | T::ReasoningEnd
+            | T::ReasoningMessageEnd
+            | T::StepFinished
+    )
 }
 
 fn finish_event(id: &str, end: &InvEnd) -> Ev {
@@ -711,11 +808,20 @@ fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
     match op {
         Op::Text(t) => expand_text(t, tag, sub, out),
         Op::ToolCall(c) => expand_call(c, None, tag, sub, out),
-        Op::ToolResult { message_id, pick, parts } => {
-            out.push_back(Group::ToolResult { message_id: message_id.clone(), pick: *pick, parts: *parts })
-        }
+        Op::ToolResult {
+            message_id,
+            pick,
+            parts,
+        } => out.push_back(Group::ToolResult {
+            message_id: message_id.clone(),
+            pick: *pick,
+            parts: *parts,
+        }),
         Op::Reasoning(r) => expand_reasoning(r, tag, sub, out),
-        Op::Encrypted { pick, untagged } => out.push_back(Group::Encrypted { pick: *pick, untagged: *untagged }),
+        Op::Encrypted { pick, untagged } => out.push_back(Group::Encrypted {
+            pick: *pick,
+            untagged: *untagged,
+        }),
         Op::Step { name, body } => {
             let mut s = Ev::new(T::StepStarted).tagged(tag);
             s.step_name = Some(name.clone());
@@ -762,7 +868,15 @@ fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>)
 /// A continuation chunk's id and tag: a subagent's carries its tag or its
 /// id (or both), so its lane is never in doubt; the parent's may carry
 /// neither (its lane is the parent's, emitted in one group).
-fn chunk_addr(ev: &mut Ev, id: &str, tag: Option<&str>, sub: bool, untag: u32, noid: u32, i: usize) -> bool {
+fn chunk_addr(
+    ev: &mut Ev,
+    id: &str,
+    tag: Option<&str>,
+    sub: bool,
+    untag: u32,
+    noid: u32,
+    i: usize,
+) -> bool {
     let untagged = sub && bit(untag, i);
     let with_id = untagged || !bit(noid, i);
     if with_id {
@@ -786,11 +900,31 @@ fn expand_text(t: &TextOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Grou
                 e.message_id = Some(t.id.clone());
                 e.role = t.role;
                 e.subagent_run_id = tag.map(str::to_owned);
-                let text = Effect::Text { id: t.id.clone(), delta: d.clone() };
-                evs.push((e, Effect::Both(Box::new(Effect::Create { id: t.id.clone(), role }), Box::new(text)), 1));
+                let text = Effect::Text {
+                    id: t.id.clone(),
+                    delta: d.clone(),
+                };
+                evs.push((
+                    e,
+                    Effect::Both(
+                        Box::new(Effect::Create {
+                            id: t.id.clone(),
+                            role,
+                        }),
+                        Box::new(text),
+                    ),
+                    1,
+                ));
             } else {
                 chunk_addr(&mut e, &t.id, tag, sub, t.untag, t.noid, i);
-                evs.push((e, Effect::Text { id: t.id.clone(), delta: d.clone() }, 2));
+                evs.push((
+                    e,
+                    Effect::Text {
+                        id: t.id.clone(),
+                        delta: d.clone(),
+                    },
+                    2,
+                ));
             }
         }
         push_chunks(evs, sub, out);
@@ -798,12 +932,24 @@ fn expand_text(t: &TextOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Grou
         let mut s = Ev::new(T::TextMessageStart).tagged(tag);
         s.message_id = Some(t.id.clone());
         s.role = t.role;
-        out.push_back(Group::one(s, Effect::Create { id: t.id.clone(), role }));
+        out.push_back(Group::one(
+            s,
+            Effect::Create {
+                id: t.id.clone(),
+                role,
+            },
+        ));
         for (i, d) in t.deltas.iter().enumerate() {
             let mut c = Ev::new(T::TextMessageContent).tagged(cont(tag, sub, t.untag, i));
             c.message_id = Some(t.id.clone());
             c.delta = Some(Value::String(d.clone()));
-            out.push_back(Group::one(c, Effect::Text { id: t.id.clone(), delta: d.clone() }));
+            out.push_back(Group::one(
+                c,
+                Effect::Text {
+                    id: t.id.clone(),
+                    delta: d.clone(),
+                },
+            ));
         }
     }
     // Tool calls inside the message: while it is open (explicit), or after
@@ -818,11 +964,25 @@ fn expand_text(t: &TextOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Grou
     }
 }
 
-fn expand_call(c: &CallOp, message: Option<&str>, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+fn expand_call(
+    c: &CallOp,
+    message: Option<&str>,
+    tag: Option<&str>,
+    sub: bool,
+    out: &mut VecDeque<Group>,
+) {
     // Inside a message a subagent's call may leave its tag out and inherit
     // the message's owner; outside one it must carry it.
-    let opener_tag = if message.is_some() { cont(tag, sub, c.untag, 0) } else { tag };
-    let effect = Effect::Call { id: c.id.clone(), name: c.name.clone(), parent: message.map(str::to_owned) };
+    let opener_tag = if message.is_some() {
+        cont(tag, sub, c.untag, 0)
+    } else {
+        tag
+    };
+    let effect = Effect::Call {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        parent: message.map(str::to_owned),
+    };
     if c.chunk {
         let mut evs = Vec::new();
         let mut e = Ev::new(T::ToolCallChunk);
@@ -836,8 +996,14 @@ fn expand_call(c: &CallOp, message: Option<&str>, tag: Option<&str>, sub: bool, 
             if i == 0 {
                 if let Some((first, eff, _)) = evs.first_mut() {
                     first.delta = Some(Value::String(a.clone()));
-                    let args = Effect::Args { id: c.id.clone(), delta: a.clone() };
-                    *eff = Effect::Both(Box::new(std::mem::replace(eff, Effect::None)), Box::new(args));
+                    let args = Effect::Args {
+                        id: c.id.clone(),
+                        delta: a.clone(),
+                    };
+                    *eff = Effect::Both(
+                        Box::new(std::mem::replace(eff, Effect::None)),
+                        Box::new(args),
+                    );
                 }
                 continue;
             }
@@ -847,7 +1013,14 @@ fn expand_call(c: &CallOp, message: Option<&str>, tag: Option<&str>, sub: bool, 
             if with_id {
                 k.tool_call_id = k.message_id.take();
             }
-            evs.push((k, Effect::Args { id: c.id.clone(), delta: a.clone() }, 2));
+            evs.push((
+                k,
+                Effect::Args {
+                    id: c.id.clone(),
+                    delta: a.clone(),
+                },
+                2,
+            ));
         }
         push_chunks(evs, sub, out);
         return;
@@ -861,7 +1034,13 @@ fn expand_call(c: &CallOp, message: Option<&str>, tag: Option<&str>, sub: bool, 
         let mut e = Ev::new(T::ToolCallArgs).tagged(cont(tag, sub, c.untag, i + 1));
         e.tool_call_id = Some(c.id.clone());
         e.delta = Some(Value::String(a.clone()));
-        out.push_back(Group::one(e, Effect::Args { id: c.id.clone(), delta: a.clone() }));
+        out.push_back(Group::one(
+            e,
+            Effect::Args {
+                id: c.id.clone(),
+                delta: a.clone(),
+            },
+        ));
     }
     let mut e = Ev::new(T::ToolCallEnd).tagged(cont(tag, sub, c.untag, 30));
     e.tool_call_id = Some(c.id.clone());
@@ -871,9 +1050,15 @@ fn expand_call(c: &CallOp, message: Option<&str>, tag: Option<&str>, sub: bool, 
 fn expand_reasoning(r: &ReasoningOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
     let mut s = Ev::new(T::ReasoningStart).tagged(tag);
     s.message_id = Some(r.span.clone());
-    out.push_back(Group::one(s, Effect::Entity(EntityKind::Reasoning, r.span.clone())));
+    out.push_back(Group::one(
+        s,
+        Effect::Entity(EntityKind::Reasoning, r.span.clone()),
+    ));
     if let Some(m) = &r.message {
-        let create = Effect::Create { id: m.id.clone(), role: "reasoning" };
+        let create = Effect::Create {
+            id: m.id.clone(),
+            role: "reasoning",
+        };
         if m.chunk {
             let mut evs = Vec::new();
             for (i, d) in m.deltas.iter().enumerate() {
@@ -882,27 +1067,48 @@ fn expand_reasoning(r: &ReasoningOp, tag: Option<&str>, sub: bool, out: &mut Vec
                 if i == 0 {
                     e.message_id = Some(m.id.clone());
                     e.subagent_run_id = tag.map(str::to_owned);
-                    let text = Effect::Text { id: m.id.clone(), delta: d.clone() };
+                    let text = Effect::Text {
+                        id: m.id.clone(),
+                        delta: d.clone(),
+                    };
                     evs.push((e, Effect::Both(Box::new(create.clone()), Box::new(text)), 1));
                 } else {
                     chunk_addr(&mut e, &m.id, tag, sub, r.untag >> 1, m.noid, i);
-                    evs.push((e, Effect::Text { id: m.id.clone(), delta: d.clone() }, 2));
+                    evs.push((
+                        e,
+                        Effect::Text {
+                            id: m.id.clone(),
+                            delta: d.clone(),
+                        },
+                        2,
+                    ));
                 }
             }
             push_chunks(evs, sub, out);
         } else {
             // Under the span's own id the start continues the open span and
             // may leave its tag out; under a new id it is an opener.
-            let start_tag = if m.id == r.span { cont(tag, sub, r.untag, 0) } else { tag };
+            let start_tag = if m.id == r.span {
+                cont(tag, sub, r.untag, 0)
+            } else {
+                tag
+            };
             let mut e = Ev::new(T::ReasoningMessageStart).tagged(start_tag);
             e.message_id = Some(m.id.clone());
             e.role = Some("reasoning");
             out.push_back(Group::one(e, create));
             for (i, d) in m.deltas.iter().enumerate() {
-                let mut e = Ev::new(T::ReasoningMessageContent).tagged(cont(tag, sub, r.untag, i + 1));
+                let mut e =
+                    Ev::new(T::ReasoningMessageContent).tagged(cont(tag, sub, r.untag, i + 1));
                 e.message_id = Some(m.id.clone());
                 e.delta = Some(Value::String(d.clone()));
-                out.push_back(Group::one(e, Effect::Text { id: m.id.clone(), delta: d.clone() }));
+                out.push_back(Group::one(
+                    e,
+                    Effect::Text {
+                        id: m.id.clone(),
+                        delta: d.clone(),
+                    },
+                ));
             }
             let mut e = Ev::new(T::ReasoningMessageEnd).tagged(cont(tag, sub, r.untag, 29));
             e.message_id = Some(m.id.clone());
@@ -982,7 +1188,10 @@ fn render_view(
             }
             m.insert("content".into(), msg.content);
             if !msg.calls.is_empty() {
-                let calls = msg.calls.into_iter().map(|(id, name, args)| json!({"id": id, "name": name, "args": args}));
+                let calls = msg
+                    .calls
+                    .into_iter()
+                    .map(|(id, name, args)| json!({"id": id, "name": name, "args": args}));
                 m.insert("toolCalls".into(), Value::Array(calls.collect()));
             }
             Value::Object(m)

@@ -20,7 +20,11 @@ impl SplitMix {
 
     /// Uniform in `0..n` (`0` when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next_u64() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
     }
 
     pub fn chance(&mut self, num: u64, den: u64) -> bool {

@@ -114,20 +114,40 @@ pub enum Op {
     ToolCall(CallOp),
     /// `TOOL_CALL_RESULT` for the call `pick` (modulo the calls started so
     /// far in the run, by anyone); skipped when there is none.
-    ToolResult { message_id: String, pick: u32, parts: bool },
+    ToolResult {
+        message_id: String,
+        pick: u32,
+        parts: bool,
+    },
     Reasoning(ReasoningOp),
     /// `REASONING_ENCRYPTED_VALUE` on the actor's entity `pick` (modulo the
     /// entities it opened so far in the run); skipped when there is none.
-    Encrypted { pick: u32, untagged: bool },
+    Encrypted {
+        pick: u32,
+        untagged: bool,
+    },
     /// `STEP_STARTED`, the body, `STEP_FINISHED` (body holds no steps).
-    Step { name: String, body: Vec<Op> },
+    Step {
+        name: String,
+        body: Vec<Op>,
+    },
     /// A `STATE_SNAPSHOT` built from the seed.
-    StateSnapshot { seed: u64 },
+    StateSnapshot {
+        seed: u64,
+    },
     /// A `STATE_DELTA` built from the seed against the state as it stands.
-    StateDelta { seed: u64 },
+    StateDelta {
+        seed: u64,
+    },
     Activity(ActivityOp),
-    Custom { name: String, value: u32 },
-    Raw { source: bool, value: u32 },
+    Custom {
+        name: String,
+        value: u32,
+    },
+    Raw {
+        source: bool,
+        value: u32,
+    },
 }
 
 /// A text message, explicit or in chunks, with the tool calls it holds.
@@ -250,7 +270,10 @@ impl Scenario {
     /// The core: a scenario from a config and unstructured bytes.
     pub fn new(config: &Config, u: &mut Unstructured) -> Result<Scenario> {
         let config = config.clone().sanitized();
-        let mut ids = Ids { next: 0, empty_used: !config.empty_id };
+        let mut ids = Ids {
+            next: 0,
+            empty_used: !config.empty_id,
+        };
         let nruns = u.int_in_range(1..=config.runs)?;
         let mut runs: Vec<RunPlan> = Vec::with_capacity(nruns as usize);
         for k in 0..nruns {
@@ -259,7 +282,11 @@ impl Scenario {
             runs.push(run);
         }
         let extras = config.extras && u.ratio(1, 4)?;
-        Ok(Scenario { thread_id: format!("thread-{}", u.int_in_range(0..=9u8)?), runs, extras })
+        Ok(Scenario {
+            thread_id: format!("thread-{}", u.int_in_range(0..=9u8)?),
+            runs,
+            extras,
+        })
     }
 
     /// Number of runs.
@@ -272,9 +299,19 @@ impl Scenario {
     }
 }
 
-fn gen_run(config: &Config, u: &mut Unstructured, ids: &mut Ids, k: u32, prev: Option<&RunPlan>) -> Result<RunPlan> {
+fn gen_run(
+    config: &Config,
+    u: &mut Unstructured,
+    ids: &mut Ids,
+    k: u32,
+    prev: Option<&RunPlan>,
+) -> Result<RunPlan> {
     let run_id = format!("run-{k}");
-    let end_kind = if config.failures { weighted(u, &[14, 3, 4])? } else { 0 };
+    let end_kind = if config.failures {
+        weighted(u, &[14, 3, 4])?
+    } else {
+        0
+    };
     let mut invocations: Vec<Invocation> = Vec::new();
     let mut resume = Vec::new();
     // Invocations suspended in the previous run are resumed under the same id.
@@ -354,20 +391,36 @@ fn gen_run(config: &Config, u: &mut Unstructured, ids: &mut Ids, k: u32, prev: O
         2 => {
             let mut list = Vec::new();
             for _ in 0..u.int_in_range(0..=2)? {
-                list.push(Interrupt { id: ids.fresh("int-"), tag: None });
+                list.push(Interrupt {
+                    id: ids.fresh("int-"),
+                    tag: None,
+                });
             }
-            for inv in invocations.iter_mut().filter(|i| i.announced && i.end != InvEnd::Error) {
+            for inv in invocations
+                .iter_mut()
+                .filter(|i| i.announced && i.end != InvEnd::Error)
+            {
                 if u.ratio(1, 2)? {
                     let n = u.int_in_range(0..=2)?;
                     let own: Vec<String> = (0..n).map(|_| ids.fresh("int-")).collect();
                     for id in &own {
-                        list.push(Interrupt { id: id.clone(), tag: Some(inv.id.clone()) });
+                        list.push(Interrupt {
+                            id: id.clone(),
+                            tag: Some(inv.id.clone()),
+                        });
                     }
-                    inv.end = InvEnd::Suspended(if own.is_empty() && u.ratio(1, 2)? { None } else { Some(own) });
+                    inv.end = InvEnd::Suspended(if own.is_empty() && u.ratio(1, 2)? {
+                        None
+                    } else {
+                        Some(own)
+                    });
                 }
             }
             if list.is_empty() {
-                list.push(Interrupt { id: ids.fresh("int-"), tag: None });
+                list.push(Interrupt {
+                    id: ids.fresh("int-"),
+                    tag: None,
+                });
             }
             // The outcome lists interrupts in any order.
             let rot = u.choose_index(list.len())?;
@@ -377,7 +430,11 @@ fn gen_run(config: &Config, u: &mut Unstructured, ids: &mut Ids, k: u32, prev: O
         _ => RunEnd::Finished,
     };
     let input = if !resume.is_empty() || u.ratio(1, 4)? {
-        let state = if u.ratio(1, 3)? { Some(serde_json::json!({ "seeded": k, "list": [] })) } else { None };
+        let state = if u.ratio(1, 3)? {
+            Some(serde_json::json!({ "seeded": k, "list": [] }))
+        } else {
+            None
+        };
         let history = if u.ratio(1, 2)? {
             // Tag it with an invocation of this run when there is one: history
             // is not an attribution and must not count as one.
@@ -390,7 +447,11 @@ fn gen_run(config: &Config, u: &mut Unstructured, ids: &mut Ids, k: u32, prev: O
         } else {
             None
         };
-        Some(RunInput { state, history, resume })
+        Some(RunInput {
+            state,
+            history,
+            resume,
+        })
     } else {
         None
     };
@@ -415,7 +476,12 @@ fn gen_ops(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool) -> R
     Ok(ops)
 }
 
-fn gen_call(config: &Config, u: &mut Unstructured, ids: &mut Ids, in_message: bool) -> Result<CallOp> {
+fn gen_call(
+    config: &Config,
+    u: &mut Unstructured,
+    ids: &mut Ids,
+    in_message: bool,
+) -> Result<CallOp> {
     let mut untag: u32 = u.arbitrary()?;
     if !in_message {
         untag &= !1;
@@ -430,7 +496,13 @@ fn gen_call(config: &Config, u: &mut Unstructured, ids: &mut Ids, in_message: bo
     })
 }
 
-fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow_step: bool) -> Result<Op> {
+fn gen_op(
+    config: &Config,
+    u: &mut Unstructured,
+    ids: &mut Ids,
+    sub: bool,
+    allow_step: bool,
+) -> Result<Op> {
     let mut w = config.weights.as_array();
     if !allow_step {
         w[5] = 0;
@@ -442,9 +514,17 @@ fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow
     Ok(match weighted(u, &w)? {
         0 => {
             let chunk = config.chunks && u.ratio(1, 4)?;
-            let role = if u.ratio(1, 3)? { None } else { Some(ROLES[weighted(u, &[12, 1, 1, 1])?]) };
+            let role = if u.ratio(1, 3)? {
+                None
+            } else {
+                Some(ROLES[weighted(u, &[12, 1, 1, 1])?])
+            };
             let holds_calls = matches!(role, None | Some("assistant"));
-            let ncalls = if holds_calls && config.weights.tool_call > 0 { u.int_in_range(0..=2)? } else { 0 };
+            let ncalls = if holds_calls && config.weights.tool_call > 0 {
+                u.int_in_range(0..=2)?
+            } else {
+                0
+            };
             let mut calls = Vec::new();
             for _ in 0..ncalls {
                 calls.push(gen_call(config, u, ids, true)?);
@@ -460,7 +540,11 @@ fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow
             })
         }
         1 => Op::ToolCall(gen_call(config, u, ids, false)?),
-        2 => Op::ToolResult { message_id: ids.fresh("res-"), pick: u.arbitrary()?, parts: u.ratio(1, 3)? },
+        2 => Op::ToolResult {
+            message_id: ids.fresh("res-"),
+            pick: u.arbitrary()?,
+            parts: u.ratio(1, 3)?,
+        },
         3 => {
             let message = if u.ratio(2, 3)? {
                 let chunk = config.chunks && u.ratio(1, 4)?;
@@ -478,7 +562,11 @@ fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow
                 m.id = span.clone();
                 m
             });
-            let mut op = ReasoningOp { span, message, untag: u.arbitrary()? };
+            let mut op = ReasoningOp {
+                span,
+                message,
+                untag: u.arbitrary()?,
+            };
             // A reasoning message under its own id, or sharing the span's.
             if let Some(m) = op.message.as_mut()
                 && (m.chunk || u.ratio(1, 2)?)
@@ -487,7 +575,10 @@ fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow
             }
             Op::Reasoning(op)
         }
-        4 => Op::Encrypted { pick: u.arbitrary()?, untagged: u.arbitrary()? },
+        4 => Op::Encrypted {
+            pick: u.arbitrary()?,
+            untagged: u.arbitrary()?,
+        },
         5 => {
             let name = pick(u, STEPS)?.to_owned();
             let n = u.int_in_range(0..=2)?;
@@ -499,9 +590,13 @@ fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow
         }
         6 => {
             if u.ratio(1, 3)? {
-                Op::StateSnapshot { seed: u.arbitrary()? }
+                Op::StateSnapshot {
+                    seed: u.arbitrary()?,
+                }
             } else {
-                Op::StateDelta { seed: u.arbitrary()? }
+                Op::StateDelta {
+                    seed: u.arbitrary()?,
+                }
             }
         }
         7 => Op::Activity(ActivityOp {
@@ -512,11 +607,19 @@ fn gen_op(config: &Config, u: &mut Unstructured, ids: &mut Ids, sub: bool, allow
                 1 => Some(true),
                 _ => Some(false),
             },
-            deltas: (0..u.int_in_range(0..=3)?).map(|_| u.arbitrary()).collect::<Result<_>>()?,
+            deltas: (0..u.int_in_range(0..=3)?)
+                .map(|_| u.arbitrary())
+                .collect::<Result<_>>()?,
             keep_snapshot: u.ratio(1, 4)?,
             untag: u.arbitrary()?,
         }),
-        8 => Op::Custom { name: pick(u, &["note", "metric", "ui"])?.to_owned(), value: u.arbitrary()? },
-        _ => Op::Raw { source: u.arbitrary()?, value: u.arbitrary()? },
+        8 => Op::Custom {
+            name: pick(u, &["note", "metric", "ui"])?.to_owned(),
+            value: u.arbitrary()?,
+        },
+        _ => Op::Raw {
+            source: u.arbitrary()?,
+            value: u.arbitrary()?,
+        },
     })
 }

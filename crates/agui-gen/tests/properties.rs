@@ -1,11 +1,13 @@
 //! Properties of the generators against the reference model, and
 //! construction-side checks that need no checker.
 //!
-//! Case counts: `AGUI_GEN_CASES` (default 600) valid seeds, and
-//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 30 × 43 rules).
+//! Case counts: `AGUI_GEN_CASES` (default 2000) valid seeds, and
+//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 100 × 43 rules), and proportionally more for the other properties.
 
 use agui_gen::mutate::has_mutator;
-use agui_gen::{Config, Mode, generate, generate_case, generate_case_with, invalid_stream, valid_stream};
+use agui_gen::{
+    Config, Mode, generate, generate_case, generate_case_with, invalid_stream, valid_stream,
+};
 use agui_model::projection::same;
 use agui_model::{EventType, RuleId, Severity, Verdict, check_values};
 use arbitrary::Unstructured;
@@ -13,11 +15,18 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 fn cases() -> u64 {
-    std::env::var("AGUI_GEN_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(600)
+    std::env::var("AGUI_GEN_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000)
 }
 
 fn show(events: &[Value]) -> String {
-    events.iter().enumerate().map(|(i, e)| format!("{i:3} {e}\n")).collect()
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| format!("{i:3} {e}\n"))
+        .collect()
 }
 
 /// The reference accepts a valid stream with no violation at all and
@@ -27,10 +36,17 @@ fn assert_valid(events: &[Value], projection: &Value, what: &str) {
     assert!(
         report.violations.is_empty(),
         "{what}: valid stream has violations {:?}\n{}",
-        report.violations.iter().map(|v| (v.rule.as_str(), v.index, v.message.clone())).collect::<Vec<_>>(),
+        report
+            .violations
+            .iter()
+            .map(|v| (v.rule.as_str(), v.index, v.message.clone()))
+            .collect::<Vec<_>>(),
         show(events)
     );
-    let got = report.projection.map(|p| p.to_json()).unwrap_or(Value::Null);
+    let got = report
+        .projection
+        .map(|p| p.to_json())
+        .unwrap_or(Value::Null);
     assert!(
         same(&got, projection),
         "{what}: projection differs\nexpected {}\n     got {}\n{}",
@@ -48,22 +64,39 @@ fn assert_first(events: &[Value], rule: RuleId, index: usize, what: &str) {
         first,
         Some((rule, index)),
         "{what}: expected first violation {rule} at {index}, got {:?}\n{}",
-        report.violations.iter().take(4).map(|v| (v.rule.as_str(), v.index, v.message.clone())).collect::<Vec<_>>(),
+        report
+            .violations
+            .iter()
+            .take(4)
+            .map(|v| (v.rule.as_str(), v.index, v.message.clone()))
+            .collect::<Vec<_>>(),
         show(events)
     );
     if rule.severity() == Severity::Warning {
-        assert_eq!(report.verdict(), Verdict::Accept, "{what}: warning stream must stay accepted\n{}", show(events));
+        assert_eq!(
+            report.verdict(),
+            Verdict::Accept,
+            "{what}: warning stream must stay accepted\n{}",
+            show(events)
+        );
     }
 }
 
 #[test]
 fn every_violation_rule_has_a_mutator() {
-    let missing: Vec<&str> = RuleId::violations().filter(|r| !has_mutator(*r)).map(RuleId::as_str).collect();
+    let missing: Vec<&str> = RuleId::violations()
+        .filter(|r| !has_mutator(*r))
+        .map(RuleId::as_str)
+        .collect();
     assert!(missing.is_empty(), "rules without a mutator: {missing:?}");
     assert_eq!(RuleId::violations().count(), 43);
     // And each one produces a case, even from the smallest scenario.
     for rule in RuleId::violations() {
-        let g = generate(&Config::default(), Mode::Invalid(rule), &mut Unstructured::new(&[]));
+        let g = generate(
+            &Config::default(),
+            Mode::Invalid(rule),
+            &mut Unstructured::new(&[]),
+        );
         let g = g.unwrap_or_else(|e| panic!("{rule}: no stream from empty bytes: {e}"));
         assert_eq!(g.rule, Some(rule));
     }
@@ -72,7 +105,11 @@ fn every_violation_rule_has_a_mutator() {
 #[test]
 fn same_seed_same_bytes() {
     for seed in 0..20 {
-        for mode in [Mode::Valid, Mode::Invalid(RuleId::OwnershipContinuationDisagrees), Mode::Invalid(RuleId::InterruptOwnerMismatch)] {
+        for mode in [
+            Mode::Valid,
+            Mode::Invalid(RuleId::OwnershipContinuationDisagrees),
+            Mode::Invalid(RuleId::InterruptOwnerMismatch),
+        ] {
             let a = serde_json::to_string(&generate_case(seed, mode)).unwrap();
             let b = serde_json::to_string(&generate_case(seed, mode)).unwrap();
             assert_eq!(a, b);
@@ -96,15 +133,37 @@ fn valid_streams_are_accepted_with_the_generated_projection() {
 #[test]
 fn valid_streams_under_other_configs() {
     let configs = [
-        Config { attribution: agui_gen::AttributionMode::AttributionOnly, ..Config::default() },
-        Config { attribution: agui_gen::AttributionMode::Announced, parallelism: 1, ..Config::default() },
-        Config { invocations: 8, parallelism: 8, ops_per_actor: 10, runs: 4, ..Config::default() },
-        Config { chunks: false, failures: false, extras: false, ..Config::default() },
+        Config {
+            attribution: agui_gen::AttributionMode::AttributionOnly,
+            ..Config::default()
+        },
+        Config {
+            attribution: agui_gen::AttributionMode::Announced,
+            parallelism: 1,
+            ..Config::default()
+        },
+        Config {
+            invocations: 8,
+            parallelism: 8,
+            ops_per_actor: 10,
+            runs: 4,
+            ..Config::default()
+        },
+        Config {
+            chunks: false,
+            failures: false,
+            extras: false,
+            ..Config::default()
+        },
     ];
     for (k, config) in configs.iter().enumerate() {
         for seed in 0..cases() / 10 {
             let c = generate_case_with(config, seed, Mode::Valid);
-            assert_valid(&c.events, c.projection.as_ref().unwrap(), &format!("config {k}, {}", c.id));
+            assert_valid(
+                &c.events,
+                c.projection.as_ref().unwrap(),
+                &format!("config {k}, {}", c.id),
+            );
         }
     }
 }
@@ -116,12 +175,24 @@ fn mutated_streams_break_exactly_their_rule_first() {
         for seed in 0..per_rule {
             let c = generate_case(seed, Mode::Invalid(rule));
             assert_eq!(c.expect.rule, Some(rule));
-            let verdict = if rule.severity() == Severity::Error { Verdict::Reject } else { Verdict::Accept };
+            let verdict = if rule.severity() == Severity::Error {
+                Verdict::Reject
+            } else {
+                Verdict::Accept
+            };
             assert_eq!(c.expect.verdict, verdict);
             assert_first(&c.events, rule, c.expect.index.unwrap(), &c.id);
             if let Some(p) = &c.projection {
-                let got = check_values(&c.events).projection.map(|p| p.to_json()).unwrap_or(Value::Null);
-                assert!(same(&got, p), "{}: projection differs\nexpected {p}\n     got {got}\n{}", c.id, show(&c.events));
+                let got = check_values(&c.events)
+                    .projection
+                    .map(|p| p.to_json())
+                    .unwrap_or(Value::Null);
+                assert!(
+                    same(&got, p),
+                    "{}: projection differs\nexpected {p}\n     got {got}\n{}",
+                    c.id,
+                    show(&c.events)
+                );
             }
         }
     }
@@ -136,10 +207,19 @@ fn arbitrary_front_end_smoke() {
         let mut bytes = vec![0u8; (rng.next_u32() % 4096) as usize];
         rng.fill_bytes(&mut bytes);
         if let Ok(g) = valid_stream(&mut Unstructured::new(&bytes)) {
-            assert_valid(&g.events, g.projection.as_ref().unwrap(), &format!("arbitrary valid #{i}"));
+            assert_valid(
+                &g.events,
+                g.projection.as_ref().unwrap(),
+                &format!("arbitrary valid #{i}"),
+            );
         }
         if let Ok(g) = invalid_stream(&mut Unstructured::new(&bytes)) {
-            assert_first(&g.events, g.rule.unwrap(), g.index.unwrap(), &format!("arbitrary invalid #{i}"));
+            assert_first(
+                &g.events,
+                g.rule.unwrap(),
+                g.index.unwrap(),
+                &format!("arbitrary invalid #{i}"),
+            );
         }
     }
 }
@@ -190,8 +270,14 @@ fn streams_are_schema_valid_where_they_should_be() {
             let c = generate_case(seed, Mode::Invalid(rule));
             for (i, e) in c.events.iter().enumerate() {
                 if schema_rule && Some(i) == c.expect.index {
-                    assert!(!agui_model::schema::validate(e).is_empty() || !e.is_object() || rule.severity() == Severity::Warning || rule_is_semantic(rule),
-                        "{}: the targeted event {i} is schema-valid: {e}", c.id);
+                    assert!(
+                        !agui_model::schema::validate(e).is_empty()
+                            || !e.is_object()
+                            || rule.severity() == Severity::Warning
+                            || rule_is_semantic(rule),
+                        "{}: the targeted event {i} is schema-valid: {e}",
+                        c.id
+                    );
                     continue;
                 }
                 let issues = agui_model::schema::validate(e);
@@ -203,7 +289,10 @@ fn streams_are_schema_valid_where_they_should_be() {
 
 /// Schema-area rules that are about values the schema lets through.
 fn rule_is_semantic(rule: RuleId) -> bool {
-    matches!(rule, RuleId::LifecycleSuccessWithInterrupts | RuleId::AttributionNotAttributable)
+    matches!(
+        rule,
+        RuleId::LifecycleSuccessWithInterrupts | RuleId::AttributionNotAttributable
+    )
 }
 
 /// In valid streams, every explicitly opened entity is closed before its
@@ -218,33 +307,89 @@ fn valid_streams_close_what_they_open() {
         let mut steps: BTreeMap<(Option<String>, String), ()> = BTreeMap::new();
         for (i, e) in c.events.iter().enumerate() {
             let t = EventType::from_name(e["type"].as_str().unwrap()).unwrap();
-            let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-            let tag = e.get("subagentRunId").and_then(Value::as_str).map(str::to_string);
+            let s = |k: &str| {
+                e.get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            let tag = e
+                .get("subagentRunId")
+                .and_then(Value::as_str)
+                .map(str::to_string);
             match t {
                 EventType::RunStarted => {
                     open.clear();
                     active.clear();
                     steps.clear();
                 }
-                EventType::TextMessageStart => assert!(open.insert((t, s("messageId")), ()).is_none(), "{} {i}", c.id),
-                EventType::TextMessageEnd => assert!(open.remove(&(EventType::TextMessageStart, s("messageId"))).is_some(), "{} {i}", c.id),
-                EventType::ToolCallStart => assert!(open.insert((t, s("toolCallId")), ()).is_none(), "{} {i}", c.id),
-                EventType::ToolCallEnd => assert!(open.remove(&(EventType::ToolCallStart, s("toolCallId"))).is_some(), "{} {i}", c.id),
+                EventType::TextMessageStart => assert!(
+                    open.insert((t, s("messageId")), ()).is_none(),
+                    "{} {i}",
+                    c.id
+                ),
+                EventType::TextMessageEnd => assert!(
+                    open.remove(&(EventType::TextMessageStart, s("messageId")))
+                        .is_some(),
+                    "{} {i}",
+                    c.id
+                ),
+                EventType::ToolCallStart => assert!(
+                    open.insert((t, s("toolCallId")), ()).is_none(),
+                    "{} {i}",
+                    c.id
+                ),
+                EventType::ToolCallEnd => assert!(
+                    open.remove(&(EventType::ToolCallStart, s("toolCallId")))
+                        .is_some(),
+                    "{} {i}",
+                    c.id
+                ),
                 EventType::ReasoningStart | EventType::ReasoningMessageStart => {
-                    assert!(open.insert((t, s("messageId")), ()).is_none(), "{} {i}", c.id)
+                    assert!(
+                        open.insert((t, s("messageId")), ()).is_none(),
+                        "{} {i}",
+                        c.id
+                    )
                 }
-                EventType::ReasoningEnd => assert!(open.remove(&(EventType::ReasoningStart, s("messageId"))).is_some(), "{} {i}", c.id),
+                EventType::ReasoningEnd => assert!(
+                    open.remove(&(EventType::ReasoningStart, s("messageId")))
+                        .is_some(),
+                    "{} {i}",
+                    c.id
+                ),
                 EventType::ReasoningMessageEnd => {
-                    assert!(open.remove(&(EventType::ReasoningMessageStart, s("messageId"))).is_some(), "{} {i}", c.id)
+                    assert!(
+                        open.remove(&(EventType::ReasoningMessageStart, s("messageId")))
+                            .is_some(),
+                        "{} {i}",
+                        c.id
+                    )
                 }
-                EventType::StepStarted => assert!(steps.insert((tag, s("stepName")), ()).is_none(), "{} {i}", c.id),
-                EventType::StepFinished => assert!(steps.remove(&(tag, s("stepName"))).is_some(), "{} {i}", c.id),
-                EventType::SubagentStarted => assert!(active.insert(s("subagentRunId"), ()).is_none(), "{} {i}", c.id),
+                EventType::StepStarted => assert!(
+                    steps.insert((tag, s("stepName")), ()).is_none(),
+                    "{} {i}",
+                    c.id
+                ),
+                EventType::StepFinished => assert!(
+                    steps.remove(&(tag, s("stepName"))).is_some(),
+                    "{} {i}",
+                    c.id
+                ),
+                EventType::SubagentStarted => assert!(
+                    active.insert(s("subagentRunId"), ()).is_none(),
+                    "{} {i}",
+                    c.id
+                ),
                 EventType::SubagentFinished | EventType::SubagentError => {
                     assert!(active.remove(&s("subagentRunId")).is_some(), "{} {i}", c.id)
                 }
                 EventType::RunFinished => {
-                    assert!(open.is_empty() && steps.is_empty() && active.is_empty(), "{} {i}: {open:?} {steps:?} {active:?}", c.id)
+                    assert!(
+                        open.is_empty() && steps.is_empty() && active.is_empty(),
+                        "{} {i}: {open:?} {steps:?} {active:?}",
+                        c.id
+                    )
                 }
                 _ => {}
             }
@@ -300,6 +445,112 @@ fn valid_streams_cover_the_features() {
         "type:TOOL_CALL_RESULT",
         "type:RAW",
         "type:CUSTOM",
+    ] {
+        assert!(seen.contains(want), "never generated: {want}");
+    }
+}
+
+/// Over many seeds the valid generator produces every `accept.*` family the
+/// scenario model is meant to reach (read off the rendering's own record of
+/// who emitted what, not off a checker).
+#[test]
+fn valid_streams_reach_the_accept_families() {
+    use agui_gen::front::seeded_bytes;
+    use agui_gen::{Scenario, render};
+    use std::collections::{BTreeMap, BTreeSet};
+    let config = Config::default();
+    let mut seen = BTreeSet::new();
+    for seed in 0..300 {
+        let bytes = seeded_bytes(&config, seed);
+        let sc = Scenario::new(&config, &mut Unstructured::new(&bytes)).unwrap();
+        let r = render(&sc);
+        let mut ended: BTreeSet<(u16, String)> = BTreeSet::new();
+        let mut call_owner: BTreeMap<String, Option<String>> = BTreeMap::new();
+        let mut steps: BTreeMap<(u16, String), BTreeSet<Option<String>>> = BTreeMap::new();
+        let mut open_msgs: BTreeMap<(u16, String), Option<String>> = BTreeMap::new();
+        for (e, m) in r.events.iter().zip(&r.meta) {
+            let owner = r.runs[m.run as usize].tags[m.actor as usize].clone();
+            let tag = e.subagent_run_id.clone();
+            let kind = e.kind();
+            if m.actor != 0 && tag.is_none() && !kind.is_lifecycle() {
+                seen.insert("untagged-continuation");
+            }
+            match kind {
+                EventType::ToolCallStart => {
+                    if tag.is_none() && owner.is_some() {
+                        seen.insert("tool-call-inherits");
+                    }
+                    call_owner.insert(e.tool_call_id.clone().unwrap(), owner.clone());
+                }
+                EventType::ToolCallResult => {
+                    if call_owner.get(e.tool_call_id.as_ref().unwrap()) != Some(&tag) {
+                        seen.insert("tool-result-own-owner");
+                    }
+                }
+                EventType::StepStarted => {
+                    let holders = steps
+                        .entry((m.run, e.step_name.clone().unwrap()))
+                        .or_default();
+                    holders.insert(tag.clone());
+                    if holders.len() > 1 {
+                        seen.insert("step-per-owner");
+                    }
+                }
+                EventType::StepFinished => {
+                    if let Some(h) = steps.get_mut(&(m.run, e.step_name.clone().unwrap())) {
+                        h.remove(&tag);
+                    }
+                }
+                EventType::TextMessageStart => {
+                    open_msgs.insert((m.run, e.message_id.clone().unwrap()), owner.clone());
+                    let owners: BTreeSet<&String> = open_msgs
+                        .iter()
+                        .filter(|((r, _), _)| *r == m.run)
+                        .filter_map(|(_, o)| o.as_ref())
+                        .collect();
+                    if owners.len() >= 2 {
+                        seen.insert("interleaved");
+                    }
+                }
+                EventType::TextMessageEnd => {
+                    open_msgs.remove(&(m.run, e.message_id.clone().unwrap()));
+                }
+                EventType::StateSnapshot | EventType::StateDelta if tag.is_some() => {
+                    seen.insert("state-run-scoped");
+                }
+                EventType::SubagentFinished | EventType::SubagentError => {
+                    ended.insert((m.run, tag.clone().unwrap()));
+                }
+                EventType::SubagentStarted => {
+                    if let Some(p) = &e.parent_subagent_run_id
+                        && ended.contains(&(m.run, p.clone()))
+                    {
+                        seen.insert("parent-finished-first");
+                    }
+                    if e.description.as_deref() == Some("resumed") {
+                        seen.insert("suspended-resume");
+                    }
+                }
+                _ => {}
+            }
+            if !kind.is_lifecycle()
+                && let Some(o) = &owner
+                && ended.contains(&(m.run, o.clone()))
+            {
+                seen.insert("after-finish-attribution");
+            }
+        }
+    }
+    for want in [
+        "untagged-continuation",
+        "tool-call-inherits",
+        "tool-result-own-owner",
+        "step-per-owner",
+        "interleaved",
+        "state-run-scoped",
+        "parent-finished-first",
+        "suspended-resume",
+        "after-finish-attribution",
     ] {
         assert!(seen.contains(want), "never generated: {want}");
     }
