@@ -482,10 +482,10 @@ fn valid_streams_reach_the_accept_families() {
                     }
                     call_owner.insert(e.tool_call_id.clone().unwrap(), owner.clone());
                 }
-                EventType::ToolCallResult => {
-                    if call_owner.get(e.tool_call_id.as_ref().unwrap()) != Some(&tag) {
-                        seen.insert("tool-result-own-owner");
-                    }
+                EventType::ToolCallResult
+                    if call_owner.get(e.tool_call_id.as_ref().unwrap()) != Some(&tag) =>
+                {
+                    seen.insert("tool-result-own-owner");
                 }
                 EventType::StepStarted => {
                     let holders = steps
