@@ -30,11 +30,10 @@ pub fn run(cmd: &mut Command) -> anyhow::Result<Sample> {
         .stdout(Stdio::piped())
         .spawn()
         .with_context(|| format!("cannot start {cmd:?}"))?;
-    let mut stdout = String::new();
-    if let Some(mut out) = child.stdout.take() {
-        out.read_to_string(&mut stdout)
-            .context("reading the child's output")?;
-    }
+    let stdout = match child.stdout.take() {
+        Some(out) => head_and_tail(out).context("reading the child's output")?,
+        None => String::new(),
+    };
     let pid = libc::pid_t::try_from(child.id()).context("pid out of range")?;
     let mut status: libc::c_int = 0;
     // SAFETY: an all-zero `rusage` is a valid value of this plain C struct.
@@ -58,6 +57,38 @@ pub fn run(cmd: &mut Command) -> anyhow::Result<Sample> {
         code,
         stdout,
     })
+}
+
+/// Bytes of a child's output kept at each end.
+const KEEP: usize = 4096;
+
+/// The first and last [`KEEP`] bytes of a child's output. The rest is read
+/// and dropped: a child's peak memory counts the parent's resident set at
+/// spawn (it is inherited through `exec`), so the parent stays small.
+fn head_and_tail(mut out: impl Read) -> std::io::Result<String> {
+    let mut head = Vec::with_capacity(KEEP);
+    let mut tail: Vec<u8> = Vec::with_capacity(2 * KEEP);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match out.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let mut chunk = &buf[..n];
+        if head.len() < KEEP {
+            let take = chunk.len().min(KEEP - head.len());
+            head.extend_from_slice(&chunk[..take]);
+            chunk = &chunk[take..];
+        }
+        tail.extend_from_slice(chunk);
+        if tail.len() > KEEP {
+            tail.drain(..tail.len() - KEEP);
+        }
+    }
+    head.extend_from_slice(&tail);
+    Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
 /// The median of a non-empty list (the lower middle of an even count).

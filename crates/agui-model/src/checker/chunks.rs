@@ -57,6 +57,11 @@ pub(super) struct Lanes {
 }
 
 impl Lanes {
+    /// No chunk stream is open (the fast path skips closing lanes then).
+    pub(super) fn is_empty(&self) -> bool {
+        self.lanes.is_empty()
+    }
+
     fn position(&self, owner: &Owner) -> Option<usize> {
         self.lanes.iter().position(|(o, _)| o == owner)
     }

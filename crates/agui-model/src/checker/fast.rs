@@ -60,14 +60,18 @@ impl Checker {
                 p.attributed(id);
             }
         }
-        match ty {
-            SubagentFinished | SubagentError => {
-                if let Some(id) = tag {
-                    self.close_lane(i, &Some(id.to_owned()));
+        // With no chunk stream open there is no lane to close (and no
+        // owner to allocate).
+        if !self.lanes.is_empty() {
+            match ty {
+                SubagentFinished | SubagentError => {
+                    if let Some(id) = tag {
+                        self.close_lane(i, &Some(id.to_owned()));
+                    }
                 }
+                SubagentStarted | Raw => {}
+                _ => self.close_lane(i, &owner_of(tag)),
             }
-            SubagentStarted | Raw => {}
-            _ => self.close_lane(i, &owner_of(tag)),
         }
         match (ty, ev.body) {
             (TextMessageStart, Body::TextStart { id, role }) => {

@@ -232,37 +232,39 @@ pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
 /// The known keys' raw values; `None` if the line is not one clean JSON
 /// object (or holds anything [`scan::plain`] declines).
 fn read_fields(line: &str) -> Option<Fields<'_>> {
+    let mut fields = Fields { raw: [None; KEYS] };
     let mut de = serde_json::Deserializer::from_str(line);
-    let fields = de.deserialize_map(FieldsVisitor).ok()?;
+    // Filled in place: the visitor returns nothing, so the (large) field
+    // table is never copied through serde's layers.
+    de.deserialize_map(FieldsVisitor(&mut fields)).ok()?;
     de.end().ok()?;
     Some(fields)
 }
 
-struct FieldsVisitor;
+struct FieldsVisitor<'f, 'de>(&'f mut Fields<'de>);
 
-impl<'de> Visitor<'de> for FieldsVisitor {
-    type Value = Fields<'de>;
+impl<'de> Visitor<'de> for FieldsVisitor<'_, 'de> {
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an event object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
-        let mut fields = Fields { raw: [None; KEYS] };
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<&'de str>()? {
             let raw: &'de RawValue = map.next_value()?;
             if !scan::plain(raw.get().as_bytes()) {
                 return Err(de::Error::custom("unusual value"));
             }
             if let Some(k) = Key::of(key) {
-                let slot = &mut fields.raw[k as usize];
+                let slot = &mut self.0.raw[k as usize];
                 if slot.is_some() {
                     return Err(de::Error::custom("duplicate key"));
                 }
                 *slot = Some(raw);
             }
         }
-        Ok(fields)
+        Ok(())
     }
 }
 

@@ -10,6 +10,10 @@ const MAX_DIGITS: usize = 15;
 /// Whether `raw` has no nesting beyond [`MAX_DEPTH`], no `\u` escape and no
 /// number with an exponent or more than [`MAX_DIGITS`] digits in a row.
 pub(super) fn plain(raw: &[u8]) -> bool {
+    // The common case: a string without escapes (serde_json has checked it).
+    if raw.first() == Some(&b'"') && memchr::memchr(b'\\', raw).is_none() {
+        return true;
+    }
     let mut depth = 0usize;
     let mut digits = 0usize;
     let mut prev = 0u8;
