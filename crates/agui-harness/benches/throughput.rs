@@ -50,15 +50,27 @@ fn bench(c: &mut Criterion) {
         b.iter(|| run_all(&mut reference, &info, &cases))
     });
 
-    let mut spawn = Spawn::parse(env!("CARGO_BIN_EXE_agui-example-impl")).expect("command");
-    spawn.max_line = 64 << 20;
-    let mut example = Persistent::new(spawn, Timeouts::default());
-    let info = example.describe().expect("example implementation starts");
-    g.bench_function("persistent-protocol-example", |b| {
-        b.iter(|| run_all(&mut example, &info, &cases))
-    });
+    for (name, cmd) in [
+        (
+            "persistent-protocol-example",
+            env!("CARGO_BIN_EXE_agui-example-impl").to_string(),
+        ),
+        (
+            "persistent-protocol-example-no-projection",
+            format!(
+                "{} --no-projection",
+                env!("CARGO_BIN_EXE_agui-example-impl")
+            ),
+        ),
+    ] {
+        let mut spawn = Spawn::parse(&cmd).expect("command");
+        spawn.max_line = 64 << 20;
+        let mut example = Persistent::new(spawn, Timeouts::default());
+        let info = example.describe().expect("example implementation starts");
+        g.bench_function(name, |b| b.iter(|| run_all(&mut example, &info, &cases)));
+        let _ = example.shutdown();
+    }
     g.finish();
-    let _ = example.shutdown();
 }
 
 criterion_group!(benches, bench);

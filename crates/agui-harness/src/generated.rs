@@ -41,3 +41,18 @@ pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
     let _ = (seed, mode);
     Err("no generator in this build".into())
 }
+
+/// Generates one case with the generator's default config; its expectation
+/// is the generator's, by construction.
+#[cfg(feature = "gen")]
+pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+    let m = match mode {
+        GenMode::Valid => agui_gen::Mode::Valid,
+        GenMode::Invalid(r) => agui_gen::Mode::Invalid(r),
+    };
+    let case = agui_gen::generate_case(seed, m);
+    let mut c = SuiteCase::from_corpus(case, std::path::PathBuf::new())?;
+    c.id = case_id(seed, mode);
+    c.origin = crate::suite::Origin::Generated { seed, mode };
+    Ok(c)
+}

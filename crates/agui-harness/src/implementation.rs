@@ -92,6 +92,15 @@ pub trait Implementation {
     /// an [`Outcome::Errored`].
     fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome;
 
+    /// Like [`Implementation::run_case`], told whether a projection would
+    /// be scored (the case states one). Only in-process implementations may
+    /// use the hint (to skip building a projection); nothing of the
+    /// expectation crosses the protocol.
+    fn run_case_hinted(&mut self, id: &str, events: &[Value], projection_scored: bool) -> Outcome {
+        let _ = projection_scored;
+        self.run_case(id, events)
+    }
+
     /// Ends it; reports anything that went wrong on the way out.
     fn shutdown(&mut self) -> Vec<Incident> {
         Vec::new()
@@ -155,6 +164,10 @@ impl Implementation for Reference {
     fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
         reference_outcome(events, !self.without_projection)
     }
+
+    fn run_case_hinted(&mut self, _id: &str, events: &[Value], projection_scored: bool) -> Outcome {
+        reference_outcome(events, projection_scored && !self.without_projection)
+    }
 }
 
 impl<T: Implementation + ?Sized> Implementation for Box<T> {
@@ -163,6 +176,9 @@ impl<T: Implementation + ?Sized> Implementation for Box<T> {
     }
     fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome {
         (**self).run_case(id, events)
+    }
+    fn run_case_hinted(&mut self, id: &str, events: &[Value], projection_scored: bool) -> Outcome {
+        (**self).run_case_hinted(id, events, projection_scored)
     }
     fn shutdown(&mut self) -> Vec<Incident> {
         (**self).shutdown()

@@ -99,7 +99,7 @@ pub fn run_case(
             reason: "schema-only implementation; the case is decided by stream rules".into(),
         }
     } else {
-        imp.run_case(&case.id, &case.events)
+        imp.run_case_hinted(&case.id, &case.events, case.expected.projection.is_some())
     };
     let scored = score(&case.expected, &outcome, info.capabilities);
     CaseResult {

@@ -177,16 +177,15 @@ fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) 
             ),
         );
     }
-    if let (Some(got), Some(want)) = (projection, expected.projection.as_ref()) {
-        let (g, w) = (normalize(got), normalize(want));
-        if g != w {
-            let mut s = Scored::new(
-                Score::Fail,
-                "accepted with a projection that differs from the expected one",
-            );
-            s.projection_mismatch = Some((w, g));
-            return s;
-        }
+    if let (Some(got), Some(want)) = (projection, expected.projection.as_ref())
+        && !eq_ignoring_nulls(got, want)
+    {
+        let mut s = Scored::new(
+            Score::Fail,
+            "accepted with a projection that differs from the expected one",
+        );
+        s.projection_mismatch = Some((normalize(want), normalize(got)));
+        return s;
     }
     Scored::new(Score::Pass, "")
 }
@@ -231,7 +230,26 @@ fn naming(expected: &Expected, index: Option<usize>, named: &str) -> Naming {
     }
 }
 
-/// docs/projection.md: compare after dropping `null`-valued object keys.
+/// docs/projection.md: JSON equality after dropping `null`-valued object
+/// keys on both sides (without copying either).
+pub fn eq_ignoring_nulls(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let present =
+                |m: &serde_json::Map<String, Value>| m.values().filter(|v| !v.is_null()).count();
+            present(x) == present(y)
+                && x.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .all(|(k, v)| y.get(k).is_some_and(|w| eq_ignoring_nulls(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| eq_ignoring_nulls(v, w))
+        }
+        _ => a == b,
+    }
+}
+
+/// Drops `null`-valued object keys, at any depth.
 pub fn normalize(v: &Value) -> Value {
     match v {
         Value::Object(m) => Value::Object(
@@ -402,6 +420,19 @@ mod tests {
             .score,
             Score::Pass
         );
+    }
+
+    #[test]
+    fn null_keys_are_ignored_at_any_depth() {
+        let eq = eq_ignoring_nulls;
+        assert!(eq(
+            &json!({"a": [{"b": 1, "c": null}], "d": null}),
+            &json!({"a": [{"b": 1}]})
+        ));
+        assert!(!eq(&json!({"a": [{"b": 1}]}), &json!({"a": [{"b": 2}]})));
+        assert!(!eq(&json!({"a": 1}), &json!({"a": 1, "b": 0})));
+        assert!(!eq(&json!([1, 2]), &json!([2, 1])));
+        assert!(!eq(&json!({"a": null}), &json!({"a": {}})));
     }
 
     #[test]

@@ -169,12 +169,17 @@ fn memory_limit_turns_a_hog_into_an_error() {
     let mut imp = agui_harness::subprocess::Persistent::new(s, timeouts());
     let r = run(&mut imp, &three());
     assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
+    let e = errored(&r, 1);
     assert!(
-        errored(&r, 1)
-            .reason
-            .starts_with("the process closed stdout"),
+        e.reason
+            .starts_with("the process closed stdout (killed by signal 6)"),
         "{}",
-        errored(&r, 1).reason
+        e.reason
+    );
+    assert!(
+        e.stderr_tail
+            .unwrap()
+            .contains("memory allocation of 4294967296 bytes failed")
     );
 }
 

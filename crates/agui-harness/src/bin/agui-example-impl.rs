@@ -2,7 +2,8 @@
 //! (`suites/PROTOCOL.md`): the reference model, wrapped. It shows how
 //! little an adapter is, and is what the protocol benchmark runs.
 //!
-//! `agui-example-impl` speaks the persistent protocol;
+//! `agui-example-impl` speaks the persistent protocol (`--no-projection`:
+//! without the `projection` capability);
 //! `agui-example-impl --one-shot` reads one stream (JSON Lines) from stdin
 //! and prints one result line.
 
@@ -47,7 +48,7 @@ fn one_shot() -> std::io::Result<()> {
     Ok(())
 }
 
-fn persistent() -> std::io::Result<()> {
+fn persistent(projection: bool) -> std::io::Result<()> {
     let stdin = std::io::stdin();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
@@ -63,14 +64,26 @@ fn persistent() -> std::io::Result<()> {
             Some("start") => json!({
                 "protocol": 1,
                 "implementation": {"name": "agui-example-impl", "version": env!("CARGO_PKG_VERSION"), "language": "rust"},
-                "capabilities": ["verdict", "index", "rule", "projection"],
+                "capabilities": if projection {
+                    json!(["verdict", "index", "rule", "projection"])
+                } else {
+                    json!(["verdict", "index", "rule"])
+                },
             }),
             Some("run") => {
                 let events = msg["case"]["events"]
                     .as_array()
                     .map(Vec::as_slice)
                     .unwrap_or(&[]);
-                json!({"seq": msg["seq"], "result": result(agui_model::check_values(events))})
+                let mut c = if projection {
+                    agui_model::Checker::new()
+                } else {
+                    agui_model::Checker::without_projection()
+                };
+                for e in events {
+                    c.push(e);
+                }
+                json!({"seq": msg["seq"], "result": result(c.finish())})
             }
             Some("stop") => return Ok(()),
             _ => {
@@ -87,7 +100,12 @@ fn persistent() -> std::io::Result<()> {
 
 fn main() {
     let one = std::env::args().any(|a| a == "--one-shot");
-    let r = if one { one_shot() } else { persistent() };
+    let projection = !std::env::args().any(|a| a == "--no-projection");
+    let r = if one {
+        one_shot()
+    } else {
+        persistent(projection)
+    };
     if let Err(e) = r {
         eprintln!("agui-example-impl: {e}");
         std::process::exit(1);

@@ -79,11 +79,10 @@ fn misbehave(name: &str, seq: &Value) {
             }
         }
         "alloc" => {
-            let mut v: Vec<Vec<u8>> = Vec::new();
-            for _ in 0..64 {
-                v.push(vec![1u8; 64 << 20]);
-            }
-            emit(&json!({"seq": seq, "result": {"verdict": "accept", "index": v.len()}}).to_string());
+            // 4 GiB of address space, untouched: only a limit makes it fail.
+            let v: Vec<u8> = Vec::with_capacity(4 << 30);
+            let cap = std::hint::black_box(v).capacity();
+            emit(&json!({"seq": seq, "result": {"verdict": "accept", "index": cap}}).to_string());
         }
         "skip" => emit(&json!({"seq": seq, "skipped": {"reason": "fake skips"}}).to_string()),
         "self-error" => emit(&json!({"seq": seq, "errored": {"message": "fake failed", "context": {"why": "asked to"}}}).to_string()),
