@@ -724,3 +724,27 @@ fn several_rules_on_one_event_come_in_catalogue_order() {
         ]
     );
 }
+
+#[test]
+fn chunk_continuation_is_judged_against_the_owner_on_record_with_or_without_delta() {
+    // An untagged tool chunk on s1's message opens (in the parent's lane) a
+    // call owned by s1. A continuing chunk tagged s1 agrees with that owner,
+    // whether or not it carries a delta; one tagged s2 disagrees either way.
+    let base = || {
+        vec![
+            run_started(),
+            text_start("m1", Some("s1")),
+            text_end("m1", Some("s1")),
+            json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "m1", "delta": "{"}),
+        ]
+    };
+    for delta in [Some("}"), None] {
+        let mut agree = base();
+        agree.push(tool_chunk(Some("c1"), None, delta, Some("s1")));
+        agree.push(run_finished());
+        expect_clean(&agree);
+        let mut disagree = base();
+        disagree.push(tool_chunk(Some("c1"), None, delta, Some("s2")));
+        expect_first(&disagree, R::OwnershipContinuationDisagrees, 4);
+    }
+}

@@ -4,7 +4,7 @@
 //! lane holds at most one open chunk stream. The events a chunk stands for
 //! are checked like explicit ones, at the chunk's own index.
 
-use super::book::{Owner, who};
+use super::book::{Kind, Owner, who};
 use super::{Checker, owner_of, s};
 use crate::events::EventType;
 use crate::rules::RuleId;
@@ -24,6 +24,15 @@ impl ChunkKind {
             EventType::ToolCallChunk => Some(ChunkKind::Tool),
             EventType::ReasoningMessageChunk => Some(ChunkKind::Reasoning),
             _ => None,
+        }
+    }
+
+    /// The entity kind whose owner on record the chunk continues.
+    fn entity(self) -> Kind {
+        match self {
+            ChunkKind::Text => Kind::Text,
+            ChunkKind::Tool => Kind::Tool,
+            ChunkKind::Reasoning => Kind::Reasoning,
         }
     }
 
@@ -130,16 +139,23 @@ impl Checker {
             {
                 Some((owner, _)) => {
                     let owner = owner.clone();
-                    if let Some(t) = tag {
+                    if let (Some(t), None) = (tag, delta) {
                         // With a delta, the CONTENT it stands for carries the
                         // tag and is judged as a continuation; without one,
-                        // the chunk itself is.
-                        if owner.as_deref() != Some(t) && delta.is_none() {
-                            let lane = who(&owner);
+                        // the chunk itself is, against the same owner on
+                        // record (the lane's owner when nothing is on
+                        // record), so both spellings get one answer.
+                        let rec = self
+                            .book
+                            .owner(kind.entity(), id)
+                            .cloned()
+                            .unwrap_or(owner.clone());
+                        if rec.as_deref() != Some(t) {
+                            let rec = who(&rec);
                             self.report(
                                 RuleId::OwnershipContinuationDisagrees,
                                 i,
-                                format!("{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} is streaming in {lane}'s lane"),
+                                format!("{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"),
                             );
                         }
                     }
