@@ -322,7 +322,7 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
             let delta = f.value(Key::Delta)?.ok_or(Decline)?;
             let mut o = Map::new();
             o.insert("delta".to_owned(), delta);
-            schema_clean(ty, &o)?;
+            schema_clean(ty, &mut o)?;
             Body::Object(o)
         }
         E::SubagentStarted => {
@@ -345,7 +345,7 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
             put(&mut o, "subagentRunId", tag.clone());
             if let Some(outcome) = f.value(Key::Outcome)? {
                 o.insert("outcome".to_owned(), outcome);
-                schema_clean(ty, &o)?;
+                schema_clean(ty, &mut o)?;
             }
             Body::Object(o)
         }
@@ -369,14 +369,15 @@ fn put(o: &mut Map<String, Value>, key: &str, v: Option<Cow<'_, str>>) {
 
 /// Validates a partial event (its type plus the nested fields the fast path
 /// does not judge itself) with the schema validator; declines on any issue.
-fn schema_clean(ty: EventType, o: &Map<String, Value>) -> Fast<()> {
-    let mut whole = o.clone();
-    whole.insert("type".to_owned(), Value::from(ty.as_str()));
-    if schema::validate(&Value::Object(whole)).is_empty() {
-        Ok(())
-    } else {
-        Err(Decline)
+fn schema_clean(ty: EventType, o: &mut Map<String, Value>) -> Fast<()> {
+    o.insert("type".to_owned(), Value::from(ty.as_str()));
+    let whole = Value::Object(std::mem::take(o));
+    let clean = schema::validate(&whole).is_empty();
+    if let Value::Object(mut back) = whole {
+        back.remove("type");
+        *o = back;
     }
+    if clean { Ok(()) } else { Err(Decline) }
 }
 
 #[cfg(test)]
