@@ -55,7 +55,7 @@ impl Implementation for OneShot {
             }
             input.push(b'\n');
         }
-        proc.send(input);
+        proc.send(&input);
         proc.close_stdin();
         let outcome = match proc.line(Instant::now() + self.timeouts.case) {
             Ok(Line::Text(l)) => match protocol::parse_result_line(&l) {

@@ -58,7 +58,7 @@ impl Persistent {
         self.starts += 1;
         let mut line = serde_json::to_vec(&protocol::start_request()).unwrap_or_default();
         line.push(b'\n');
-        proc.send(line);
+        proc.send(&line);
         let deadline = Instant::now() + self.timeouts.start;
         let answer = match proc.line(deadline) {
             Ok(Line::Text(l)) => serde_json::from_slice::<StartAnswer>(&l)
@@ -181,7 +181,7 @@ impl Implementation for Persistent {
         let Some(proc) = self.proc.as_mut() else {
             return Outcome::errored("no process");
         };
-        proc.send(self.buf.clone());
+        proc.send(&self.buf);
         let got = proc.line(Instant::now() + self.timeouts.case);
         match got {
             Ok(Line::Text(l)) => match protocol::parse_run_answer(&l, seq) {
@@ -211,7 +211,7 @@ impl Implementation for Persistent {
         if let Some(mut p) = self.proc.take() {
             let mut line = serde_json::to_vec(&protocol::stop_request()).unwrap_or_default();
             line.push(b'\n');
-            p.send(line);
+            p.send(&line);
             p.close_stdin();
             match p.wait_until(Instant::now() + self.timeouts.stop) {
                 Some(s) if s.success() => {}

@@ -1,17 +1,18 @@
 //! One child process of the implementation under test, watched so that no
-//! behaviour of it can hang the harness: stdout is read line by line on a
-//! thread (lines capped in length), stdin is written on a thread, stderr's
-//! tail is kept on a third; the child runs in its own process group so that
-//! killing it also kills whatever it spawned.
+//! behaviour of it can hang the harness. Its stdin and stdout are
+//! non-blocking and driven with `poll(2)` from the calling thread, with a
+//! deadline on every wait (no thread hop per case: the persistent protocol
+//! is latency-bound); stdout lines are capped in length; stderr's tail is
+//! kept by a thread. The child runs in its own process group so that
+//! killing it also kills whatever it spawned. Unix only.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-
 /// How many bytes of stderr are kept for reports.
 const STDERR_TAIL: usize = 2048;
 
@@ -56,17 +57,40 @@ pub enum Line {
 #[derive(Debug, PartialEq, Eq)]
 pub enum Wait {
     Timeout,
-    /// The reader thread is gone (after EOF or a flood).
+    /// Stdout is closed and everything was read.
     Closed,
 }
 
 /// A running child.
 pub struct Proc {
     child: Child,
-    stdin: Option<Sender<Vec<u8>>>,
-    lines: Receiver<Line>,
+    stdin: Option<ChildStdin>,
+    /// Bytes queued for stdin, not yet written.
+    pending: Vec<u8>,
+    /// Close stdin once `pending` is written.
+    close_when_flushed: bool,
+    stdout: ChildStdout,
+    /// Bytes read from stdout; `buf[start..]` is not yet returned.
+    buf: Vec<u8>,
+    start: usize,
+    /// Where to resume the search for `\n` in `buf`.
+    scanned: usize,
+    eof: bool,
+    eof_reported: bool,
+    max_line: usize,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     stderr_thread: Option<thread::JoinHandle<()>>,
+}
+
+fn set_nonblocking(fd: std::os::fd::RawFd) -> std::io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 impl Proc {
@@ -90,50 +114,195 @@ impl Proc {
             .stderr
             .take()
             .ok_or_else(|| std::io::Error::other("no stderr pipe"))?;
-
-        let (in_tx, in_rx) = mpsc::channel::<Vec<u8>>();
-        thread::spawn(move || write_loop(stdin, in_rx));
-        let (line_tx, line_rx) = mpsc::channel();
-        let max = spec.max_line;
-        thread::spawn(move || read_lines(stdout, max, line_tx));
+        set_nonblocking(stdin.as_raw_fd())?;
+        set_nonblocking(stdout.as_raw_fd())?;
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = stderr.clone();
         let stderr_thread = thread::spawn(move || keep_tail(stderr_pipe, tail));
         Ok(Proc {
             child,
-            stdin: Some(in_tx),
-            lines: line_rx,
+            stdin: Some(stdin),
+            pending: Vec::new(),
+            close_when_flushed: false,
+            stdout,
+            buf: Vec::new(),
+            start: 0,
+            scanned: 0,
+            eof: false,
+            eof_reported: false,
+            max_line: spec.max_line,
             stderr,
             stderr_thread: Some(stderr_thread),
         })
     }
 
-    /// Queues bytes for stdin (never blocks; a child that does not read
-    /// shows up as a timeout on its answer).
-    pub fn send(&self, bytes: Vec<u8>) {
-        if let Some(tx) = &self.stdin {
-            let _ = tx.send(bytes);
+    /// Queues bytes for stdin and writes what the pipe takes now (never
+    /// blocks; the rest is written while waiting for the answer).
+    pub fn send(&mut self, bytes: &[u8]) {
+        if self.stdin.is_none() {
+            return;
         }
+        self.pending.extend_from_slice(bytes);
+        self.flush_some();
     }
 
     /// Closes stdin once the queued bytes are written.
     pub fn close_stdin(&mut self) {
-        self.stdin = None;
+        self.close_when_flushed = true;
+        self.flush_some();
     }
 
-    /// The next stdout line, waiting until `deadline`.
-    pub fn line(&self, deadline: Instant) -> Result<Line, Wait> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err(Wait::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(Wait::Closed),
+    /// Writes queued bytes until the pipe is full. A closed pipe drops them.
+    fn flush_some(&mut self) {
+        let Some(stdin) = self.stdin.as_mut() else {
+            self.pending.clear();
+            return;
+        };
+        let mut written = 0;
+        while written < self.pending.len() {
+            match stdin.write(&self.pending[written..]) {
+                Ok(0) => break,
+                Ok(n) => written += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    // The child closed its stdin (or died): nothing more to say.
+                    self.stdin = None;
+                    self.pending.clear();
+                    return;
+                }
+            }
+        }
+        self.pending.drain(..written);
+        if self.pending.is_empty() && self.close_when_flushed {
+            self.stdin = None;
         }
     }
 
-    /// Waits for the child to exit, until `deadline`.
+    /// A complete line already buffered, or a verdict on the buffer.
+    fn buffered_line(&mut self) -> Option<Line> {
+        if let Some(p) = self.buf[self.scanned..].iter().position(|b| *b == b'\n') {
+            let end = self.scanned + p;
+            let mut line = self.buf[self.start..end].to_vec();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+            self.start = end + 1;
+            self.scanned = self.start;
+            if self.start == self.buf.len() {
+                self.buf.clear();
+                self.start = 0;
+                self.scanned = 0;
+            }
+            return Some(Line::Text(line));
+        }
+        self.scanned = self.buf.len();
+        let pending = self.buf.len() - self.start;
+        if pending > self.max_line {
+            return Some(Line::TooLong(pending));
+        }
+        if self.eof {
+            if pending > 0 {
+                // A last line without `\n` still counts.
+                let line = self.buf[self.start..].to_vec();
+                self.buf.clear();
+                self.start = 0;
+                self.scanned = 0;
+                return Some(Line::Text(line));
+            }
+            return Some(Line::Eof);
+        }
+        None
+    }
+
+    /// Reads what stdout has now. `Err` on a read error.
+    fn read_some(&mut self) -> Result<(), String> {
+        if self.start > 0 && self.start * 2 >= self.buf.len() {
+            self.buf.drain(..self.start);
+            self.scanned -= self.start;
+            self.start = 0;
+        }
+        let mut chunk = [0u8; 64 * 1024];
+        loop {
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.buf.extend_from_slice(&chunk[..n]);
+                    if n < chunk.len() || self.buf.len() - self.start > self.max_line {
+                        return Ok(());
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+    }
+
+    /// The next stdout line, waiting until `deadline` (writing queued stdin
+    /// bytes meanwhile).
+    pub fn line(&mut self, deadline: Instant) -> Result<Line, Wait> {
+        loop {
+            if let Some(l) = self.buffered_line() {
+                if matches!(l, Line::Eof) {
+                    if self.eof_reported {
+                        return Err(Wait::Closed);
+                    }
+                    self.eof_reported = true;
+                }
+                return Ok(l);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Wait::Timeout);
+            }
+            let left = (deadline - now)
+                .as_micros()
+                .div_ceil(1000)
+                .min(i32::MAX as u128) as i32;
+            let mut fds = [
+                libc::pollfd {
+                    fd: self.stdout.as_raw_fd(),
+                    events: libc::POLLIN,
+                    revents: 0,
+                },
+                libc::pollfd {
+                    fd: -1,
+                    events: libc::POLLOUT,
+                    revents: 0,
+                },
+            ];
+            if let (Some(stdin), false) = (&self.stdin, self.pending.is_empty()) {
+                fds[1].fd = stdin.as_raw_fd();
+            }
+            // SAFETY: `fds` is a valid array of two pollfd for the call.
+            let r = unsafe { libc::poll(fds.as_mut_ptr(), 2, left) };
+            if r < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Ok(Line::Failed(format!("poll: {e}")));
+            }
+            if fds[1].revents != 0 {
+                self.flush_some();
+            }
+            if fds[0].revents != 0
+                && let Err(e) = self.read_some()
+            {
+                return Ok(Line::Failed(e));
+            }
+        }
+    }
+
+    /// Waits for the child to exit, until `deadline` (writing queued stdin
+    /// bytes meanwhile).
     pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
         loop {
+            self.flush_some();
             match self.child.try_wait() {
                 Ok(Some(s)) => return Some(s),
                 Ok(None) => {}
@@ -150,6 +319,7 @@ impl Proc {
     /// Kills the child and its process group, and reaps it.
     pub fn kill(&mut self) {
         self.stdin = None;
+        self.pending.clear();
         kill_group(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -159,11 +329,9 @@ impl Proc {
     /// waits briefly for the stderr reader to drain the pipe.
     pub fn stderr_tail(&mut self) -> Option<String> {
         if let (Ok(Some(_)), Some(h)) = (self.child.try_wait(), self.stderr_thread.take()) {
-            {
-                let until = Instant::now() + Duration::from_millis(100);
-                while !h.is_finished() && Instant::now() < until {
-                    thread::sleep(Duration::from_millis(1));
-                }
+            let until = Instant::now() + Duration::from_millis(100);
+            while !h.is_finished() && Instant::now() < until {
+                thread::sleep(Duration::from_millis(1));
             }
         }
         let buf = self.stderr.lock().ok()?;
@@ -179,60 +347,6 @@ impl Drop for Proc {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
-        }
-    }
-}
-
-fn write_loop(mut stdin: std::process::ChildStdin, rx: Receiver<Vec<u8>>) {
-    while let Ok(bytes) = rx.recv() {
-        if stdin
-            .write_all(&bytes)
-            .and_then(|()| stdin.flush())
-            .is_err()
-        {
-            return;
-        }
-    }
-}
-
-fn read_lines(stdout: std::process::ChildStdout, max: usize, tx: Sender<Line>) {
-    let mut r = BufReader::with_capacity(64 * 1024, stdout);
-    let mut line = Vec::new();
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                let _ = tx.send(Line::Failed(e.to_string()));
-                return;
-            }
-        };
-        if buf.is_empty() {
-            // A last line without `\n` still counts.
-            if !line.is_empty() {
-                let _ = tx.send(Line::Text(std::mem::take(&mut line)));
-            }
-            let _ = tx.send(Line::Eof);
-            return;
-        }
-        let (take, done) = match buf.iter().position(|b| *b == b'\n') {
-            Some(p) => (p + 1, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > max + 1 {
-            let _ = tx.send(Line::TooLong(line.len() + take));
-            return;
-        }
-        line.extend_from_slice(&buf[..take]);
-        r.consume(take);
-        if done {
-            line.pop();
-            if line.last() == Some(&b'\r') {
-                line.pop();
-            }
-            if tx.send(Line::Text(std::mem::take(&mut line))).is_err() {
-                return;
-            }
         }
     }
 }
