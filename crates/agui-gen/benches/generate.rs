@@ -3,7 +3,7 @@
 
 use agui_gen::ev::write_jsonl;
 use agui_gen::front::seeded_bytes;
-use agui_gen::{Config, Scenario, render};
+use agui_gen::{Config, Scenario, render, render_jsonl};
 use arbitrary::Unstructured;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -22,13 +22,29 @@ fn bench(c: &mut Criterion) {
         .sum();
     let mut group = c.benchmark_group("generate");
     group.throughput(Throughput::Elements(events as u64));
-    group.bench_function("valid_jsonl", |b| {
+    // The stream alone (what `gen` and the fuzzers consume).
+    group.bench_function("valid_stream_jsonl", |b| {
         let mut out = Vec::with_capacity(1 << 20);
         b.iter(|| {
             out.clear();
             for bytes in &inputs {
                 if let Ok(sc) = Scenario::new(&config, &mut Unstructured::new(bytes)) {
-                    write_jsonl(&render(&sc).events, &mut out);
+                    render_jsonl(&sc, &mut out);
+                }
+            }
+            black_box(out.len())
+        })
+    });
+    // The stream and its expected projection (what a valid case needs).
+    group.bench_function("valid_with_projection_jsonl", |b| {
+        let mut out = Vec::with_capacity(1 << 20);
+        b.iter(|| {
+            out.clear();
+            for bytes in &inputs {
+                if let Ok(sc) = Scenario::new(&config, &mut Unstructured::new(bytes)) {
+                    let r = render(&sc);
+                    write_jsonl(&r.events, &mut out);
+                    black_box(&r.projection);
                 }
             }
             black_box(out.len())

@@ -5,6 +5,21 @@
 use agui_model::EventType;
 use serde::Serialize;
 use serde_json::Value;
+use std::rc::Rc;
+
+/// A shared string: ids and text pieces are cloned into many events, and a
+/// clone of an `Rc` costs no allocation.
+pub type Str = Rc<str>;
+
+/// `delta`: text for the streaming events, a JSON Patch for `STATE_DELTA`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Delta {
+    /// A piece from the generator's fixed pools (no allocation).
+    Static(&'static str),
+    Text(Str),
+    Patch(Box<Value>),
+}
 
 /// One event as the generator writes it. `None` fields are left out (absent
 /// is the only spelling of "no value" on the wire).
@@ -14,71 +29,71 @@ pub struct Ev {
     #[serde(rename = "type", serialize_with = "ser_type")]
     pub ty: Option<EventType>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub thread_id: Option<String>,
+    pub thread_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub run_id: Option<String>,
+    pub run_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_run_id: Option<String>,
+    pub parent_run_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub input: Option<Value>,
+    pub input: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Value>,
+    pub outcome: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<Value>,
+    pub result: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    pub message: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
+    pub code: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub step_name: Option<String>,
+    pub step_name: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_id: Option<String>,
+    pub message_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_call_id: Option<String>,
+    pub tool_call_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_call_name: Option<String>,
+    pub tool_call_name: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_message_id: Option<String>,
+    pub parent_message_id: Option<Str>,
     /// A string for text deltas, a JSON Patch for `STATE_DELTA`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub delta: Option<Value>,
+    pub delta: Option<Delta>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<Value>,
+    pub content: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub snapshot: Option<Value>,
+    pub snapshot: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub activity_type: Option<String>,
+    pub activity_type: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replace: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub patch: Option<Value>,
+    pub patch: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub event: Option<Value>,
+    pub event: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<String>,
+    pub source: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<Value>,
+    pub value: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subtype: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub entity_id: Option<String>,
+    pub entity_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub encrypted_value: Option<String>,
+    pub encrypted_value: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub description: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub parent_subagent_run_id: Option<String>,
+    pub parent_subagent_run_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub subagent_run_id: Option<String>,
+    pub subagent_run_id: Option<Str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<u64>,
     /// An unknown extra field (`accept.unknown-fields`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub vendor_note: Option<String>,
+    pub vendor_note: Option<Str>,
 }
 
 fn ser_type<S: serde::Serializer>(t: &Option<EventType>, s: S) -> Result<S::Ok, S::Error> {
@@ -99,8 +114,8 @@ impl Ev {
     }
 
     /// With `subagentRunId` set to `tag` (`None` leaves it out: the parent).
-    pub fn tagged(mut self, tag: Option<&str>) -> Self {
-        self.subagent_run_id = tag.map(str::to_owned);
+    pub fn tagged(mut self, tag: Option<&Str>) -> Self {
+        self.subagent_run_id = tag.cloned();
         self
     }
 

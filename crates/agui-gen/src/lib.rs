@@ -21,5 +21,5 @@ pub use front::{
     Generated, Mode, case_id, generate, generate_case, generate_case_with, generate_seeded,
     invalid_stream, strategy, valid_stream,
 };
-pub use render::{Rendered, render};
+pub use render::{Rendered, render, render_jsonl, render_stream};
 pub use scenario::Scenario;

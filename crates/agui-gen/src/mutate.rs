@@ -903,7 +903,7 @@ impl Ctx<'_, '_> {
             for t in span.tags.iter().flatten() {
                 let announced = (span.start..=span.end).any(|i| {
                     self.r.events[i].kind() == T::SubagentStarted
-                        && self.r.events[i].subagent_run_id.as_ref() == Some(t)
+                        && self.r.events[i].subagent_run_id.as_deref() == Some(t.as_str())
                 });
                 if announced {
                     continue;
@@ -912,7 +912,7 @@ impl Ctx<'_, '_> {
                     let e = &self.r.events[i];
                     e.kind().is_attributable()
                         && !e.kind().is_lifecycle()
-                        && e.subagent_run_id.as_ref() == Some(t)
+                        && e.subagent_run_id.as_deref() == Some(t.as_str())
                 });
                 if let Some(i) = first {
                     sites.push((k, t.clone(), i));

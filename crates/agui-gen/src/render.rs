@@ -10,7 +10,7 @@
 //! the parent emits a chunk stream as one group; everything else is one
 //! event per group and interleaves freely.
 
-use crate::ev::Ev;
+use crate::ev::{Delta, Ev, Str};
 use crate::patch;
 use crate::rng::SplitMix;
 use crate::scenario::{
@@ -74,23 +74,23 @@ impl Rendered {
 enum Effect {
     None,
     Create {
-        id: String,
+        id: Str,
         role: &'static str,
     },
     Text {
-        id: String,
-        delta: String,
+        id: Str,
+        delta: &'static str,
     },
     Call {
-        id: String,
-        name: String,
-        parent: Option<String>,
+        id: Str,
+        name: Str,
+        parent: Option<Str>,
     },
     Args {
-        id: String,
-        delta: String,
+        id: Str,
+        delta: &'static str,
     },
-    Entity(EntityKind, String),
+    Entity(EntityKind, Str),
     /// A chunk opener with a `delta`: the START's effect, then the CONTENT's.
     Both(Box<Effect>, Box<Effect>),
 }
@@ -105,9 +105,11 @@ enum EntityKind {
 /// One schedulable unit.
 #[derive(Debug, Clone)]
 enum Group {
+    /// One event (the common case, kept inline).
+    One(Box<(Ev, Effect, u8)>),
     Ready(Vec<(Ev, Effect, u8)>),
     ToolResult {
-        message_id: String,
+        message_id: Str,
         pick: u32,
         parts: bool,
     },
@@ -118,8 +120,8 @@ enum Group {
     StateSnapshot(u64),
     StateDelta(u64),
     ActivityDelta {
-        id: String,
-        activity_type: String,
+        id: Str,
+        activity_type: Str,
         seed: u64,
         untagged: bool,
     },
@@ -127,25 +129,25 @@ enum Group {
 
 impl Group {
     fn one(ev: Ev, effect: Effect) -> Group {
-        Group::Ready(vec![(ev, effect, 0)])
+        Group::One(Box::new((ev, effect, 0)))
     }
 }
 
 #[derive(Debug, Clone)]
 struct PMsg {
-    id: String,
+    id: Str,
     role: &'static str,
-    owner: Option<String>,
+    owner: Option<Str>,
     content: Value,
-    activity_type: Option<String>,
-    calls: Vec<(String, String, String)>,
+    activity_type: Option<Str>,
+    calls: Vec<(Str, Str, String)>,
 }
 
 #[derive(Debug, Clone)]
 struct PInv {
-    id: String,
-    name: Option<String>,
-    parent: Option<String>,
+    id: Str,
+    name: Option<Str>,
+    parent: Option<Str>,
     status: &'static str,
     interrupt_ids: Option<Vec<String>>,
 }
@@ -154,28 +156,60 @@ struct PInv {
 #[derive(Debug, Default)]
 struct RunView {
     invs: Vec<PInv>,
-    inv_at: HashMap<String, usize>,
+    inv_at: HashMap<Str, usize>,
     msgs: Vec<PMsg>,
-    msg_at: HashMap<String, usize>,
-    call_at: HashMap<String, (usize, usize)>,
-    calls: Vec<String>,
+    msg_at: HashMap<Str, usize>,
+    call_at: HashMap<Str, (usize, usize)>,
+    calls: Vec<Str>,
 }
 
 struct Actor {
-    tag: Option<String>,
+    tag: Option<Str>,
     sub: bool,
     groups: VecDeque<Group>,
-    entities: Vec<(EntityKind, String)>,
+    entities: Vec<(EntityKind, Str)>,
     /// Its announcement has been emitted (children may start).
     announced: bool,
     /// Needs the announcement of this actor first.
     after: Option<usize>,
 }
 
-struct Renderer<'a> {
+/// Where rendered events go: kept (for cases and mutators) or written
+/// straight out (for throughput, never holding the stream).
+pub trait Sink {
+    fn event(&mut self, ev: Ev, meta: Meta);
+}
+
+/// Keeps every event with its [`Meta`].
+#[derive(Debug, Default)]
+pub struct Collect {
+    pub events: Vec<Ev>,
+    pub meta: Vec<Meta>,
+}
+
+impl Sink for Collect {
+    fn event(&mut self, ev: Ev, meta: Meta) {
+        self.events.push(ev);
+        self.meta.push(meta);
+    }
+}
+
+/// Writes each event as one JSON line.
+pub struct Jsonl<'a>(pub &'a mut Vec<u8>);
+
+impl Sink for Jsonl<'_> {
+    fn event(&mut self, ev: Ev, _meta: Meta) {
+        // Serializing strings and values into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut *self.0, &ev);
+        self.0.push(b'\n');
+    }
+}
+
+struct Renderer<'a, S: Sink> {
     sc: &'a Scenario,
-    out: Vec<Ev>,
-    meta: Vec<Meta>,
+    sink: &'a mut S,
+    /// Events emitted so far.
+    count: usize,
     runs: Vec<RunSpan>,
     done_runs: Vec<Value>,
     state: Map<String, Value>,
@@ -183,14 +217,49 @@ struct Renderer<'a> {
     view: RunView,
     run: u16,
     actor: u16,
+    /// Build the projection (off: the stream alone, faster).
+    project: bool,
+    /// The current run's actor tags (`[0]` the parent: `None`).
+    tags: Vec<Option<Str>>,
 }
 
 /// Renders a scenario into a valid stream and its projection.
 pub fn render(sc: &Scenario) -> Rendered {
+    let mut c = Collect::default();
+    let (runs, projection) = render_into(sc, &mut c, true);
+    Rendered {
+        events: c.events,
+        meta: c.meta,
+        runs,
+        projection,
+    }
+}
+
+/// Renders the stream only (`projection` is `null`): the same events as
+/// [`render`].
+pub fn render_stream(sc: &Scenario) -> Rendered {
+    let mut c = Collect::default();
+    let (runs, projection) = render_into(sc, &mut c, false);
+    Rendered {
+        events: c.events,
+        meta: c.meta,
+        runs,
+        projection,
+    }
+}
+
+/// Renders the stream straight to JSON Lines, never holding it.
+pub fn render_jsonl(sc: &Scenario, out: &mut Vec<u8>) {
+    render_into(sc, &mut Jsonl(out), false);
+}
+
+/// The core of rendering: events into `sink`; returns the runs' positions
+/// and, when `project`, the projection (else `null`).
+pub fn render_into<S: Sink>(sc: &Scenario, sink: &mut S, project: bool) -> (Vec<RunSpan>, Value) {
     let mut r = Renderer {
         sc,
-        out: Vec::with_capacity(64),
-        meta: Vec::with_capacity(64),
+        sink,
+        count: 0,
         runs: Vec::with_capacity(sc.runs.len()),
         done_runs: Vec::with_capacity(sc.runs.len()),
         state: Map::new(),
@@ -198,28 +267,35 @@ pub fn render(sc: &Scenario) -> Rendered {
         view: RunView::default(),
         run: 0,
         actor: 0,
+        project,
+        tags: Vec::new(),
     };
     for (k, run) in sc.runs.iter().enumerate() {
         r.run = k as u16;
         r.render_run(run, k);
     }
-    let projection = json!({ "runs": r.done_runs });
-    Rendered {
-        events: r.out,
-        meta: r.meta,
-        runs: r.runs,
-        projection,
-    }
+    let projection = if project {
+        json!({ "runs": r.done_runs })
+    } else {
+        Value::Null
+    };
+    (r.runs, projection)
+}
+
+/// A shared copy of a scenario string.
+fn st(x: &str) -> Str {
+    Str::from(x)
 }
 
 fn bit(mask: u32, i: usize) -> bool {
     mask >> (i % 32) & 1 == 1
 }
 
-impl Renderer<'_> {
+impl<S: Sink> Renderer<'_, S> {
     fn emit(&mut self, mut ev: Ev, effect: Effect, chunk: u8) {
         let kind = ev.kind();
-        if kind.is_attributable()
+        if self.project
+            && kind.is_attributable()
             && !kind.is_lifecycle()
             && let Some(id) = &ev.subagent_run_id
             && !self.view.inv_at.contains_key(id)
@@ -235,27 +311,38 @@ impl Renderer<'_> {
         }
         self.apply(effect);
         if self.sc.extras {
-            let n = self.out.len() as u64;
+            let n = self.count as u64;
             ev.timestamp = Some(1_700_000_000_000 + n * 7);
             if n % 5 == 2 {
                 ev.vendor_note = Some("ignored".into());
             }
         }
-        self.out.push(ev);
-        self.meta.push(Meta {
+        let meta = Meta {
             run: self.run,
             actor: self.actor,
             chunk,
-        });
+        };
+        self.sink.event(ev, meta);
+        self.count += 1;
     }
 
-    fn owner(&self) -> Option<String> {
-        self.runs
-            .last()
-            .and_then(|s| s.tags.get(self.actor as usize).cloned().flatten())
+    fn owner(&self) -> Option<Str> {
+        self.tags.get(self.actor as usize).cloned().flatten()
     }
 
     fn apply(&mut self, effect: Effect) {
+        if !self.project {
+            // Only what rendering itself needs: the calls made so far.
+            match effect {
+                Effect::Call { id, .. } => self.view.calls.push(id),
+                Effect::Both(a, b) => {
+                    self.apply(*a);
+                    self.apply(*b);
+                }
+                _ => {}
+            }
+            return;
+        }
         let owner = self.owner();
         let v = &mut self.view;
         match effect {
@@ -316,7 +403,10 @@ impl Renderer<'_> {
         let sc = self.sc;
         let mut tags = vec![None];
         tags.extend(run.invocations.iter().map(|i| Some(i.id.clone())));
-        let start = self.out.len();
+        self.tags = std::iter::once(None)
+            .chain(run.invocations.iter().map(|i| Some(st(&i.id))))
+            .collect();
+        let start = self.count;
         self.runs.push(RunSpan {
             start,
             end: start,
@@ -326,10 +416,10 @@ impl Renderer<'_> {
         self.actor = 0;
         // RUN_STARTED
         let mut ev = Ev::new(T::RunStarted);
-        ev.thread_id = Some(sc.thread_id.clone());
-        ev.run_id = Some(run.run_id.clone());
+        ev.thread_id = Some(st(&sc.thread_id));
+        ev.run_id = Some(st(&run.run_id));
         if k > 0 {
-            ev.parent_run_id = Some(sc.runs[k - 1].run_id.clone());
+            ev.parent_run_id = Some(st(&sc.runs[k - 1].run_id));
         }
         if let Some(input) = &run.input {
             let mut m = Map::new();
@@ -358,7 +448,7 @@ impl Renderer<'_> {
                     .collect();
                 m.insert("resume".into(), Value::Array(list));
             }
-            ev.input = Some(Value::Object(m));
+            ev.input = Some(Box::new(Value::Object(m)));
         }
         self.emit(ev, Effect::None, 0);
 
@@ -373,22 +463,22 @@ impl Renderer<'_> {
             after: None,
         });
         for inv in &run.invocations {
-            let tag = Some(inv.id.clone());
-            let mut groups = self.script(&inv.ops, tag.as_deref(), true);
+            let tag = Some(st(&inv.id));
+            let mut groups = self.script(&inv.ops, tag.as_ref(), true);
             if inv.announced {
                 let mut s = Ev::new(T::SubagentStarted);
                 s.subagent_run_id = tag.clone();
-                s.name = Some(inv.name.clone());
+                s.name = Some(st(&inv.name));
                 if let Some(p) = inv.parent {
-                    s.parent_subagent_run_id = Some(run.invocations[p].id.clone());
+                    s.parent_subagent_run_id = Some(st(&run.invocations[p].id));
                 }
                 if inv.resumed {
                     s.description = Some("resumed".into());
                 }
                 groups.push_front(Group::one(s, Effect::None));
-                let fin = finish_event(&inv.id, &inv.end);
+                let fin = finish_event(&st(&inv.id), &inv.end);
                 let late = inv.late_close
-                    && matches!(groups.back(), Some(Group::Ready(g)) if g.len() == 1 && is_explicit_close(g[0].0.kind()));
+                    && matches!(groups.back(), Some(Group::One(g)) if is_explicit_close(g.0.kind()));
                 if late {
                     let last = groups.pop_back();
                     groups.push_back(Group::one(fin, Effect::None));
@@ -453,7 +543,7 @@ impl Renderer<'_> {
 
         // The run's end.
         self.actor = 0;
-        let end_ix = self.out.len();
+        let end_ix = self.count;
         let (status, kind) = match &run.end {
             RunEnd::Error(_) => {
                 let mut e = Ev::new(T::RunError);
@@ -471,26 +561,30 @@ impl Renderer<'_> {
             }
             RunEnd::Finished => {
                 let mut e = Ev::new(T::RunFinished);
-                e.thread_id = Some(sc.thread_id.clone());
-                e.run_id = Some(run.run_id.clone());
+                e.thread_id = Some(st(&sc.thread_id));
+                e.run_id = Some(st(&run.run_id));
                 e.outcome = match run.outcome_style {
-                    1 => Some(json!({"type": "success"})),
-                    2 => Some(
-                        json!({"type": "success", "pendingToolCallIds": self.view.calls.iter().take(1).collect::<Vec<_>>()}),
-                    ),
-                    3 => Some(json!({"type": "cancelled"})),
+                    1 => Some(Box::new(json!({"type": "success"}))),
+                    2 => {
+                        let pending: Vec<&str> =
+                            self.view.calls.iter().take(1).map(|c| &**c).collect();
+                        Some(Box::new(
+                            json!({"type": "success", "pendingToolCallIds": pending}),
+                        ))
+                    }
+                    3 => Some(Box::new(json!({"type": "cancelled"}))),
                     _ => None,
                 };
                 if run.sched_seed.is_multiple_of(3) {
-                    e.result = Some(json!({"answer": 42}));
+                    e.result = Some(Box::new(json!({"answer": 42})));
                 }
                 self.emit(e, Effect::None, 0);
                 ("finished", EndKind::Finished)
             }
             RunEnd::Interrupt(list) => {
                 let mut e = Ev::new(T::RunFinished);
-                e.thread_id = Some(sc.thread_id.clone());
-                e.run_id = Some(run.run_id.clone());
+                e.thread_id = Some(st(&sc.thread_id));
+                e.run_id = Some(st(&run.run_id));
                 let items: Vec<Value> = list
                     .iter()
                     .map(|i| {
@@ -501,7 +595,7 @@ impl Renderer<'_> {
                         m
                     })
                     .collect();
-                e.outcome = Some(json!({"type": "interrupt", "interrupts": items}));
+                e.outcome = Some(Box::new(json!({"type": "interrupt", "interrupts": items})));
                 self.emit(e, Effect::None, 0);
                 ("finished", EndKind::Interrupt)
             }
@@ -528,19 +622,13 @@ impl Renderer<'_> {
     fn run_group(&mut self, g: Group, actor: &mut Actor) {
         let tag = actor.tag.clone();
         match g {
+            Group::One(one) => {
+                let (ev, effect, chunk) = *one;
+                self.ready(ev, effect, chunk, actor);
+            }
             Group::Ready(evs) => {
                 for (ev, effect, chunk) in evs {
-                    register(&mut actor.entities, &effect);
-                    match ev.kind() {
-                        T::SubagentStarted => {
-                            actor.announced = true;
-                            self.announce(&ev);
-                        }
-                        T::SubagentFinished | T::SubagentError => self.lifecycle_end(&ev),
-                        T::ActivitySnapshot => self.activity_snapshot(&ev),
-                        _ => {}
-                    }
-                    self.emit(ev, effect, chunk);
+                    self.ready(ev, effect, chunk, actor);
                 }
             }
             Group::ToolResult {
@@ -552,21 +640,22 @@ impl Renderer<'_> {
                     return;
                 }
                 let call = self.view.calls[pick as usize % self.view.calls.len()].clone();
-                let mut ev = Ev::new(T::ToolCallResult).tagged(tag.as_deref());
-                ev.message_id = Some(message_id.clone());
+                let mut ev = Ev::new(T::ToolCallResult).tagged(tag.as_ref());
+                ev.message_id = Some(st(&message_id));
                 ev.tool_call_id = Some(call);
                 let text = crate::scenario::DELTAS[pick as usize % crate::scenario::DELTAS.len()]
                     .to_owned();
-                ev.content = Some(if parts {
+                ev.content = Some(Box::new(if parts {
                     json!([{"type": "text", "text": text}, {"type": "image", "source": {"type": "url", "value": "https://example.invalid/i.png"}}, {"type": "text", "text": "!"}])
                 } else {
                     Value::String(text.clone())
-                });
+                }));
                 if pick % 2 == 0 {
                     ev.role = Some("tool");
                 }
                 let content = if parts { format!("{text}!") } else { text };
                 let owner = tag.clone();
+                let message_id = st(&message_id);
                 let v = &mut self.view;
                 match v.msg_at.get(&message_id) {
                     Some(&at) => {
@@ -597,28 +686,28 @@ impl Renderer<'_> {
                 } else {
                     tag.clone()
                 };
-                let mut ev = Ev::new(T::ReasoningEncryptedValue).tagged(t.as_deref());
+                let mut ev = Ev::new(T::ReasoningEncryptedValue).tagged(t.as_ref());
                 ev.subtype = Some(if kind == EntityKind::Call {
                     "tool-call"
                 } else {
                     "message"
                 });
                 ev.entity_id = Some(id);
-                ev.encrypted_value = Some(format!("enc:{pick:08x}"));
+                ev.encrypted_value = Some(st(&format!("enc:{pick:08x}")));
                 self.emit(ev, Effect::None, 0);
             }
             Group::StateSnapshot(seed) => {
                 let mut r = SplitMix::new(seed);
                 self.state = patch::snapshot(&mut r, &mut self.fresh);
-                let mut ev = Ev::new(T::StateSnapshot).tagged(tag.as_deref());
-                ev.snapshot = Some(Value::Object(self.state.clone()));
+                let mut ev = Ev::new(T::StateSnapshot).tagged(tag.as_ref());
+                ev.snapshot = Some(Box::new(Value::Object(self.state.clone())));
                 self.emit(ev, Effect::None, 0);
             }
             Group::StateDelta(seed) => {
                 let mut r = SplitMix::new(seed);
                 let ops = patch::build(&mut self.state, &mut r, &mut self.fresh);
-                let mut ev = Ev::new(T::StateDelta).tagged(tag.as_deref());
-                ev.delta = Some(ops);
+                let mut ev = Ev::new(T::StateDelta).tagged(tag.as_ref());
+                ev.delta = Some(Delta::Patch(Box::new(ops)));
                 self.emit(ev, Effect::None, 0);
             }
             Group::ActivityDelta {
@@ -628,7 +717,7 @@ impl Renderer<'_> {
                 untagged,
             } => {
                 let mut r = SplitMix::new(seed);
-                let at = self.view.msg_at.get(&id).copied();
+                let at = self.view.msg_at.get(&*id).copied();
                 let Some(at) = at else { return };
                 let Value::Object(mut content) = std::mem::take(&mut self.view.msgs[at].content)
                 else {
@@ -641,13 +730,28 @@ impl Renderer<'_> {
                 } else {
                     tag.clone()
                 };
-                let mut ev = Ev::new(T::ActivityDelta).tagged(t.as_deref());
+                let mut ev = Ev::new(T::ActivityDelta).tagged(t.as_ref());
                 ev.message_id = Some(id);
                 ev.activity_type = Some(activity_type);
-                ev.patch = Some(ops);
+                ev.patch = Some(Box::new(ops));
                 self.emit(ev, Effect::None, 0);
             }
         }
+    }
+
+    /// Emits one ready event, keeping the actor's records.
+    fn ready(&mut self, ev: Ev, effect: Effect, chunk: u8, actor: &mut Actor) {
+        register(&mut actor.entities, &effect);
+        match ev.kind() {
+            T::SubagentStarted => {
+                actor.announced = true;
+                self.announce(&ev);
+            }
+            T::SubagentFinished | T::SubagentError => self.lifecycle_end(&ev),
+            T::ActivitySnapshot => self.activity_snapshot(&ev),
+            _ => {}
+        }
+        self.emit(ev, effect, chunk);
     }
 
     fn announce(&mut self, ev: &Ev) {
@@ -711,7 +815,7 @@ impl Renderer<'_> {
         match v.msg_at.get(&id) {
             Some(&at) => {
                 if ev.replace != Some(false) {
-                    v.msgs[at].content = ev.content.clone().unwrap_or(Value::Null);
+                    v.msgs[at].content = ev.content.as_deref().cloned().unwrap_or(Value::Null);
                     v.msgs[at].activity_type = ev.activity_type.clone();
                     v.msgs[at].owner = owner;
                 }
@@ -722,7 +826,7 @@ impl Renderer<'_> {
                     id,
                     role: "activity",
                     owner,
-                    content: ev.content.clone().unwrap_or(Value::Null),
+                    content: ev.content.as_deref().cloned().unwrap_or(Value::Null),
                     activity_type: ev.activity_type.clone(),
                     calls: Vec::new(),
                 });
@@ -731,7 +835,7 @@ impl Renderer<'_> {
     }
 
     /// An actor's script as groups.
-    fn script(&self, ops: &[Op], tag: Option<&str>, sub: bool) -> VecDeque<Group> {
+    fn script(&self, ops: &[Op], tag: Option<&Str>, sub: bool) -> VecDeque<Group> {
         let mut out = VecDeque::new();
         for op in ops {
             expand(op, tag, sub, &mut out);
@@ -741,7 +845,7 @@ impl Renderer<'_> {
 }
 
 /// Remembers what an actor opened (for `REASONING_ENCRYPTED_VALUE`).
-fn register(entities: &mut Vec<(EntityKind, String)>, effect: &Effect) {
+fn register(entities: &mut Vec<(EntityKind, Str)>, effect: &Effect) {
     match effect {
         Effect::Create {
             id,
@@ -769,7 +873,7 @@ fn is_explicit_close(t: T) -> bool {
     )
 }
 
-fn finish_event(id: &str, end: &InvEnd) -> Ev {
+fn finish_event(id: &Str, end: &InvEnd) -> Ev {
     match end {
         InvEnd::Error => {
             let mut e = Ev::new(T::SubagentError).tagged(Some(id));
@@ -780,19 +884,19 @@ fn finish_event(id: &str, end: &InvEnd) -> Ev {
         InvEnd::Success(style) => {
             let mut e = Ev::new(T::SubagentFinished).tagged(Some(id));
             match style {
-                1 => e.outcome = Some(json!({"type": "success"})),
-                2 => e.outcome = Some(json!({"type": "success", "interruptIds": []})),
-                3 => e.result = Some(json!("done")),
+                1 => e.outcome = Some(Box::new(json!({"type": "success"}))),
+                2 => e.outcome = Some(Box::new(json!({"type": "success", "interruptIds": []}))),
+                3 => e.result = Some(Box::new(json!("done"))),
                 _ => {}
             }
             e
         }
         InvEnd::Suspended(ids) => {
             let mut e = Ev::new(T::SubagentFinished).tagged(Some(id));
-            e.outcome = Some(match ids {
+            e.outcome = Some(Box::new(match ids {
                 Some(ids) => json!({"type": "suspended", "interruptIds": ids}),
                 None => json!({"type": "suspended"}),
-            });
+            }));
             e
         }
     }
@@ -800,11 +904,11 @@ fn finish_event(id: &str, end: &InvEnd) -> Ev {
 
 /// A continuation's tag: the owner's, or none when the mask says so (only
 /// subagents leave it out; the parent never has one).
-fn cont(tag: Option<&str>, sub: bool, mask: u32, i: usize) -> Option<&str> {
+fn cont(tag: Option<&Str>, sub: bool, mask: u32, i: usize) -> Option<&Str> {
     if sub && bit(mask, i) { None } else { tag }
 }
 
-fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+fn expand(op: &Op, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
     match op {
         Op::Text(t) => expand_text(t, tag, sub, out),
         Op::ToolCall(c) => expand_call(c, None, tag, sub, out),
@@ -813,7 +917,7 @@ fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
             pick,
             parts,
         } => out.push_back(Group::ToolResult {
-            message_id: message_id.clone(),
+            message_id: st(message_id),
             pick: *pick,
             parts: *parts,
         }),
@@ -824,13 +928,13 @@ fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
         }),
         Op::Step { name, body } => {
             let mut s = Ev::new(T::StepStarted).tagged(tag);
-            s.step_name = Some(name.clone());
+            s.step_name = Some(st(&name));
             out.push_back(Group::one(s, Effect::None));
             for b in body {
                 expand(b, tag, sub, out);
             }
             let mut f = Ev::new(T::StepFinished).tagged(tag);
-            f.step_name = Some(name.clone());
+            f.step_name = Some(st(&name));
             out.push_back(Group::one(f, Effect::None));
         }
         Op::StateSnapshot { seed } => out.push_back(Group::StateSnapshot(*seed)),
@@ -838,13 +942,13 @@ fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
         Op::Activity(a) => expand_activity(a, tag, sub, out),
         Op::Custom { name, value } => {
             let mut e = Ev::new(T::Custom).tagged(tag);
-            e.name = Some(name.clone());
-            e.value = Some(json!({"n": value}));
+            e.name = Some(st(&name));
+            e.value = Some(Box::new(json!({"n": value})));
             out.push_back(Group::one(e, Effect::None));
         }
         Op::Raw { source, value } => {
             let mut e = Ev::new(T::Raw).tagged(tag);
-            e.event = Some(json!({"vendor": "x", "n": value}));
+            e.event = Some(Box::new(json!({"vendor": "x", "n": value})));
             if *source {
                 e.source = Some("llm".into());
             }
@@ -858,7 +962,7 @@ fn expand(op: &Op, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
 fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>) {
     if sub {
         for e in evs {
-            out.push_back(Group::Ready(vec![e]));
+            out.push_back(Group::One(Box::new(e)));
         }
     } else if !evs.is_empty() {
         out.push_back(Group::Ready(evs));
@@ -870,8 +974,8 @@ fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>)
 /// neither (its lane is the parent's, emitted in one group).
 fn chunk_addr(
     ev: &mut Ev,
-    id: &str,
-    tag: Option<&str>,
+    id: &Str,
+    tag: Option<&Str>,
     sub: bool,
     untag: u32,
     noid: u32,
@@ -881,73 +985,63 @@ fn chunk_addr(
     let with_id = untagged || !bit(noid, i);
     if with_id {
         ev.subagent_run_id = None;
-        ev.message_id = Some(id.to_owned());
+        ev.message_id = Some(id.clone());
     }
     if !untagged {
-        ev.subagent_run_id = tag.map(str::to_owned);
+        ev.subagent_run_id = tag.cloned();
     }
     with_id
 }
 
-fn expand_text(t: &TextOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+fn expand_text(t: &TextOp, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
     let role = t.role.unwrap_or("assistant");
+    let id = st(&t.id);
     if t.chunk {
         let mut evs = Vec::with_capacity(t.deltas.len());
         for (i, d) in t.deltas.iter().enumerate() {
+            let d = *d;
             let mut e = Ev::new(T::TextMessageChunk);
-            e.delta = Some(Value::String(d.clone()));
+            e.delta = Some(Delta::Static(d));
+            let text = Effect::Text {
+                id: id.clone(),
+                delta: d,
+            };
             if i == 0 {
-                e.message_id = Some(t.id.clone());
+                e.message_id = Some(id.clone());
                 e.role = t.role;
-                e.subagent_run_id = tag.map(str::to_owned);
-                let text = Effect::Text {
-                    id: t.id.clone(),
-                    delta: d.clone(),
+                e.subagent_run_id = tag.cloned();
+                let create = Effect::Create {
+                    id: id.clone(),
+                    role,
                 };
-                evs.push((
-                    e,
-                    Effect::Both(
-                        Box::new(Effect::Create {
-                            id: t.id.clone(),
-                            role,
-                        }),
-                        Box::new(text),
-                    ),
-                    1,
-                ));
+                evs.push((e, Effect::Both(Box::new(create), Box::new(text)), 1));
             } else {
-                chunk_addr(&mut e, &t.id, tag, sub, t.untag, t.noid, i);
-                evs.push((
-                    e,
-                    Effect::Text {
-                        id: t.id.clone(),
-                        delta: d.clone(),
-                    },
-                    2,
-                ));
+                chunk_addr(&mut e, &id, tag, sub, t.untag, t.noid, i);
+                evs.push((e, text, 2));
             }
         }
         push_chunks(evs, sub, out);
     } else {
         let mut s = Ev::new(T::TextMessageStart).tagged(tag);
-        s.message_id = Some(t.id.clone());
+        s.message_id = Some(id.clone());
         s.role = t.role;
         out.push_back(Group::one(
             s,
             Effect::Create {
-                id: t.id.clone(),
+                id: id.clone(),
                 role,
             },
         ));
         for (i, d) in t.deltas.iter().enumerate() {
+            let d = *d;
             let mut c = Ev::new(T::TextMessageContent).tagged(cont(tag, sub, t.untag, i));
-            c.message_id = Some(t.id.clone());
-            c.delta = Some(Value::String(d.clone()));
+            c.message_id = Some(id.clone());
+            c.delta = Some(Delta::Static(d));
             out.push_back(Group::one(
                 c,
                 Effect::Text {
-                    id: t.id.clone(),
-                    delta: d.clone(),
+                    id: id.clone(),
+                    delta: d,
                 },
             ));
         }
@@ -955,19 +1049,19 @@ fn expand_text(t: &TextOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Grou
     // Tool calls inside the message: while it is open (explicit), or after
     // its chunk stream.
     for c in &t.calls {
-        expand_call(c, Some(&t.id), tag, sub, out);
+        expand_call(c, Some(&id), tag, sub, out);
     }
     if !t.chunk {
         let mut e = Ev::new(T::TextMessageEnd).tagged(cont(tag, sub, t.untag, 31));
-        e.message_id = Some(t.id.clone());
+        e.message_id = Some(id);
         out.push_back(Group::one(e, Effect::None));
     }
 }
 
 fn expand_call(
     c: &CallOp,
-    message: Option<&str>,
-    tag: Option<&str>,
+    message: Option<&Str>,
+    tag: Option<&Str>,
     sub: bool,
     out: &mut VecDeque<Group>,
 ) {
@@ -978,28 +1072,31 @@ fn expand_call(
     } else {
         tag
     };
+    let id = st(&c.id);
+    let name = st(&c.name);
     let effect = Effect::Call {
-        id: c.id.clone(),
-        name: c.name.clone(),
-        parent: message.map(str::to_owned),
+        id: id.clone(),
+        name: name.clone(),
+        parent: message.cloned(),
     };
     if c.chunk {
-        let mut evs = Vec::new();
+        let mut evs = Vec::with_capacity(c.args.len() + 1);
         let mut e = Ev::new(T::ToolCallChunk);
-        e.tool_call_id = Some(c.id.clone());
-        e.tool_call_name = Some(c.name.clone());
-        e.parent_message_id = message.map(str::to_owned);
+        e.tool_call_id = Some(id.clone());
+        e.tool_call_name = Some(name);
+        e.parent_message_id = message.cloned();
         // A chunk opener goes to the lane its tag names: always the owner's.
-        e.subagent_run_id = tag.map(str::to_owned);
+        e.subagent_run_id = tag.cloned();
         evs.push((e, effect, 1));
         for (i, a) in c.args.iter().enumerate() {
+            let a = *a;
+            let args = Effect::Args {
+                id: id.clone(),
+                delta: a,
+            };
             if i == 0 {
                 if let Some((first, eff, _)) = evs.first_mut() {
-                    first.delta = Some(Value::String(a.clone()));
-                    let args = Effect::Args {
-                        id: c.id.clone(),
-                        delta: a.clone(),
-                    };
+                    first.delta = Some(Delta::Static(a));
                     *eff = Effect::Both(
                         Box::new(std::mem::replace(eff, Effect::None)),
                         Box::new(args),
@@ -1008,80 +1105,74 @@ fn expand_call(
                 continue;
             }
             let mut k = Ev::new(T::ToolCallChunk);
-            k.delta = Some(Value::String(a.clone()));
-            let with_id = chunk_addr(&mut k, &c.id, tag, sub, c.untag >> 1, c.noid, i);
+            k.delta = Some(Delta::Static(a));
+            let with_id = chunk_addr(&mut k, &id, tag, sub, c.untag >> 1, c.noid, i);
             if with_id {
                 k.tool_call_id = k.message_id.take();
             }
-            evs.push((
-                k,
-                Effect::Args {
-                    id: c.id.clone(),
-                    delta: a.clone(),
-                },
-                2,
-            ));
+            evs.push((k, args, 2));
         }
         push_chunks(evs, sub, out);
         return;
     }
     let mut s = Ev::new(T::ToolCallStart).tagged(opener_tag);
-    s.tool_call_id = Some(c.id.clone());
-    s.tool_call_name = Some(c.name.clone());
-    s.parent_message_id = message.map(str::to_owned);
+    s.tool_call_id = Some(id.clone());
+    s.tool_call_name = Some(name);
+    s.parent_message_id = message.cloned();
     out.push_back(Group::one(s, effect));
     for (i, a) in c.args.iter().enumerate() {
+        let a = *a;
         let mut e = Ev::new(T::ToolCallArgs).tagged(cont(tag, sub, c.untag, i + 1));
-        e.tool_call_id = Some(c.id.clone());
-        e.delta = Some(Value::String(a.clone()));
+        e.tool_call_id = Some(id.clone());
+        e.delta = Some(Delta::Static(a));
         out.push_back(Group::one(
             e,
             Effect::Args {
-                id: c.id.clone(),
-                delta: a.clone(),
+                id: id.clone(),
+                delta: a,
             },
         ));
     }
     let mut e = Ev::new(T::ToolCallEnd).tagged(cont(tag, sub, c.untag, 30));
-    e.tool_call_id = Some(c.id.clone());
+    e.tool_call_id = Some(id);
     out.push_back(Group::one(e, Effect::None));
 }
 
-fn expand_reasoning(r: &ReasoningOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+fn expand_reasoning(r: &ReasoningOp, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
+    let span = st(&r.span);
     let mut s = Ev::new(T::ReasoningStart).tagged(tag);
-    s.message_id = Some(r.span.clone());
+    s.message_id = Some(span.clone());
     out.push_back(Group::one(
         s,
-        Effect::Entity(EntityKind::Reasoning, r.span.clone()),
+        Effect::Entity(EntityKind::Reasoning, span.clone()),
     ));
     if let Some(m) = &r.message {
+        let id = if m.id == r.span {
+            span.clone()
+        } else {
+            st(&m.id)
+        };
         let create = Effect::Create {
-            id: m.id.clone(),
+            id: id.clone(),
             role: "reasoning",
         };
         if m.chunk {
-            let mut evs = Vec::new();
+            let mut evs = Vec::with_capacity(m.deltas.len());
             for (i, d) in m.deltas.iter().enumerate() {
+                let d = *d;
                 let mut e = Ev::new(T::ReasoningMessageChunk);
-                e.delta = Some(Value::String(d.clone()));
+                e.delta = Some(Delta::Static(d));
+                let text = Effect::Text {
+                    id: id.clone(),
+                    delta: d,
+                };
                 if i == 0 {
-                    e.message_id = Some(m.id.clone());
-                    e.subagent_run_id = tag.map(str::to_owned);
-                    let text = Effect::Text {
-                        id: m.id.clone(),
-                        delta: d.clone(),
-                    };
+                    e.message_id = Some(id.clone());
+                    e.subagent_run_id = tag.cloned();
                     evs.push((e, Effect::Both(Box::new(create.clone()), Box::new(text)), 1));
                 } else {
-                    chunk_addr(&mut e, &m.id, tag, sub, r.untag >> 1, m.noid, i);
-                    evs.push((
-                        e,
-                        Effect::Text {
-                            id: m.id.clone(),
-                            delta: d.clone(),
-                        },
-                        2,
-                    ));
+                    chunk_addr(&mut e, &id, tag, sub, r.untag >> 1, m.noid, i);
+                    evs.push((e, text, 2));
                 }
             }
             push_chunks(evs, sub, out);
@@ -1094,51 +1185,54 @@ fn expand_reasoning(r: &ReasoningOp, tag: Option<&str>, sub: bool, out: &mut Vec
                 tag
             };
             let mut e = Ev::new(T::ReasoningMessageStart).tagged(start_tag);
-            e.message_id = Some(m.id.clone());
+            e.message_id = Some(id.clone());
             e.role = Some("reasoning");
             out.push_back(Group::one(e, create));
             for (i, d) in m.deltas.iter().enumerate() {
+                let d = *d;
                 let mut e =
                     Ev::new(T::ReasoningMessageContent).tagged(cont(tag, sub, r.untag, i + 1));
-                e.message_id = Some(m.id.clone());
-                e.delta = Some(Value::String(d.clone()));
+                e.message_id = Some(id.clone());
+                e.delta = Some(Delta::Static(d));
                 out.push_back(Group::one(
                     e,
                     Effect::Text {
-                        id: m.id.clone(),
-                        delta: d.clone(),
+                        id: id.clone(),
+                        delta: d,
                     },
                 ));
             }
             let mut e = Ev::new(T::ReasoningMessageEnd).tagged(cont(tag, sub, r.untag, 29));
-            e.message_id = Some(m.id.clone());
+            e.message_id = Some(id);
             out.push_back(Group::one(e, Effect::None));
         }
     }
     let mut e = Ev::new(T::ReasoningEnd).tagged(cont(tag, sub, r.untag, 28));
-    e.message_id = Some(r.span.clone());
+    e.message_id = Some(span);
     out.push_back(Group::one(e, Effect::None));
 }
 
-fn expand_activity(a: &ActivityOp, tag: Option<&str>, sub: bool, out: &mut VecDeque<Group>) {
+fn expand_activity(a: &ActivityOp, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
+    let id = st(&a.id);
+    let activity_type = st(&a.activity_type);
     let mut s = Ev::new(T::ActivitySnapshot).tagged(tag);
-    s.message_id = Some(a.id.clone());
-    s.activity_type = Some(a.activity_type.clone());
-    s.content = Some(json!({"pct": 0, "list": []}));
+    s.message_id = Some(id.clone());
+    s.activity_type = Some(activity_type.clone());
+    s.content = Some(Box::new(json!({"pct": 0, "list": []})));
     s.replace = a.replace;
     out.push_back(Group::one(s, Effect::None));
     for (i, seed) in a.deltas.iter().enumerate() {
         out.push_back(Group::ActivityDelta {
-            id: a.id.clone(),
-            activity_type: a.activity_type.clone(),
+            id: id.clone(),
+            activity_type: activity_type.clone(),
             seed: *seed,
             untagged: sub && bit(a.untag, i),
         });
         if i == 0 && a.keep_snapshot {
             let mut k = Ev::new(T::ActivitySnapshot).tagged(tag);
-            k.message_id = Some(a.id.clone());
-            k.activity_type = Some(a.activity_type.clone());
-            k.content = Some(json!({"pct": 100}));
+            k.message_id = Some(id.clone());
+            k.activity_type = Some(activity_type.clone());
+            k.content = Some(Box::new(json!({"pct": 100})));
             k.replace = Some(false);
             out.push_back(Group::one(k, Effect::None));
         }
@@ -1159,12 +1253,12 @@ fn render_view(
         .into_iter()
         .map(|i| {
             let mut m = Map::new();
-            m.insert("id".into(), Value::String(i.id));
+            m.insert("id".into(), Value::from(&*i.id));
             if let Some(n) = i.name {
-                m.insert("name".into(), Value::String(n));
+                m.insert("name".into(), Value::from(&*n));
             }
             if let Some(p) = i.parent {
-                m.insert("parent".into(), Value::String(p));
+                m.insert("parent".into(), Value::from(&*p));
             }
             m.insert("status".into(), Value::from(i.status));
             if let Some(ids) = i.interrupt_ids {
@@ -1178,13 +1272,13 @@ fn render_view(
         .into_iter()
         .map(|msg| {
             let mut m = Map::new();
-            m.insert("id".into(), Value::String(msg.id));
+            m.insert("id".into(), Value::from(&*msg.id));
             m.insert("role".into(), Value::from(msg.role));
             if let Some(o) = msg.owner {
-                m.insert("owner".into(), Value::String(o));
+                m.insert("owner".into(), Value::from(&*o));
             }
             if let Some(t) = msg.activity_type {
-                m.insert("activityType".into(), Value::String(t));
+                m.insert("activityType".into(), Value::from(&*t));
             }
             m.insert("content".into(), msg.content);
             if !msg.calls.is_empty() {
@@ -1206,4 +1300,26 @@ fn render_view(
         "state": Value::Object(state.clone()),
         "interrupts": interrupts,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use arbitrary::Unstructured;
+
+    #[test]
+    fn the_stream_alone_is_the_same_stream() {
+        let config = Config::default();
+        for seed in 0..50 {
+            let bytes = crate::front::seeded_bytes(&config, seed);
+            let sc = Scenario::new(&config, &mut Unstructured::new(&bytes)).unwrap();
+            let (a, b) = (render(&sc), render_stream(&sc));
+            assert_eq!(a.values(), b.values());
+            assert_eq!(a.meta, b.meta);
+            assert_eq!(a.runs, b.runs);
+            assert!(b.projection.is_null());
+        }
+        eprintln!("size of Ev: {}", std::mem::size_of::<Ev>());
+    }
 }

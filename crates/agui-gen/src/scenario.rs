@@ -156,7 +156,7 @@ pub struct TextOp {
     pub id: String,
     /// `role` on the opener (`None`: left out, meaning `assistant`).
     pub role: Option<&'static str>,
-    pub deltas: Vec<String>,
+    pub deltas: Vec<&'static str>,
     /// Bit i set: continuation i carries no tag (subagents only).
     pub untag: u32,
     /// Bit i set: continuation chunk i carries no id (only when tagged, or
@@ -171,7 +171,7 @@ pub struct TextOp {
 pub struct CallOp {
     pub id: String,
     pub name: String,
-    pub args: Vec<String>,
+    pub args: Vec<&'static str>,
     /// Bit 0: the opener carries no tag (only inside a message, where the
     /// call inherits the message's owner); bit i+1: continuation i.
     pub untag: u32,
@@ -191,7 +191,7 @@ pub struct ReasoningOp {
 pub struct ReasoningMessage {
     /// May equal the span id (one id may name both).
     pub id: String,
-    pub deltas: Vec<String>,
+    pub deltas: Vec<&'static str>,
     pub chunk: bool,
     pub noid: u32,
 }
@@ -246,9 +246,16 @@ fn pick<'a>(u: &mut Unstructured, from: &'a [&'a str]) -> Result<&'a str> {
     Ok(from[u.choose_index(from.len())?])
 }
 
-fn deltas(u: &mut Unstructured, pool: &[&str], min: usize, max: usize) -> Result<Vec<String>> {
+fn deltas(
+    u: &mut Unstructured,
+    pool: &'static [&'static str],
+    min: usize,
+    max: usize,
+) -> Result<Vec<&'static str>> {
     let n = u.int_in_range(min..=max)?;
-    (0..n).map(|_| pick(u, pool).map(str::to_owned)).collect()
+    (0..n)
+        .map(|_| Ok(pool[u.choose_index(pool.len())?]))
+        .collect()
 }
 
 fn weighted(u: &mut Unstructured, weights: &[u32]) -> Result<usize> {

@@ -470,7 +470,7 @@ fn valid_streams_reach_the_accept_families() {
         let mut open_msgs: BTreeMap<(u16, String), Option<String>> = BTreeMap::new();
         for (e, m) in r.events.iter().zip(&r.meta) {
             let owner = r.runs[m.run as usize].tags[m.actor as usize].clone();
-            let tag = e.subagent_run_id.clone();
+            let tag = e.subagent_run_id.as_deref().map(str::to_string);
             let kind = e.kind();
             if m.actor != 0 && tag.is_none() && !kind.is_lifecycle() {
                 seen.insert("untagged-continuation");
@@ -480,16 +480,19 @@ fn valid_streams_reach_the_accept_families() {
                     if tag.is_none() && owner.is_some() {
                         seen.insert("tool-call-inherits");
                     }
-                    call_owner.insert(e.tool_call_id.clone().unwrap(), owner.clone());
+                    call_owner.insert(
+                        e.tool_call_id.as_deref().unwrap().to_string(),
+                        owner.clone(),
+                    );
                 }
                 EventType::ToolCallResult
-                    if call_owner.get(e.tool_call_id.as_ref().unwrap()) != Some(&tag) =>
+                    if call_owner.get(e.tool_call_id.as_deref().unwrap()) != Some(&tag) =>
                 {
                     seen.insert("tool-result-own-owner");
                 }
                 EventType::StepStarted => {
                     let holders = steps
-                        .entry((m.run, e.step_name.clone().unwrap()))
+                        .entry((m.run, e.step_name.as_deref().unwrap().to_string()))
                         .or_default();
                     holders.insert(tag.clone());
                     if holders.len() > 1 {
@@ -497,12 +500,17 @@ fn valid_streams_reach_the_accept_families() {
                     }
                 }
                 EventType::StepFinished => {
-                    if let Some(h) = steps.get_mut(&(m.run, e.step_name.clone().unwrap())) {
+                    if let Some(h) =
+                        steps.get_mut(&(m.run, e.step_name.as_deref().unwrap().to_string()))
+                    {
                         h.remove(&tag);
                     }
                 }
                 EventType::TextMessageStart => {
-                    open_msgs.insert((m.run, e.message_id.clone().unwrap()), owner.clone());
+                    open_msgs.insert(
+                        (m.run, e.message_id.as_deref().unwrap().to_string()),
+                        owner.clone(),
+                    );
                     let owners: BTreeSet<&String> = open_msgs
                         .iter()
                         .filter(|((r, _), _)| *r == m.run)
@@ -513,7 +521,7 @@ fn valid_streams_reach_the_accept_families() {
                     }
                 }
                 EventType::TextMessageEnd => {
-                    open_msgs.remove(&(m.run, e.message_id.clone().unwrap()));
+                    open_msgs.remove(&(m.run, e.message_id.as_deref().unwrap().to_string()));
                 }
                 EventType::StateSnapshot | EventType::StateDelta if tag.is_some() => {
                     seen.insert("state-run-scoped");
@@ -523,7 +531,7 @@ fn valid_streams_reach_the_accept_families() {
                 }
                 EventType::SubagentStarted => {
                     if let Some(p) = &e.parent_subagent_run_id
-                        && ended.contains(&(m.run, p.clone()))
+                        && ended.contains(&(m.run, p.to_string()))
                     {
                         seen.insert("parent-finished-first");
                     }
