@@ -368,7 +368,7 @@ impl<S: Sink> Renderer<'_, S> {
                 if let Some(&at) = v.msg_at.get(&id)
                     && let Value::String(s) = &mut v.msgs[at].content
                 {
-                    s.push_str(&delta);
+                    s.push_str(delta);
                 }
             }
             Effect::Call { id, name, parent } => {
@@ -392,7 +392,7 @@ impl<S: Sink> Renderer<'_, S> {
             }
             Effect::Args { id, delta } => {
                 if let Some(&(m, c)) = v.call_at.get(&id) {
-                    v.msgs[m].calls[c].2.push_str(&delta);
+                    v.msgs[m].calls[c].2.push_str(delta);
                 }
             }
         }
@@ -928,13 +928,13 @@ fn expand(op: &Op, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
         }),
         Op::Step { name, body } => {
             let mut s = Ev::new(T::StepStarted).tagged(tag);
-            s.step_name = Some(st(&name));
+            s.step_name = Some(st(name));
             out.push_back(Group::one(s, Effect::None));
             for b in body {
                 expand(b, tag, sub, out);
             }
             let mut f = Ev::new(T::StepFinished).tagged(tag);
-            f.step_name = Some(st(&name));
+            f.step_name = Some(st(name));
             out.push_back(Group::one(f, Effect::None));
         }
         Op::StateSnapshot { seed } => out.push_back(Group::StateSnapshot(*seed)),
@@ -942,7 +942,7 @@ fn expand(op: &Op, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
         Op::Activity(a) => expand_activity(a, tag, sub, out),
         Op::Custom { name, value } => {
             let mut e = Ev::new(T::Custom).tagged(tag);
-            e.name = Some(st(&name));
+            e.name = Some(st(name));
             e.value = Some(Box::new(json!({"n": value})));
             out.push_back(Group::one(e, Effect::None));
         }
