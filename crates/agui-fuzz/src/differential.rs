@@ -11,6 +11,11 @@
 //!   has no handshake).
 //! - `AGUI_CONFORM_FUZZ_OUT`: where reproducers go (default
 //!   `fuzz/artifacts/differential`).
+//! - `AGUI_CONFORM_FUZZ_KEEP_GOING=1`: survey mode for an implementation
+//!   known to disagree: instead of aborting, the first reproducer of each
+//!   kind of disagreement (score, the reference's first rule, the
+//!   implementation's verdict) is saved as `<kind>.min.jsonl` with its
+//!   report (`<kind>.txt`) and one line goes to stderr; the run goes on.
 //!
 //! Each stream is scored as the harness scores a case
 //! ([`agui_harness::score::score`]) against the reference model's full
@@ -41,6 +46,8 @@ struct Under {
     name: String,
     caps: Capabilities,
     out: PathBuf,
+    /// Survey mode: kinds of disagreement already saved.
+    keep_going: Option<std::collections::BTreeSet<String>>,
 }
 
 /// `None` when `AGUI_CONFORM_IMPL` is unset or empty.
@@ -85,6 +92,9 @@ fn from_env() -> Option<Under> {
         name: info.name,
         caps: info.capabilities,
         out,
+        keep_going: std::env::var("AGUI_CONFORM_FUZZ_KEEP_GOING")
+            .is_ok_and(|v| v == "1")
+            .then(Default::default),
     })
 }
 
@@ -104,10 +114,26 @@ pub fn run(u: &mut Unstructured) -> Result<()> {
         name,
         caps,
         out,
+        keep_going,
     } = &mut *guard;
     if let Err(finding) = compare(imp.as_mut(), *caps, &stream.label, &stream.events) {
-        let files = save(out, &finding);
-        panic!("{}", finding.report(name, &files));
+        let Some(seen) = keep_going else {
+            let files = save(out, &finding);
+            panic!("{}", finding.report(name, &files));
+        };
+        let kind = finding.kind();
+        if seen.insert(kind.clone()) {
+            let min = out.join(format!("{kind}.min.jsonl"));
+            let report = finding.report(name, std::slice::from_ref(&min));
+            let saved = std::fs::create_dir_all(&*out).is_ok()
+                && std::fs::write(&min, to_jsonl(&finding.shrunk)).is_ok()
+                && std::fs::write(out.join(format!("{kind}.txt")), &report).is_ok();
+            eprintln!(
+                "differential: new kind of disagreement {kind} ({} so far){}",
+                seen.len(),
+                if saved { "" } else { " (could not save it)" }
+            );
+        }
     }
     Ok(())
 }
@@ -222,6 +248,22 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Finding {
+    /// What kind of disagreement this is, as a file name:
+    /// `<score>--<reference's first rule or valid>--<implementation's verdict>`.
+    pub fn kind(&self) -> String {
+        let rule = self
+            .expected
+            .first
+            .map_or("valid".to_owned(), |(r, _)| r.as_str().to_owned());
+        let got = self
+            .got
+            .split_whitespace()
+            .next()
+            .unwrap_or("unknown")
+            .trim_end_matches(':');
+        format!("{}--{rule}--{got}", self.score.as_str().to_lowercase())
+    }
+
     /// The panic message: what each side said, why it matters, where the
     /// reproducer is.
     pub fn report(&self, implementation: &str, files: &[PathBuf]) -> String {
@@ -262,7 +304,7 @@ impl Finding {
         }
         let _ = write!(
             s,
-            "  replay:      agui-conform check < {}",
+            "  replay:      agui-conform check {}",
             files
                 .first()
                 .map_or("<the stream above>".into(), |p| p.display().to_string())
