@@ -7,7 +7,8 @@
 
 pub mod checker;
 pub mod events;
-mod fast;
+#[doc(hidden)]
+pub mod fast;
 pub mod projection;
 pub mod rules;
 pub mod schema;

@@ -223,6 +223,14 @@ pub(crate) struct FastEvent<'a> {
     pub body: Body<'a>,
 }
 
+/// Whether a line would take the fast path's parse (the schema included),
+/// without checking any stream rule: the parse cost alone, for
+/// `agui-bench`. Not part of the API.
+#[doc(hidden)]
+pub fn parses(line: &[u8]) -> bool {
+    std::str::from_utf8(line).is_ok_and(|text| parse(text).is_some())
+}
+
 /// Parses one line on the fast path; `None` means "take the `Value` path".
 pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
     let fields = read_fields(line)?;
