@@ -14,7 +14,6 @@ use crate::expect::Expected;
 use crate::implementation::{Capabilities, Implementation};
 use crate::score::{Score, score};
 use crate::suite::{Origin, SuiteCase};
-use agui_model::Severity;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -112,10 +111,14 @@ pub fn save_failure(
         crate::generated::GenMode::Valid => format!("valid-{seed}"),
         crate::generated::GenMode::Invalid(r) => format!("{}-{seed}", r.as_str().replace('.', "-")),
     };
-    let spec = format!("generated: seed {seed}, {}", mode.label());
     let mut orig = case.clone();
     orig.id = format!("failures/{name}");
-    let original = write_case(dir, &orig, &spec)?;
+    orig.description = format!(
+        "Generated with seed {seed} ({}): {}",
+        mode.label(),
+        case.description
+    );
+    let original = write_case(dir, &orig)?;
     if !reference_agrees(case) {
         return Ok(Saved {
             original,
@@ -138,25 +141,17 @@ pub fn save_failure(
     shrunk.id = format!("shrunk/{name}");
     shrunk.expected = reference_expectation(&min);
     shrunk.expected.all = None;
-    if shrunk
-        .expected
-        .first
-        .is_some_and(|(r, _)| r.severity() == Severity::Error)
-        || shrunk.expected.first.is_none()
-    {
-        shrunk.expected.projection = shrunk
-            .expected
-            .projection
-            .filter(|_| shrunk.expected.first.is_none());
+    if shrunk.expected.verdict != agui_model::Verdict::Accept {
+        shrunk.expected.projection = None;
     }
     shrunk.description = format!(
-        "Shrunk from {} ({} → {} events); expected answer from the reference model: review before adding to the corpus.",
+        "Shrunk from {} (seed {seed}; {} → {} events); expected answer from the reference model: review before adding to the corpus.",
         case.id,
         case.events.len(),
         min.len()
     );
     shrunk.events = min;
-    let path = write_case(dir, &shrunk, &spec)?;
+    let path = write_case(dir, &shrunk)?;
     Ok(Saved {
         original,
         shrunk: Some(path),
@@ -165,12 +160,21 @@ pub fn save_failure(
     })
 }
 
-fn write_case(dir: &Path, case: &SuiteCase, spec: &str) -> anyhow::Result<PathBuf> {
+/// The sentence a case tests: its first violation's quote or statement.
+fn spec_of(case: &SuiteCase) -> String {
+    match case.expected.first {
+        Some((r, _)) => r.rule().quote.unwrap_or(r.rule().statement).to_string(),
+        None => "RULES.md: a stream breaking no rule is accepted; docs/projection.md gives what it shows.".into(),
+    }
+}
+
+fn write_case(dir: &Path, case: &SuiteCase) -> anyhow::Result<PathBuf> {
+    let spec = spec_of(case);
     let path = dir.join(format!("{}.json", case.id));
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p)?;
     }
-    let mut text = serde_json::to_string_pretty(&case.to_corpus(spec))?;
+    let mut text = serde_json::to_string_pretty(&case.to_corpus(&spec))?;
     text.push('\n');
     std::fs::write(&path, text)?;
     Ok(path)

@@ -91,7 +91,11 @@ fn a_failing_generated_case_is_saved_and_shrunk() {
         Some(RuleId::OwnershipContinuationDisagrees)
     );
     assert_eq!(orig.expect.index, Some(5));
-    assert!(orig.spec.contains("seed 41"));
+    assert!(orig.description.contains("seed 41"));
+    assert_eq!(
+        orig.spec,
+        RuleId::OwnershipContinuationDisagrees.rule().quote.unwrap()
+    );
 
     let path = saved
         .shrunk
