@@ -102,11 +102,13 @@ enum EntityKind {
     Reasoning,
 }
 
-/// One schedulable unit.
+/// One schedulable unit. Most are one event, kept inline: boxing it costs
+/// an allocation per event, more than the larger moves (measured).
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
 enum Group {
     /// One event (the common case, kept inline).
-    One(Box<(Ev, Effect, u8)>),
+    One(Ev, Effect, u8),
     Ready(Vec<(Ev, Effect, u8)>),
     ToolResult {
         message_id: Str,
@@ -129,7 +131,7 @@ enum Group {
 
 impl Group {
     fn one(ev: Ev, effect: Effect) -> Group {
-        Group::One(Box::new((ev, effect, 0)))
+        Group::One(ev, effect, 0)
     }
 }
 
@@ -478,7 +480,7 @@ impl<S: Sink> Renderer<'_, S> {
                 groups.push_front(Group::one(s, Effect::None));
                 let fin = finish_event(&st(&inv.id), &inv.end);
                 let late = inv.late_close
-                    && matches!(groups.back(), Some(Group::One(g)) if is_explicit_close(g.0.kind()));
+                    && matches!(groups.back(), Some(Group::One(g, _, _)) if is_explicit_close(g.kind()));
                 if late {
                     let last = groups.pop_back();
                     groups.push_back(Group::one(fin, Effect::None));
@@ -604,26 +606,18 @@ impl<S: Sink> Renderer<'_, S> {
             span.end = end_ix;
             span.kind = kind;
         }
-        let interrupts: Vec<Value> = match &run.end {
-            RunEnd::Interrupt(list) => list
-                .iter()
-                .map(|i| match &i.tag {
-                    Some(t) => json!({"id": i.id, "owner": t}),
-                    None => json!({"id": i.id}),
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
         let view = std::mem::take(&mut self.view);
-        self.done_runs
-            .push(render_view(sc, run, view, status, &self.state, interrupts));
+        if self.project {
+            let interrupts = interrupts(run);
+            self.done_runs
+                .push(render_view(sc, run, view, status, &self.state, interrupts));
+        }
     }
 
     fn run_group(&mut self, g: Group, actor: &mut Actor) {
         let tag = actor.tag.clone();
         match g {
-            Group::One(one) => {
-                let (ev, effect, chunk) = *one;
+            Group::One(ev, effect, chunk) => {
                 self.ready(ev, effect, chunk, actor);
             }
             Group::Ready(evs) => {
@@ -962,7 +956,7 @@ fn expand(op: &Op, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Group>) {
 fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>) {
     if sub {
         for e in evs {
-            out.push_back(Group::One(Box::new(e)));
+            out.push_back(Group::One(e.0, e.1, e.2));
         }
     } else if !evs.is_empty() {
         out.push_back(Group::Ready(evs));
@@ -1236,6 +1230,20 @@ fn expand_activity(a: &ActivityOp, tag: Option<&Str>, sub: bool, out: &mut VecDe
             k.replace = Some(false);
             out.push_back(Group::one(k, Effect::None));
         }
+    }
+}
+
+/// The interrupts of a run's outcome, as the projection shows them.
+fn interrupts(run: &RunPlan) -> Vec<Value> {
+    match &run.end {
+        RunEnd::Interrupt(list) => list
+            .iter()
+            .map(|i| match &i.tag {
+                Some(t) => json!({"id": i.id, "owner": t}),
+                None => json!({"id": i.id}),
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
