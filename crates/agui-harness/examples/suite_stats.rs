@@ -1,24 +1,31 @@
-//! Prints the size of the default suite and the time the reference takes
-//! on it, split into checking and scoring (a quick profile).
+//! The size of the default suite and where in-process time goes: the
+//! reference checker alone (with and without projection) against the
+//! harness's `run_case` (checking plus scoring). A quick profile beside
+//! the criterion bench: `cargo run --release -p agui-harness --example suite_stats`.
+
 use agui_harness::implementation::{Implementation, Reference};
 use std::time::Instant;
-fn main() {
-    let suite = agui_harness::Suite::find("default").unwrap();
+
+const ROUNDS: usize = 5;
+
+fn rate(cases: usize, t: Instant) -> f64 {
+    (ROUNDS * cases) as f64 / t.elapsed().as_secs_f64()
+}
+
+fn main() -> anyhow::Result<()> {
+    let suite = agui_harness::Suite::find("default")?;
     let (cases, _) = suite.cases();
     let events: usize = cases.iter().map(|c| c.events.len()).sum();
     println!(
-        "{} cases, {} events, {:.1} events/case",
+        "{} cases, {events} events ({:.1} per case)",
         cases.len(),
-        events,
         events as f64 / cases.len() as f64
     );
-    let mut r = Reference::default();
-    let info = r.describe().unwrap();
-    for with in [true, false] {
+    for projection in [true, false] {
         let t = Instant::now();
-        for _ in 0..5 {
+        for _ in 0..ROUNDS {
             for c in &cases {
-                let mut k = if with {
+                let mut k = if projection {
                     agui_model::Checker::new()
                 } else {
                     agui_model::Checker::without_projection()
@@ -26,23 +33,25 @@ fn main() {
                 for e in &c.events {
                     k.push(e);
                 }
-                let rep = k.finish();
-                std::hint::black_box(rep.projection.map(|p| p.to_json()));
+                std::hint::black_box(k.finish().projection.map(|p| p.to_json()));
             }
         }
         println!(
-            "checker (projection {with}) only: {:.0} cases/s",
-            5.0 * cases.len() as f64 / t.elapsed().as_secs_f64()
-        );
-        let t = Instant::now();
-        for _ in 0..5 {
-            for (i, c) in cases.iter().enumerate() {
-                std::hint::black_box(agui_harness::runner::run_case(&mut r, &info, c, i));
-            }
-        }
-        println!(
-            "run_case: {:.0} cases/s",
-            5.0 * cases.len() as f64 / t.elapsed().as_secs_f64()
+            "checker alone (projection: {projection}): {:.0} cases/s",
+            rate(cases.len(), t)
         );
     }
+    let mut r = Reference::default();
+    let info = r.describe()?;
+    let t = Instant::now();
+    for _ in 0..ROUNDS {
+        for (i, c) in cases.iter().enumerate() {
+            std::hint::black_box(agui_harness::runner::run_case(&mut r, &info, c, i));
+        }
+    }
+    println!(
+        "harness run_case (projection only where scored): {:.0} cases/s",
+        rate(cases.len(), t)
+    );
+    Ok(())
 }
