@@ -75,7 +75,7 @@ impl Persistent {
                 }),
             other => Err(format!(
                 "no handshake answer: {}",
-                self.describe_silence(&mut proc, other, self.timeouts.start)
+                describe_silence(&mut proc, other, self.spawn.max_line, self.timeouts.start)
             )),
         };
         match answer {
@@ -90,28 +90,6 @@ impl Persistent {
                     stderr: proc.stderr_tail(),
                 })
             }
-        }
-    }
-
-    /// Why a line did not come (or was not a line).
-    fn describe_silence(
-        &self,
-        proc: &mut Proc,
-        got: Result<Line, Wait>,
-        limit: Duration,
-    ) -> String {
-        match got {
-            Ok(Line::Text(_)) => "unexpected line".into(),
-            Ok(Line::TooLong(n)) => format!(
-                "stdout line longer than {} bytes (flood; {n} bytes read)",
-                self.spawn.max_line
-            ),
-            Ok(Line::Failed(e)) => format!("reading stdout failed: {e}"),
-            Ok(Line::Eof) | Err(Wait::Closed) => {
-                let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
-                format!("the process closed stdout ({})", describe_exit(status))
-            }
-            Err(Wait::Timeout) => format!("no answer within {} ms (hang)", limit.as_millis()),
         }
     }
 
@@ -189,12 +167,7 @@ impl Implementation for Persistent {
                 Err(reason) => self.fail(reason),
             },
             other => {
-                let mut proc = self.proc.take();
-                let reason = match proc.as_mut() {
-                    Some(p) => self.describe_silence(p, other, self.timeouts.case),
-                    None => "no process".into(),
-                };
-                self.proc = proc;
+                let reason = describe_silence(proc, other, self.spawn.max_line, self.timeouts.case);
                 self.fail(reason)
             }
         }
@@ -237,5 +210,27 @@ impl Drop for Persistent {
         if let Some(mut p) = self.proc.take() {
             p.kill();
         }
+    }
+}
+
+/// Why a line did not come (or was not a line).
+fn describe_silence(
+    proc: &mut Proc,
+    got: Result<Line, Wait>,
+    max_line: usize,
+    limit: Duration,
+) -> String {
+    match got {
+        Ok(Line::Text(_)) => "unexpected line".into(),
+        Ok(Line::TooLong(n)) => format!(
+            "stdout line longer than {} bytes (flood; {n} bytes read)",
+            max_line
+        ),
+        Ok(Line::Failed(e)) => format!("reading stdout failed: {e}"),
+        Ok(Line::Eof) | Err(Wait::Closed) => {
+            let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
+            format!("the process closed stdout ({})", describe_exit(status))
+        }
+        Err(Wait::Timeout) => format!("no answer within {} ms (hang)", limit.as_millis()),
     }
 }
