@@ -43,7 +43,7 @@ fn one_bad_case(behaviour: &str) -> agui_harness::RunResult {
     );
     assert_eq!(
         r.incidents,
-        ["the implementation was restarted 1 times"],
+        ["the implementation was restarted 1 time"],
         "{behaviour}"
     );
     r

@@ -176,10 +176,9 @@ impl Implementation for Persistent {
     fn shutdown(&mut self) -> Vec<Incident> {
         let mut incidents = Vec::new();
         if self.starts > 1 {
-            incidents.push(format!(
-                "the implementation was restarted {} times",
-                self.starts - 1
-            ));
+            let n = self.starts - 1;
+            let s = if n == 1 { "" } else { "s" };
+            incidents.push(format!("the implementation was restarted {n} time{s}"));
         }
         if let Some(mut p) = self.proc.take() {
             let mut line = serde_json::to_vec(&protocol::stop_request()).unwrap_or_default();
