@@ -289,3 +289,85 @@ fn generate_all(g: &GeneratedFile, cases: &mut Vec<SuiteCase>, problems: &mut Ve
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suites_dir() -> PathBuf {
+        built_in_suites_dir()
+    }
+
+    #[test]
+    fn shipped_suites_parse() {
+        for name in ["default", "quick"] {
+            let s = Suite::load(&suites_dir().join(format!("{name}.toml"))).unwrap();
+            assert_eq!(s.name, name);
+            assert_eq!(s.file.corpus.dirs, ["../corpus"]);
+            assert!(s.file.generated.is_some());
+        }
+        let d = Suite::find("default").unwrap();
+        assert_eq!(d.file.timeouts.case_ms, 5000);
+        assert_eq!(d.file.generated.unwrap().invalid_per_rule, 10);
+    }
+
+    #[test]
+    fn unknown_keys_and_rules_are_refused() {
+        assert!(toml::from_str::<SuiteFile>("colour = 1").is_err());
+        assert!(
+            toml::from_str::<SuiteFile>("[generated]\nseed = 1\nrules = [\"no.such-rule\"]")
+                .is_err()
+        );
+        let f: SuiteFile =
+            toml::from_str("[generated]\nseed = 3\nvalid = 2\nrules = [\"text.not-open\"]")
+                .unwrap();
+        let g = f.generated.unwrap();
+        assert_eq!((g.seed, g.valid, g.invalid_per_rule), (3, 2, 0));
+        assert_eq!(g.rules, Some(vec![RuleId::TextNotOpen]));
+        assert_eq!(f.timeouts.start_ms, 10_000);
+    }
+
+    #[test]
+    fn a_missing_corpus_folder_is_a_problem_not_an_error() {
+        let s = Suite {
+            name: "t".into(),
+            file: toml::from_str("[corpus]\ndirs = [\"no-such-folder\"]").unwrap(),
+            base: std::env::temp_dir(),
+        };
+        let (cases, problems) = s.cases();
+        assert!(cases.is_empty());
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0].contains("no-such-folder") && problems[0].ends_with("not found"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn generated_cases_follow_the_seed_plan() {
+        let s = Suite {
+            name: "t".into(),
+            file: toml::from_str("[generated]\nseed = 10\nvalid = 2\ninvalid-per-rule = 1\nrules = [\"text.not-open\"]")
+                .unwrap(),
+            base: std::env::temp_dir(),
+        };
+        let (cases, problems) = s.cases();
+        assert!(problems.is_empty(), "{problems:?}");
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["gen/valid/10", "gen/valid/11", "gen/text.not-open/10"]
+        );
+        assert_eq!(
+            cases[2].expected.first.map(|(r, _)| r),
+            Some(RuleId::TextNotOpen)
+        );
+        assert_eq!(
+            cases[2].origin,
+            Origin::Generated {
+                seed: 10,
+                mode: GenMode::Invalid(RuleId::TextNotOpen)
+            }
+        );
+    }
+}
