@@ -204,6 +204,22 @@ impl Suite {
     /// the problems met on the way (unreadable files, a missing folder,
     /// generation unavailable), which the run reports without stopping.
     pub fn cases(&self) -> (Vec<SuiteCase>, Vec<String>) {
+        let (plan, mut problems) = self.plan();
+        let mut cases = Vec::with_capacity(plan.len());
+        for p in plan {
+            let id = p.id();
+            match p.materialize() {
+                Ok(c) => cases.push(c),
+                Err(e) => problems.push(format!("{id}: {e}")),
+            }
+        }
+        (cases, problems)
+    }
+
+    /// Every case by id without generating any: corpus cases loaded,
+    /// generated ones as (seed, mode). Listing a suite stays cheap (test
+    /// runners list it once per test process).
+    pub fn plan(&self) -> (Vec<Planned>, Vec<String>) {
         let mut problems = Vec::new();
         let mut cases = Vec::new();
         for d in &self.file.corpus.dirs {
@@ -211,10 +227,34 @@ impl Suite {
             load_corpus(&dir, &mut cases, &mut problems);
         }
         cases.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut plan: Vec<Planned> = cases.into_iter().map(Planned::Loaded).collect();
         if let Some(g) = &self.file.generated {
-            generate_all(g, &mut cases, &mut problems);
+            plan_generated(g, &mut plan, &mut problems);
         }
-        (cases, problems)
+        (plan, problems)
+    }
+}
+
+/// A case of a suite before generation.
+#[derive(Debug, Clone)]
+pub enum Planned {
+    Loaded(SuiteCase),
+    Generated { seed: u64, mode: GenMode },
+}
+
+impl Planned {
+    pub fn id(&self) -> String {
+        match self {
+            Planned::Loaded(c) => c.id.clone(),
+            Planned::Generated { seed, mode } => generated::case_id(*seed, *mode),
+        }
+    }
+
+    pub fn materialize(self) -> Result<SuiteCase, String> {
+        match self {
+            Planned::Loaded(c) => Ok(c),
+            Planned::Generated { seed, mode } => generated::generate(seed, mode),
+        }
     }
 }
 
@@ -260,7 +300,7 @@ pub fn load_corpus(dir: &Path, cases: &mut Vec<SuiteCase>, problems: &mut Vec<St
     }
 }
 
-fn generate_all(g: &GeneratedFile, cases: &mut Vec<SuiteCase>, problems: &mut Vec<String>) {
+fn plan_generated(g: &GeneratedFile, plan: &mut Vec<Planned>, problems: &mut Vec<String>) {
     if !generated::AVAILABLE {
         problems
             .push("generated cases left out: this build has no generator (feature `gen`)".into());
@@ -278,14 +318,10 @@ fn generate_all(g: &GeneratedFile, cases: &mut Vec<SuiteCase>, problems: &mut Ve
     );
     for (mode, count) in modes {
         for k in 0..count {
-            let seed = g.seed.wrapping_add(k);
-            match generated::generate(seed, mode) {
-                Ok(c) => cases.push(c),
-                Err(e) => {
-                    problems.push(format!("{}: {e}", generated::case_id(seed, mode)));
-                    break;
-                }
-            }
+            plan.push(Planned::Generated {
+                seed: g.seed.wrapping_add(k),
+                mode,
+            });
         }
     }
 }

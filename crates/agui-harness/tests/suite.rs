@@ -16,7 +16,7 @@ use agui_harness::runner::run_case;
 use agui_harness::session::ImplSpec;
 use agui_harness::{Score, Suite, SuiteCase};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 type Imp = Box<dyn Implementation + Send>;
 
@@ -62,7 +62,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let (cases, problems) = suite.cases();
+    let (plan, problems) = suite.plan();
     for p in &problems {
         eprintln!("suite `{}`: {p}", suite.name);
     }
@@ -81,12 +81,13 @@ fn main() {
         max_line: None,
     };
     let _ = SPEC.set(spec);
-    let trials = cases
+    // Generated cases are generated when their test runs, not when the
+    // suite is listed (nextest lists once per test process).
+    let trials = plan
         .into_iter()
-        .map(|c| {
-            let c = Arc::new(c);
-            let name = c.id.clone();
-            Trial::ignorable_test(name, move || check(&c))
+        .map(|p| {
+            let name = p.id();
+            Trial::ignorable_test(name, move || check(&p.materialize()?))
         })
         .collect();
     let conclusion = libtest_mimic::run(&args, trials);
