@@ -289,3 +289,90 @@ fn duplicate_keys_and_escapes_agree() {
     .collect();
     assert_same(&lines, "hand-written");
 }
+
+/// Reads `bytes` the way `agui-conform check` did before the fast path
+/// (every item parsed by the reader) and the way it does now (lines offered
+/// to `try_push_line` first), and returns both reports.
+fn through_reader(bytes: &[u8], projection: bool) -> (Report, Report) {
+    use agui_model::stream::{self, Item, ReadOptions};
+    use std::cell::RefCell;
+    use std::ops::ControlFlow;
+    let new = || {
+        if projection {
+            Checker::new()
+        } else {
+            Checker::without_projection()
+        }
+    };
+    let feed = |c: &mut Checker, item: Item| match item {
+        Item::Value { value, .. } => c.push(&value),
+        Item::Unparseable { line, reason } => c.push_unparseable(&format!("line {line}: {reason}")),
+    };
+    let opts = ReadOptions::default();
+    let mut slow = new();
+    stream::read_stream(bytes, &opts, |item| {
+        feed(&mut slow, item);
+        ControlFlow::Continue(())
+    })
+    .expect("in memory");
+    let fast = RefCell::new(new());
+    stream::read_stream_with(
+        bytes,
+        &opts,
+        |line| fast.borrow_mut().try_push_line(line),
+        |item| {
+            feed(&mut fast.borrow_mut(), item);
+            ControlFlow::Continue(())
+        },
+    )
+    .expect("in memory");
+    (slow.finish(), fast.into_inner().finish())
+}
+
+#[test]
+fn the_reader_hook_reports_the_same() {
+    let lines = generated(3, 600, 5, 2);
+    let mut rng = Rng(7);
+    let mut variants: Vec<Vec<u8>> = Vec::new();
+    for v in 0..40 {
+        let mut body = lines.clone();
+        for _ in 0..v % 4 {
+            mutate(&mut rng, &mut body);
+        }
+        let mut bytes = Vec::new();
+        if v % 5 == 0 {
+            bytes.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        if v % 7 == 0 {
+            bytes.extend_from_slice(b"[1, 2]\n");
+        }
+        for (i, l) in body.iter().enumerate() {
+            bytes.extend_from_slice(l);
+            bytes.extend_from_slice(if (i + v) % 3 == 0 { b"\r\n" } else { b"\n" });
+            if (i + v) % 11 == 0 {
+                bytes.extend_from_slice(b"   \n");
+            }
+        }
+        if v % 2 == 0 {
+            // No newline after the last line.
+            bytes.truncate(bytes.len() - 1);
+        }
+        variants.push(bytes);
+    }
+    for (v, bytes) in variants.iter().enumerate() {
+        for projection in [false, true] {
+            let (a, b) = through_reader(bytes, projection);
+            assert_eq!(a.events, b.events, "variant {v}");
+            assert_eq!(
+                serde_json::to_value(&a.violations).expect("serializes"),
+                serde_json::to_value(&b.violations).expect("serializes"),
+                "variant {v}"
+            );
+            assert_eq!(
+                a.projection.map(|p| p.to_json()),
+                b.projection.map(|p| p.to_json()),
+                "variant {v}"
+            );
+        }
+    }
+}
