@@ -142,3 +142,69 @@ pub fn run_cases(
 pub fn finish(run: &mut RunResult, imp: &mut dyn Implementation) {
     run.incidents.extend(imp.shutdown());
 }
+
+/// Makes one implementation (one process, for a subprocess) per worker.
+pub type MakeImpl<'a> = dyn Fn() -> anyhow::Result<Box<dyn Implementation + Send>> + Sync + 'a;
+
+/// Runs the cases on `jobs` implementations at once, each made by `make`,
+/// and stops them all. Results are in case order; `on_case` sees each as it
+/// finishes. With `jobs` ≤ 1 this is [`run_cases`] then [`finish`].
+pub fn run_cases_parallel(
+    suite: &str,
+    jobs: usize,
+    make: &MakeImpl<'_>,
+    cases: &[SuiteCase],
+    problems: Vec<String>,
+    on_case: &(dyn Fn(&CaseResult, &SuiteCase) + Sync),
+) -> anyhow::Result<RunResult> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let worker = || -> anyhow::Result<(ImplInfo, Vec<CaseResult>, Vec<Incident>)> {
+        let mut imp = make()?;
+        let info = imp.describe()?;
+        let mut out = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(c) = cases.get(i) else { break };
+            let r = run_case(&mut *imp, &info, c, i);
+            on_case(&r, c);
+            out.push(r);
+        }
+        Ok((info, out, imp.shutdown()))
+    };
+    let parts: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs.max(1)).map(|_| s.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a worker panicked")))
+            })
+            .collect::<anyhow::Result<Vec<_>>>()
+    })?;
+    let mut implementation = None;
+    let mut results = Vec::with_capacity(cases.len());
+    let mut incidents = Vec::new();
+    for (k, (info, rs, inc)) in parts.into_iter().enumerate() {
+        implementation.get_or_insert(info);
+        results.extend(rs);
+        incidents.extend(inc.into_iter().map(|i| {
+            if jobs > 1 {
+                format!("worker {k}: {i}")
+            } else {
+                i
+            }
+        }));
+    }
+    results.sort_by_key(|r| r.case);
+    let implementation = implementation.ok_or_else(|| anyhow::anyhow!("no worker ran"))?;
+    Ok(RunResult {
+        suite: suite.to_string(),
+        implementation,
+        results,
+        incidents,
+        problems,
+        elapsed: start.elapsed(),
+    })
+}

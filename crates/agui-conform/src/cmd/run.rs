@@ -2,10 +2,11 @@
 //! reference by default), scores it and reports.
 
 use agui_harness::report::{json, junit, markdown, terminal};
+use agui_harness::runner::run_cases_parallel;
 use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
-use agui_harness::suite::Origin;
-use agui_harness::{Score, Suite, finish, run_cases, shrink};
+use agui_harness::suite::{Origin, SuiteCase};
+use agui_harness::{CaseResult, Score, Suite, shrink};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -69,6 +70,10 @@ pub struct Args {
     /// No progress bar on stderr.
     #[arg(long)]
     pub no_progress: bool,
+    /// Run this many implementations at once (processes, for a command);
+    /// 0 or 1: one.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub jobs: usize,
     /// A live producer instead of an implementation (`--producer URL`).
     #[command(flatten)]
     pub producer: super::producer::ProducerArgs,
@@ -99,8 +104,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         memory_limit: args.memory_limit_mb.map(|m| m << 20),
         max_line: None,
     };
-    let mut imp = spec.build()?;
-
     let bar = if args.no_progress || cases.len() < 50 {
         indicatif::ProgressBar::hidden()
     } else {
@@ -117,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     };
     let stdout = std::io::stdout();
     let json_mode = args.format == Format::Json;
-    let mut run = run_cases(&suite.name, &mut *imp, &cases, problems, |r, c| {
+    let on_case = |r: &CaseResult, c: &SuiteCase| {
         bar.inc(1);
         if r.scored.score.is_bad() {
             bar.set_message(format!("{} {}", r.scored.score, c.id));
@@ -125,10 +128,25 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         if json_mode {
             let _ = writeln!(stdout.lock(), "{}", json::case_line(r, c));
         }
-    })?;
+    };
+    let jobs = args.jobs.max(1);
+    let mut run = run_cases_parallel(
+        &suite.name,
+        jobs,
+        &|| spec.build(),
+        &cases,
+        problems,
+        &on_case,
+    )?;
     bar.finish_and_clear();
 
-    if let Some(dir) = &args.save_failures {
+    let shrinkable = run.results.iter().any(|r| {
+        r.scored.score == Score::Fail && matches!(cases[r.case].origin, Origin::Generated { .. })
+    });
+    if let (Some(dir), true) = (&args.save_failures, shrinkable) {
+        // A fresh implementation: the run's own ones are stopped.
+        let mut imp = spec.build()?;
+        imp.describe()?;
         let caps = run.implementation.capabilities;
         for r in &run.results {
             let c = &cases[r.case];
@@ -161,8 +179,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 Err(e) => eprintln!("could not save {}: {e:#}", c.id),
             }
         }
+        run.incidents.extend(imp.shutdown());
     }
-    finish(&mut run, &mut *imp);
 
     if json_mode {
         writeln!(stdout.lock(), "{}", json::summary_line(&run, &cases))?;

@@ -1,0 +1,37 @@
+//! Several implementation processes at once: results come back in case
+//! order with the same scores as a sequential run, and a crash in one
+//! worker restarts only that worker's process.
+
+mod common;
+
+use agui_harness::runner::run_cases_parallel;
+use agui_harness::{Implementation, Score};
+use common::*;
+
+#[test]
+fn parallel_runs_keep_case_order_and_scores() {
+    let cases: Vec<_> = (0..40).map(|i| valid(&format!("c/{i:02}"))).collect();
+    let make =
+        || -> anyhow::Result<Box<dyn Implementation + Send>> { Ok(Box::new(fake("crash@c/17"))) };
+    let run = run_cases_parallel("t", 3, &make, &cases, Vec::new(), &|_, _| {}).unwrap();
+    let order: Vec<usize> = run.results.iter().map(|r| r.case).collect();
+    assert_eq!(order, (0..40).collect::<Vec<_>>());
+    for r in &run.results {
+        let want = if r.case == 17 {
+            Score::Errored
+        } else {
+            Score::Pass
+        };
+        assert_eq!(r.scored.score, want, "case {}", r.case);
+    }
+    assert_eq!(run.incidents.len(), 1, "{:?}", run.incidents);
+    assert!(run.incidents[0].ends_with(": the implementation was restarted 1 time"));
+}
+
+#[test]
+fn a_worker_that_cannot_start_fails_the_run() {
+    let make =
+        || -> anyhow::Result<Box<dyn Implementation + Send>> { Ok(Box::new(fake("bad-version"))) };
+    let err = run_cases_parallel("t", 2, &make, &[valid("a")], Vec::new(), &|_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("protocol 99"), "{err}");
+}
