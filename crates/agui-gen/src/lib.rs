@@ -6,6 +6,19 @@
 //! for the command line ([`generate_case`]). Valid streams come from
 //! [`render`]; invalid ones from [`mutate`], one mutator per violation rule,
 //! each knowing the rule and index of the first violation it creates.
+//!
+//! Where RULES.md leaves room, generated valid streams stay on ground whose
+//! meaning is not in doubt:
+//! - The parent agent's chunk streams are emitted without interleaving
+//!   (any untagged event would close the parent's lane); a subagent's
+//!   continuation chunks always carry its tag or the stream's id.
+//! - A subagent id is never re-announced in a later run unless it was
+//!   suspended (never after an abandoned run), and `""` is used in at most
+//!   one run of a stream.
+//! - `MESSAGES_SNAPSHOT` is not generated; text deltas are never empty.
+//! - Mutators avoid the pairs of rules whose precedence the catalogue does
+//!   not state (e.g. `SUBAGENT_FINISHED.outcome` without `type`,
+//!   `subagentRunId: null` on `SUBAGENT_*`, `RUN_ERROR` after `RUN_FINISHED`).
 
 pub mod config;
 pub mod ev;

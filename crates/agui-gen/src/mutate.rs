@@ -30,10 +30,15 @@ pub struct Mutated {
     pub projection: Option<Value>,
 }
 
-/// Whether a mutator exists for `rule` (every violation rule has one; the
-/// `accept.*` obligations are not violations).
+/// Whether a mutator exists for `rule`: [`mutate`] turns the smallest
+/// scenario into a stream for it (the `accept.*` obligations have none:
+/// nothing violates them).
 pub fn has_mutator(rule: RuleId) -> bool {
-    rule.rule().is_violation()
+    let config = crate::config::Config::default();
+    let Ok(sc) = Scenario::new(&config, &mut Unstructured::new(&[])) else {
+        return false;
+    };
+    matches!(mutate(rule, sc, &mut Unstructured::new(&[])), Ok(Some(m)) if m.rule == rule)
 }
 
 /// Turns a valid scenario into a stream whose first violation is `rule`.
@@ -52,7 +57,7 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::RunAfterError => ensure_error(&mut sc, u)?,
         _ => {}
     }
-    if !has_mutator(rule) {
+    if !rule.rule().is_violation() {
         return Ok(None);
     }
     let r = render(&sc);

@@ -89,6 +89,7 @@ fn every_violation_rule_has_a_mutator() {
         .map(RuleId::as_str)
         .collect();
     assert!(missing.is_empty(), "rules without a mutator: {missing:?}");
+    assert!(RuleId::obligations().all(|r| !has_mutator(r)));
     assert_eq!(RuleId::violations().count(), 43);
     // And each one produces a case, even from the smallest scenario.
     for rule in RuleId::violations() {
