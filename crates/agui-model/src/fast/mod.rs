@@ -7,11 +7,12 @@
 //! ([`crate::schema::validate`] and the same checker logic), so reports are
 //! identical either way. "Unusual" is decided conservatively: a duplicated
 //! known key, a key with escapes, `null` in an optional field, a value of
-//! another type than the schema wants, or — anywhere in the line — nesting
-//! deeper than [`MAX_DEPTH`], a `\u` escape, a number with an exponent or
-//! more than 15 digits in a row (serde_json's skipping of a value is more
-//! lenient than its parsing on exactly those: lone surrogates, overflowing
-//! numbers, deep nesting).
+//! another type than the schema wants, or — in any value not read as a
+//! string — nesting deeper than [`MAX_DEPTH`], a `\u` escape, a number with
+//! an exponent or more than 15 digits in a row (serde_json's skipping of a
+//! value is more lenient than its parsing on exactly those: lone
+//! surrogates, overflowing numbers, deep nesting). String-valued keys are
+//! parsed for real, in one pass, borrowed unless escaped.
 
 mod scan;
 
@@ -63,6 +64,23 @@ enum Key {
 const KEYS: usize = 23;
 
 impl Key {
+    /// Keys whose value is a string wherever the schema declares them: read
+    /// straight into a (borrowed) string in one pass; any other value
+    /// declines.
+    fn is_str(self) -> bool {
+        !matches!(
+            self,
+            Key::Timestamp
+                | Key::RawEvent
+                | Key::Metadata
+                | Key::Delta
+                | Key::Value
+                | Key::Result
+                | Key::Outcome
+                | Key::Event
+        )
+    }
+
     fn of(name: &str) -> Option<Key> {
         Some(match name {
             "type" => Key::Type,
@@ -93,9 +111,11 @@ impl Key {
     }
 }
 
-/// The raw values of the known keys of one event object.
+/// The known keys of one event object: string-valued keys as strings, the
+/// others as raw values.
 struct Fields<'a> {
     raw: [Option<&'a RawValue>; KEYS],
+    strs: [Option<Cow<'a, str>>; KEYS],
 }
 
 /// Why the fast path declined: the caller takes the `Value` path.
@@ -109,14 +129,21 @@ impl<'a> Fields<'a> {
         self.raw[k as usize].map(RawValue::get)
     }
 
+    fn has(&self, k: Key) -> bool {
+        self.raw[k as usize].is_some() || self.strs[k as usize].is_some()
+    }
+
     /// An optional string field: absent, or a string (anything else —
     /// `null` included — is a schema fault: decline).
     fn opt_str(&self, k: Key) -> Fast<Option<Cow<'a, str>>> {
-        self.get(k).map(string).transpose()
+        match &self.strs[k as usize] {
+            Some(s) => Ok(Some(s.clone())),
+            None => self.get(k).map(string).transpose(),
+        }
     }
 
     fn req_str(&self, k: Key) -> Fast<Cow<'a, str>> {
-        self.get(k).map(string).ok_or(Decline)?
+        self.opt_str(k)?.ok_or(Decline)
     }
 
     /// An optional any-JSON field: absent, or anything but `null`.
@@ -240,7 +267,10 @@ pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
 /// The known keys' raw values; `None` if the line is not one clean JSON
 /// object (or holds anything [`scan::plain`] declines).
 fn read_fields(line: &str) -> Option<Fields<'_>> {
-    let mut fields = Fields { raw: [None; KEYS] };
+    let mut fields = Fields {
+        raw: [None; KEYS],
+        strs: std::array::from_fn(|_| None),
+    };
     let mut de = serde_json::Deserializer::from_str(line);
     // Filled in place: the visitor returns nothing, so the (large) field
     // table is never copied through serde's layers.
@@ -260,19 +290,59 @@ impl<'de> Visitor<'de> for FieldsVisitor<'_, 'de> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<&'de str>()? {
+            let k = Key::of(key);
+            if let Some(k) = k
+                && self.0.has(k)
+            {
+                return Err(de::Error::custom("duplicate key"));
+            }
+            if let Some(k) = k.filter(|k| k.is_str()) {
+                self.0.strs[k as usize] = Some(map.next_value_seed(StrSeed)?);
+                continue;
+            }
             let raw: &'de RawValue = map.next_value()?;
             if !scan::plain(raw.get().as_bytes()) {
                 return Err(de::Error::custom("unusual value"));
             }
-            if let Some(k) = Key::of(key) {
-                let slot = &mut self.0.raw[k as usize];
-                if slot.is_some() {
-                    return Err(de::Error::custom("duplicate key"));
-                }
-                *slot = Some(raw);
+            if let Some(k) = k {
+                self.0.raw[k as usize] = Some(raw);
             }
         }
         Ok(())
+    }
+}
+
+/// A JSON string, borrowed from the line unless it has escapes; any other
+/// value is an error (the line declines).
+struct StrSeed;
+
+impl<'de> de::DeserializeSeed<'de> for StrSeed {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(StrVisitor)
+    }
+}
+
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v))
     }
 }
 
@@ -288,9 +358,9 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
     }
     let body = match ty {
         E::TextMessageStart => {
-            let role = match f.get(Key::Role) {
-                None => None,
-                Some(_) => Some(f.one_of(Key::Role, TEXT_ROLES)?),
+            let role = match f.has(Key::Role) {
+                false => None,
+                true => Some(f.one_of(Key::Role, TEXT_ROLES)?),
             };
             f.opt_str(Key::Name)?;
             Body::TextStart {
@@ -431,6 +501,20 @@ mod tests {
         ] {
             assert!(!ok(line), "{line} should decline");
         }
+    }
+
+    #[test]
+    fn string_keys_are_parsed_for_real() {
+        let e = parse(r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u0021"}"#).expect("fast");
+        match e.body {
+            Body::Id(id) => assert_eq!(id, "m!"),
+            other => panic!("{other:?}"),
+        }
+        assert!(!ok(r#"{"type":"TEXT_MESSAGE_END","messageId":"\udc00"}"#));
+        assert!(!ok(r#"{"type":"TEXT_MESSAGE_END","messageId":7}"#));
+        assert!(!ok(
+            r#"{"type":"TEXT_MESSAGE_END","messageId":"m","messageId":"m"}"#
+        ));
     }
 
     #[test]
