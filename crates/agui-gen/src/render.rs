@@ -830,7 +830,7 @@ impl<S: Sink> Renderer<'_, S> {
 
     /// An actor's script as groups.
     fn script(&self, ops: &[Op], tag: Option<&Str>, sub: bool) -> VecDeque<Group> {
-        let mut out = VecDeque::new();
+        let mut out = VecDeque::with_capacity(ops.len() * 6 + 2);
         for op in ops {
             expand(op, tag, sub, &mut out);
         }
