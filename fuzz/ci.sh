@@ -2,6 +2,7 @@
 # Builds every fuzz target and runs each for N seconds (default 30).
 #
 #   fuzz/ci.sh [SECONDS]          # or FUZZ_SECONDS=N fuzz/ci.sh
+#   FUZZ_TARGETS="check_bytes roundtrip" fuzz/ci.sh   # only these targets
 #
 # Exit status: 0 when every target ran its time without a finding (or when
 # cargo-fuzz is not installed: then nothing runs and it says so); non-zero
@@ -37,13 +38,13 @@ if [ -z "${AGUI_CONFORM_IMPL:-}" ] && [ "${FUZZ_DIFFERENTIAL_IMPL:-}" != "none" 
         export AGUI_CONFORM_IMPL="$root/target/debug/agui-example-impl"
     fi
 fi
-export AGUI_CONFORM_FUZZ_OUT="$root/fuzz/artifacts/differential"
+export AGUI_CONFORM_FUZZ_OUT="$root/fuzz/artifacts/differential-streams"
 
 failed=()
 summary=()
 logs="$root/fuzz/artifacts/logs"
 mkdir -p "$logs"
-for t in $(cargo fuzz list); do
+for t in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
     # New inputs go to fuzz/corpus/<target> (git-ignored); the committed
     # seeds (fuzz/seeds/<target>) are only read.
     mkdir -p "fuzz/corpus/$t" "fuzz/seeds/$t"
@@ -53,7 +54,7 @@ for t in $(cargo fuzz list); do
         -dict=fuzz/dictionaries/agui.dict -print_final_stats=1 \
         >"$logs/$t.log" 2>&1
     status=$?
-    done_line="$(grep -E '^#[0-9]+ +DONE' "$logs/$t.log" | tail -n 1)"
+    done_line="$(grep -E '^#[0-9]+[[:space:]]+DONE' "$logs/$t.log" | tail -n 1)"
     if [ "$status" -ne 0 ]; then
         failed+=("$t")
         summary+=("$t: FINDING (exit $status), see $logs/$t.log and fuzz/artifacts/$t/")

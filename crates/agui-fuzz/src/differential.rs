@@ -10,7 +10,7 @@
 //!   `AGUI_CONFORM_IMPL_CAPS=verdict,index,…`: its capabilities (one-shot
 //!   has no handshake).
 //! - `AGUI_CONFORM_FUZZ_OUT`: where reproducers go (default
-//!   `fuzz/artifacts/differential`).
+//!   `fuzz/artifacts/differential-streams`).
 //! - `AGUI_CONFORM_FUZZ_KEEP_GOING=1`: survey mode for an implementation
 //!   known to disagree: instead of aborting, the first reproducer of each
 //!   kind of disagreement (score, the reference's first rule, the
@@ -86,7 +86,7 @@ fn from_env() -> Option<Under> {
     };
     let out = std::env::var_os("AGUI_CONFORM_FUZZ_OUT")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("fuzz/artifacts/differential"));
+        .unwrap_or_else(|| PathBuf::from("fuzz/artifacts/differential-streams"));
     Some(Under {
         imp,
         name: info.name,

@@ -80,7 +80,10 @@ fn accepting_a_must_reject_violation_is_a_shrunk_finding() {
     // The shrunk stream still holds a must-reject violation.
     assert!(reference_expectation(&f.shrunk).facts().m.is_some());
     let kind = f.kind();
-    assert!(kind.starts_with("fail--") && kind.ends_with("--accept"), "{kind}");
+    assert!(
+        kind.starts_with("fail--") && kind.ends_with("--accept"),
+        "{kind}"
+    );
     let report = f.report("fixed", &[]);
     assert!(report.contains("must-reject"), "{report}");
     assert!(report.contains("accept"), "{report}");
