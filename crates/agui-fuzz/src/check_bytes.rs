@@ -10,6 +10,10 @@
 //!   same violations;
 //! - every reported index is at most the number of items (the number of
 //!   items itself is the end-of-input index);
+//! - the checker is streaming: checking a prefix of `k` items reports
+//!   exactly the full stream's violations below index `k`;
+//! - any stream of JSON values has the same violations (rule, index, path)
+//!   when written as one JSON array;
 //! - a stream the checker accepts keeps exactly the same violations (rule,
 //!   index, path) when its items are re-serialized with serde_json as JSON
 //!   Lines and read and checked again.
@@ -70,6 +74,23 @@ pub fn check_fast(bytes: &[u8]) -> Report {
     checker.into_inner().finish()
 }
 
+/// The stream written as JSON Lines and checked as `agui-conform check`
+/// does (borrowed fast path first) gives exactly `report`, the `Value`
+/// path's report for `events`. Generated streams reach the fast path far
+/// more often than mutated bytes do.
+pub fn same_as_fast_path(events: &[serde_json::Value], report: &Report) {
+    let bytes = crate::seeds::jsonl(events);
+    let fast = check_fast(&bytes);
+    assert_eq!(
+        report.violations, fast.violations,
+        "the fast path reports other violations on a generated stream"
+    );
+    assert_eq!(
+        report.projection, fast.projection,
+        "the fast path projects a generated stream otherwise"
+    );
+}
+
 /// What two reports are compared on: rule, index and path of each
 /// violation (messages may quote numbers, whose float spelling need not
 /// survive a re-serialization).
@@ -111,9 +132,63 @@ pub fn run(bytes: &[u8]) {
         );
     }
 
+    streaming(bytes, &items, &report);
+
     if report.verdict() == Verdict::Accept {
         reserialized_stays_accepted(&items, &report);
     }
+    // Any stream of JSON values: the same violations as one JSON array.
+    if let Some(values) = values_only(&items) {
+        let array = serde_json::to_vec(&values).unwrap_or_default();
+        let items2 = read_items(&array);
+        assert_eq!(
+            items2.len(),
+            items.len(),
+            "the stream as one JSON array reads as a different number of items"
+        );
+        assert_eq!(
+            shape(&report),
+            shape(&check_items(&items2)),
+            "the stream as one JSON array has other violations"
+        );
+    }
+}
+
+/// The items' values, when no item is unparseable.
+fn values_only(items: &[Item]) -> Option<Vec<serde_json::Value>> {
+    items
+        .iter()
+        .map(|i| match i {
+            Item::Value { value, .. } => Some(value.clone()),
+            Item::Unparseable { .. } => None,
+        })
+        .collect()
+}
+
+/// The checker is streaming: a violation at index `i` is detectable once
+/// item `i` is read. So checking only the first `k` items (a `k` chosen by
+/// the input) reports exactly the full report's violations below `k`.
+fn streaming(bytes: &[u8], items: &[Item], report: &Report) {
+    if items.is_empty() {
+        return;
+    }
+    let k = bytes.iter().fold(0usize, |h, b| {
+        h.wrapping_mul(31).wrapping_add(usize::from(*b))
+    }) % items.len();
+    let prefix = check_items(&items[..k]);
+    let below = |r: &Report| -> Vec<_> {
+        r.violations
+            .iter()
+            .filter(|v| v.index < k)
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        below(&prefix),
+        below(report),
+        "checking the first {k} of {} items reports other violations below {k}",
+        items.len()
+    );
 }
 
 /// Writes the items back as JSON Lines (serde_json's spelling) and checks

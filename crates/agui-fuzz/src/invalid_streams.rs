@@ -4,6 +4,8 @@
 //! severity, stream order) must be exactly the mutator's rule at the
 //! mutator's index; the verdict must be the generator's; and when the
 //! stream is still accepted (a warning rule), the projections must agree.
+//! The stream as JSON Lines through the checker's fast path gives the same
+//! report.
 
 use agui_model::check_values;
 use agui_model::projection::same;
@@ -16,6 +18,7 @@ pub fn run(u: &mut Unstructured) -> Result<()> {
         panic!("the generator's invalid stream names no rule or index: {g:?}");
     };
     let report = check_values(&g.events);
+    crate::check_bytes::same_as_fast_path(&g.events, &report);
     let first = report.first().map(|v| (v.rule, v.index));
     assert_eq!(
         first,

@@ -2,7 +2,9 @@
 //! generator config, `agui_gen::valid_stream`) rendered valid. The
 //! reference must report no violation at all, and its projection must
 //! equal the one the generator built by construction (compared under
-//! `docs/projection.md`'s rule, `agui_model::projection::same`).
+//! `docs/projection.md`'s rule, `agui_model::projection::same`). The
+//! stream as JSON Lines through the checker's fast path gives the same
+//! report.
 
 use agui_model::check_values;
 use agui_model::projection::same;
@@ -18,6 +20,7 @@ pub fn run(u: &mut Unstructured) -> Result<()> {
         report.violations,
         crate::differential::to_jsonl(&g.events)
     );
+    crate::check_bytes::same_as_fast_path(&g.events, &report);
     let got = report.projection.map(|p| p.to_json());
     match (&got, &g.projection) {
         (Some(got), Some(want)) => assert!(
