@@ -28,39 +28,47 @@ macro_rules! event_types {
     };
 }
 
-event_types! {
-    RunStarted = "RUN_STARTED",
-    RunFinished = "RUN_FINISHED",
-    RunError = "RUN_ERROR",
-    StepStarted = "STEP_STARTED",
-    StepFinished = "STEP_FINISHED",
-    TextMessageStart = "TEXT_MESSAGE_START",
-    TextMessageContent = "TEXT_MESSAGE_CONTENT",
-    TextMessageEnd = "TEXT_MESSAGE_END",
-    TextMessageChunk = "TEXT_MESSAGE_CHUNK",
-    ToolCallStart = "TOOL_CALL_START",
-    ToolCallArgs = "TOOL_CALL_ARGS",
-    ToolCallEnd = "TOOL_CALL_END",
-    ToolCallChunk = "TOOL_CALL_CHUNK",
-    ToolCallResult = "TOOL_CALL_RESULT",
-    StateSnapshot = "STATE_SNAPSHOT",
-    StateDelta = "STATE_DELTA",
-    MessagesSnapshot = "MESSAGES_SNAPSHOT",
-    ActivitySnapshot = "ACTIVITY_SNAPSHOT",
-    ActivityDelta = "ACTIVITY_DELTA",
-    Raw = "RAW",
-    Custom = "CUSTOM",
-    ReasoningStart = "REASONING_START",
-    ReasoningMessageStart = "REASONING_MESSAGE_START",
-    ReasoningMessageContent = "REASONING_MESSAGE_CONTENT",
-    ReasoningMessageEnd = "REASONING_MESSAGE_END",
-    ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK",
-    ReasoningEnd = "REASONING_END",
-    ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE",
-    SubagentStarted = "SUBAGENT_STARTED",
-    SubagentFinished = "SUBAGENT_FINISHED",
-    SubagentError = "SUBAGENT_ERROR",
+/// Invokes `$m!` with the 31 event types as `Variant = "WIRE_NAME"` pairs:
+/// the one place the list is spelled.
+macro_rules! for_each_event_type {
+    ($m:ident) => {
+        $m! {
+            RunStarted = "RUN_STARTED",
+            RunFinished = "RUN_FINISHED",
+            RunError = "RUN_ERROR",
+            StepStarted = "STEP_STARTED",
+            StepFinished = "STEP_FINISHED",
+            TextMessageStart = "TEXT_MESSAGE_START",
+            TextMessageContent = "TEXT_MESSAGE_CONTENT",
+            TextMessageEnd = "TEXT_MESSAGE_END",
+            TextMessageChunk = "TEXT_MESSAGE_CHUNK",
+            ToolCallStart = "TOOL_CALL_START",
+            ToolCallArgs = "TOOL_CALL_ARGS",
+            ToolCallEnd = "TOOL_CALL_END",
+            ToolCallChunk = "TOOL_CALL_CHUNK",
+            ToolCallResult = "TOOL_CALL_RESULT",
+            StateSnapshot = "STATE_SNAPSHOT",
+            StateDelta = "STATE_DELTA",
+            MessagesSnapshot = "MESSAGES_SNAPSHOT",
+            ActivitySnapshot = "ACTIVITY_SNAPSHOT",
+            ActivityDelta = "ACTIVITY_DELTA",
+            Raw = "RAW",
+            Custom = "CUSTOM",
+            ReasoningStart = "REASONING_START",
+            ReasoningMessageStart = "REASONING_MESSAGE_START",
+            ReasoningMessageContent = "REASONING_MESSAGE_CONTENT",
+            ReasoningMessageEnd = "REASONING_MESSAGE_END",
+            ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK",
+            ReasoningEnd = "REASONING_END",
+            ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE",
+            SubagentStarted = "SUBAGENT_STARTED",
+            SubagentFinished = "SUBAGENT_FINISHED",
+            SubagentError = "SUBAGENT_ERROR",
+        }
+    };
 }
+
+for_each_event_type!(event_types);
 
 impl EventType {
     /// Whether the schema declares `subagentRunId` on this type: every type
@@ -784,39 +792,7 @@ mod typed {
         };
     }
 
-    event_enum! {
-        RunStarted = "RUN_STARTED",
-        RunFinished = "RUN_FINISHED",
-        RunError = "RUN_ERROR",
-        StepStarted = "STEP_STARTED",
-        StepFinished = "STEP_FINISHED",
-        TextMessageStart = "TEXT_MESSAGE_START",
-        TextMessageContent = "TEXT_MESSAGE_CONTENT",
-        TextMessageEnd = "TEXT_MESSAGE_END",
-        TextMessageChunk = "TEXT_MESSAGE_CHUNK",
-        ToolCallStart = "TOOL_CALL_START",
-        ToolCallArgs = "TOOL_CALL_ARGS",
-        ToolCallEnd = "TOOL_CALL_END",
-        ToolCallChunk = "TOOL_CALL_CHUNK",
-        ToolCallResult = "TOOL_CALL_RESULT",
-        StateSnapshot = "STATE_SNAPSHOT",
-        StateDelta = "STATE_DELTA",
-        MessagesSnapshot = "MESSAGES_SNAPSHOT",
-        ActivitySnapshot = "ACTIVITY_SNAPSHOT",
-        ActivityDelta = "ACTIVITY_DELTA",
-        Raw = "RAW",
-        Custom = "CUSTOM",
-        ReasoningStart = "REASONING_START",
-        ReasoningMessageStart = "REASONING_MESSAGE_START",
-        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT",
-        ReasoningMessageEnd = "REASONING_MESSAGE_END",
-        ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK",
-        ReasoningEnd = "REASONING_END",
-        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE",
-        SubagentStarted = "SUBAGENT_STARTED",
-        SubagentFinished = "SUBAGENT_FINISHED",
-        SubagentError = "SUBAGENT_ERROR",
-    }
+    for_each_event_type!(event_enum);
 
     impl Event {
         /// Parses a JSON value into a typed event. Parsing is not
