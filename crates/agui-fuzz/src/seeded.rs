@@ -7,37 +7,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// SplitMix64: tiny, deterministic, good enough to spread test inputs.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`0` when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next_u64() % n as u64) as usize
-        }
-    }
-
-    /// `len` random bytes.
-    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
-        (0..len).map(|_| self.next_u64() as u8).collect()
-    }
-}
+/// SplitMix64 from the generator crate: the same deterministic sequence
+/// spreads test inputs here.
+pub use agui_gen::rng::SplitMix as Rng;
 
 /// Tokens spliced in by [`mutate`]: the grammar of the input format.
 const TOKENS: &[&[u8]] = &[

@@ -27,6 +27,11 @@ impl SplitMix {
         }
     }
 
+    /// `len` random bytes (the fuzz crate's seeded inputs).
+    pub fn bytes(&mut self, len: usize) -> Vec<u8> {
+        (0..len).map(|_| self.next_u64() as u8).collect()
+    }
+
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
         self.next_u64() % den < num
     }
