@@ -270,6 +270,109 @@ fn mutated_streams_report_the_same_through_both_paths() {
     );
 }
 
+/// Raw text the scanner must judge exactly as serde_json does: whitespace,
+/// escapes of every kind, numbers of every shape, broken syntax.
+const SNIPPETS: &[&str] = &[
+    " ",
+    "\t",
+    "\r",
+    ",",
+    ":",
+    "{",
+    "}",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    "\\u00e9",
+    "\\u0000",
+    "\\uD83D\\uDE00",
+    "\\ud800",
+    "\\x",
+    "\\/",
+    "\u{1}",
+    "\u{7f}",
+    "é",
+    "0",
+    "-0",
+    "01",
+    "1.",
+    ".5",
+    "1e3",
+    "-",
+    "12345678901234567",
+    "true",
+    "nul",
+    "null",
+    "[[[[",
+    "]]",
+    ",\"k\":[1,{\"a\":null}]",
+    ",\"k\":\"v\"",
+    ",\"delta\":\"\\n\"",
+    ",\"type\":\"RAW\"",
+];
+
+/// One random byte-level edit of one line.
+fn edit_bytes(rng: &mut Rng, line: &mut Vec<u8>) {
+    let at = rng.below(line.len() + 1);
+    let snippet = SNIPPETS[rng.below(SNIPPETS.len())].as_bytes();
+    match rng.below(3) {
+        0 => line.splice(at..at, snippet.iter().copied()).for_each(drop),
+        1 if at < line.len() => {
+            let end = (at + 1 + rng.below(3)).min(line.len());
+            line.splice(at..end, snippet.iter().copied()).for_each(drop);
+        }
+        _ if at < line.len() => {
+            line.remove(at);
+        }
+        _ => line.extend_from_slice(snippet),
+    }
+}
+
+#[test]
+fn byte_edited_lines_report_the_same_through_both_paths() {
+    let mut rng = Rng(7);
+    let (mut taken, mut lines_seen) = (0usize, 0usize);
+    for seed in 0..300 {
+        let mut lines = generated(seed, 60, 1 + seed as usize % 5, 1);
+        for _ in 0..1 + seed % 4 {
+            let at = rng.below(lines.len());
+            edit_bytes(&mut rng, &mut lines[at]);
+        }
+        taken += assert_same(&lines, &format!("byte-edited seed {seed}"));
+        lines_seen += lines.len();
+    }
+    assert!(taken * 2 > lines_seen, "the fast path was rarely taken");
+}
+
+/// Every line the fast path takes is one serde_json parses, and a line
+/// spelled with whitespace and escapes takes it as the compact one does.
+#[test]
+fn the_fast_path_reads_only_json_and_all_its_spellings() {
+    let mut rng = Rng(11);
+    for seed in 0..200 {
+        for mut line in generated(seed, 40, 3, 1) {
+            for _ in 0..3 {
+                edit_bytes(&mut rng, &mut line);
+                if agui_model::fast::parses(&line) {
+                    assert!(
+                        serde_json::from_slice::<Value>(&line).is_ok(),
+                        "taken but not JSON: {}",
+                        String::from_utf8_lossy(&line)
+                    );
+                }
+            }
+        }
+    }
+    for line in [
+        r#" { "type" : "TEXT_MESSAGE_CONTENT" ,	"messageId":"m" , "delta" : "\u00e9\n" } "#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"\u006d","x":[1,-0.5,{"y":[true,false,null]}]}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{ "type" : "success" }}"#,
+    ] {
+        assert!(agui_model::fast::parses(line.as_bytes()), "{line}");
+    }
+}
+
 #[test]
 fn duplicate_keys_and_escapes_agree() {
     let lines: Vec<Vec<u8>> = [

@@ -5,8 +5,8 @@
 //! resolved; the projector never judges a rule. Finished runs are kept as
 //! canonical JSON; only the current run is kept as live structures.
 
+use foldhash::HashMap;
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 
 /// The projection of a whole stream: one canonical JSON object per run.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -268,6 +268,23 @@ fn read_lines<R: BufRead>(
     let cap = opts.max_line_bytes.saturating_add(1);
     let mut buf = Vec::new();
     loop {
+        // The common case: the whole line is in the reader's buffer, and is
+        // handed out in place instead of copied.
+        let avail = fill(r)?;
+        if let Some(n) = memchr::memchr(b'\n', avail).filter(|&n| n <= cap) {
+            let line = pos.line;
+            let text = avail[..n].strip_suffix(b"\r").unwrap_or(&avail[..n]);
+            let item = line_item(text, true, line, pos.col, take);
+            r.consume(n + 1);
+            if item.map(&mut *emit).is_some_and(|flow| flow.is_break()) {
+                return Ok(());
+            }
+            pos = Pos {
+                line: line + 1,
+                col: 0,
+            };
+            continue;
+        }
         buf.clear();
         let end = fill_line(r, &mut buf, cap)?;
         let line = pos.line;
@@ -293,14 +310,7 @@ fn read_lines<R: BufRead>(
             }
             LineEnd::Newline | LineEnd::Eof => {
                 let text = buf.strip_suffix(b"\r").unwrap_or(&buf);
-                if text.iter().all(u8::is_ascii_whitespace) || take(text) {
-                    None
-                } else {
-                    Some(match parse_line(text, end == LineEnd::Newline, pos.col) {
-                        Ok(value) => Item::Value { line, value },
-                        Err(reason) => Item::Unparseable { line, reason },
-                    })
-                }
+                line_item(text, end == LineEnd::Newline, line, pos.col, take)
             }
         };
         if item.map(&mut *emit).is_some_and(|flow| flow.is_break()) {
@@ -317,6 +327,24 @@ fn read_lines<R: BufRead>(
             col: 0,
         };
     }
+}
+
+/// The item of one line (without its line ending): none for a blank line
+/// or one `take` handled.
+fn line_item(
+    text: &[u8],
+    terminated: bool,
+    line: usize,
+    col: usize,
+    take: &mut impl FnMut(&[u8]) -> bool,
+) -> Option<Item> {
+    if text.iter().all(u8::is_ascii_whitespace) || take(text) {
+        return None;
+    }
+    Some(match parse_line(text, terminated, col) {
+        Ok(value) => Item::Value { line, value },
+        Err(reason) => Item::Unparseable { line, reason },
+    })
 }
 
 /// The reason for a line whose value goes on past its end.

@@ -1,7 +1,10 @@
 //! Per-run bookkeeping: open entities, owners on record, steps, invocations.
 //! Reset at every `RUN_STARTED` (RULES.md "Streams, runs, indexes").
 
-use std::collections::{HashMap, HashSet};
+// foldhash: ids are short strings, and SipHash was the largest single cost
+// of the stream rules (docs/performance.md); no input can make the checker
+// quadratic that way either, since the seeds are random per process.
+use foldhash::{HashMap, HashSet};
 
 /// The owner of an event or entity: `None` is the parent agent.
 pub type Owner = Option<String>;

@@ -96,8 +96,17 @@ impl Checker {
             (StepStarted, Body::Step(name)) => self.step_started(i, &name, tag),
             (StepFinished, Body::Step(name)) => self.step_finished(i, &name, tag),
             (StateDelta, Body::Object(o)) => self.state_delta(i, &o),
-            (SubagentStarted, Body::Object(o)) => self.subagent_started(i, &o),
-            (SubagentFinished | SubagentError, Body::Object(o)) => self.subagent_ended(i, ty, &o),
+            (SubagentStarted, Body::SubagentStarted { name, parent }) => {
+                if let Some(id) = tag {
+                    self.subagent_started(i, id, Some(&name), parent.as_deref());
+                }
+            }
+            (SubagentFinished | SubagentError, Body::SubagentEnded { outcome }) => {
+                if let Some(id) = tag {
+                    let outcome = outcome.as_ref().and_then(Value::as_object);
+                    self.subagent_ended(i, ty, id, outcome);
+                }
+            }
             _ => {}
         }
     }

@@ -38,9 +38,9 @@ use crate::schema;
 use crate::violation::{Verdict, Violation};
 use book::{InvocationState, Kind, Owner, RunBook, who, who_tag};
 use chunks::Lanes;
+use foldhash::HashMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// Where the stream stands between runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,7 +106,7 @@ impl Checker {
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
-            remembered: HashMap::new(),
+            remembered: HashMap::default(),
             projector: Some(Projector::new()),
         }
     }
@@ -568,8 +568,17 @@ impl Checker {
                 }
             }
             Raw | Custom => {}
-            SubagentStarted => self.subagent_started(i, o),
-            SubagentFinished | SubagentError => self.subagent_ended(i, ty, o),
+            SubagentStarted => {
+                if let Some(id) = s(o, "subagentRunId") {
+                    self.subagent_started(i, id, s(o, "name"), s(o, "parentSubagentRunId"));
+                }
+            }
+            SubagentFinished | SubagentError => {
+                if let Some(id) = s(o, "subagentRunId") {
+                    let outcome = o.get("outcome").and_then(Value::as_object);
+                    self.subagent_ended(i, ty, id, outcome);
+                }
+            }
         }
     }
 
@@ -907,11 +916,7 @@ impl Checker {
 
     // ---- lifecycle ----
 
-    fn subagent_started(&mut self, i: usize, o: &Map<String, Value>) {
-        let Some(id) = s(o, "subagentRunId") else {
-            return;
-        };
-        let parent = s(o, "parentSubagentRunId");
+    fn subagent_started(&mut self, i: usize, id: &str, name: Option<&str>, parent: Option<&str>) {
         if let Some(p) = parent
             && !self.book.invocations.contains_key(p)
         {
@@ -970,14 +975,19 @@ impl Checker {
             .insert(id.to_owned(), InvocationState::Active);
         self.remembered.insert(id.to_owned(), Ended::Open);
         if let Some(p) = self.projector.as_mut() {
-            p.announced(id, s(o, "name"), parent);
+            p.announced(id, name, parent);
         }
     }
 
-    fn subagent_ended(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
-        let Some(id) = s(o, "subagentRunId") else {
-            return;
-        };
+    /// `SUBAGENT_FINISHED` (with its outcome, if an object) or
+    /// `SUBAGENT_ERROR`.
+    fn subagent_ended(
+        &mut self,
+        i: usize,
+        ty: EventType,
+        id: &str,
+        outcome: Option<&Map<String, Value>>,
+    ) {
         if self.book.invocations.get(id) != Some(&InvocationState::Active) {
             let why = if self.book.invocations.contains_key(id) {
                 "already closed"
@@ -998,7 +1008,6 @@ impl Checker {
                 InvocationStatus::Errored,
             )
         } else {
-            let outcome = o.get("outcome").and_then(Value::as_object);
             if outcome.and_then(|oc| s(oc, "type")) == Some("suspended") {
                 let ids: Vec<String> = outcome
                     .and_then(|oc| oc.get("interruptIds"))

@@ -5,25 +5,21 @@
 //! rules the checker can apply from typed fields ([`Body`]); for anything
 //! unusual it returns `None` and the caller takes the `Value` path
 //! ([`crate::schema::validate`] and the same checker logic), so reports are
-//! identical either way. "Unusual" is decided conservatively: a duplicated
-//! known key, a key with escapes, `null` in an optional field, a value of
-//! another type than the schema wants, or — in any value not read as a
-//! string — nesting deeper than [`MAX_DEPTH`], a `\u` escape, a number with
-//! an exponent or more than 15 digits in a row (serde_json's skipping of a
-//! value is more lenient than its parsing on exactly those: lone
-//! surrogates, overflowing numbers, deep nesting). String-valued keys are
-//! parsed for real, in one pass, borrowed unless escaped.
+//! identical either way. The line is read in one pass by a strict scanner
+//! ([`scan`]) that validates the JSON syntax itself and keeps raw slices of
+//! the known keys. "Unusual" is decided conservatively: a duplicated known
+//! key, a key with escapes, `null` in an optional field, a value of another
+//! type than the schema wants, a `\u` escape in the surrogate range, a
+//! number with an exponent or more than 15 digits in a row, or nesting
+//! deeper than [`MAX_DEPTH`] (where serde_json's own limits and lone
+//! surrogates make a byte-level screen unsure).
 
 mod scan;
 
 use crate::events::EventType;
 use crate::schema;
-use serde::Deserializer as _;
-use serde::de::{self, MapAccess, Visitor};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::fmt;
 
 /// `TEXT_MESSAGE_START.role` (SCHEMA.md).
 const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
@@ -64,23 +60,6 @@ enum Key {
 const KEYS: usize = 23;
 
 impl Key {
-    /// Keys whose value is a string wherever the schema declares them: read
-    /// straight into a (borrowed) string in one pass; any other value
-    /// declines.
-    fn is_str(self) -> bool {
-        !matches!(
-            self,
-            Key::Timestamp
-                | Key::RawEvent
-                | Key::Metadata
-                | Key::Delta
-                | Key::Value
-                | Key::Result
-                | Key::Outcome
-                | Key::Event
-        )
-    }
-
     fn of(name: &str) -> Option<Key> {
         Some(match name {
             "type" => Key::Type,
@@ -111,11 +90,12 @@ impl Key {
     }
 }
 
-/// The known keys of one event object: string-valued keys as strings, the
-/// others as raw values.
+/// The known keys of one event object, as raw JSON text (a string with its
+/// quotes); a string with escapes is decoded when it is read.
 struct Fields<'a> {
-    raw: [Option<&'a RawValue>; KEYS],
-    strs: [Option<Cow<'a, str>>; KEYS],
+    raw: [Option<&'a str>; KEYS],
+    /// Bit `k`: key `k`'s value is a string holding escapes.
+    escaped: u32,
 }
 
 /// Why the fast path declined: the caller takes the `Value` path.
@@ -126,20 +106,28 @@ type Fast<T> = Result<T, Decline>;
 
 impl<'a> Fields<'a> {
     fn get(&self, k: Key) -> Option<&'a str> {
-        self.raw[k as usize].map(RawValue::get)
+        self.raw[k as usize]
     }
 
     fn has(&self, k: Key) -> bool {
-        self.raw[k as usize].is_some() || self.strs[k as usize].is_some()
+        self.raw[k as usize].is_some()
     }
 
     /// An optional string field: absent, or a string (anything else —
     /// `null` included — is a schema fault: decline).
     fn opt_str(&self, k: Key) -> Fast<Option<Cow<'a, str>>> {
-        match &self.strs[k as usize] {
-            Some(s) => Ok(Some(s.clone())),
-            None => self.get(k).map(string).transpose(),
+        let Some(raw) = self.get(k) else {
+            return Ok(None);
+        };
+        if !raw.starts_with('"') {
+            return Err(Decline);
         }
+        if self.escaped & (1 << k as u32) != 0 {
+            return scan::unescape(raw)
+                .map(|s| Some(Cow::Owned(s)))
+                .ok_or(Decline);
+        }
+        Ok(Some(Cow::Borrowed(&raw[1..raw.len() - 1])))
     }
 
     fn req_str(&self, k: Key) -> Fast<Cow<'a, str>> {
@@ -190,21 +178,6 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// A JSON string's content: borrowed when it has no escapes.
-fn string(raw: &str) -> Fast<Cow<'_, str>> {
-    let inner = raw
-        .strip_prefix('"')
-        .and_then(|r| r.strip_suffix('"'))
-        .ok_or(Decline)?;
-    if memchr::memchr(b'\\', inner.as_bytes()).is_none() {
-        Ok(Cow::Borrowed(inner))
-    } else {
-        serde_json::from_str::<String>(raw)
-            .map(Cow::Owned)
-            .map_err(|_| Decline)
-    }
-}
-
 /// `timestamp`: an integer of at most 15 digits is always within ±(2^53−1);
 /// anything else declines (the `Value` path judges it).
 fn safe_timestamp(raw: &str) -> Fast<()> {
@@ -236,9 +209,16 @@ pub(crate) enum Body<'a> {
     Step(Cow<'a, str>),
     /// `CUSTOM`, `RAW`: nothing the stream rules read.
     Nothing,
-    /// `STATE_DELTA` and `SUBAGENT_*`: the few fields their checker
-    /// functions read, as the object those functions take.
+    /// `STATE_DELTA`: the patch, as the object the checker function takes.
     Object(Map<String, Value>),
+    /// `SUBAGENT_STARTED` (its id is the tag).
+    SubagentStarted {
+        name: Cow<'a, str>,
+        parent: Option<Cow<'a, str>>,
+    },
+    /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR`: the outcome, unless absent
+    /// or the plain `{"type":"success"}` (which the rules read as absent).
+    SubagentEnded { outcome: Option<Value> },
 }
 
 /// One event parsed on the fast path, schema-valid by construction.
@@ -265,85 +245,50 @@ pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
 }
 
 /// The known keys' raw values; `None` if the line is not one clean JSON
-/// object (or holds anything [`scan::plain`] declines).
+/// object (or holds anything [`scan`] declines), or repeats a known key.
 fn read_fields(line: &str) -> Option<Fields<'_>> {
     let mut fields = Fields {
         raw: [None; KEYS],
-        strs: std::array::from_fn(|_| None),
+        escaped: 0,
     };
-    let mut de = serde_json::Deserializer::from_str(line);
-    // Filled in place: the visitor returns nothing, so the (large) field
-    // table is never copied through serde's layers.
-    de.deserialize_map(FieldsVisitor(&mut fields)).ok()?;
-    de.end().ok()?;
-    Some(fields)
-}
-
-struct FieldsVisitor<'f, 'de>(&'f mut Fields<'de>);
-
-impl<'de> Visitor<'de> for FieldsVisitor<'_, 'de> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an event object")
+    let mut sc = scan::Scanner::new(line);
+    sc.eat(b'{')?;
+    if sc.peek()? == b'}' {
+        return None;
     }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key::<&'de str>()? {
-            let k = Key::of(key);
-            if let Some(k) = k
-                && self.0.has(k)
-            {
-                return Err(de::Error::custom("duplicate key"));
-            }
-            if let Some(k) = k.filter(|k| k.is_str()) {
-                self.0.strs[k as usize] = Some(map.next_value_seed(StrSeed)?);
-                continue;
-            }
-            let raw: &'de RawValue = map.next_value()?;
-            if !scan::plain(raw.get().as_bytes()) {
-                return Err(de::Error::custom("unusual value"));
-            }
+    loop {
+        let (key, key_escaped) = sc.string()?;
+        if key_escaped {
+            return None;
+        }
+        sc.eat(b':')?;
+        let k = Key::of(&key[1..key.len() - 1]);
+        if sc.peek()? == b'"' {
+            let (raw, escaped) = sc.string()?;
             if let Some(k) = k {
-                self.0.raw[k as usize] = Some(raw);
+                if fields.has(k) {
+                    return None;
+                }
+                fields.raw[k as usize] = Some(raw);
+                fields.escaped |= u32::from(escaped) << k as u32;
+            }
+        } else {
+            let raw = sc.value(0)?;
+            if let Some(k) = k {
+                if fields.has(k) {
+                    return None;
+                }
+                fields.raw[k as usize] = Some(raw);
             }
         }
-        Ok(())
+        match sc.peek()? {
+            b',' => sc.eat(b',')?,
+            b'}' => break,
+            _ => return None,
+        }
     }
-}
-
-/// A JSON string, borrowed from the line unless it has escapes; any other
-/// value is an error (the line declines).
-struct StrSeed;
-
-impl<'de> de::DeserializeSeed<'de> for StrSeed {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(StrVisitor)
-    }
-}
-
-struct StrVisitor;
-
-impl<'de> Visitor<'de> for StrVisitor {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Cow::Owned(v))
-    }
+    sc.eat(b'}')?;
+    sc.at_end().then_some(fields)
 }
 
 /// The schema of the fast-path types (mirrors `schema::event_fields`), and
@@ -404,35 +349,34 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
             Body::Object(o)
         }
         E::SubagentStarted => {
-            let mut o = Map::new();
-            put(&mut o, "name", Some(f.req_str(Key::Name)?));
-            put(
-                &mut o,
-                "parentSubagentRunId",
-                f.opt_str(Key::ParentSubagentRunId)?,
-            );
             f.opt_str(Key::Description)?;
             f.opt_str(Key::ParentToolCallId)?;
             f.opt_str(Key::ParentMessageId)?;
-            put(&mut o, "subagentRunId", tag.clone());
-            Body::Object(o)
+            Body::SubagentStarted {
+                name: f.req_str(Key::Name)?,
+                parent: f.opt_str(Key::ParentSubagentRunId)?,
+            }
         }
         E::SubagentFinished => {
             f.opt_any(Key::Result)?;
-            let mut o = Map::new();
-            put(&mut o, "subagentRunId", tag.clone());
-            if let Some(outcome) = f.value(Key::Outcome)? {
-                o.insert("outcome".to_owned(), outcome);
-                schema_clean(ty, &mut o)?;
-            }
-            Body::Object(o)
+            let outcome = match f.get(Key::Outcome) {
+                None | Some(r#"{"type":"success"}"#) => None,
+                Some(_) => {
+                    let mut o = Map::new();
+                    put(&mut o, "subagentRunId", tag.clone());
+                    if let Some(outcome) = f.value(Key::Outcome)? {
+                        o.insert("outcome".to_owned(), outcome);
+                    }
+                    schema_clean(ty, &mut o)?;
+                    o.remove("outcome")
+                }
+            };
+            Body::SubagentEnded { outcome }
         }
         E::SubagentError => {
             f.req_str(Key::Message)?;
             f.opt_str(Key::Code)?;
-            let mut o = Map::new();
-            put(&mut o, "subagentRunId", tag.clone());
-            Body::Object(o)
+            Body::SubagentEnded { outcome: None }
         }
         _ => return Err(Decline),
     };

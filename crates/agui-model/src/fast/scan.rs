@@ -1,5 +1,10 @@
-//! The conservative screen of one raw JSON value (already syntax-checked by
-//! serde_json): whether parsing it into a `Value` is sure to succeed.
+//! A strict, conservative JSON scanner over one line: it validates the
+//! syntax as serde_json would and hands out raw slices, without building
+//! anything. `None` means "decline" (the line takes the `Value` path): on
+//! invalid JSON, and on the few valid inputs where a byte-for-byte screen
+//! cannot be sure serde_json agrees — a `\u` escape in the surrogate range,
+//! a number with an exponent or more than [`MAX_DIGITS`] digits in a row,
+//! nesting deeper than [`MAX_DEPTH`].
 
 use super::MAX_DEPTH;
 
@@ -7,84 +12,303 @@ use super::MAX_DEPTH;
 /// or integer without overflow.
 const MAX_DIGITS: usize = 15;
 
-/// Whether `raw` has no nesting beyond [`MAX_DEPTH`], no `\u` escape and no
-/// number with an exponent or more than [`MAX_DIGITS`] digits in a row.
-pub(super) fn plain(raw: &[u8]) -> bool {
-    // The common case: a string without escapes (serde_json has checked it).
-    if raw.first() == Some(&b'"') && memchr::memchr(b'\\', raw).is_none() {
-        return true;
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Bytes of `w` equal to `c`, as high bits (exact up to the first one).
+#[inline]
+fn eq_bytes(w: u64, c: u8) -> u64 {
+    let x = w ^ (LO * u64::from(c));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// Where the next `"`, `\` or control character is, from `i` (or the end).
+#[inline]
+fn find_special(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
+        let hits = ctrl | eq_bytes(w, b'"') | eq_bytes(w, b'\\');
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
     }
-    let mut depth = 0usize;
-    let mut digits = 0usize;
-    let mut prev = 0u8;
-    let mut i = 0;
-    while i < raw.len() {
-        let b = raw[i];
-        match b {
-            b'"' => {
-                i += 1;
-                loop {
-                    let Some(k) = memchr::memchr2(b'"', b'\\', &raw[i..]) else {
-                        return false;
-                    };
-                    i += k;
-                    if raw[i] == b'"' {
-                        break;
-                    }
-                    if raw.get(i + 1) == Some(&b'u') {
-                        return false;
-                    }
-                    i += 2;
-                }
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return false;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'0'..=b'9' => {
-                digits += 1;
-                if digits > MAX_DIGITS {
-                    return false;
-                }
-            }
-            b'e' | b'E' if prev.is_ascii_digit() || prev == b'.' => return false,
-            _ => {}
-        }
-        if !b.is_ascii_digit() {
-            digits = 0;
-        }
-        prev = b;
+    while i < b.len() && !matches!(b[i], b'"' | b'\\' | 0..=0x1F) {
         i += 1;
     }
-    true
+    i
+}
+
+/// The cursor over one line (valid UTF-8; every slice it cuts is at an
+/// ASCII byte, so on a character boundary).
+pub(super) struct Scanner<'a> {
+    s: &'a str,
+    i: usize,
+}
+
+impl<'a> Scanner<'a> {
+    pub(super) fn new(s: &'a str) -> Self {
+        Scanner { s, i: 0 }
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.s.as_bytes()
+    }
+
+    /// Skips JSON whitespace and returns the next byte.
+    #[inline]
+    pub(super) fn peek(&mut self) -> Option<u8> {
+        let b = self.bytes();
+        while let Some(&c) = b.get(self.i) {
+            if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                return Some(c);
+            }
+            self.i += 1;
+        }
+        None
+    }
+
+    /// Consumes `c` (after whitespace) or declines.
+    #[inline]
+    pub(super) fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
+    }
+
+    /// Whether only whitespace is left.
+    pub(super) fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    /// A string at the cursor (after whitespace): its raw text, quotes
+    /// included, and whether it holds escapes.
+    #[inline]
+    pub(super) fn string(&mut self) -> Option<(&'a str, bool)> {
+        self.eat(b'"')?;
+        let b = self.bytes();
+        let start = self.i - 1;
+        let mut escaped = false;
+        let mut i = self.i;
+        loop {
+            i = find_special(b, i);
+            match *b.get(i)? {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    i = escape(b, i + 1)?;
+                }
+                _ => return None,
+            }
+        }
+        self.i = i + 1;
+        Some((self.s.get(start..self.i)?, escaped))
+    }
+
+    /// Skips one value (after whitespace) nested `depth` deep below the
+    /// event object, and returns its raw text.
+    pub(super) fn value(&mut self, depth: usize) -> Option<&'a str> {
+        let c = self.peek()?;
+        let start = self.i;
+        match c {
+            b'"' => {
+                self.string()?;
+            }
+            b'{' | b'[' => self.container(c, depth + 1)?,
+            b't' => self.literal("true")?,
+            b'f' => self.literal("false")?,
+            b'n' => self.literal("null")?,
+            b'-' | b'0'..=b'9' => self.number()?,
+            _ => return None,
+        }
+        self.s.get(start..self.i)
+    }
+
+    fn container(&mut self, open: u8, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.i += 1;
+        let close = if open == b'{' { b'}' } else { b']' };
+        if self.peek()? == close {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            if open == b'{' {
+                self.string()?;
+                self.eat(b':')?;
+            }
+            self.value(depth)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                c if c == close => {
+                    self.i += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        let end = self.i + word.len();
+        (self.bytes().get(self.i..end)? == word.as_bytes()).then(|| self.i = end)
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)?`; an exponent declines.
+    fn number(&mut self) -> Option<()> {
+        let b = self.bytes();
+        let mut i = self.i;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        let int = digits(b, i)?;
+        if int > 1 && b[i] == b'0' {
+            return None;
+        }
+        i += int;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            i += digits(b, i)?;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            return None;
+        }
+        self.i = i;
+        Some(())
+    }
+}
+
+/// The length of the run of digits at `i`: one to [`MAX_DIGITS`].
+fn digits(b: &[u8], i: usize) -> Option<usize> {
+    let n = b[i.min(b.len())..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    (1..=MAX_DIGITS).contains(&n).then_some(n)
+}
+
+/// Validates the escape after a backslash at `i - 1`; returns the index
+/// after it. `\u` in the surrogate range declines.
+fn escape(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 1),
+        b'u' => {
+            let n = hex4(b.get(i + 1..i + 5)?)?;
+            (!(0xD800..=0xDFFF).contains(&n)).then_some(i + 5)
+        }
+        _ => None,
+    }
+}
+
+fn hex4(h: &[u8]) -> Option<u32> {
+    h.iter().try_fold(0u32, |n, &c| {
+        let d = (c as char).to_digit(16)?;
+        Some(n * 16 + d)
+    })
+}
+
+/// The content of a raw string the scanner accepted, with its escapes
+/// decoded.
+pub(super) fn unescape(raw: &str) -> Option<String> {
+    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+    let mut out = String::with_capacity(inner.len());
+    let mut rest = inner;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let b = rest.as_bytes();
+        let (c, len) = match *b.get(at + 1)? {
+            b'"' => ('"', 2),
+            b'\\' => ('\\', 2),
+            b'/' => ('/', 2),
+            b'b' => ('\u{8}', 2),
+            b'f' => ('\u{c}', 2),
+            b'n' => ('\n', 2),
+            b'r' => ('\r', 2),
+            b't' => ('\t', 2),
+            b'u' => (char::from_u32(hex4(b.get(at + 2..at + 6)?)?)?, 6),
+            _ => return None,
+        };
+        out.push(c);
+        rest = rest.get(at + len..)?;
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::plain;
+    use super::{Scanner, unescape};
+
+    fn value(s: &str) -> Option<&str> {
+        let mut sc = Scanner::new(s);
+        let v = sc.value(0)?;
+        sc.at_end().then_some(v)
+    }
 
     #[test]
-    fn screens() {
+    fn accepts_what_serde_json_parses_plainly() {
         for ok in [
-            &b"\"abc\""[..],
-            b"\"a\\nb\"",
-            b"[1,2.5,-3,true,false,null]",
-            b"{\"e\":1}",
+            "\"abc\"",
+            "\"a\\nb\\\"c\\\\\\/\\b\\f\\r\\t\"",
+            "\"\\u00e9\\u0000\"",
+            "[1,2.5,-3,0,-0,0.25,true,false,null]",
+            " { \"e\" : [ ] , \"f\" : { } } ",
+            "\"été\"",
         ] {
-            assert!(plain(ok), "{}", String::from_utf8_lossy(ok));
+            assert!(value(ok).is_some(), "{ok}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(ok).is_ok(),
+                "{ok}"
+            );
         }
+        let deep = format!("{}{}", "[".repeat(64), "]".repeat(64));
+        assert!(value(&deep).is_some());
+    }
+
+    #[test]
+    fn declines_invalid_and_unsure_values() {
         let deep = format!("{}{}", "[".repeat(65), "]".repeat(65));
         for bad in [
-            &b"1e5"[..],
-            b"1.0E2",
-            b"\"\\u0041\"",
-            b"1234567890123456",
-            deep.as_bytes(),
+            "1e5",
+            "1.0E2",
+            "1234567890123456",
+            "\"\\ud800\"",
+            "\"\\udc00\"",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"a\u{1}b\"",
+            "\"open",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "+1",
+            "[1,]",
+            "[1 2]",
+            "{\"a\"}",
+            "{\"a\":1,}",
+            "{1:2}",
+            "tru",
+            "nul",
+            "",
+            deep.as_str(),
         ] {
-            assert!(!plain(bad), "{}", String::from_utf8_lossy(bad));
+            assert!(value(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unescapes_like_serde_json() {
+        for raw in [
+            "\"plain\"",
+            "\"a\\nb\\\"c\\\\d\\/e\\tf\"",
+            "\"\\u00e9t\\u00E9\\u0021\"",
+        ] {
+            let want: String = serde_json::from_str(raw).expect("valid");
+            assert_eq!(unescape(raw).as_deref(), Some(want.as_str()), "{raw}");
         }
     }
 }
