@@ -29,6 +29,42 @@ pub enum InvocationState {
     Errored,
 }
 
+/// What of an entity can be open: text messages and tool calls, and the
+/// two parts of a reasoning id (a span and a message share one owner).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Text,
+    Tool,
+    Span,
+    Message,
+}
+
+impl Part {
+    fn kind(self) -> Kind {
+        match self {
+            Part::Text => Kind::Text,
+            Part::Tool => Kind::Tool,
+            Part::Span | Part::Message => Kind::Reasoning,
+        }
+    }
+
+    fn bit(self) -> u8 {
+        match self {
+            Part::Message => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// One id of one [`Kind`]: its owner on record and which [`Part`]s of it
+/// are open. An entity is open only once its owner is on record, so one
+/// map per kind answers both questions with one lookup.
+#[derive(Debug)]
+struct Entity {
+    owner: Owner,
+    open: u8,
+}
+
 /// Everything the checker knows about the current run.
 #[derive(Debug, Default)]
 pub struct RunBook {
@@ -36,14 +72,10 @@ pub struct RunBook {
     /// `run.first-event`): checked like a run, never projected, never
     /// reported unterminated.
     pub implicit: bool,
-    pub text_open: HashSet<String>,
-    pub tool_open: HashSet<String>,
-    pub reasoning_spans: HashSet<String>,
-    pub reasoning_messages: HashSet<String>,
+    /// Owners on record and open parts, one map per [`Kind`].
+    entities: [HashMap<String, Entity>; 4],
     /// Open steps: name → owners holding it open (usually one).
     pub steps: HashMap<String, Vec<Owner>>,
-    /// Owners on record, one map per [`Kind`].
-    pub(super) owners: [HashMap<String, Owner>; 4],
     /// Invocations announced in this run, and the order they were announced.
     pub invocations: HashMap<String, InvocationState>,
     pub announce_order: Vec<String>,
@@ -55,43 +87,105 @@ pub struct RunBook {
 }
 
 impl RunBook {
+    /// Forgets the run (keeping the maps' capacity: the next run is likely
+    /// to be of the same size, and nothing grows across runs).
+    pub fn reset(&mut self, implicit: bool) {
+        self.implicit = implicit;
+        for map in &mut self.entities {
+            map.clear();
+        }
+        self.steps.clear();
+        self.invocations.clear();
+        self.announce_order.clear();
+        self.attributed.clear();
+        self.suspended.clear();
+    }
+
     pub fn owner(&self, kind: Kind, id: &str) -> Option<&Owner> {
-        self.owners[kind as usize].get(id)
+        self.entities[kind as usize].get(id).map(|e| &e.owner)
     }
 
     /// Records an owner unless one is on record (the first opener wins).
     pub fn record_first(&mut self, kind: Kind, id: &str, owner: Owner) {
-        let map = &mut self.owners[kind as usize];
+        let map = &mut self.entities[kind as usize];
         if !map.contains_key(id) {
-            map.insert(id.to_owned(), owner);
+            map.insert(id.to_owned(), Entity { owner, open: 0 });
         }
     }
 
     /// Records an owner, replacing any on record.
     pub fn record(&mut self, kind: Kind, id: &str, owner: Owner) {
-        self.owners[kind as usize].insert(id.to_owned(), owner);
+        match self.entities[kind as usize].get_mut(id) {
+            Some(e) => e.owner = owner,
+            None => {
+                self.entities[kind as usize].insert(id.to_owned(), Entity { owner, open: 0 });
+            }
+        }
+    }
+
+    /// Whether `part` of `id` is open.
+    pub fn is_open(&self, part: Part, id: &str) -> bool {
+        self.open_owner(part, id).is_some()
+    }
+
+    /// The owner on record of `id`, if `part` of it is open.
+    pub fn open_owner(&self, part: Part, id: &str) -> Option<&Owner> {
+        self.entities[part.kind() as usize]
+            .get(id)
+            .filter(|e| e.open & part.bit() != 0)
+            .map(|e| &e.owner)
+    }
+
+    /// Marks `part` of `id` open; its owner must be on record already.
+    pub fn open(&mut self, part: Part, id: &str) {
+        if let Some(e) = self.entities[part.kind() as usize].get_mut(id) {
+            e.open |= part.bit();
+        }
+    }
+
+    /// Closes `part` of `id`; the owner on record if it was open.
+    pub fn close(&mut self, part: Part, id: &str) -> Option<&Owner> {
+        let e = self.entities[part.kind() as usize].get_mut(id)?;
+        if e.open & part.bit() == 0 {
+            return None;
+        }
+        e.open &= !part.bit();
+        Some(&e.owner)
     }
 
     /// Whether anything of this reasoning id (span or message) is open.
     pub fn reasoning_open(&self, id: &str) -> bool {
-        self.reasoning_spans.contains(id) || self.reasoning_messages.contains(id)
+        self.entities[Kind::Reasoning as usize]
+            .get(id)
+            .is_some_and(|e| e.open != 0)
+    }
+
+    /// The ids with `part` open, sorted.
+    fn open_ids(&self, part: Part) -> Vec<&String> {
+        let mut ids: Vec<&String> = self.entities[part.kind() as usize]
+            .iter()
+            .filter(|(_, e)| e.open & part.bit() != 0)
+            .map(|(id, _)| id)
+            .collect();
+        ids.sort();
+        ids
     }
 
     /// Names the entities still open, for `run.open-entities-at-finish`.
     pub fn open_entities(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let mut sorted = |prefix: &str, ids: Vec<&String>| {
-            let mut ids = ids;
-            ids.sort();
-            out.extend(ids.into_iter().map(|id| format!("{prefix} {id:?}")));
-        };
-        sorted("text message", self.text_open.iter().collect());
-        sorted("tool call", self.tool_open.iter().collect());
-        sorted("reasoning span", self.reasoning_spans.iter().collect());
-        sorted(
-            "reasoning message",
-            self.reasoning_messages.iter().collect(),
-        );
+        for (part, prefix) in [
+            (Part::Text, "text message"),
+            (Part::Tool, "tool call"),
+            (Part::Span, "reasoning span"),
+            (Part::Message, "reasoning message"),
+        ] {
+            out.extend(
+                self.open_ids(part)
+                    .into_iter()
+                    .map(|id| format!("{prefix} {id:?}")),
+            );
+        }
         let mut steps: Vec<String> = self
             .steps
             .iter()

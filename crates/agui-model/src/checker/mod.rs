@@ -36,7 +36,7 @@ use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
 use crate::schema;
 use crate::violation::{Verdict, Violation};
-use book::{InvocationState, Kind, Owner, RunBook, who, who_tag};
+use book::{InvocationState, Kind, Owner, Part, RunBook, who, who_tag};
 use chunks::Lanes;
 use foldhash::HashMap;
 use serde::Deserialize;
@@ -211,7 +211,7 @@ impl Checker {
                     i,
                     format!("the first event is {ty}; a stream starts with RUN_STARTED (or RUN_ERROR)"),
                 );
-                self.book = RunBook { implicit: true, ..RunBook::default() };
+                self.book.reset(true);
                 self.phase = Phase::Active;
                 self.in_run(i, ty, o);
             }
@@ -238,7 +238,7 @@ impl Checker {
 
     fn run_started(&mut self, o: &Map<String, Value>) {
         self.lanes = Lanes::default();
-        self.book = RunBook::default();
+        self.book.reset(false);
         self.phase = Phase::Active;
         if let Some(input) = o.get("input").and_then(Value::as_object) {
             match input.get("state") {
@@ -587,29 +587,66 @@ impl Checker {
     /// `ownership.continuation-disagrees`: a tagged event continuing an
     /// entity whose owner on record differs. An untagged one always agrees.
     fn continuation(&mut self, i: usize, kind: Kind, id: &str, tag: Option<&str>, ty: EventType) {
-        let Some(t) = tag else { return };
-        if let Some(rec) = self.book.owner(kind, id)
-            && rec.as_deref() != Some(t)
-        {
-            let rec = who(rec);
-            self.report(
-                RuleId::OwnershipContinuationDisagrees,
-                i,
-                format!(
-                    "{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"
-                ),
-            );
+        if tag.is_none() {
+            return;
         }
+        let msg = self
+            .book
+            .owner(kind, id)
+            .and_then(|rec| disagreement(rec, id, tag, ty));
+        if let Some(msg) = msg {
+            self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
+        }
+    }
+
+    /// [`Checker::continuation`] of an open part, or `*.not-open`: the
+    /// continuations and ends of text messages, tool calls and reasoning,
+    /// with one lookup. `close` ends the part.
+    fn continue_open(
+        &mut self,
+        i: usize,
+        part: Part,
+        id: &str,
+        tag: Option<&str>,
+        ty: EventType,
+        close: bool,
+    ) -> bool {
+        let rec = if close {
+            self.book.close(part, id)
+        } else {
+            self.book.open_owner(part, id)
+        };
+        let Some(rec) = rec else {
+            let (rule, what) = match part {
+                Part::Text => (RuleId::TextNotOpen, ""),
+                Part::Tool => (RuleId::ToolNotOpen, ""),
+                Part::Span => (RuleId::ReasoningNotOpen, "span "),
+                Part::Message => (RuleId::ReasoningNotOpen, "reasoning message "),
+            };
+            self.report(rule, i, format!("{ty} for {what}{id:?}, which is not open"));
+            return false;
+        };
+        if let Some(msg) = disagreement(rec, id, tag, ty) {
+            self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
+        }
+        true
     }
 
     /// `ownership.reopen-disagrees`: an opener of an id on record while
     /// nothing of it is open, whose effective owner differs from the record.
-    fn reopen(&mut self, i: usize, kind: Kind, id: &str, effective: Option<&Owner>, ty: EventType) {
+    fn reopen(
+        &mut self,
+        i: usize,
+        kind: Kind,
+        id: &str,
+        effective: Option<Option<&str>>,
+        ty: EventType,
+    ) {
         let Some(eff) = effective else { return };
         if let Some(rec) = self.book.owner(kind, id)
-            && rec != eff
+            && rec.as_deref() != eff
         {
-            let (rec, eff) = (who(rec), who(eff));
+            let (rec, eff) = (who(rec), who_tag(eff));
             self.report(
                 RuleId::OwnershipReopenDisagrees,
                 i,
@@ -622,7 +659,7 @@ impl Checker {
 
     fn text_start(&mut self, i: usize, id: &str, tag: Option<&str>, role: &str) {
         let ty = EventType::TextMessageStart;
-        if self.book.text_open.contains(id) {
+        if self.book.is_open(Part::Text, id) {
             self.report(
                 RuleId::TextAlreadyOpen,
                 i,
@@ -630,47 +667,26 @@ impl Checker {
             );
             return;
         }
-        self.reopen(
-            i,
-            Kind::Text,
-            id,
-            tag.map(|t| Some(t.to_owned())).as_ref(),
-            ty,
-        );
+        self.reopen(i, Kind::Text, id, tag.map(Some), ty);
         self.book.record_first(Kind::Text, id, owner_of(tag));
-        self.book.text_open.insert(id.to_owned());
-        let owner = self.book.owner(Kind::Text, id).cloned().flatten();
+        self.book.open(Part::Text, id);
         if let Some(p) = self.projector.as_mut() {
-            p.message_started(id, role, owner.as_deref());
+            let owner = self.book.owner(Kind::Text, id).and_then(Option::as_deref);
+            p.message_started(id, role, owner);
         }
     }
 
     fn text_content(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
-        if !self.book.text_open.contains(id) {
-            self.report(
-                RuleId::TextNotOpen,
-                i,
-                format!("{ty} for {id:?}, which is not open"),
-            );
+        if !self.continue_open(i, Part::Text, id, tag, ty, false) {
             return;
         }
-        self.continuation(i, Kind::Text, id, tag, ty);
         if let Some(p) = self.projector.as_mut() {
             p.message_content(id, delta);
         }
     }
 
     fn text_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::TextMessageEnd;
-        if !self.book.text_open.remove(id) {
-            self.report(
-                RuleId::TextNotOpen,
-                i,
-                format!("{ty} for {id:?}, which is not open"),
-            );
-            return;
-        }
-        self.continuation(i, Kind::Text, id, tag, ty);
+        self.continue_open(i, Part::Text, id, tag, EventType::TextMessageEnd, true);
     }
 
     // ---- tool calls ----
@@ -684,7 +700,7 @@ impl Checker {
         parent: Option<&str>,
     ) {
         let ty = EventType::ToolCallStart;
-        if self.book.tool_open.contains(id) {
+        if self.book.is_open(Part::Tool, id) {
             self.report(
                 RuleId::ToolAlreadyOpen,
                 i,
@@ -697,7 +713,13 @@ impl Checker {
             Some(t) => Some(Some(t.to_owned())),
             None => parent_owner.clone(),
         };
-        self.reopen(i, Kind::Tool, id, effective.as_ref(), ty);
+        self.reopen(
+            i,
+            Kind::Tool,
+            id,
+            effective.as_ref().map(Option::as_deref),
+            ty,
+        );
         if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner.as_ref())
             && po.as_deref() != Some(t)
         {
@@ -719,38 +741,23 @@ impl Checker {
         }
         self.book
             .record_first(Kind::Tool, id, effective.unwrap_or(None));
-        self.book.tool_open.insert(id.to_owned());
+        self.book.open(Part::Tool, id);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(id, name, parent, call_owner.as_deref());
         }
     }
 
     fn tool_args(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
-        if !self.book.tool_open.contains(id) {
-            self.report(
-                RuleId::ToolNotOpen,
-                i,
-                format!("{ty} for {id:?}, which is not open"),
-            );
+        if !self.continue_open(i, Part::Tool, id, tag, ty, false) {
             return;
         }
-        self.continuation(i, Kind::Tool, id, tag, ty);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_args(id, delta);
         }
     }
 
     fn tool_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::ToolCallEnd;
-        if !self.book.tool_open.remove(id) {
-            self.report(
-                RuleId::ToolNotOpen,
-                i,
-                format!("{ty} for {id:?}, which is not open"),
-            );
-            return;
-        }
-        self.continuation(i, Kind::Tool, id, tag, ty);
+        self.continue_open(i, Part::Tool, id, tag, EventType::ToolCallEnd, true);
     }
 
     // ---- reasoning ----
@@ -761,20 +768,14 @@ impl Checker {
         if self.book.reasoning_open(id) {
             self.continuation(i, Kind::Reasoning, id, tag, ty);
         } else {
-            self.reopen(
-                i,
-                Kind::Reasoning,
-                id,
-                tag.map(|t| Some(t.to_owned())).as_ref(),
-                ty,
-            );
+            self.reopen(i, Kind::Reasoning, id, tag.map(Some), ty);
         }
         self.book.record_first(Kind::Reasoning, id, owner_of(tag));
     }
 
     fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
         let ty = EventType::ReasoningStart;
-        if self.book.reasoning_spans.contains(id) {
+        if self.book.is_open(Part::Span, id) {
             self.report(
                 RuleId::ReasoningAlreadyOpen,
                 i,
@@ -782,25 +783,16 @@ impl Checker {
             );
         }
         self.reasoning_opener(i, id, tag, ty);
-        self.book.reasoning_spans.insert(id.to_owned());
+        self.book.open(Part::Span, id);
     }
 
     fn reasoning_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::ReasoningEnd;
-        if !self.book.reasoning_spans.remove(id) {
-            self.report(
-                RuleId::ReasoningNotOpen,
-                i,
-                format!("REASONING_END for span {id:?}, which is not open"),
-            );
-            return;
-        }
-        self.continuation(i, Kind::Reasoning, id, tag, ty);
+        self.continue_open(i, Part::Span, id, tag, EventType::ReasoningEnd, true);
     }
 
     fn reasoning_message_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
         let ty = EventType::ReasoningMessageStart;
-        let was_open = self.book.reasoning_messages.contains(id);
+        let was_open = self.book.is_open(Part::Message, id);
         if was_open {
             self.report(
                 RuleId::ReasoningAlreadyOpen,
@@ -811,12 +803,13 @@ impl Checker {
             );
         }
         self.reasoning_opener(i, id, tag, ty);
-        self.book.reasoning_messages.insert(id.to_owned());
-        if !was_open {
-            let owner = self.book.owner(Kind::Reasoning, id).cloned().flatten();
-            if let Some(p) = self.projector.as_mut() {
-                p.message_started(id, "reasoning", owner.as_deref());
-            }
+        self.book.open(Part::Message, id);
+        if !was_open && let Some(p) = self.projector.as_mut() {
+            let owner = self
+                .book
+                .owner(Kind::Reasoning, id)
+                .and_then(Option::as_deref);
+            p.message_started(id, "reasoning", owner);
         }
     }
 
@@ -828,15 +821,9 @@ impl Checker {
         delta: &str,
         ty: EventType,
     ) {
-        if !self.book.reasoning_messages.contains(id) {
-            self.report(
-                RuleId::ReasoningNotOpen,
-                i,
-                format!("{ty} for reasoning message {id:?}, which is not open"),
-            );
+        if !self.continue_open(i, Part::Message, id, tag, ty, false) {
             return;
         }
-        self.continuation(i, Kind::Reasoning, id, tag, ty);
         if let Some(p) = self.projector.as_mut() {
             p.message_content(id, delta);
         }
@@ -844,15 +831,7 @@ impl Checker {
 
     fn reasoning_message_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
         let ty = EventType::ReasoningMessageEnd;
-        if !self.book.reasoning_messages.remove(id) {
-            self.report(
-                RuleId::ReasoningNotOpen,
-                i,
-                format!("{ty} for reasoning message {id:?}, which is not open"),
-            );
-            return;
-        }
-        self.continuation(i, Kind::Reasoning, id, tag, ty);
+        self.continue_open(i, Part::Message, id, tag, ty, true);
     }
 
     // ---- steps ----
@@ -1039,6 +1018,20 @@ impl Checker {
             p.invocation_ended(id, status);
         }
     }
+}
+
+/// The `ownership.continuation-disagrees` message, if a continuation of
+/// `id` tagged `tag` disagrees with `rec`, its owner on record (an untagged
+/// one always agrees).
+fn disagreement(rec: &Owner, id: &str, tag: Option<&str>, ty: EventType) -> Option<String> {
+    let t = tag?;
+    if rec.as_deref() == Some(t) {
+        return None;
+    }
+    let rec = who(rec);
+    Some(format!(
+        "{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"
+    ))
 }
 
 /// An RFC 6902 patch, if the value is one.
