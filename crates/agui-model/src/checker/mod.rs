@@ -56,7 +56,7 @@ enum Phase {
 /// How an invocation last ended, remembered across the runs of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ended {
-    /// Announced, not (yet) closed.
+    /// Announced again after it ended, not (yet) closed.
     Open,
     Finished,
     Suspended,
@@ -76,7 +76,8 @@ pub struct Checker {
     book: RunBook,
     lanes: Lanes,
     state: Value,
-    remembered: HashMap<String, Ended>,
+    /// Ids of invocations that ended (in this stream), as they last ended.
+    remembered: HashMap<Box<str>, Ended>,
     projector: Option<Projector>,
 }
 
@@ -367,7 +368,7 @@ impl Checker {
 
     fn run_error(&mut self) {
         for id in self.book.active_invocations() {
-            self.remembered.insert(id.clone(), Ended::Abandoned);
+            self.remembered.insert(id.as_str().into(), Ended::Abandoned);
         }
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
@@ -914,6 +915,15 @@ impl Checker {
                 );
                 return;
             }
+            _ => {}
+        }
+        // Only ids that ended are kept (absent reads as open), so a new id
+        // costs one lookup here and one insertion when it ends.
+        let before = self
+            .remembered
+            .get_mut(id)
+            .map(|e| std::mem::replace(e, Ended::Open));
+        match self.book.invocations.get(id) {
             Some(ended) => {
                 let how = match ended {
                     InvocationState::Suspended => "finished (suspended)",
@@ -934,8 +944,8 @@ impl Checker {
                         format!("SUBAGENT_STARTED {id:?} comes after events already attributed to {id:?} in this run"),
                     );
                 }
-                if let Some(how @ (Ended::Finished | Ended::Errored)) = self.remembered.get(id) {
-                    let how = if *how == Ended::Finished {
+                if let Some(how @ (Ended::Finished | Ended::Errored)) = before {
+                    let how = if how == Ended::Finished {
                         "finished"
                     } else {
                         "errored"
@@ -952,7 +962,6 @@ impl Checker {
         self.book
             .invocations
             .insert(id.to_owned(), InvocationState::Active);
-        self.remembered.insert(id.to_owned(), Ended::Open);
         if let Some(p) = self.projector.as_mut() {
             p.announced(id, name, parent);
         }
@@ -1012,8 +1021,16 @@ impl Checker {
                 )
             }
         };
-        self.book.invocations.insert(id.to_owned(), state);
-        self.remembered.insert(id.to_owned(), ended);
+        // Both are on record since the announcement: no new keys.
+        if let Some(st) = self.book.invocations.get_mut(id) {
+            *st = state;
+        }
+        match self.remembered.get_mut(id) {
+            Some(e) => *e = ended,
+            None => {
+                self.remembered.insert(id.into(), ended);
+            }
+        }
         if let Some(p) = self.projector.as_mut() {
             p.invocation_ended(id, status);
         }

@@ -105,16 +105,19 @@ struct Decline;
 type Fast<T> = Result<T, Decline>;
 
 impl<'a> Fields<'a> {
+    #[inline]
     fn get(&self, k: Key) -> Option<&'a str> {
         self.raw[k as usize]
     }
 
+    #[inline]
     fn has(&self, k: Key) -> bool {
         self.raw[k as usize].is_some()
     }
 
     /// An optional string field: absent, or a string (anything else —
     /// `null` included — is a schema fault: decline).
+    #[inline]
     fn opt_str(&self, k: Key) -> Fast<Option<Cow<'a, str>>> {
         let Some(raw) = self.get(k) else {
             return Ok(None);
@@ -130,6 +133,7 @@ impl<'a> Fields<'a> {
         Ok(Some(Cow::Borrowed(&raw[1..raw.len() - 1])))
     }
 
+    #[inline]
     fn req_str(&self, k: Key) -> Fast<Cow<'a, str>> {
         self.opt_str(k)?.ok_or(Decline)
     }
@@ -240,17 +244,19 @@ pub fn parses(line: &[u8]) -> bool {
 
 /// Parses one line on the fast path; `None` means "take the `Value` path".
 pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
-    let fields = read_fields(line)?;
+    let mut fields = Fields {
+        raw: [None; KEYS],
+        escaped: 0,
+    };
+    // Filled in place: the field table is never copied.
+    read_fields(line, &mut fields)?;
     typed(&fields).ok()
 }
 
 /// The known keys' raw values; `None` if the line is not one clean JSON
 /// object (or holds anything [`scan`] declines), or repeats a known key.
-fn read_fields(line: &str) -> Option<Fields<'_>> {
-    let mut fields = Fields {
-        raw: [None; KEYS],
-        escaped: 0,
-    };
+#[inline]
+fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
     let mut sc = scan::Scanner::new(line);
     sc.eat(b'{')?;
     if sc.peek()? == b'}' {
@@ -288,7 +294,7 @@ fn read_fields(line: &str) -> Option<Fields<'_>> {
         }
     }
     sc.eat(b'}')?;
-    sc.at_end().then_some(fields)
+    sc.at_end().then_some(())
 }
 
 /// The schema of the fast-path types (mirrors `schema::event_fields`), and
