@@ -59,7 +59,45 @@ enum Key {
 
 const KEYS: usize = 23;
 
+/// `Some((key, len))` if `rest` starts with `NAME"` for one of `names`.
+macro_rules! key_prefix {
+    ($rest:expr, $($name:literal => $key:ident),+ $(,)?) => {{
+        $(
+            if $rest.starts_with(concat!($name, "\"").as_bytes()) {
+                return Some((Key::$key, $name.len() + 1));
+            }
+        )+
+        None
+    }};
+}
+
 impl Key {
+    /// The known key spelled at the start of `rest` (the bytes after a
+    /// key's opening quote) with its closing quote, and the length of both:
+    /// the common case, without scanning the key as a string. `None` for
+    /// anything else (then [`Key::of`] judges the scanned key).
+    #[inline]
+    fn known(rest: &[u8]) -> Option<(Key, usize)> {
+        match rest.first()? {
+            b't' => key_prefix!(rest, "type" => Type, "toolCallId" => ToolCallId,
+                "toolCallName" => ToolCallName, "timestamp" => Timestamp),
+            b's' => key_prefix!(rest, "subagentRunId" => SubagentRunId, "stepName" => StepName,
+                "source" => Source),
+            b'm' => key_prefix!(rest, "messageId" => MessageId, "metadata" => Metadata,
+                "message" => Message),
+            b'd' => key_prefix!(rest, "delta" => Delta, "description" => Description),
+            b'n' => key_prefix!(rest, "name" => Name),
+            b'v' => key_prefix!(rest, "value" => Value),
+            b'r' => key_prefix!(rest, "role" => Role, "rawEvent" => RawEvent, "result" => Result),
+            b'p' => key_prefix!(rest, "parentSubagentRunId" => ParentSubagentRunId,
+                "parentMessageId" => ParentMessageId, "parentToolCallId" => ParentToolCallId),
+            b'o' => key_prefix!(rest, "outcome" => Outcome),
+            b'c' => key_prefix!(rest, "code" => Code),
+            b'e' => key_prefix!(rest, "event" => Event),
+            _ => None,
+        }
+    }
+
     fn of(name: &str) -> Option<Key> {
         Some(match name {
             "type" => Key::Type,
@@ -263,12 +301,21 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
         return None;
     }
     loop {
-        let (key, key_escaped) = sc.string()?;
-        if key_escaped {
-            return None;
-        }
+        sc.eat(b'"')?;
+        let k = match Key::known(sc.rest()) {
+            Some((k, len)) => {
+                sc.skip(len);
+                Some(k)
+            }
+            None => {
+                let (key, key_escaped) = sc.string_rest()?;
+                if key_escaped {
+                    return None;
+                }
+                Key::of(&key[1..key.len() - 1])
+            }
+        };
         sc.eat(b':')?;
-        let k = Key::of(&key[1..key.len() - 1]);
         if sc.peek()? == b'"' {
             let (raw, escaped) = sc.string()?;
             if let Some(k) = k {
@@ -450,6 +497,24 @@ mod tests {
             r#"[1]"#,
         ] {
             assert!(!ok(line), "{line} should decline");
+        }
+    }
+
+    #[test]
+    fn known_keys_are_recognised_like_scanned_ones() {
+        for name in [
+            "type", "subagentRunId", "timestamp", "rawEvent", "metadata", "messageId", "delta",
+            "role", "name", "toolCallId", "toolCallName", "parentMessageId", "stepName", "value",
+            "description", "parentSubagentRunId", "parentToolCallId", "result", "outcome",
+            "message", "code", "event", "source",
+        ] {
+            let rest = format!("{name}\":1}}");
+            let (k, len) = Key::known(rest.as_bytes()).expect(name);
+            assert_eq!(Some(k as usize), Key::of(name).map(|k| k as usize), "{name}");
+            assert_eq!(len, name.len() + 1, "{name}");
+            for other in [format!("{name}x\":1"), format!("{name}\\\":1"), name.to_owned()] {
+                assert!(Key::known(other.as_bytes()).is_none(), "{other}");
+            }
         }
     }
 

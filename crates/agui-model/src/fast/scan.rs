@@ -82,11 +82,29 @@ impl<'a> Scanner<'a> {
         self.peek().is_none()
     }
 
+    /// The bytes after the cursor.
+    #[inline]
+    pub(super) fn rest(&self) -> &'a [u8] {
+        &self.bytes()[self.i.min(self.s.len())..]
+    }
+
+    /// Moves the cursor `n` bytes on (past bytes [`Scanner::rest`] showed).
+    #[inline]
+    pub(super) fn skip(&mut self, n: usize) {
+        self.i += n;
+    }
+
     /// A string at the cursor (after whitespace): its raw text, quotes
     /// included, and whether it holds escapes.
     #[inline]
     pub(super) fn string(&mut self) -> Option<(&'a str, bool)> {
         self.eat(b'"')?;
+        self.string_rest()
+    }
+
+    /// The rest of a string whose opening quote was just consumed.
+    #[inline]
+    pub(super) fn string_rest(&mut self) -> Option<(&'a str, bool)> {
         let b = self.bytes();
         let start = self.i - 1;
         let mut escaped = false;
