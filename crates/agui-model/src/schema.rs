@@ -17,6 +17,7 @@ mod path;
 
 use crate::events::EventType;
 use crate::rules::RuleId;
+pub(crate) use check::is_json_pointer;
 use check::{Ctx, Field, Kind, SUBAGENT_OUTCOMES, SUBTYPES, TEXT_ROLES, found, one_of, opt, req};
 use path::Path;
 use serde_json::{Map, Value};

@@ -95,7 +95,7 @@ impl Checker {
             (ReasoningMessageEnd, Body::Id(id)) => self.reasoning_message_end(i, &id, tag),
             (StepStarted, Body::Step(name)) => self.step_started(i, &name, tag),
             (StepFinished, Body::Step(name)) => self.step_finished(i, &name, tag),
-            (StateDelta, Body::Object(o)) => self.state_delta(i, &o),
+            (StateDelta, Body::Patch(patch)) => self.state_delta(i, &patch),
             (SubagentStarted, Body::SubagentStarted { name, parent }) => {
                 if let Some(id) = tag {
                     self.subagent_started(i, id, Some(&name), parent.as_deref());

@@ -529,7 +529,11 @@ impl Checker {
                     self.state = snapshot.clone();
                 }
             }
-            StateDelta => self.state_delta(i, o),
+            StateDelta => {
+                if let Some(patch) = o.get("delta").and_then(parse_patch) {
+                    self.state_delta(i, &patch);
+                }
+            }
             MessagesSnapshot => {
                 if let Some(Value::Array(messages)) = o.get("messages") {
                     self.record_messages(messages, true);
@@ -881,11 +885,10 @@ impl Checker {
 
     // ---- state ----
 
-    fn state_delta(&mut self, i: usize, o: &Map<String, Value>) {
-        let Some(patch) = o.get("delta").and_then(parse_patch) else {
-            return;
-        };
-        if let Err(e) = json_patch::patch(&mut self.state, &patch) {
+    /// A `STATE_DELTA` whose `delta` reads as a patch (one that does not is
+    /// a schema fault, reported there).
+    fn state_delta(&mut self, i: usize, patch: &[json_patch::PatchOperation]) {
+        if let Err(e) = json_patch::patch(&mut self.state, patch) {
             self.report(
                 RuleId::StatePatchFails,
                 i,
@@ -906,16 +909,13 @@ impl Checker {
                     format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
                 );
         }
-        match self.book.invocations.get(id) {
-            Some(InvocationState::Active) => {
-                self.report(
-                    RuleId::LifecycleAlreadyActive,
-                    i,
-                    format!("SUBAGENT_STARTED {id:?} while invocation {id:?} is already active"),
-                );
-                return;
-            }
-            _ => {}
+        if self.book.invocations.get(id) == Some(&InvocationState::Active) {
+            self.report(
+                RuleId::LifecycleAlreadyActive,
+                i,
+                format!("SUBAGENT_STARTED {id:?} while invocation {id:?} is already active"),
+            );
+            return;
         }
         // Only ids that ended are kept (absent reads as open), so a new id
         // costs one lookup here and one insertion when it ends.

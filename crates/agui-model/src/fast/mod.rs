@@ -14,6 +14,7 @@
 //! deeper than [`MAX_DEPTH`] (where serde_json's own limits and lone
 //! surrogates make a byte-level screen unsure).
 
+mod patch;
 mod scan;
 
 use crate::events::EventType;
@@ -251,8 +252,8 @@ pub(crate) enum Body<'a> {
     Step(Cow<'a, str>),
     /// `CUSTOM`, `RAW`: nothing the stream rules read.
     Nothing,
-    /// `STATE_DELTA`: the patch, as the object the checker function takes.
-    Object(Map<String, Value>),
+    /// `STATE_DELTA`: the patch.
+    Patch(Vec<json_patch::PatchOperation>),
     /// `SUBAGENT_STARTED` (its id is the tag).
     SubagentStarted {
         name: Cow<'a, str>,
@@ -394,13 +395,7 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
             f.opt_str(Key::Source)?;
             Body::Nothing
         }
-        E::StateDelta => {
-            let delta = f.value(Key::Delta)?.ok_or(Decline)?;
-            let mut o = Map::new();
-            o.insert("delta".to_owned(), delta);
-            schema_clean(ty, &mut o)?;
-            Body::Object(o)
-        }
+        E::StateDelta => Body::Patch(patch::read(f.get(Key::Delta).ok_or(Decline)?)?),
         E::SubagentStarted => {
             f.opt_str(Key::Description)?;
             f.opt_str(Key::ParentToolCallId)?;
@@ -503,16 +498,43 @@ mod tests {
     #[test]
     fn known_keys_are_recognised_like_scanned_ones() {
         for name in [
-            "type", "subagentRunId", "timestamp", "rawEvent", "metadata", "messageId", "delta",
-            "role", "name", "toolCallId", "toolCallName", "parentMessageId", "stepName", "value",
-            "description", "parentSubagentRunId", "parentToolCallId", "result", "outcome",
-            "message", "code", "event", "source",
+            "type",
+            "subagentRunId",
+            "timestamp",
+            "rawEvent",
+            "metadata",
+            "messageId",
+            "delta",
+            "role",
+            "name",
+            "toolCallId",
+            "toolCallName",
+            "parentMessageId",
+            "stepName",
+            "value",
+            "description",
+            "parentSubagentRunId",
+            "parentToolCallId",
+            "result",
+            "outcome",
+            "message",
+            "code",
+            "event",
+            "source",
         ] {
             let rest = format!("{name}\":1}}");
             let (k, len) = Key::known(rest.as_bytes()).expect(name);
-            assert_eq!(Some(k as usize), Key::of(name).map(|k| k as usize), "{name}");
+            assert_eq!(
+                Some(k as usize),
+                Key::of(name).map(|k| k as usize),
+                "{name}"
+            );
             assert_eq!(len, name.len() + 1, "{name}");
-            for other in [format!("{name}x\":1"), format!("{name}\\\":1"), name.to_owned()] {
+            for other in [
+                format!("{name}x\":1"),
+                format!("{name}\\\":1"),
+                name.to_owned(),
+            ] {
                 assert!(Key::known(other.as_bytes()).is_none(), "{other}");
             }
         }
