@@ -152,6 +152,9 @@ mod tests {
             r#"[{"op":"copy","path":"/b","from":"/a"}]"#,
         ] {
             assert_eq!(ops(raw), Some(by_value(raw)), "{raw}");
+            let event = format!(r#"{{"type":"STATE_DELTA","delta":{raw}}}"#);
+            let event: Value = serde_json::from_str(&event).expect("JSON");
+            assert!(crate::schema::validate(&event).is_empty(), "{raw}");
         }
     }
 
