@@ -165,9 +165,7 @@ impl<'a> Fields<'a> {
             return Err(Decline);
         }
         if self.escaped & (1 << k as u32) != 0 {
-            return scan::unescape(raw)
-                .map(|s| Some(Cow::Owned(s)))
-                .ok_or(Decline);
+            return unescaped(raw).map(Some);
         }
         Ok(Some(Cow::Borrowed(&raw[1..raw.len() - 1])))
     }
@@ -219,6 +217,14 @@ impl<'a> Fields<'a> {
             .map(|raw| serde_json::from_str(raw).map_err(|_| Decline))
             .transpose()
     }
+}
+
+/// A string with escapes, decoded: the rare case, kept out of line so that
+/// reading a plain string stays small enough to inline.
+#[cold]
+#[inline(never)]
+fn unescaped(raw: &str) -> Fast<Cow<'_, str>> {
+    scan::unescape(raw).map(Cow::Owned).ok_or(Decline)
 }
 
 /// `timestamp`: an integer of at most 15 digits is always within ±(2^53−1);
