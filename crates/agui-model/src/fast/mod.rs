@@ -158,21 +158,27 @@ impl<'a> Fields<'a> {
     /// `null` included — is a schema fault: decline).
     #[inline]
     fn opt_str(&self, k: Key) -> Fast<Option<Cow<'a, str>>> {
-        let Some(raw) = self.get(k) else {
-            return Ok(None);
-        };
-        if !raw.starts_with('"') {
-            return Err(Decline);
+        match self.get(k) {
+            None => Ok(None),
+            Some(raw) => self.str_of(k, raw).map(Some),
         }
-        if self.escaped & (1 << k as u32) != 0 {
-            return unescaped(raw).map(Some);
-        }
-        Ok(Some(Cow::Borrowed(&raw[1..raw.len() - 1])))
     }
 
     #[inline]
     fn req_str(&self, k: Key) -> Fast<Cow<'a, str>> {
-        self.opt_str(k)?.ok_or(Decline)
+        self.str_of(k, self.get(k).ok_or(Decline)?)
+    }
+
+    /// The string `raw` (key `k`'s value), or a decline if not a string.
+    #[inline]
+    fn str_of(&self, k: Key, raw: &'a str) -> Fast<Cow<'a, str>> {
+        match raw.as_bytes() {
+            [b'"', .., b'"'] if self.escaped & (1 << k as u32) == 0 => {
+                Ok(Cow::Borrowed(&raw[1..raw.len() - 1]))
+            }
+            [b'"', ..] => unescaped(raw),
+            _ => Err(Decline),
+        }
     }
 
     /// An optional any-JSON field: absent, or anything but `null`.

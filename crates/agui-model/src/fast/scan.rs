@@ -62,6 +62,12 @@ impl<'a> Scanner<'a> {
     #[inline]
     pub(super) fn peek(&mut self) -> Option<u8> {
         let b = self.bytes();
+        // Every JSON whitespace byte is at most a space: one test for the
+        // common, compact case.
+        let c = *b.get(self.i)?;
+        if c > b' ' {
+            return Some(c);
+        }
         while let Some(&c) = b.get(self.i) {
             if !matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 return Some(c);
