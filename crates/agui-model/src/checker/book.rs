@@ -63,6 +63,9 @@ impl Part {
 struct Entity {
     owner: Owner,
     open: u8,
+    /// The owner is the own `subagentRunId` of the event that put it on
+    /// record, so that id is already in [`RunBook::attributed`].
+    attributed: bool,
 }
 
 /// Everything the checker knows about the current run.
@@ -106,19 +109,33 @@ impl RunBook {
     }
 
     /// Records an owner unless one is on record (the first opener wins).
-    pub fn record_first(&mut self, kind: Kind, id: &str, owner: Owner) {
+    /// `attributed`: the owner is the own tag of the event being checked.
+    pub fn record_first(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool) {
         let map = &mut self.entities[kind as usize];
         if !map.contains_key(id) {
-            map.insert(id.to_owned(), Entity { owner, open: 0 });
+            let e = Entity {
+                owner,
+                open: 0,
+                attributed,
+            };
+            map.insert(id.to_owned(), e);
         }
     }
 
     /// Records an owner, replacing any on record.
-    pub fn record(&mut self, kind: Kind, id: &str, owner: Owner) {
+    pub fn record(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool) {
         match self.entities[kind as usize].get_mut(id) {
-            Some(e) => e.owner = owner,
+            Some(e) => {
+                e.owner = owner;
+                e.attributed = attributed;
+            }
             None => {
-                self.entities[kind as usize].insert(id.to_owned(), Entity { owner, open: 0 });
+                let e = Entity {
+                    owner,
+                    open: 0,
+                    attributed,
+                };
+                self.entities[kind as usize].insert(id.to_owned(), e);
             }
         }
     }
@@ -128,12 +145,13 @@ impl RunBook {
         self.open_owner(part, id).is_some()
     }
 
-    /// The owner on record of `id`, if `part` of it is open.
-    pub fn open_owner(&self, part: Part, id: &str) -> Option<&Owner> {
+    /// The owner on record of `id`, if `part` of it is open, and whether
+    /// it is an id already in [`RunBook::attributed`].
+    pub fn open_owner(&self, part: Part, id: &str) -> Option<(&Owner, bool)> {
         self.entities[part.kind() as usize]
             .get(id)
             .filter(|e| e.open & part.bit() != 0)
-            .map(|e| &e.owner)
+            .map(|e| (&e.owner, e.attributed))
     }
 
     /// Marks `part` of `id` open; its owner must be on record already.
@@ -143,14 +161,14 @@ impl RunBook {
         }
     }
 
-    /// Closes `part` of `id`; the owner on record if it was open.
-    pub fn close(&mut self, part: Part, id: &str) -> Option<&Owner> {
+    /// Closes `part` of `id`; [`RunBook::open_owner`] if it was open.
+    pub fn close(&mut self, part: Part, id: &str) -> Option<(&Owner, bool)> {
         let e = self.entities[part.kind() as usize].get_mut(id)?;
         if e.open & part.bit() == 0 {
             return None;
         }
         e.open &= !part.bit();
-        Some(&e.owner)
+        Some((&e.owner, e.attributed))
     }
 
     /// Whether anything of this reasoning id (span or message) is open.

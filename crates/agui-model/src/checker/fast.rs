@@ -50,15 +50,14 @@ impl Checker {
         use EventType::*;
         let ty = ev.ty;
         let tag = ev.tag.as_deref();
-        if !ty.is_lifecycle()
-            && let Some(id) = tag
+        // The attribution is recorded after the rules ran (none of this
+        // event's rules reads it), so a continuation whose tag is already
+        // on record as attributed skips the lookup.
+        let own_tag = tag.filter(|_| !ty.is_lifecycle());
+        if let Some(id) = own_tag
+            && let Some(p) = self.projector.as_mut()
         {
-            if !self.book.attributed.contains(id) {
-                self.book.attributed.insert(id.to_owned());
-            }
-            if let Some(p) = self.projector.as_mut() {
-                p.attributed(id);
-            }
+            p.attributed(id);
         }
         // With no chunk stream open there is no lane to close (and no
         // owner to allocate).
@@ -73,6 +72,8 @@ impl Checker {
                 _ => self.close_lane(i, &owner_of(tag)),
             }
         }
+        // After closing lanes: their ends judge other tags.
+        self.tag_attributed = false;
         match (ty, ev.body) {
             (TextMessageStart, Body::TextStart { id, role }) => {
                 self.text_start(i, &id, tag, role.as_deref().unwrap_or("assistant"));
@@ -108,6 +109,12 @@ impl Checker {
                 }
             }
             _ => {}
+        }
+        if let Some(id) = own_tag
+            && !self.tag_attributed
+            && !self.book.attributed.contains(id)
+        {
+            self.book.attributed.insert(id.to_owned());
         }
     }
 }

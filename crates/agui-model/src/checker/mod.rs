@@ -78,6 +78,10 @@ pub struct Checker {
     state: Value,
     /// Ids of invocations that ended (in this stream), as they last ended.
     remembered: HashMap<Box<str>, Ended>,
+    /// Set by [`Checker::continue_open`]: the event's tag is the owner on
+    /// record of what it continues, and already attributed (the fast path
+    /// then skips recording the attribution again).
+    tag_attributed: bool,
     projector: Option<Projector>,
 }
 
@@ -108,6 +112,7 @@ impl Checker {
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
             remembered: HashMap::default(),
+            tag_attributed: false,
             projector: Some(Projector::new()),
         }
     }
@@ -271,9 +276,9 @@ impl Checker {
                 _ => Kind::Text,
             };
             if replace {
-                self.book.record(kind, id, owner.clone());
+                self.book.record(kind, id, owner.clone(), false);
             } else {
-                self.book.record_first(kind, id, owner.clone());
+                self.book.record_first(kind, id, owner.clone(), false);
             }
             if s(m, "role") == Some("assistant") {
                 for call in m
@@ -284,9 +289,10 @@ impl Checker {
                 {
                     if let Some(cid) = call.get("id").and_then(Value::as_str) {
                         if replace {
-                            self.book.record(Kind::Tool, cid, owner.clone());
+                            self.book.record(Kind::Tool, cid, owner.clone(), false);
                         } else {
-                            self.book.record_first(Kind::Tool, cid, owner.clone());
+                            self.book
+                                .record_first(Kind::Tool, cid, owner.clone(), false);
                         }
                     }
                 }
@@ -462,7 +468,8 @@ impl Checker {
             }
             ToolCallResult => {
                 if let Some(id) = s(o, "messageId") {
-                    self.book.record(Kind::Text, id, owner_of(tag));
+                    self.book
+                        .record(Kind::Text, id, owner_of(tag), tag.is_some());
                     if let Some(p) = self.projector.as_mut() {
                         p.tool_result(id, content_text(o.get("content")), tag);
                     }
@@ -547,7 +554,8 @@ impl Checker {
                     let replace = o.get("replace").and_then(Value::as_bool).unwrap_or(true);
                     let new = self.book.owner(Kind::Activity, id).is_none();
                     if new || replace {
-                        self.book.record(Kind::Activity, id, owner_of(tag));
+                        self.book
+                            .record(Kind::Activity, id, owner_of(tag), tag.is_some());
                     }
                     if let Some(p) = self.projector.as_mut() {
                         let empty = Value::Object(Map::new());
@@ -621,7 +629,7 @@ impl Checker {
         } else {
             self.book.open_owner(part, id)
         };
-        let Some(rec) = rec else {
+        let Some((rec, attributed)) = rec else {
             let (rule, what) = match part {
                 Part::Text => (RuleId::TextNotOpen, ""),
                 Part::Tool => (RuleId::ToolNotOpen, ""),
@@ -631,6 +639,8 @@ impl Checker {
             self.report(rule, i, format!("{ty} for {what}{id:?}, which is not open"));
             return false;
         };
+        let agrees = tag.is_some() && rec.as_deref() == tag;
+        self.tag_attributed = agrees && attributed;
         if let Some(msg) = disagreement(rec, id, tag, ty) {
             self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
         }
@@ -673,7 +683,8 @@ impl Checker {
             return;
         }
         self.reopen(i, Kind::Text, id, tag.map(Some), ty);
-        self.book.record_first(Kind::Text, id, owner_of(tag));
+        self.book
+            .record_first(Kind::Text, id, owner_of(tag), tag.is_some());
         self.book.open(Part::Text, id);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).and_then(Option::as_deref);
@@ -742,10 +753,11 @@ impl Checker {
         if let Some(m) = parent
             && parent_owner.is_none()
         {
-            self.book.record(Kind::Text, m, call_owner.clone());
+            let own = tag.is_some() && call_owner.as_deref() == tag;
+            self.book.record(Kind::Text, m, call_owner.clone(), own);
         }
         self.book
-            .record_first(Kind::Tool, id, effective.unwrap_or(None));
+            .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some());
         self.book.open(Part::Tool, id);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(id, name, parent, call_owner.as_deref());
@@ -775,7 +787,8 @@ impl Checker {
         } else {
             self.reopen(i, Kind::Reasoning, id, tag.map(Some), ty);
         }
-        self.book.record_first(Kind::Reasoning, id, owner_of(tag));
+        self.book
+            .record_first(Kind::Reasoning, id, owner_of(tag), tag.is_some());
     }
 
     fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
