@@ -1,13 +1,18 @@
 //! Per-run bookkeeping: open entities, owners on record, steps, invocations.
 //! Reset at every `RUN_STARTED` (RULES.md "Streams, runs, indexes").
+//!
+//! Every string the rules keep is interned ([`Names`]) and its facts live in
+//! one [`Slot`] per name, so an event costs one lookup per string it names
+//! and no allocation once its strings are known.
 
-// foldhash: ids are short strings, and SipHash was the largest single cost
-// of the stream rules (docs/performance.md); no input can make the checker
-// quadratic that way either, since the seeds are random per process.
-use foldhash::{HashMap, HashSet};
+use super::names::{Name, Names};
+// foldhash: the few maps left key on names, and SipHash was the largest
+// single cost of the stream rules before (docs/performance.md).
+use foldhash::HashMap;
 
-/// The owner of an event or entity: `None` is the parent agent.
-pub type Owner = Option<String>;
+/// The owner of an event or entity: `None` is the parent agent, else the
+/// invocation of that (interned) id.
+pub type Owner = Option<Name>;
 
 /// Entity kinds whose owners are kept apart (RULES.md "Ownership rules").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,7 +26,7 @@ pub enum Kind {
 }
 
 /// How an invocation announced in this run stands.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InvocationState {
     Active,
     Finished,
@@ -57,15 +62,25 @@ impl Part {
 }
 
 /// One id of one [`Kind`]: its owner on record and which [`Part`]s of it
-/// are open. An entity is open only once its owner is on record, so one
-/// map per kind answers both questions with one lookup.
-#[derive(Debug)]
+/// are open. An entity is open only once its owner is on record.
+#[derive(Debug, Clone, Copy)]
 struct Entity {
     owner: Owner,
     open: u8,
     /// The owner is the own `subagentRunId` of the event that put it on
-    /// record, so that id is already in [`RunBook::attributed`].
+    /// record, so that id is attributed already.
     attributed: bool,
+}
+
+/// Everything known of one name in this run.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// The entities of this id, one per [`Kind`].
+    entities: [Option<Entity>; 4],
+    /// Carried as an attributable event's own `subagentRunId`.
+    attributed: bool,
+    /// Announced as an invocation.
+    invocation: Option<InvocationState>,
 }
 
 /// Everything the checker knows about the current run.
@@ -75,67 +90,112 @@ pub struct RunBook {
     /// `run.first-event`): checked like a run, never projected, never
     /// reported unterminated.
     pub implicit: bool,
-    /// Owners on record and open parts, one map per [`Kind`].
-    entities: [HashMap<String, Entity>; 4],
+    names: Names,
+    /// One per name, by [`Name::index`].
+    slots: Vec<Slot>,
     /// Open steps: name → owners holding it open (usually one).
-    pub steps: HashMap<String, Vec<Owner>>,
-    /// Invocations announced in this run, and the order they were announced.
-    pub invocations: HashMap<String, InvocationState>,
-    pub announce_order: Vec<String>,
-    /// Ids carried as an attributable event's own `subagentRunId` this run.
-    pub attributed: HashSet<String>,
+    steps: HashMap<Name, Vec<Owner>>,
+    /// The invocations announced, in order (each once).
+    announce_order: Vec<Name>,
     /// Invocations that finished `suspended` in this run, in order, with
-    /// their interrupt ids and the index of their `SUBAGENT_FINISHED`.
+    /// their interrupt ids.
     pub suspended: Vec<(String, Vec<String>)>,
 }
 
 impl RunBook {
-    /// Forgets the run (keeping the maps' capacity: the next run is likely
-    /// to be of the same size, and nothing grows across runs).
+    /// Forgets the run (keeping capacity: the next run is likely to be of
+    /// the same size, and nothing grows across runs).
     pub fn reset(&mut self, implicit: bool) {
         self.implicit = implicit;
-        for map in &mut self.entities {
-            map.clear();
-        }
+        self.names.clear();
+        self.slots.clear();
         self.steps.clear();
-        self.invocations.clear();
         self.announce_order.clear();
-        self.attributed.clear();
         self.suspended.clear();
     }
 
-    pub fn owner(&self, kind: Kind, id: &str) -> Option<&Owner> {
-        self.entities[kind as usize].get(id).map(|e| &e.owner)
+    // ---- names ----
+
+    fn intern(&mut self, s: &str) -> Name {
+        let n = self.names.intern(s);
+        if self.slots.len() < self.names.len() {
+            self.slots.resize(self.names.len(), Slot::default());
+        }
+        n
+    }
+
+    fn slot(&self, s: &str) -> Option<&Slot> {
+        self.names.find(s).and_then(|n| self.slots.get(n.index()))
+    }
+
+    fn slot_mut(&mut self, s: &str) -> Option<&mut Slot> {
+        let n = self.names.find(s)?;
+        self.slots.get_mut(n.index())
+    }
+
+    fn interned_slot(&mut self, s: &str) -> &mut Slot {
+        let n = self.intern(s);
+        &mut self.slots[n.index()]
+    }
+
+    /// The owner an event tagged `tag` stands for.
+    pub fn owner_of(&mut self, tag: Option<&str>) -> Owner {
+        tag.map(|t| self.intern(t))
+    }
+
+    /// The id of an owner (`None` for the parent).
+    pub fn owner_str(&self, owner: Owner) -> Option<&str> {
+        owner.map(|n| self.names.str(n))
+    }
+
+    /// Whether `owner` is the one a tag names.
+    pub fn is_tag(&self, owner: Owner, tag: Option<&str>) -> bool {
+        self.owner_str(owner) == tag
+    }
+
+    /// Names an owner in a message: `the parent agent` or `invocation "s1"`.
+    pub fn who(&self, owner: Owner) -> String {
+        who_tag(self.owner_str(owner))
+    }
+
+    // ---- entities ----
+
+    fn entity(&self, kind: Kind, id: &str) -> Option<&Entity> {
+        self.slot(id)?.entities[kind as usize].as_ref()
+    }
+
+    /// The owner on record of `id` as a `kind`.
+    pub fn owner(&self, kind: Kind, id: &str) -> Option<Owner> {
+        self.entity(kind, id).map(|e| e.owner)
     }
 
     /// Records an owner unless one is on record (the first opener wins).
     /// `attributed`: the owner is the own tag of the event being checked.
     pub fn record_first(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool) {
-        let map = &mut self.entities[kind as usize];
-        if !map.contains_key(id) {
-            let e = Entity {
+        let e = &mut self.interned_slot(id).entities[kind as usize];
+        if e.is_none() {
+            *e = Some(Entity {
                 owner,
                 open: 0,
                 attributed,
-            };
-            map.insert(id.to_owned(), e);
+            });
         }
     }
 
     /// Records an owner, replacing any on record.
     pub fn record(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool) {
-        match self.entities[kind as usize].get_mut(id) {
+        let e = &mut self.interned_slot(id).entities[kind as usize];
+        match e {
             Some(e) => {
                 e.owner = owner;
                 e.attributed = attributed;
             }
             None => {
-                let e = Entity {
+                *e = Some(Entity {
                     owner,
                     open: 0,
                     attributed,
-                };
-                self.entities[kind as usize].insert(id.to_owned(), e);
+                });
             }
         }
     }
@@ -146,46 +206,51 @@ impl RunBook {
     }
 
     /// The owner on record of `id`, if `part` of it is open, and whether
-    /// it is an id already in [`RunBook::attributed`].
-    pub fn open_owner(&self, part: Part, id: &str) -> Option<(&Owner, bool)> {
-        self.entities[part.kind() as usize]
-            .get(id)
+    /// it is attributed already.
+    pub fn open_owner(&self, part: Part, id: &str) -> Option<(Owner, bool)> {
+        self.entity(part.kind(), id)
             .filter(|e| e.open & part.bit() != 0)
-            .map(|e| (&e.owner, e.attributed))
+            .map(|e| (e.owner, e.attributed))
     }
 
     /// Marks `part` of `id` open; its owner must be on record already.
     pub fn open(&mut self, part: Part, id: &str) {
-        if let Some(e) = self.entities[part.kind() as usize].get_mut(id) {
+        if let Some(Some(e)) = self
+            .slot_mut(id)
+            .map(|s| &mut s.entities[part.kind() as usize])
+        {
             e.open |= part.bit();
         }
     }
 
     /// Closes `part` of `id`; [`RunBook::open_owner`] if it was open.
-    pub fn close(&mut self, part: Part, id: &str) -> Option<(&Owner, bool)> {
-        let e = self.entities[part.kind() as usize].get_mut(id)?;
+    pub fn close(&mut self, part: Part, id: &str) -> Option<(Owner, bool)> {
+        let e = self.slot_mut(id)?.entities[part.kind() as usize].as_mut()?;
         if e.open & part.bit() == 0 {
             return None;
         }
         e.open &= !part.bit();
-        Some((&e.owner, e.attributed))
+        Some((e.owner, e.attributed))
     }
 
     /// Whether anything of this reasoning id (span or message) is open.
     pub fn reasoning_open(&self, id: &str) -> bool {
-        self.entities[Kind::Reasoning as usize]
-            .get(id)
-            .is_some_and(|e| e.open != 0)
+        self.entity(Kind::Reasoning, id).is_some_and(|e| e.open != 0)
     }
 
     /// The ids with `part` open, sorted.
-    fn open_ids(&self, part: Part) -> Vec<&String> {
-        let mut ids: Vec<&String> = self.entities[part.kind() as usize]
+    fn open_ids(&self, part: Part) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .slots
             .iter()
-            .filter(|(_, e)| e.open & part.bit() != 0)
-            .map(|(id, _)| id)
+            .enumerate()
+            .filter(|(_, s)| {
+                s.entities[part.kind() as usize].is_some_and(|e| e.open & part.bit() != 0)
+            })
+            .filter_map(|(ix, _)| u32::try_from(ix).ok())
+            .map(|ix| self.names.str(Name::from_index(ix)))
             .collect();
-        ids.sort();
+        ids.sort_unstable();
         ids
     }
 
@@ -207,10 +272,11 @@ impl RunBook {
         let mut steps: Vec<String> = self
             .steps
             .iter()
-            .flat_map(|(name, owners)| {
+            .flat_map(|(&name, owners)| {
+                let name = self.names.str(name);
                 owners
                     .iter()
-                    .map(move |o| format!("step {name:?} of {}", who(o)))
+                    .map(move |&o| format!("step {name:?} of {}", self.who(o)))
             })
             .collect();
         steps.sort();
@@ -218,24 +284,71 @@ impl RunBook {
         out
     }
 
+    // ---- attribution ----
+
+    /// Records `tag` as carried by an attributable event.
+    pub fn attribute(&mut self, tag: &str) {
+        self.interned_slot(tag).attributed = true;
+    }
+
+    /// Whether an attributable event carried `id` this run.
+    pub fn is_attributed(&self, id: &str) -> bool {
+        self.slot(id).is_some_and(|s| s.attributed)
+    }
+
+    // ---- steps ----
+
+    /// The owners holding step `name` open, made an (empty) entry if none.
+    pub fn step_holders(&mut self, name: &str) -> &mut Vec<Owner> {
+        let n = self.intern(name);
+        self.steps.entry(n).or_default()
+    }
+
+    /// The owners holding step `name` open, if anyone does.
+    pub fn open_step(&mut self, name: &str) -> Option<&mut Vec<Owner>> {
+        let n = self.names.find(name)?;
+        self.steps.get_mut(&n)
+    }
+
+    /// Forgets step `name` if no one holds it open.
+    pub fn drop_step_if_closed(&mut self, name: &str) {
+        if let Some(n) = self.names.find(name)
+            && self.steps.get(&n).is_some_and(Vec::is_empty)
+        {
+            self.steps.remove(&n);
+        }
+    }
+
+    // ---- invocations ----
+
+    /// How the invocation `id` announced in this run stands.
+    pub fn invocation(&self, id: &str) -> Option<InvocationState> {
+        self.slot(id).and_then(|s| s.invocation)
+    }
+
+    /// Sets how invocation `id` stands; the first time, it joins the
+    /// announcement order.
+    pub fn set_invocation(&mut self, id: &str, state: InvocationState) {
+        let n = self.intern(id);
+        let slot = &mut self.slots[n.index()];
+        if slot.invocation.is_none() {
+            self.announce_order.push(n);
+        }
+        slot.invocation = Some(state);
+    }
+
     /// The invocations still active, in announcement order.
-    pub fn active_invocations(&self) -> Vec<&String> {
+    pub fn active_invocations(&self) -> Vec<&str> {
         self.announce_order
             .iter()
-            .filter(|id| self.invocations.get(*id) == Some(&InvocationState::Active))
+            .filter(|n| self.slots[n.index()].invocation == Some(InvocationState::Active))
+            .map(|&n| self.names.str(n))
             .collect()
     }
 }
 
-/// Names an owner in a message: `the parent agent` or `invocation "s1"`.
-pub fn who(owner: &Owner) -> String {
-    match owner {
-        None => "the parent agent".to_owned(),
-        Some(s) => format!("invocation {s:?}"),
-    }
-}
-
-/// Names a tag (an event's own `subagentRunId`).
+/// Names a tag (an event's own `subagentRunId`): `the parent agent` or
+/// `invocation "s1"`.
 pub fn who_tag(tag: Option<&str>) -> String {
     match tag {
         None => "the parent agent".to_owned(),

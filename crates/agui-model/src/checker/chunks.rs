@@ -4,8 +4,8 @@
 //! lane holds at most one open chunk stream. The events a chunk stands for
 //! are checked like explicit ones, at the chunk's own index.
 
-use super::book::{Kind, Owner, who};
-use super::{Checker, owner_of, s};
+use super::book::{Kind, Owner};
+use super::{Checker, s};
 use crate::events::EventType;
 use crate::rules::RuleId;
 use serde_json::{Map, Value};
@@ -71,15 +71,15 @@ impl Lanes {
         self.lanes.is_empty()
     }
 
-    fn position(&self, owner: &Owner) -> Option<usize> {
-        self.lanes.iter().position(|(o, _)| o == owner)
+    fn position(&self, owner: Owner) -> Option<usize> {
+        self.lanes.iter().position(|(o, _)| *o == owner)
     }
 }
 
 impl Checker {
     /// Closes the chunk stream open in `owner`'s lane, if any: an END
     /// carrying that stream's opener's tag.
-    pub(super) fn close_lane(&mut self, i: usize, owner: &Owner) {
+    pub(super) fn close_lane(&mut self, i: usize, owner: Owner) {
         if let Some(at) = self.lanes.position(owner) {
             let (_, stream) = self.lanes.lanes.remove(at);
             self.end_stream(i, &stream);
@@ -94,7 +94,9 @@ impl Checker {
     }
 
     fn end_stream(&mut self, i: usize, stream: &ChunkStream) {
-        let tag = stream.tag.as_deref();
+        // Owned: the checker is borrowed mutably below.
+        let tag = self.book.owner_str(stream.tag).map(str::to_owned);
+        let tag = tag.as_deref();
         match stream.kind {
             ChunkKind::Text => self.text_end(i, &stream.id, tag),
             ChunkKind::Tool => self.tool_end(i, &stream.id, tag),
@@ -137,21 +139,16 @@ impl Checker {
                 .iter()
                 .find(|(_, st)| st.kind == kind && st.id == id)
             {
-                Some((owner, _)) => {
-                    let owner = owner.clone();
+                Some(&(owner, _)) => {
                     if let (Some(t), None) = (tag, delta) {
                         // With a delta, the CONTENT it stands for carries the
                         // tag and is judged as a continuation; without one,
                         // the chunk itself is, against the same owner on
                         // record (the lane's owner when nothing is on
                         // record), so both spellings get one answer.
-                        let rec = self
-                            .book
-                            .owner(kind.entity(), id)
-                            .cloned()
-                            .unwrap_or(owner.clone());
-                        if rec.as_deref() != Some(t) {
-                            let rec = who(&rec);
+                        let rec = self.book.owner(kind.entity(), id).unwrap_or(owner);
+                        if !self.book.is_tag(rec, Some(t)) {
+                            let rec = self.book.who(rec);
                             self.report(
                                 RuleId::OwnershipContinuationDisagrees,
                                 i,
@@ -161,31 +158,32 @@ impl Checker {
                     }
                     owner
                 }
-                None => owner_of(tag),
+                None => self.book.owner_of(tag),
             },
-            None if tag.is_some() => owner_of(tag),
+            None if tag.is_some() => self.book.owner_of(tag),
             None => {
-                let open_here = |o: &Owner| {
+                let open_here = |o: Owner| {
                     self.lanes
                         .lanes
                         .iter()
-                        .any(|(lo, st)| lo == o && st.kind == kind)
+                        .any(|(lo, st)| *lo == o && st.kind == kind)
                 };
-                if open_here(&None) {
+                if open_here(None) {
                     None
                 } else {
-                    let candidates: Vec<&Owner> = self
+                    let candidates: Vec<Owner> = self
                         .lanes
                         .lanes
                         .iter()
                         .filter(|(_, st)| st.kind == kind)
-                        .map(|(o, _)| o)
+                        .map(|&(o, _)| o)
                         .collect();
                     match candidates.as_slice() {
                         [] => None,
-                        [one] => (*one).clone(),
+                        [one] => *one,
                         many => {
-                            let names: Vec<String> = many.iter().map(|o| who(o)).collect();
+                            let names: Vec<String> =
+                                many.iter().map(|&o| self.book.who(o)).collect();
                             self.report(
                                 RuleId::ChunkAmbiguous,
                                 i,
@@ -201,14 +199,15 @@ impl Checker {
             }
         };
         // Open or continue.
-        let at = self.lanes.position(&lane);
+        let at = self.lanes.position(lane);
         if let Some(at) = at {
             let stream = &self.lanes.lanes[at].1;
             if stream.kind == kind && id.is_none_or(|id| id == stream.id) {
                 let stream = stream.clone();
                 self.check_opener_fields(i, ty, o, &stream);
                 if let Some(delta) = delta {
-                    let content_tag = tag.or(stream.tag.as_deref());
+                    let stream_tag = self.book.owner_str(stream.tag).map(str::to_owned);
+                    let content_tag = tag.or(stream_tag.as_deref());
                     self.content(i, kind, &stream.id, content_tag, delta);
                 }
                 return;
@@ -228,7 +227,7 @@ impl Checker {
         let stream = ChunkStream {
             kind,
             id: id.to_owned(),
-            tag: owner_of(tag),
+            tag: self.book.owner_of(tag),
             role: s(o, "role").unwrap_or("assistant").to_owned(),
             name: s(o, "name").map(str::to_owned),
             tool_name: s(o, "toolCallName").map(str::to_owned),

@@ -6,7 +6,7 @@
 //! active run take this path; run boundaries, snapshots, chunks and anything
 //! unusual go through [`Checker::push`], so reports are identical.
 
-use super::{Checker, Phase, owner_of};
+use super::{Checker, Phase};
 use crate::events::EventType;
 use crate::fast::{self, Body, FastEvent};
 use serde_json::Value;
@@ -59,17 +59,15 @@ impl Checker {
         {
             p.attributed(id);
         }
-        // With no chunk stream open there is no lane to close (and no
-        // owner to allocate).
+        // With no chunk stream open there is no lane to close.
         if !self.lanes.is_empty() {
             match ty {
-                SubagentFinished | SubagentError => {
-                    if let Some(id) = tag {
-                        self.close_lane(i, &Some(id.to_owned()));
-                    }
-                }
                 SubagentStarted | Raw => {}
-                _ => self.close_lane(i, &owner_of(tag)),
+                SubagentFinished | SubagentError if tag.is_none() => {}
+                _ => {
+                    let owner = self.book.owner_of(tag);
+                    self.close_lane(i, owner);
+                }
             }
         }
         // After closing lanes: their ends judge other tags.
@@ -112,9 +110,8 @@ impl Checker {
         }
         if let Some(id) = own_tag
             && !self.tag_attributed
-            && !self.book.attributed.contains(id)
         {
-            self.book.attributed.insert(id.to_owned());
+            self.book.attribute(id);
         }
     }
 }

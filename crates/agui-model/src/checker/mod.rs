@@ -30,13 +30,14 @@
 mod book;
 mod chunks;
 mod fast;
+mod names;
 
 use crate::events::EventType;
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
 use crate::schema;
 use crate::violation::{Verdict, Violation};
-use book::{InvocationState, Kind, Owner, Part, RunBook, who, who_tag};
+use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
 use chunks::Lanes;
 use foldhash::HashMap;
 use serde::Deserialize;
@@ -94,10 +95,6 @@ impl Default for Checker {
 /// A string field of an event, if present and a string.
 fn s<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     o.get(key).and_then(Value::as_str)
-}
-
-fn owner_of(tag: Option<&str>) -> Owner {
-    tag.map(str::to_owned)
 }
 
 impl Checker {
@@ -269,16 +266,16 @@ impl Checker {
         for m in messages {
             let Some(m) = m.as_object() else { continue };
             let Some(id) = s(m, "id") else { continue };
-            let owner = owner_of(s(m, "subagentRunId"));
+            let owner = self.book.owner_of(s(m, "subagentRunId"));
             let kind = match s(m, "role") {
                 Some("reasoning") => Kind::Reasoning,
                 Some("activity") => Kind::Activity,
                 _ => Kind::Text,
             };
             if replace {
-                self.book.record(kind, id, owner.clone(), false);
+                self.book.record(kind, id, owner, false);
             } else {
-                self.book.record_first(kind, id, owner.clone(), false);
+                self.book.record_first(kind, id, owner, false);
             }
             if s(m, "role") == Some("assistant") {
                 for call in m
@@ -289,10 +286,10 @@ impl Checker {
                 {
                     if let Some(cid) = call.get("id").and_then(Value::as_str) {
                         if replace {
-                            self.book.record(Kind::Tool, cid, owner.clone(), false);
+                            self.book.record(Kind::Tool, cid, owner, false);
                         } else {
                             self.book
-                                .record_first(Kind::Tool, cid, owner.clone(), false);
+                                .record_first(Kind::Tool, cid, owner, false);
                         }
                     }
                 }
@@ -374,7 +371,7 @@ impl Checker {
 
     fn run_error(&mut self) {
         for id in self.book.active_invocations() {
-            self.remembered.insert(id.as_str().into(), Ended::Abandoned);
+            self.remembered.insert(id.into(), Ended::Abandoned);
         }
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
@@ -395,9 +392,7 @@ impl Checker {
             && !ty.is_lifecycle()
             && let Some(id) = tag
         {
-            if !self.book.attributed.contains(id) {
-                self.book.attributed.insert(id.to_owned());
-            }
+            self.book.attribute(id);
             if let Some(p) = self.projector.as_mut() {
                 p.attributed(id);
             }
@@ -420,10 +415,14 @@ impl Checker {
             | ReasoningMessageStart
             | ReasoningMessageContent
             | ReasoningMessageEnd
-            | ReasoningEnd => self.close_lane(i, &owner_of(tag)),
+            | ReasoningEnd => {
+                let owner = self.book.owner_of(tag);
+                self.close_lane(i, owner);
+            }
             SubagentFinished | SubagentError => {
                 if let Some(id) = s(o, "subagentRunId") {
-                    self.close_lane(i, &Some(id.to_owned()));
+                    let owner = self.book.owner_of(Some(id));
+                    self.close_lane(i, owner);
                 }
             }
             RunFinished | RunError | MessagesSnapshot => self.close_all_lanes(i),
@@ -468,8 +467,8 @@ impl Checker {
             }
             ToolCallResult => {
                 if let Some(id) = s(o, "messageId") {
-                    self.book
-                        .record(Kind::Text, id, owner_of(tag), tag.is_some());
+                    let owner = self.book.owner_of(tag);
+                    self.book.record(Kind::Text, id, owner, tag.is_some());
                     if let Some(p) = self.projector.as_mut() {
                         p.tool_result(id, content_text(o.get("content")), tag);
                     }
@@ -554,8 +553,9 @@ impl Checker {
                     let replace = o.get("replace").and_then(Value::as_bool).unwrap_or(true);
                     let new = self.book.owner(Kind::Activity, id).is_none();
                     if new || replace {
+                        let owner = self.book.owner_of(tag);
                         self.book
-                            .record(Kind::Activity, id, owner_of(tag), tag.is_some());
+                            .record(Kind::Activity, id, owner, tag.is_some());
                     }
                     if let Some(p) = self.projector.as_mut() {
                         let empty = Value::Object(Map::new());
@@ -606,7 +606,7 @@ impl Checker {
         let msg = self
             .book
             .owner(kind, id)
-            .and_then(|rec| disagreement(rec, id, tag, ty));
+            .and_then(|rec| disagreement(&self.book, rec, id, tag, ty));
         if let Some(msg) = msg {
             self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
         }
@@ -639,9 +639,9 @@ impl Checker {
             self.report(rule, i, format!("{ty} for {what}{id:?}, which is not open"));
             return false;
         };
-        let agrees = tag.is_some() && rec.as_deref() == tag;
+        let agrees = tag.is_some() && self.book.is_tag(rec, tag);
         self.tag_attributed = agrees && attributed;
-        if let Some(msg) = disagreement(rec, id, tag, ty) {
+        if let Some(msg) = disagreement(&self.book, rec, id, tag, ty) {
             self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
         }
         true
@@ -659,9 +659,9 @@ impl Checker {
     ) {
         let Some(eff) = effective else { return };
         if let Some(rec) = self.book.owner(kind, id)
-            && rec.as_deref() != eff
+            && self.book.owner_str(rec) != eff
         {
-            let (rec, eff) = (who(rec), who_tag(eff));
+            let (rec, eff) = (self.book.who(rec), who_tag(eff));
             self.report(
                 RuleId::OwnershipReopenDisagrees,
                 i,
@@ -683,12 +683,13 @@ impl Checker {
             return;
         }
         self.reopen(i, Kind::Text, id, tag.map(Some), ty);
+        let owner = self.book.owner_of(tag);
         self.book
-            .record_first(Kind::Text, id, owner_of(tag), tag.is_some());
+            .record_first(Kind::Text, id, owner, tag.is_some());
         self.book.open(Part::Text, id);
         if let Some(p) = self.projector.as_mut() {
-            let owner = self.book.owner(Kind::Text, id).and_then(Option::as_deref);
-            p.message_started(id, role, owner);
+            let owner = self.book.owner(Kind::Text, id).flatten();
+            p.message_started(id, role, self.book.owner_str(owner));
         }
     }
 
@@ -724,22 +725,17 @@ impl Checker {
             );
             return;
         }
-        let parent_owner = parent.and_then(|m| self.book.owner(Kind::Text, m)).cloned();
+        let parent_owner = parent.and_then(|m| self.book.owner(Kind::Text, m));
         let effective: Option<Owner> = match tag {
-            Some(t) => Some(Some(t.to_owned())),
-            None => parent_owner.clone(),
+            Some(t) => Some(self.book.owner_of(Some(t))),
+            None => parent_owner,
         };
-        self.reopen(
-            i,
-            Kind::Tool,
-            id,
-            effective.as_ref().map(Option::as_deref),
-            ty,
-        );
-        if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner.as_ref())
-            && po.as_deref() != Some(t)
+        let eff_str = effective.map(|o| self.book.owner_str(o).map(str::to_owned));
+        self.reopen(i, Kind::Tool, id, eff_str.as_ref().map(Option::as_deref), ty);
+        if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner)
+            && !self.book.is_tag(po, Some(t))
         {
-            let po = who(po);
+            let po = self.book.who(po);
             self.report(
                     RuleId::OwnershipToolCallVsMessage,
                     i,
@@ -747,20 +743,19 @@ impl Checker {
                 );
         }
         let call_owner: Owner = effective
-            .clone()
-            .or_else(|| self.book.owner(Kind::Tool, id).cloned())
+            .or_else(|| self.book.owner(Kind::Tool, id))
             .flatten();
         if let Some(m) = parent
             && parent_owner.is_none()
         {
-            let own = tag.is_some() && call_owner.as_deref() == tag;
-            self.book.record(Kind::Text, m, call_owner.clone(), own);
+            let own = tag.is_some() && self.book.is_tag(call_owner, tag);
+            self.book.record(Kind::Text, m, call_owner, own);
         }
         self.book
             .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some());
         self.book.open(Part::Tool, id);
         if let Some(p) = self.projector.as_mut() {
-            p.tool_call_started(id, name, parent, call_owner.as_deref());
+            p.tool_call_started(id, name, parent, self.book.owner_str(call_owner));
         }
     }
 
@@ -787,8 +782,9 @@ impl Checker {
         } else {
             self.reopen(i, Kind::Reasoning, id, tag.map(Some), ty);
         }
+        let owner = self.book.owner_of(tag);
         self.book
-            .record_first(Kind::Reasoning, id, owner_of(tag), tag.is_some());
+            .record_first(Kind::Reasoning, id, owner, tag.is_some());
     }
 
     fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
@@ -823,11 +819,8 @@ impl Checker {
         self.reasoning_opener(i, id, tag, ty);
         self.book.open(Part::Message, id);
         if !was_open && let Some(p) = self.projector.as_mut() {
-            let owner = self
-                .book
-                .owner(Kind::Reasoning, id)
-                .and_then(Option::as_deref);
-            p.message_started(id, "reasoning", owner);
+            let owner = self.book.owner(Kind::Reasoning, id).flatten();
+            p.message_started(id, "reasoning", self.book.owner_str(owner));
         }
     }
 
@@ -855,10 +848,10 @@ impl Checker {
     // ---- steps ----
 
     fn step_started(&mut self, i: usize, name: &str, tag: Option<&str>) {
-        let owner = owner_of(tag);
-        let holders = self.book.steps.entry(name.to_owned()).or_default();
+        let owner = self.book.owner_of(tag);
+        let holders = self.book.step_holders(name);
         if holders.contains(&owner) {
-            let who = who(&owner);
+            let who = self.book.who(owner);
             self.report(
                 RuleId::StepAlreadyOpen,
                 i,
@@ -870,8 +863,8 @@ impl Checker {
     }
 
     fn step_finished(&mut self, i: usize, name: &str, tag: Option<&str>) {
-        let owner = owner_of(tag);
-        let Some(holders) = self.book.steps.get_mut(name) else {
+        let owner = self.book.owner_of(tag);
+        let Some(holders) = self.book.open_step(name) else {
             self.report(
                 RuleId::StepNotOpen,
                 i,
@@ -882,18 +875,19 @@ impl Checker {
         if let Some(at) = holders.iter().position(|o| *o == owner) {
             holders.remove(at);
         } else {
-            let others: Vec<String> = holders.iter().map(who).collect();
+            let others = std::mem::take(holders);
+            let names: Vec<String> = others.iter().map(|&o| self.book.who(o)).collect();
             let msg = format!(
                 "STEP_FINISHED {name:?} by {}, but only {} has it open",
-                who(&owner),
-                others.join(" and ")
+                self.book.who(owner),
+                names.join(" and ")
             );
-            holders.remove(0);
+            if let Some(holders) = self.book.open_step(name) {
+                holders.extend(others.into_iter().skip(1));
+            }
             self.report(RuleId::OwnershipStepOwner, i, msg);
         }
-        if self.book.steps.get(name).is_some_and(Vec::is_empty) {
-            self.book.steps.remove(name);
-        }
+        self.book.drop_step_if_closed(name);
     }
 
     // ---- state ----
@@ -914,7 +908,7 @@ impl Checker {
 
     fn subagent_started(&mut self, i: usize, id: &str, name: Option<&str>, parent: Option<&str>) {
         if let Some(p) = parent
-            && !self.book.invocations.contains_key(p)
+            && self.book.invocation(p).is_none()
         {
             self.report(
                     RuleId::LifecycleUnknownParent,
@@ -922,7 +916,7 @@ impl Checker {
                     format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
                 );
         }
-        if self.book.invocations.get(id) == Some(&InvocationState::Active) {
+        if self.book.invocation(id) == Some(InvocationState::Active) {
             self.report(
                 RuleId::LifecycleAlreadyActive,
                 i,
@@ -936,7 +930,7 @@ impl Checker {
             .remembered
             .get_mut(id)
             .map(|e| std::mem::replace(e, Ended::Open));
-        match self.book.invocations.get(id) {
+        match self.book.invocation(id) {
             Some(ended) => {
                 let how = match ended {
                     InvocationState::Suspended => "finished (suspended)",
@@ -950,7 +944,7 @@ impl Checker {
                 );
             }
             None => {
-                if self.book.attributed.contains(id) {
+                if self.book.is_attributed(id) {
                     self.report(
                         RuleId::LifecycleAnnounceAfterAttribution,
                         i,
@@ -969,12 +963,9 @@ impl Checker {
                         format!("SUBAGENT_STARTED {id:?} resumes an invocation an earlier run closed {how}, not suspended"),
                     );
                 }
-                self.book.announce_order.push(id.to_owned());
             }
         }
-        self.book
-            .invocations
-            .insert(id.to_owned(), InvocationState::Active);
+        self.book.set_invocation(id, InvocationState::Active);
         if let Some(p) = self.projector.as_mut() {
             p.announced(id, name, parent);
         }
@@ -989,8 +980,8 @@ impl Checker {
         id: &str,
         outcome: Option<&Map<String, Value>>,
     ) {
-        if self.book.invocations.get(id) != Some(&InvocationState::Active) {
-            let why = if self.book.invocations.contains_key(id) {
+        if self.book.invocation(id) != Some(InvocationState::Active) {
+            let why = if self.book.invocation(id).is_some() {
                 "already closed"
             } else {
                 "never announced in this run"
@@ -1035,9 +1026,7 @@ impl Checker {
             }
         };
         // Both are on record since the announcement: no new keys.
-        if let Some(st) = self.book.invocations.get_mut(id) {
-            *st = state;
-        }
+        self.book.set_invocation(id, state);
         match self.remembered.get_mut(id) {
             Some(e) => *e = ended,
             None => {
@@ -1053,12 +1042,18 @@ impl Checker {
 /// The `ownership.continuation-disagrees` message, if a continuation of
 /// `id` tagged `tag` disagrees with `rec`, its owner on record (an untagged
 /// one always agrees).
-fn disagreement(rec: &Owner, id: &str, tag: Option<&str>, ty: EventType) -> Option<String> {
+fn disagreement(
+    book: &RunBook,
+    rec: Owner,
+    id: &str,
+    tag: Option<&str>,
+    ty: EventType,
+) -> Option<String> {
     let t = tag?;
-    if rec.as_deref() == Some(t) {
+    if book.is_tag(rec, Some(t)) {
         return None;
     }
-    let rec = who(rec);
+    let rec = book.who(rec);
     Some(format!(
         "{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"
     ))
