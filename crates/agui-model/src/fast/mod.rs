@@ -290,7 +290,7 @@ pub(crate) struct FastEvent<'a> {
 /// `agui-bench`. Not part of the API.
 #[doc(hidden)]
 pub fn parses(line: &[u8]) -> bool {
-    std::str::from_utf8(line).is_ok_and(|text| parse(text).is_some())
+    simdutf8::basic::from_utf8(line).is_ok_and(|text| parse(text).is_some())
 }
 
 /// Parses one line on the fast path; `None` means "take the `Value` path".
