@@ -93,6 +93,9 @@ pub struct RunBook {
     names: Names,
     /// One per name, by [`Name::index`].
     slots: Vec<Slot>,
+    /// How many parts are open (so a run that closed everything finishes
+    /// without a look at every slot).
+    open_parts: usize,
     /// Open steps: name → owners holding it open (usually one).
     steps: HashMap<Name, Vec<Owner>>,
     /// The invocations announced, in order (each once).
@@ -109,6 +112,7 @@ impl RunBook {
         self.implicit = implicit;
         self.names.clear();
         self.slots.clear();
+        self.open_parts = 0;
         self.steps.clear();
         self.announce_order.clear();
         self.suspended.clear();
@@ -126,11 +130,6 @@ impl RunBook {
 
     fn slot(&self, s: &str) -> Option<&Slot> {
         self.names.find(s).and_then(|n| self.slots.get(n.index()))
-    }
-
-    fn slot_mut(&mut self, s: &str) -> Option<&mut Slot> {
-        let n = self.names.find(s)?;
-        self.slots.get_mut(n.index())
     }
 
     fn interned_slot(&mut self, s: &str) -> &mut Slot {
@@ -215,27 +214,35 @@ impl RunBook {
 
     /// Marks `part` of `id` open; its owner must be on record already.
     pub fn open(&mut self, part: Part, id: &str) {
+        let Some(n) = self.names.find(id) else { return };
         if let Some(Some(e)) = self
-            .slot_mut(id)
+            .slots
+            .get_mut(n.index())
             .map(|s| &mut s.entities[part.kind() as usize])
+            && e.open & part.bit() == 0
         {
             e.open |= part.bit();
+            self.open_parts += 1;
         }
     }
 
     /// Closes `part` of `id`; [`RunBook::open_owner`] if it was open.
     pub fn close(&mut self, part: Part, id: &str) -> Option<(Owner, bool)> {
-        let e = self.slot_mut(id)?.entities[part.kind() as usize].as_mut()?;
+        let n = self.names.find(id)?;
+        let e = self.slots.get_mut(n.index())?.entities[part.kind() as usize].as_mut()?;
         if e.open & part.bit() == 0 {
             return None;
         }
         e.open &= !part.bit();
-        Some((e.owner, e.attributed))
+        let found = (e.owner, e.attributed);
+        self.open_parts -= 1;
+        Some(found)
     }
 
     /// Whether anything of this reasoning id (span or message) is open.
     pub fn reasoning_open(&self, id: &str) -> bool {
-        self.entity(Kind::Reasoning, id).is_some_and(|e| e.open != 0)
+        self.entity(Kind::Reasoning, id)
+            .is_some_and(|e| e.open != 0)
     }
 
     /// The ids with `part` open, sorted.
@@ -257,12 +264,18 @@ impl RunBook {
     /// Names the entities still open, for `run.open-entities-at-finish`.
     pub fn open_entities(&self) -> Vec<String> {
         let mut out = Vec::new();
-        for (part, prefix) in [
+        let parts = [
             (Part::Text, "text message"),
             (Part::Tool, "tool call"),
             (Part::Span, "reasoning span"),
             (Part::Message, "reasoning message"),
-        ] {
+        ];
+        let parts = if self.open_parts == 0 {
+            &[][..]
+        } else {
+            &parts[..]
+        };
+        for &(part, prefix) in parts {
             out.extend(
                 self.open_ids(part)
                     .into_iter()

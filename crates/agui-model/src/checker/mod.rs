@@ -288,8 +288,7 @@ impl Checker {
                         if replace {
                             self.book.record(Kind::Tool, cid, owner, false);
                         } else {
-                            self.book
-                                .record_first(Kind::Tool, cid, owner, false);
+                            self.book.record_first(Kind::Tool, cid, owner, false);
                         }
                     }
                 }
@@ -554,8 +553,7 @@ impl Checker {
                     let new = self.book.owner(Kind::Activity, id).is_none();
                     if new || replace {
                         let owner = self.book.owner_of(tag);
-                        self.book
-                            .record(Kind::Activity, id, owner, tag.is_some());
+                        self.book.record(Kind::Activity, id, owner, tag.is_some());
                     }
                     if let Some(p) = self.projector.as_mut() {
                         let empty = Value::Object(Map::new());
@@ -684,8 +682,7 @@ impl Checker {
         }
         self.reopen(i, Kind::Text, id, tag.map(Some), ty);
         let owner = self.book.owner_of(tag);
-        self.book
-            .record_first(Kind::Text, id, owner, tag.is_some());
+        self.book.record_first(Kind::Text, id, owner, tag.is_some());
         self.book.open(Part::Text, id);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).flatten();
@@ -731,7 +728,13 @@ impl Checker {
             None => parent_owner,
         };
         let eff_str = effective.map(|o| self.book.owner_str(o).map(str::to_owned));
-        self.reopen(i, Kind::Tool, id, eff_str.as_ref().map(Option::as_deref), ty);
+        self.reopen(
+            i,
+            Kind::Tool,
+            id,
+            eff_str.as_ref().map(Option::as_deref),
+            ty,
+        );
         if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner)
             && !self.book.is_tag(po, Some(t))
         {

@@ -45,7 +45,9 @@ impl Names {
 
     /// The string of a name.
     pub fn str(&self, n: Name) -> &str {
-        self.spans.get(n.index()).map_or("", |r| &self.text[r.clone()])
+        self.spans
+            .get(n.index())
+            .map_or("", |r| &self.text[r.clone()])
     }
 
     /// The name of `s`, if it has one.
