@@ -39,7 +39,6 @@ use crate::schema;
 use crate::violation::{Verdict, Violation};
 use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
 use chunks::Lanes;
-use foldhash::HashMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -65,6 +64,31 @@ enum Ended {
     Abandoned,
 }
 
+/// How every invocation that ended in this stream last ended.
+#[derive(Debug, Default)]
+struct Remembered {
+    ids: names::Names,
+    how: Vec<Ended>,
+}
+
+impl Remembered {
+    fn set(&mut self, id: &str, how: Ended) {
+        let n = self.ids.intern(id).index();
+        if n >= self.how.len() {
+            self.how.resize(n + 1, how);
+        }
+        self.how[n] = how;
+    }
+
+    /// Marks a remembered id announced again; how it had ended.
+    fn reopen(&mut self, id: &str) -> Option<Ended> {
+        let n = self.ids.find(id)?.index();
+        self.how
+            .get_mut(n)
+            .map(|e| std::mem::replace(e, Ended::Open))
+    }
+}
+
 /// The streaming state machine over one stream.
 #[derive(Debug)]
 pub struct Checker {
@@ -77,8 +101,10 @@ pub struct Checker {
     book: RunBook,
     lanes: Lanes,
     state: Value,
-    /// Ids of invocations that ended (in this stream), as they last ended.
-    remembered: HashMap<Box<str>, Ended>,
+    /// Ids of invocations that ended (in this stream), as they last ended:
+    /// interned, so each costs its bytes plus a few more (they are what
+    /// grows over a long stream).
+    remembered: Remembered,
     /// Set by [`Checker::continue_open`]: the event's tag is the owner on
     /// record of what it continues, and already attributed (the fast path
     /// then skips recording the attribution again).
@@ -108,7 +134,7 @@ impl Checker {
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
-            remembered: HashMap::default(),
+            remembered: Remembered::default(),
             tag_attributed: false,
             projector: Some(Projector::new()),
         }
@@ -370,7 +396,7 @@ impl Checker {
 
     fn run_error(&mut self) {
         for id in self.book.active_invocations() {
-            self.remembered.insert(id.into(), Ended::Abandoned);
+            self.remembered.set(id, Ended::Abandoned);
         }
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
@@ -929,10 +955,7 @@ impl Checker {
         }
         // Only ids that ended are kept (absent reads as open), so a new id
         // costs one lookup here and one insertion when it ends.
-        let before = self
-            .remembered
-            .get_mut(id)
-            .map(|e| std::mem::replace(e, Ended::Open));
+        let before = self.remembered.reopen(id);
         match self.book.invocation(id) {
             Some(ended) => {
                 let how = match ended {
@@ -1030,12 +1053,7 @@ impl Checker {
         };
         // Both are on record since the announcement: no new keys.
         self.book.set_invocation(id, state);
-        match self.remembered.get_mut(id) {
-            Some(e) => *e = ended,
-            None => {
-                self.remembered.insert(id.into(), ended);
-            }
-        }
+        self.remembered.set(id, ended);
         if let Some(p) = self.projector.as_mut() {
             p.invocation_ended(id, status);
         }
