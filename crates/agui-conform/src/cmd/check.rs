@@ -69,7 +69,13 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         eprintln!("agui-conform: input holds no events");
     }
     super::rules::to_stdout(|out| match args.format {
-        Format::Json => writeln!(out, "{}", report.to_json()),
+        Format::Json => {
+            // Buffered: the line can be hundreds of megabytes.
+            let mut w = io::BufWriter::with_capacity(1 << 16, &mut *out);
+            report.write_json(&mut w)?;
+            writeln!(w)?;
+            w.flush()
+        }
         Format::Text => write_text(out, &label(&args.input), &report, args.all, colour()),
     })?;
     Ok(match report.verdict() {

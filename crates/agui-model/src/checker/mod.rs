@@ -1123,6 +1123,48 @@ impl Report {
         }
         Value::Object(m)
     }
+
+    /// Writes [`Report::to_json`] as compact JSON text, the same bytes,
+    /// without building it: the projection of a long stream is serialized
+    /// where it lies instead of copied first.
+    pub fn write_json(&self, w: impl std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer(w, &JsonForm(self)).map_err(std::io::Error::other)
+    }
+}
+
+/// [`Report::to_json`] as a serializer sees it: keys in the same (sorted)
+/// order as the `Value` form.
+struct JsonForm<'a>(&'a Report);
+
+impl serde::Serialize for JsonForm<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let violations: Vec<Value> = self
+            .0
+            .violations
+            .iter()
+            .filter_map(|v| serde_json::to_value(v).ok())
+            .collect();
+        let mut m = s.serialize_map(None)?;
+        if let Some(p) = &self.0.projection {
+            m.serialize_entry("projection", &RunsForm(&p.runs))?;
+        }
+        m.serialize_entry("verdict", self.0.verdict().as_str())?;
+        m.serialize_entry("violations", &violations)?;
+        m.end()
+    }
+}
+
+/// `{"runs": [...]}` over borrowed runs.
+struct RunsForm<'a>(&'a [Value]);
+
+impl serde::Serialize for RunsForm<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1))?;
+        m.serialize_entry("runs", self.0)?;
+        m.end()
+    }
 }
 
 /// Checks a whole stream held in memory.
