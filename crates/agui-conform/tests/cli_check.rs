@@ -412,3 +412,35 @@ fn text_report_with_projection() {
     let projection: Value = serde_json::from_str(projection).unwrap();
     assert!(projection.is_object());
 }
+
+/// The JSON report is printed run by run as the stream is read; the text is
+/// still exactly the report of the whole stream: three runs (the last one
+/// left open), violations in two of them, on a file and on stdin.
+#[test]
+fn json_printed_run_by_run_is_the_whole_report() {
+    let input = [
+        VALID,
+        r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r2"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"nope","delta":"x"}
+{"type":"RUN_FINISHED","threadId":"t1","runId":"r2"}
+{"type":"RUN_STARTED","threadId":"t1","runId":"r3"}
+{"type":"TEXT_MESSAGE_START","messageId":"m9","role":"assistant"}
+"#,
+    ]
+    .concat();
+    let values: Vec<Value> = input
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let want = agui_model::check_values(&values).to_json().to_string() + "\n";
+    let out = check_file("run-by-run.jsonl", input.as_bytes(), &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), want);
+    let out = run(&["check", "--format", "json", "-"], Some(input.as_bytes()));
+    assert_eq!(stdout(&out), want);
+    let report: Value = serde_json::from_str(&want).unwrap();
+    assert_eq!(
+        report["projection"]["runs"].as_array().map(Vec::len),
+        Some(3)
+    );
+}

@@ -15,7 +15,7 @@ pub mod schema;
 pub mod stream;
 pub mod violation;
 
-pub use checker::{Checker, Report, check_values};
+pub use checker::{Checker, JsonStream, Report, check_values};
 pub use events::EventType;
 pub use projection::Projection;
 pub use rules::{CATALOGUE, Obligation, Rule, RuleId, Severity};

@@ -97,6 +97,17 @@ struct RunView {
 pub struct Projector {
     done: Vec<Value>,
     current: Option<RunView>,
+    sink: Option<RunSink>,
+}
+
+/// Takes each run's projection as the run ends, instead of the projector
+/// keeping it: how a long stream is projected in memory of one run.
+pub struct RunSink(Box<dyn FnMut(Value)>);
+
+impl std::fmt::Debug for RunSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RunSink")
+    }
 }
 
 /// The text of a `content` field: a string, or the `text` parts of a
@@ -139,7 +150,25 @@ impl Projector {
                     }
                 }
             }
-            self.done.push(render(run, state));
+            let run = render(run, state);
+            self.keep(run);
+        }
+    }
+
+    /// A projector that hands every run to `sink` as it ends (and the one
+    /// still open at the end of input to it from [`Projector::finish`]),
+    /// keeping none.
+    pub fn with_sink(sink: impl FnMut(Value) + 'static) -> Self {
+        Projector {
+            sink: Some(RunSink(Box::new(sink))),
+            ..Projector::default()
+        }
+    }
+
+    fn keep(&mut self, run: Value) {
+        match &mut self.sink {
+            Some(sink) => (sink.0)(run),
+            None => self.done.push(run),
         }
     }
 
@@ -405,7 +434,8 @@ impl Projector {
     /// Ends the stream: a run still open is shown as `running`.
     pub fn finish(mut self, state: &Value) -> Projection {
         if let Some(run) = self.current.take() {
-            self.done.push(render(run, state));
+            let run = render(run, state);
+            self.keep(run);
         }
         Projection { runs: self.done }
     }

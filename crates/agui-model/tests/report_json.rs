@@ -1,10 +1,12 @@
-//! `Report::write_json` (what `agui-conform check --format json` prints)
-//! writes exactly the bytes of `Report::to_json`, on every corpus case,
-//! with and without the projection.
+//! `Report::write_json` and `JsonStream` (what `agui-conform check --format
+//! json` prints) write exactly the bytes of `Report::to_json`, on every
+//! corpus case, with and without the projection.
 
-use agui_model::Checker;
+use agui_model::{Checker, JsonStream};
 use serde_json::Value;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("corpus directory") {
@@ -19,27 +21,67 @@ fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn streamed_json_is_the_value_form_byte_for_byte() {
+/// Every corpus case's events.
+fn corpus() -> Vec<(PathBuf, Vec<Value>)> {
     let mut files = Vec::new();
     cases(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
         &mut files,
     );
     assert!(files.len() > 200, "corpus not found: {} cases", files.len());
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let case: Value =
+                serde_json::from_slice(&std::fs::read(&f).expect("reads")).expect("JSON");
+            let events = case["events"].as_array()?.clone();
+            Some((f, events))
+        })
+        .collect()
+}
+
+#[test]
+fn runs_streamed_as_they_end_give_the_value_form_byte_for_byte() {
+    let mut runs = 0;
+    for (f, events) in corpus() {
+        let mut kept = Checker::new();
+        let out = Rc::new(RefCell::new(Some(JsonStream::new(Vec::new()))));
+        let sink = Rc::clone(&out);
+        let mut streamed = Checker::with_projection_sink(move |run| {
+            if let Some(s) = sink.borrow_mut().as_mut() {
+                s.run(&run);
+            }
+        });
+        for e in &events {
+            kept.push(e);
+            streamed.push(e);
+        }
+        let (kept, streamed) = (kept.finish(), streamed.finish());
+        assert_eq!(streamed.projection.as_ref().map(|p| p.runs.len()), Some(0));
+        runs += kept.projection.as_ref().map_or(0, |p| p.runs.len());
+        let stream = out.borrow_mut().take().expect("not finished yet");
+        let bytes = stream.finish(&streamed).expect("writes to memory");
+        assert_eq!(
+            String::from_utf8(bytes).expect("UTF-8"),
+            kept.to_json().to_string(),
+            "{}",
+            f.display()
+        );
+    }
+    assert!(runs > 250, "{runs} runs");
+}
+
+#[test]
+fn streamed_json_is_the_value_form_byte_for_byte() {
     let mut with_violations = 0;
-    for f in &files {
-        let case: Value = serde_json::from_slice(&std::fs::read(f).expect("reads")).expect("JSON");
-        let Some(events) = case["events"].as_array() else {
-            continue;
-        };
+    for (f, events) in corpus() {
         for projection in [true, false] {
             let mut c = if projection {
                 Checker::new()
             } else {
                 Checker::without_projection()
             };
-            for e in events {
+            for e in &events {
                 c.push(e);
             }
             let report = c.finish();

@@ -5,13 +5,14 @@
 //! [`Checker`]. Exit status: 0 accept, 1 reject, 2 usage or I/O error.
 
 use agui_model::stream::{self, Item, ReadOptions};
-use agui_model::{Checker, Report, Severity, Verdict};
+use agui_model::{Checker, JsonStream, Report, Severity, Verdict};
 use anyhow::Context;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Arguments of `agui-conform check`.
 #[derive(clap::Args, Debug)]
@@ -63,7 +64,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let opts = ReadOptions {
         max_line_bytes: args.max_line_bytes,
     };
-    let report = check_reader(input, &opts, wants_projection)
+    if args.format == Format::Json && wants_projection {
+        return check_streaming(input, &opts, &args.input);
+    }
+    let checker = if wants_projection {
+        Checker::new()
+    } else {
+        Checker::without_projection()
+    };
+    let report = check_reader(input, &opts, checker)
         .with_context(|| format!("reading {}", label(&args.input)))?;
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
@@ -109,17 +118,48 @@ fn label(input: &Path) -> String {
     }
 }
 
-/// Reads a whole stream through the checker.
+/// `--format json` with the projection: each run is printed as it ends
+/// ([`JsonStream`]), so memory stays that of one run however long the
+/// stream; the bytes are those of the report printed at the end. An input
+/// error leaves the text unfinished on stdout (the error goes to stderr).
+fn check_streaming(input: impl BufRead, opts: &ReadOptions, path: &Path) -> anyhow::Result<u8> {
+    let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let stream = Rc::new(RefCell::new(Some(JsonStream::new(out))));
+    let sink = Rc::clone(&stream);
+    let checker = Checker::with_projection_sink(move |run| {
+        if let Some(s) = sink.borrow_mut().as_mut() {
+            s.run(&run);
+        }
+    });
+    let report =
+        check_reader(input, opts, checker).with_context(|| format!("reading {}", label(path)))?;
+    if report.events == 0 {
+        eprintln!("agui-conform: input holds no events");
+    }
+    let Some(stream) = stream.borrow_mut().take() else {
+        anyhow::bail!("the JSON report was already finished");
+    };
+    let written = stream
+        .finish(&report)
+        .and_then(|mut out| writeln!(out).and_then(|()| out.flush()));
+    if let Err(e) = written
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        return Err(e.into());
+    }
+    Ok(match report.verdict() {
+        Verdict::Accept => 0,
+        Verdict::Reject => 1,
+    })
+}
+
+/// Reads a whole stream through `checker`.
 pub fn check_reader(
     input: impl BufRead,
     opts: &ReadOptions,
-    projection: bool,
+    checker: Checker,
 ) -> io::Result<Report> {
-    let checker = RefCell::new(if projection {
-        Checker::new()
-    } else {
-        Checker::without_projection()
-    });
+    let checker = RefCell::new(checker);
     // Common lines take the checker's borrowed fast path; the rest are
     // parsed by the reader and pushed as values (same report either way).
     let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);

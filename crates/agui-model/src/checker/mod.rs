@@ -30,6 +30,7 @@
 mod book;
 mod chunks;
 mod fast;
+mod json;
 mod names;
 
 use crate::events::EventType;
@@ -39,6 +40,7 @@ use crate::schema;
 use crate::violation::{Verdict, Violation};
 use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
 use chunks::Lanes;
+pub use json::JsonStream;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -137,6 +139,17 @@ impl Checker {
             remembered: Remembered::default(),
             tag_attributed: false,
             projector: Some(Projector::new()),
+        }
+    }
+
+    /// A checker that hands each run's projection to `sink` as the run
+    /// ends; the report's projection then holds no runs. Memory stays that
+    /// of one run however long the stream (`agui-conform check` prints runs
+    /// this way).
+    pub fn with_projection_sink(sink: impl FnMut(Value) + 'static) -> Self {
+        Checker {
+            projector: Some(Projector::with_sink(sink)),
+            ..Checker::new()
         }
     }
 
@@ -1122,48 +1135,6 @@ impl Report {
             m.insert("projection".into(), p.to_json());
         }
         Value::Object(m)
-    }
-
-    /// Writes [`Report::to_json`] as compact JSON text, the same bytes,
-    /// without building it: the projection of a long stream is serialized
-    /// where it lies instead of copied first.
-    pub fn write_json(&self, w: impl std::io::Write) -> std::io::Result<()> {
-        serde_json::to_writer(w, &JsonForm(self)).map_err(std::io::Error::other)
-    }
-}
-
-/// [`Report::to_json`] as a serializer sees it: keys in the same (sorted)
-/// order as the `Value` form.
-struct JsonForm<'a>(&'a Report);
-
-impl serde::Serialize for JsonForm<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let violations: Vec<Value> = self
-            .0
-            .violations
-            .iter()
-            .filter_map(|v| serde_json::to_value(v).ok())
-            .collect();
-        let mut m = s.serialize_map(None)?;
-        if let Some(p) = &self.0.projection {
-            m.serialize_entry("projection", &RunsForm(&p.runs))?;
-        }
-        m.serialize_entry("verdict", self.0.verdict().as_str())?;
-        m.serialize_entry("violations", &violations)?;
-        m.end()
-    }
-}
-
-/// `{"runs": [...]}` over borrowed runs.
-struct RunsForm<'a>(&'a [Value]);
-
-impl serde::Serialize for RunsForm<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(1))?;
-        m.serialize_entry("runs", self.0)?;
-        m.end()
     }
 }
 
