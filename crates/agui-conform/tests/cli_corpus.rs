@@ -12,6 +12,19 @@ fn corpus_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../corpus"))
 }
 
+/// `agui-conform corpus check DIR`: exit status and stdout.
+fn corpus_check(dir: &std::path::Path) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .args(["corpus", "check"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
 #[test]
 fn the_project_corpus_checks_clean() {
     let out = Command::new(BIN)
@@ -41,13 +54,8 @@ fn problems_are_listed_with_their_paths_and_fail_the_run() {
     )
     .unwrap();
     std::fs::write(dir.join("run/broken.json"), "{").unwrap();
-    let out = Command::new(BIN)
-        .args(["corpus", "check"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let (code, stdout) = corpus_check(&dir);
+    assert_eq!(code, Some(1), "{stdout}");
     assert!(
         stdout.contains("MALFORMED") && stdout.contains("run/broken.json: not JSON"),
         "{stdout}"
@@ -131,12 +139,7 @@ fn generated_cases_are_valid_corpus_cases() {
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{out:?}");
     }
-    let out = Command::new(BIN)
-        .args(["corpus", "check"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let (_, stdout) = corpus_check(&dir);
     assert!(
         stdout.contains(": 12 cases, 12 passed, 0 failed, 0 malformed;"),
         "{stdout}"
