@@ -258,44 +258,29 @@ impl Planned {
     }
 }
 
-/// Reads every `*.json` case under `dir` (skipping `*.schema.json`).
+/// Reads every case under `dir` with the corpus's own loader
+/// ([`agui_corpus::load_dir`]: `*.json` but `*.schema.json`, ids checked
+/// against paths, expectations linted); files that are not valid cases are
+/// problems, reported by the run without stopping it.
 pub fn load_corpus(dir: &Path, cases: &mut Vec<SuiteCase>, problems: &mut Vec<String>) {
     if !dir.is_dir() {
         problems.push(format!("corpus folder {} not found", dir.display()));
         return;
     }
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = match std::fs::read_dir(&d) {
-            Ok(e) => e,
-            Err(e) => {
-                problems.push(format!("{}: {e}", d.display()));
-                continue;
-            }
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if !name.ends_with(".json") || name.ends_with(".schema.json") {
-                continue;
-            }
-            let parsed = std::fs::read(&path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| {
-                    serde_json::from_slice::<agui_corpus::Case>(&b).map_err(|e| e.to_string())
-                })
-                .and_then(|c| SuiteCase::from_corpus(c, path.clone()));
-            match parsed {
-                Ok(c) => cases.push(c),
-                Err(e) => problems.push(format!("{}: {e}", path.display())),
-            }
+    let corpus = match agui_corpus::load_dir(dir) {
+        Ok(c) => c,
+        Err(e) => {
+            problems.push(format!("{}: {e}", dir.display()));
+            return;
+        }
+    };
+    for p in corpus.malformed {
+        problems.push(format!("{}: {}", p.path.display(), p.message));
+    }
+    for c in corpus.cases {
+        match SuiteCase::from_corpus(c.case, c.path.clone()) {
+            Ok(case) => cases.push(case),
+            Err(e) => problems.push(format!("{}: {e}", c.path.display())),
         }
     }
 }
@@ -375,6 +360,40 @@ mod tests {
         assert_eq!(problems.len(), 1);
         assert!(
             problems[0].contains("no-such-folder") && problems[0].ends_with("not found"),
+            "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn corpus_files_that_are_not_valid_cases_are_problems() {
+        let dir = std::env::temp_dir().join(format!("agui-suite-corpus-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("run")).unwrap();
+        let case = |id: &str| {
+            format!(
+                r#"{{"id": "{id}", "description": "d", "spec": "s",
+                "events": [{{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}},
+                           {{"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}}],
+                "expect": {{"verdict": "accept"}}}}"#
+            )
+        };
+        std::fs::write(dir.join("run/good.json"), case("run/good")).unwrap();
+        std::fs::write(dir.join("run/moved.json"), case("run/elsewhere")).unwrap();
+        std::fs::write(dir.join("run/broken.json"), "{").unwrap();
+        let (mut cases, mut problems) = (Vec::new(), Vec::new());
+        load_corpus(&dir, &mut cases, &mut problems);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(
+            cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+            ["run/good"]
+        );
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems.iter().any(|p| p.contains("broken.json")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("moved.json")),
             "{problems:?}"
         );
     }
