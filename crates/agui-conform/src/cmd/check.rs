@@ -78,19 +78,27 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         eprintln!("agui-conform: input holds no events");
     }
     super::rules::to_stdout(|out| match args.format {
-        Format::Json => {
-            // Buffered: the line can be hundreds of megabytes.
-            let mut w = io::BufWriter::with_capacity(1 << 16, &mut *out);
-            report.write_json(&mut w)?;
-            writeln!(w)?;
-            w.flush()
-        }
+        Format::Json => write_json_line(out, &report),
         Format::Text => write_text(out, &label(&args.input), &report, args.all, colour()),
     })?;
-    Ok(match report.verdict() {
+    Ok(exit_status(&report))
+}
+
+/// `check`'s exit status for a report: 0 accept, 1 reject.
+fn exit_status(report: &Report) -> u8 {
+    match report.verdict() {
         Verdict::Accept => 0,
         Verdict::Reject => 1,
-    })
+    }
+}
+
+/// The machine form of `report` and a newline, buffered (the line can be
+/// hundreds of megabytes).
+pub(super) fn write_json_line(out: impl Write, report: &Report) -> io::Result<()> {
+    let mut w = io::BufWriter::with_capacity(1 << 16, out);
+    report.write_json(&mut w)?;
+    writeln!(w)?;
+    w.flush()
 }
 
 /// Opens the input source. The one place that knows where streams come
@@ -147,10 +155,7 @@ fn check_streaming(input: impl BufRead, opts: &ReadOptions, path: &Path) -> anyh
     {
         return Err(e.into());
     }
-    Ok(match report.verdict() {
-        Verdict::Accept => 0,
-        Verdict::Reject => 1,
-    })
+    Ok(exit_status(&report))
 }
 
 /// Reads a whole stream through `checker`.

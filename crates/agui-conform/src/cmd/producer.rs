@@ -7,7 +7,7 @@ use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, Options, Progress, client, input};
 use agui_model::Verdict;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -117,13 +117,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
     let report = &run.report;
     super::rules::to_stdout(|out| match args.format {
-        check::Format::Json => {
-            // Buffered: the line can be hundreds of megabytes.
-            let mut w = io::BufWriter::with_capacity(1 << 16, &mut *out);
-            report.write_json(&mut w)?;
-            writeln!(w)?;
-            w.flush()
-        }
+        check::Format::Json => check::write_json_line(out, report),
         check::Format::Text => check::write_text(out, url, report, args.all, check::colour()),
     })?;
     if let (Some(p), Some(c)) = (&live.save, &capture) {
