@@ -93,9 +93,6 @@ pub struct RunBook {
     names: Names,
     /// One per name, by [`Name::index`].
     slots: Vec<Slot>,
-    /// How many parts are open (so a run that closed everything finishes
-    /// without a look at every slot).
-    open_parts: usize,
     /// Open steps: name → owners holding it open (usually one).
     steps: HashMap<Name, Vec<Owner>>,
     /// The invocations announced, in order (each once).
@@ -112,7 +109,6 @@ impl RunBook {
         self.implicit = implicit;
         self.names.clear();
         self.slots.clear();
-        self.open_parts = 0;
         self.steps.clear();
         self.announce_order.clear();
         self.suspended.clear();
@@ -219,10 +215,8 @@ impl RunBook {
             .slots
             .get_mut(n.index())
             .map(|s| &mut s.entities[part.kind() as usize])
-            && e.open & part.bit() == 0
         {
             e.open |= part.bit();
-            self.open_parts += 1;
         }
     }
 
@@ -234,9 +228,7 @@ impl RunBook {
             return None;
         }
         e.open &= !part.bit();
-        let found = (e.owner, e.attributed);
-        self.open_parts -= 1;
-        Some(found)
+        Some((e.owner, e.attributed))
     }
 
     /// Whether anything of this reasoning id (span or message) is open.
@@ -264,18 +256,12 @@ impl RunBook {
     /// Names the entities still open, for `run.open-entities-at-finish`.
     pub fn open_entities(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let parts = [
+        for (part, prefix) in [
             (Part::Text, "text message"),
             (Part::Tool, "tool call"),
             (Part::Span, "reasoning span"),
             (Part::Message, "reasoning message"),
-        ];
-        let parts = if self.open_parts == 0 {
-            &[][..]
-        } else {
-            &parts[..]
-        };
-        for &(part, prefix) in parts {
+        ] {
             out.extend(
                 self.open_ids(part)
                     .into_iter()

@@ -17,7 +17,7 @@ impl Report {
     }
 
     /// The violations as the `Value` form has them (its key order).
-    fn violation_values(&self) -> Vec<Value> {
+    pub(super) fn violation_values(&self) -> Vec<Value> {
         self.violations
             .iter()
             .filter_map(|v| serde_json::to_value(v).ok())

@@ -686,19 +686,12 @@ impl Checker {
 
     /// `ownership.reopen-disagrees`: an opener of an id on record while
     /// nothing of it is open, whose effective owner differs from the record.
-    fn reopen(
-        &mut self,
-        i: usize,
-        kind: Kind,
-        id: &str,
-        effective: Option<Option<&str>>,
-        ty: EventType,
-    ) {
+    fn reopen(&mut self, i: usize, kind: Kind, id: &str, effective: Option<Owner>, ty: EventType) {
         let Some(eff) = effective else { return };
         if let Some(rec) = self.book.owner(kind, id)
-            && self.book.owner_str(rec) != eff
+            && rec != eff
         {
-            let (rec, eff) = (self.book.who(rec), who_tag(eff));
+            let (rec, eff) = (self.book.who(rec), self.book.who(eff));
             self.report(
                 RuleId::OwnershipReopenDisagrees,
                 i,
@@ -719,8 +712,8 @@ impl Checker {
             );
             return;
         }
-        self.reopen(i, Kind::Text, id, tag.map(Some), ty);
         let owner = self.book.owner_of(tag);
+        self.reopen(i, Kind::Text, id, tag.map(|_| owner), ty);
         self.book.record_first(Kind::Text, id, owner, tag.is_some());
         self.book.open(Part::Text, id);
         if let Some(p) = self.projector.as_mut() {
@@ -766,14 +759,7 @@ impl Checker {
             Some(t) => Some(self.book.owner_of(Some(t))),
             None => parent_owner,
         };
-        let eff_str = effective.map(|o| self.book.owner_str(o).map(str::to_owned));
-        self.reopen(
-            i,
-            Kind::Tool,
-            id,
-            eff_str.as_ref().map(Option::as_deref),
-            ty,
-        );
+        self.reopen(i, Kind::Tool, id, effective, ty);
         if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner)
             && !self.book.is_tag(po, Some(t))
         {
@@ -819,12 +805,12 @@ impl Checker {
     /// Shared by `REASONING_START` and `REASONING_MESSAGE_START`: an opener
     /// whose id names an open span or message is a continuation.
     fn reasoning_opener(&mut self, i: usize, id: &str, tag: Option<&str>, ty: EventType) {
+        let owner = self.book.owner_of(tag);
         if self.book.reasoning_open(id) {
             self.continuation(i, Kind::Reasoning, id, tag, ty);
         } else {
-            self.reopen(i, Kind::Reasoning, id, tag.map(Some), ty);
+            self.reopen(i, Kind::Reasoning, id, tag.map(|_| owner), ty);
         }
-        let owner = self.book.owner_of(tag);
         self.book
             .record_first(Kind::Reasoning, id, owner, tag.is_some());
     }
@@ -917,16 +903,14 @@ impl Checker {
         if let Some(at) = holders.iter().position(|o| *o == owner) {
             holders.remove(at);
         } else {
-            let others = std::mem::take(holders);
+            let others = holders.clone();
+            holders.remove(0);
             let names: Vec<String> = others.iter().map(|&o| self.book.who(o)).collect();
             let msg = format!(
                 "STEP_FINISHED {name:?} by {}, but only {} has it open",
                 self.book.who(owner),
                 names.join(" and ")
             );
-            if let Some(holders) = self.book.open_step(name) {
-                holders.extend(others.into_iter().skip(1));
-            }
             self.report(RuleId::OwnershipStepOwner, i, msg);
         }
         self.book.drop_step_if_closed(name);
@@ -1122,15 +1106,7 @@ impl Report {
     pub fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert("verdict".into(), Value::from(self.verdict().as_str()));
-        m.insert(
-            "violations".into(),
-            Value::Array(
-                self.violations
-                    .iter()
-                    .filter_map(|v| serde_json::to_value(v).ok())
-                    .collect(),
-            ),
-        );
+        m.insert("violations".into(), Value::Array(self.violation_values()));
         if let Some(p) = &self.projection {
             m.insert("projection".into(), p.to_json());
         }
