@@ -19,7 +19,7 @@ mod scan;
 
 use crate::events::EventType;
 use crate::schema;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 
 /// `TEXT_MESSAGE_START.role` (SCHEMA.md).
@@ -75,8 +75,8 @@ macro_rules! key_prefix {
 impl Key {
     /// The known key spelled at the start of `rest` (the bytes after a
     /// key's opening quote) with its closing quote, and the length of both:
-    /// the common case, without scanning the key as a string. `None` for
-    /// anything else (then [`Key::of`] judges the scanned key).
+    /// without scanning the key as a string. `None` for any other key: an
+    /// unescaped key naming a known one is always spelled so.
     #[inline]
     fn known(rest: &[u8]) -> Option<(Key, usize)> {
         match rest.first()? {
@@ -99,6 +99,8 @@ impl Key {
         }
     }
 
+    /// The key a name is: the test oracle for [`Key::known`].
+    #[cfg(test)]
     fn of(name: &str) -> Option<Key> {
         Some(match name {
             "type" => Key::Type,
@@ -320,32 +322,27 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
                 sc.skip(len);
                 Some(k)
             }
+            // An unknown field, only scanned; a key with escapes declines.
             None => {
-                let (key, key_escaped) = sc.string_rest()?;
-                if key_escaped {
+                let (_, escaped) = sc.string_rest()?;
+                if escaped {
                     return None;
                 }
-                Key::of(&key[1..key.len() - 1])
+                None
             }
         };
         sc.eat(b':')?;
-        if sc.peek()? == b'"' {
-            let (raw, escaped) = sc.string()?;
-            if let Some(k) = k {
-                if fields.has(k) {
-                    return None;
-                }
-                fields.raw[k as usize] = Some(raw);
-                fields.escaped |= u32::from(escaped) << k as u32;
-            }
+        let (raw, escaped) = if sc.peek()? == b'"' {
+            sc.string()?
         } else {
-            let raw = sc.value(0)?;
-            if let Some(k) = k {
-                if fields.has(k) {
-                    return None;
-                }
-                fields.raw[k as usize] = Some(raw);
+            (sc.value(0)?, false)
+        };
+        if let Some(k) = k {
+            if fields.has(k) {
+                return None;
             }
+            fields.raw[k as usize] = Some(raw);
+            fields.escaped |= u32::from(escaped) << k as u32;
         }
         match sc.peek()? {
             b',' => sc.eat(b',')?,
@@ -421,15 +418,10 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
             f.opt_any(Key::Result)?;
             let outcome = match f.get(Key::Outcome) {
                 None | Some(r#"{"type":"success"}"#) => None,
-                Some(_) => {
-                    let mut o = Map::new();
-                    put(&mut o, "subagentRunId", tag.clone());
-                    if let Some(outcome) = f.value(Key::Outcome)? {
-                        o.insert("outcome".to_owned(), outcome);
-                    }
-                    schema_clean(ty, &mut o)?;
-                    o.remove("outcome")
-                }
+                Some(_) => match (f.value(Key::Outcome)?, tag.as_deref()) {
+                    (Some(outcome), Some(id)) => Some(checked_outcome(id, outcome)?),
+                    _ => return Err(Decline),
+                },
             };
             Body::SubagentEnded { outcome }
         }
@@ -443,23 +435,22 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
     Ok(FastEvent { ty, tag, body })
 }
 
-fn put(o: &mut Map<String, Value>, key: &str, v: Option<Cow<'_, str>>) {
-    if let Some(v) = v {
-        o.insert(key.to_owned(), Value::String(v.into_owned()));
+/// A `SUBAGENT_FINISHED` outcome other than the plain success, judged by
+/// the schema validator on the event it stands in (which the fast path has
+/// checked otherwise); declines on any issue.
+fn checked_outcome(id: &str, outcome: Value) -> Fast<Value> {
+    let event = serde_json::json!({
+        "type": EventType::SubagentFinished.as_str(),
+        "subagentRunId": id,
+        "outcome": outcome,
+    });
+    if !schema::validate(&event).is_empty() {
+        return Err(Decline);
     }
-}
-
-/// Validates a partial event (its type plus the nested fields the fast path
-/// does not judge itself) with the schema validator; declines on any issue.
-fn schema_clean(ty: EventType, o: &mut Map<String, Value>) -> Fast<()> {
-    o.insert("type".to_owned(), Value::from(ty.as_str()));
-    let whole = Value::Object(std::mem::take(o));
-    let clean = schema::validate(&whole).is_empty();
-    if let Value::Object(mut back) = whole {
-        back.remove("type");
-        *o = back;
+    match event {
+        Value::Object(mut m) => m.remove("outcome").ok_or(Decline),
+        _ => Err(Decline),
     }
-    if clean { Ok(()) } else { Err(Decline) }
 }
 
 #[cfg(test)]
