@@ -5,17 +5,21 @@
 //! ([`schema`]) → stream rules ([`checker`]) → what a consumer shows
 //! ([`projection`]). The rule ids live once, in [`rules`].
 
+pub mod check;
 pub mod checker;
 pub mod events;
 #[doc(hidden)]
 pub mod fast;
+pub mod json;
+pub mod limits;
 pub mod projection;
 pub mod rules;
 pub mod schema;
 pub mod stream;
 pub mod violation;
 
-pub use checker::{Checker, JsonStream, Report, check_values};
+pub use checker::{Checker, Counts, Finding, JsonStream, Report, Sink, check_values};
+pub use limits::{LimitKind, LimitNotice, Limits};
 pub use events::EventType;
 pub use projection::Projection;
 pub use rules::{CATALOGUE, Obligation, Rule, RuleId, Severity};

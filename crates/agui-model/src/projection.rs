@@ -98,6 +98,9 @@ pub struct Projector {
     done: Vec<Value>,
     current: Option<RunView>,
     sink: Option<RunSink>,
+    /// A lone surrogate was read in this run: its strings are settled
+    /// ([`crate::json::settle_surrogates`]) when it ends.
+    lone: bool,
 }
 
 /// Takes each run's projection as the run ends, instead of the projector
@@ -165,7 +168,16 @@ impl Projector {
         }
     }
 
-    fn keep(&mut self, run: Value) {
+    /// A lone surrogate was read (`schema.lone-surrogate`): what is still
+    /// unpaired when the run ends is shown as U+FFFD.
+    pub fn saw_lone_surrogate(&mut self) {
+        self.lone = true;
+    }
+
+    fn keep(&mut self, mut run: Value) {
+        if std::mem::take(&mut self.lone) {
+            crate::json::settle_surrogates(&mut run);
+        }
         match &mut self.sink {
             Some(sink) => (sink.0)(run),
             None => self.done.push(run),
@@ -278,7 +290,7 @@ impl Projector {
             ..
         }) = self.message_mut(id)
         {
-            s.push_str(delta);
+            crate::json::join_text(s, delta);
         }
     }
 
@@ -320,7 +332,7 @@ impl Projector {
                 .get_mut(m)
                 .and_then(|m| m.tool_calls.get_mut(c))
         {
-            call.args.push_str(delta);
+            crate::json::join_text(&mut call.args, delta);
         }
     }
 

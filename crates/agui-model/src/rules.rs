@@ -36,6 +36,9 @@ pub enum Obligation {
     ShouldReject,
     MayReject,
     MustAccept,
+    /// Transport rules: checked on producers' HTTP exchanges only; the
+    /// consumer harness works on event streams and never scores them.
+    None,
 }
 
 impl Obligation {
@@ -45,6 +48,7 @@ impl Obligation {
             Obligation::ShouldReject => "should-reject",
             Obligation::MayReject => "may-reject",
             Obligation::MustAccept => "must-accept",
+            Obligation::None => "none",
         }
     }
 }
@@ -57,6 +61,9 @@ pub enum Source {
     DraftDocs,
     Base,
     Docs,
+    /// The AG-UI HTTP agent (SSE) and the HTML Living Standard's
+    /// server-sent events parsing.
+    Transport,
 }
 
 impl Source {
@@ -67,6 +74,7 @@ impl Source {
             Source::DraftDocs => "draft, docs",
             Source::Base => "base",
             Source::Docs => "docs",
+            Source::Transport => "transport",
         }
     }
 }
@@ -91,6 +99,12 @@ impl Rule {
     /// True for rules a stream can violate (everything but `accept.*`).
     pub fn is_violation(&self) -> bool {
         self.severity != Severity::None
+    }
+
+    /// True for rules an event stream alone can break, which consumers are
+    /// scored on (everything but `accept.*` and `transport.*`).
+    pub fn is_stream_rule(&self) -> bool {
+        self.is_violation() && self.obligation != Obligation::None
     }
 }
 
@@ -224,6 +238,12 @@ catalogue! {
         statement: "A `success` outcome carries a non-empty `interruptIds` (the 1.0 schema objects are loose and let it through; an empty list attaches none).",
         quote: "A producer MUST NOT send an outcome value the schema does not describe, and MUST NOT attach interrupt ids to a success outcome." },
 
+    SchemaDuplicateKey => { id: "schema.duplicate-key", area: "schema", source: Schema, severity: Warning, obligation: MayReject,
+        statement: "An object, at any depth, has two members with the same name. RFC 8259 §4: names \"SHOULD be unique\"; parsers disagree on which value wins. Checking goes on with the last value (what `JSON.parse` and Python's `json` do)." },
+    SchemaLoneSurrogate => { id: "schema.lone-surrogate", area: "schema", source: Schema, severity: Warning, obligation: MayReject,
+        statement: "A string holds a `\\uD800`–`\\uDFFF` escape that is not half of a pair (RFC 8259 §8.2: valid JSON grammar, unpredictable text). A JavaScript producer emits it when it splits one character across two deltas. Text built from deltas is concatenated as UTF-16 code units: a pair split across two deltas joins into one character; a surrogate still unpaired in the final text is shown as U+FFFD.",
+        projection: "a pair split across deltas is one character; an unpaired surrogate is U+FFFD" },
+
     // ---- Run rules (base) ----
     RunFirstEvent => { id: "run.first-event", area: "run", source: Base, severity: Error, obligation: ShouldReject,
         statement: "The first event is neither `RUN_STARTED` nor `RUN_ERROR`." },
@@ -314,6 +334,22 @@ catalogue! {
     ChunkOpenerDisagrees => { id: "chunk.opener-disagrees", area: "chunks", source: Docs, severity: Error, obligation: ShouldReject,
         statement: "A continuing chunk states `role` or `name` (text), or `toolCallName` or `parentMessageId` (tool call), different from the stream's opener (a field the opener left out counts as different, except a text `role`, which the opener set to `assistant`)." },
 
+    // ---- Transport rules (HTTP + SSE; producers only) ----
+    TransportStatus => { id: "transport.status", area: "transport", source: Transport, severity: Error, obligation: None,
+        statement: "The response status is not 2xx." },
+    TransportContentType => { id: "transport.content-type", area: "transport", source: Transport, severity: Warning, obligation: None,
+        statement: "The response `Content-Type` is not `text/event-stream` (parameters allowed)." },
+    TransportFraming => { id: "transport.framing", area: "transport", source: Transport, severity: Error, obligation: None,
+        statement: "A non-blank line that is neither a comment (`:`) nor a `data`, `event`, `id` or `retry` field: a standard client ignores it, so an event written without `data:` is silently lost." },
+    TransportUnterminatedEvent => { id: "transport.unterminated-event", area: "transport", source: Transport, severity: Error, obligation: None,
+        statement: "The body ends with an event not closed by a blank line: a standard client discards it." },
+    TransportEndedEarly => { id: "transport.ended-early", area: "transport", source: Transport, severity: Error, obligation: None,
+        statement: "The connection ends abnormally (reset, truncated chunked body, decode error) before the stream's last run has its terminal event; reported instead of `run.unterminated`." },
+    TransportBuffered => { id: "transport.buffered", area: "transport", source: Transport, severity: Warning, obligation: None,
+        statement: "The response lasted at least 1 s and every event arrived within its last 100 ms: events are not flushed as they happen." },
+    TransportIdle => { id: "transport.idle", area: "transport", source: Transport, severity: Warning, obligation: None,
+        statement: "No byte (event or comment) for 30 s or more while a run is open: intermediaries commonly close idle connections (send a comment as keep-alive)." },
+
     // ---- Obligations that are not violations (must-accept) ----
     AcceptAttributionOnly => { id: "accept.attribution-only", area: "accept", source: Draft, severity: None, obligation: MustAccept,
         statement: "Events tagged with ids that are never announced.",
@@ -397,10 +433,12 @@ mod tests {
 
     #[test]
     fn catalogue_matches_rules_md_counts() {
-        // RULES.md lists 10 schema, 6 run, 9 entity, 7 lifecycle, 4 ownership,
-        // 3 interrupt, 4 chunk rules and 17 accept obligations.
+        // RULES.md (revision 2) lists 12 schema, 6 run, 9 entity, 7 lifecycle,
+        // 4 ownership, 3 interrupt, 4 chunk, 7 transport rules and 17 accept
+        // obligations.
         let count = |area: &str| CATALOGUE.iter().filter(|r| r.area == area).count();
-        assert_eq!(count("schema"), 10);
+        assert_eq!(count("schema"), 12);
+        assert_eq!(count("transport"), 7);
         assert_eq!(count("run"), 6);
         assert_eq!(count("entities"), 9);
         assert_eq!(count("lifecycle"), 7);

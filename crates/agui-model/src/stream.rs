@@ -18,38 +18,44 @@
 //! longer than 1 MiB that starts with `[` means an array. Everything else is
 //! **JSON Lines**. A leading UTF-8 byte order mark is skipped.
 //!
+//! # What is JSON
+//! Exactly the RFC 8259 grammar ([`crate::json`]): lone surrogate escapes,
+//! numbers outside a double's range and nesting of any depth are JSON. Two
+//! checker limits are not grammar: a line longer than
+//! [`ReadOptions::max_line_bytes`] and nesting deeper than
+//! [`ReadOptions::max_depth`] become [`Item::OverLimit`] (a limit notice,
+//! never `schema.not-json`).
+//!
 //! # JSON Lines
 //! Each non-blank line is one item; lines holding only whitespace are
 //! skipped and are not items; `\r\n` endings are accepted. A valid JSON value
 //! that is not an object is an ordinary [`Item::Value`] (the checker reports
 //! it). A line becomes [`Item::Unparseable`] when it holds invalid UTF-8, a
-//! JSON syntax error, data after its value, or nesting deeper than
-//! serde_json's recursion limit allows ([`MAX_NESTING`]; no stack overflow),
-//! when the line or the input ends inside its value, or when it is longer
-//! than [`ReadOptions::max_line_bytes`] — the rest of such a line is skipped
-//! in chunks, never buffered.
+//! JSON syntax error or data after its value, or when the line or the input
+//! ends inside its value. A line longer than the limit is skipped in chunks,
+//! never buffered.
 //!
 //! # JSON array
-//! Elements are deserialized one at a time from the reader and handed over
-//! one by one; the array is never built. A syntax error (or truncation)
-//! inside the array ends reading with one unparseable item naming its line
-//! and column; data after the closing `]` is one unparseable item too. An
-//! element longer than [`ReadOptions::max_line_bytes`] ends reading the same
-//! way (an array cannot be resumed after a skipped element).
+//! Elements are cut out of the input one at a time (a byte scanner that
+//! tracks strings and brackets) and parsed one by one; the array is never
+//! built. A syntax error (or truncation) inside the array ends reading with
+//! one unparseable item naming its line; data after the closing `]` is one
+//! unparseable item too. An element longer than
+//! [`ReadOptions::max_line_bytes`] is skipped (a limit notice) and reading
+//! goes on with the next element.
 
-use serde::de::{Error as _, SeqAccess, Visitor};
+use crate::json::{self, Note, ParseError, ParseOptions};
+use crate::limits::LimitKind;
 use serde_json::Value;
 use std::cell::Cell;
-use std::fmt;
 use std::io::{self, BufRead, Cursor, Read};
 use std::ops::ControlFlow;
 
 /// The default longest line: 64 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
-/// The deepest nesting serde_json's default recursion limit (kept, so deep
-/// input cannot overflow the stack) lets through: 127 levels; 128 fail.
-pub const MAX_NESTING: usize = 127;
+/// The default deepest nesting of one item: [`json::DEFAULT_MAX_DEPTH`].
+pub const DEFAULT_MAX_DEPTH: usize = json::DEFAULT_MAX_DEPTH;
 
 /// How much of a first line starting with `[` is looked at to decide between
 /// a JSON array file and JSON Lines (a longer first line means an array).
@@ -64,17 +70,32 @@ const KEEP_BUFFER_BYTES: usize = 1024 * 1024;
 pub enum Item {
     /// A JSON value (not necessarily an object). `line` is 1-based: the line
     /// of a JSON Lines item, or the line where an array element ends.
-    Value { line: usize, value: Value },
+    /// `notes`: duplicate keys and lone surrogates met while parsing.
+    Value {
+        line: usize,
+        value: Value,
+        notes: Vec<Note>,
+    },
     /// Something that is not JSON at all; `reason` says what and where
     /// within the line (it does not repeat the line number).
     Unparseable { line: usize, reason: String },
+    /// An item the reader skipped at one of its limits (a line too long,
+    /// nesting too deep): not the producer's fault, and not judged.
+    OverLimit {
+        line: usize,
+        kind: LimitKind,
+        limit: usize,
+        reason: String,
+    },
 }
 
 impl Item {
     /// The 1-based line number of the item.
     pub fn line(&self) -> usize {
         match self {
-            Item::Value { line, .. } | Item::Unparseable { line, .. } => *line,
+            Item::Value { line, .. }
+            | Item::Unparseable { line, .. }
+            | Item::OverLimit { line, .. } => *line,
         }
     }
 }
@@ -82,15 +103,19 @@ impl Item {
 /// How to read a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReadOptions {
-    /// Longest JSON Lines line in bytes (without its line ending); a longer
-    /// line is skipped and reported as unparseable.
+    /// Longest JSON Lines line (or array element) in bytes, without its
+    /// line ending; a longer one is skipped ([`Item::OverLimit`]).
     pub max_line_bytes: usize,
+    /// Deepest nesting of one item; a deeper one is skipped
+    /// ([`Item::OverLimit`]).
+    pub max_depth: usize,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_depth: DEFAULT_MAX_DEPTH,
         }
     }
 }
@@ -274,7 +299,7 @@ fn read_lines<R: BufRead>(
         if let Some(n) = memchr::memchr(b'\n', avail).filter(|&n| n <= cap) {
             let line = pos.line;
             let text = avail[..n].strip_suffix(b"\r").unwrap_or(&avail[..n]);
-            let item = line_item(text, true, line, pos.col, take);
+            let item = line_item(text, true, line, pos.col, opts, take);
             r.consume(n + 1);
             if item.map(&mut *emit).is_some_and(|flow| flow.is_break()) {
                 return Ok(());
@@ -298,7 +323,12 @@ fn read_lines<R: BufRead>(
                     "line of {total} bytes is longer than the limit of {}; skipped",
                     human_bytes(opts.max_line_bytes)
                 );
-                let flow = emit(Item::Unparseable { line, reason });
+                let flow = emit(Item::OverLimit {
+                    line,
+                    kind: LimitKind::LineBytes,
+                    limit: opts.max_line_bytes,
+                    reason,
+                });
                 if !newline || flow.is_break() {
                     return Ok(());
                 }
@@ -310,7 +340,7 @@ fn read_lines<R: BufRead>(
             }
             LineEnd::Newline | LineEnd::Eof => {
                 let text = buf.strip_suffix(b"\r").unwrap_or(&buf);
-                line_item(text, end == LineEnd::Newline, line, pos.col, take)
+                line_item(text, end == LineEnd::Newline, line, pos.col, opts, take)
             }
         };
         if item.map(&mut *emit).is_some_and(|flow| flow.is_break()) {
@@ -336,15 +366,38 @@ fn line_item(
     terminated: bool,
     line: usize,
     col: usize,
+    opts: &ReadOptions,
     take: &mut impl FnMut(&[u8]) -> bool,
 ) -> Option<Item> {
     if text.iter().all(u8::is_ascii_whitespace) || take(text) {
         return None;
     }
-    Some(match parse_line(text, terminated, col) {
-        Ok(value) => Item::Value { line, value },
-        Err(reason) => Item::Unparseable { line, reason },
-    })
+    Some(item_of(parse_line(text, terminated, col, opts), line))
+}
+
+/// The item a parse gives.
+fn item_of(parsed: Result<json::Parsed, Unparsed>, line: usize) -> Item {
+    match parsed {
+        Ok(p) => Item::Value {
+            line,
+            value: p.value,
+            notes: p.notes,
+        },
+        Err(Unparsed::NotJson(reason)) => Item::Unparseable { line, reason },
+        Err(Unparsed::TooDeep { limit, reason }) => Item::OverLimit {
+            line,
+            kind: LimitKind::Nesting,
+            limit,
+            reason,
+        },
+    }
+}
+
+/// Why a text gave no value.
+#[derive(Debug, Clone, PartialEq)]
+enum Unparsed {
+    NotJson(String),
+    TooDeep { limit: usize, reason: String },
 }
 
 /// The reason for a line whose value goes on past its end.
@@ -352,41 +405,42 @@ const LINE_ENDS_INSIDE: &str = "the line ends inside a JSON value";
 
 /// Parses one JSON Lines line. `terminated` is false for a last line with
 /// no newline; `col` is the number of bytes of the line already consumed.
-fn parse_line(bytes: &[u8], terminated: bool, col: usize) -> Result<Value, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("invalid UTF-8 at byte offset {}", col + e.valid_up_to()))?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde::Deserialize::deserialize(&mut de).map_err(|e: serde_json::Error| {
-        if e.is_eof() {
-            if terminated {
-                LINE_ENDS_INSIDE.to_string()
-            } else {
-                "truncated last line: the input ends inside a JSON value".to_string()
-            }
-        } else {
-            describe(&e, "", col + e.column())
-        }
+fn parse_line(
+    bytes: &[u8],
+    terminated: bool,
+    col: usize,
+    opts: &ReadOptions,
+) -> Result<json::Parsed, Unparsed> {
+    let text = simdutf8::compat::from_utf8(bytes).map_err(|e| {
+        Unparsed::NotJson(format!(
+            "invalid UTF-8 at byte offset {}",
+            col + e.valid_up_to()
+        ))
     })?;
-    de.end().map_err(|e| {
-        format!(
+    let popts = ParseOptions {
+        max_depth: opts.max_depth,
+    };
+    json::parse(text, &popts).map_err(|e| match e {
+        ParseError::Eof if terminated => Unparsed::NotJson(LINE_ENDS_INSIDE.to_string()),
+        ParseError::Eof => Unparsed::NotJson(
+            "truncated last line: the input ends inside a JSON value".to_string(),
+        ),
+        ParseError::Syntax { offset, what } => Unparsed::NotJson(format!(
+            "JSON syntax error: {what} at column {}",
+            col + offset + 1
+        )),
+        ParseError::Trailing { offset } => Unparsed::NotJson(format!(
             "trailing data after the JSON value at column {}",
-            col + e.column()
-        )
-    })?;
-    Ok(value)
-}
-
-/// A reason for a serde_json error: nesting, or the syntax error with its
-/// column in the line.
-fn describe(e: &serde_json::Error, context: &str, column: usize) -> String {
-    let full = e.to_string();
-    let message = full
-        .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
-        .unwrap_or(&full);
-    if message.starts_with("recursion limit exceeded") {
-        return format!("nesting deeper than {MAX_NESTING} levels{context}");
-    }
-    format!("JSON syntax error{context}: {message} at column {column}")
+            col + offset + 1
+        )),
+        ParseError::TooDeep { limit, offset } => Unparsed::TooDeep {
+            limit,
+            reason: format!(
+                "nesting deeper than the limit of {limit} levels at column {}; skipped",
+                col + offset + 1
+            ),
+        },
+    })
 }
 
 /// Decides between a JSON array file and JSON Lines whose first line is an
@@ -404,28 +458,19 @@ fn read_array_or_lines<R: BufRead>(
     match fill_line(r, &mut first, cap)? {
         LineEnd::Newline => {
             let text = first.strip_suffix(b"\r").unwrap_or(&first);
-            let parsed = parse_line(text, true, pos.col);
+            let parsed = parse_line(text, true, pos.col, opts);
             // Only a value that goes on past the line's end makes this an
             // array file; a complete or broken line is a JSON Lines item
             // when more lines follow.
-            let continues = matches!(&parsed, Err(reason) if reason == LINE_ENDS_INSIDE);
+            let continues =
+                matches!(&parsed, Err(Unparsed::NotJson(reason)) if reason == LINE_ENDS_INSIDE);
             if !continues {
                 let mut rest = Pos {
                     line: pos.line + 1,
                     col: 0,
                 };
                 if skip_blank(r, &mut rest)?.is_some() {
-                    let item = match parsed {
-                        Ok(value) => Item::Value {
-                            line: pos.line,
-                            value,
-                        },
-                        Err(reason) => Item::Unparseable {
-                            line: pos.line,
-                            reason,
-                        },
-                    };
-                    if emit(item).is_break() {
+                    if emit(item_of(parsed, pos.line)).is_break() {
                         return Ok(());
                     }
                     return read_lines(r, opts, rest, take, emit);
@@ -438,69 +483,37 @@ fn read_array_or_lines<R: BufRead>(
     }
 }
 
-/// What [`Counted`] saw of an array file so far.
-#[derive(Default)]
-struct Tally {
-    /// Newlines read: gives each element its line.
-    newlines: Cell<usize>,
-    /// Bytes read since the last element was handed over.
-    element_bytes: Cell<usize>,
-    /// An element grew past the limit; reading was cut off.
-    over: Cell<bool>,
-    /// The callback asked to stop.
-    stopped: Cell<bool>,
+/// Where the array scanner stands inside the current element.
+#[derive(Debug, Clone, Copy, Default)]
+struct Scan {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
 }
 
-/// A reader that keeps a [`Tally`] and fails once an element grows past
-/// `limit` bytes, so an array element is bounded like a line.
-struct Counted<'a, Rd> {
-    inner: Rd,
-    tally: &'a Tally,
-    limit: usize,
-}
-
-impl<Rd: Read> Read for Counted<'_, Rd> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let t = self.tally;
-        t.newlines
-            .set(t.newlines.get() + memchr::memchr_iter(b'\n', &buf[..n]).count());
-        t.element_bytes.set(t.element_bytes.get() + n);
-        if t.element_bytes.get() > self.limit {
-            t.over.set(true);
-            return Err(io::Error::other("array element over the limit"));
-        }
-        Ok(n)
-    }
-}
-
-/// The message a visitor fails with when the callback asked to stop.
-const STOP: &str = "reading stopped by the caller";
-
-/// Hands each array element to the callback as it is deserialized.
-struct Elements<'a, F> {
-    emit: &'a mut F,
-    first_line: usize,
-    tally: &'a Tally,
-}
-
-impl<'de, F: FnMut(Item) -> ControlFlow<()>> Visitor<'de> for Elements<'_, F> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON array of events")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(value) = seq.next_element::<Value>()? {
-            self.tally.element_bytes.set(0);
-            let line = self.first_line + self.tally.newlines.get();
-            if (self.emit)(Item::Value { line, value }).is_break() {
-                self.tally.stopped.set(true);
-                return Err(A::Error::custom(STOP));
+impl Scan {
+    /// Feeds one byte of an element; true when, outside any string and
+    /// bracket, it ends the element (`,` or `]`, not consumed into it).
+    #[inline]
+    fn ends_element(&mut self, c: u8) -> bool {
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if c == b'\\' {
+                self.escaped = true;
+            } else if c == b'"' {
+                self.in_string = false;
             }
+            return false;
         }
-        Ok(())
+        match c {
+            b'"' => self.in_string = true,
+            b'[' | b'{' => self.depth += 1,
+            b']' | b'}' if self.depth > 0 => self.depth -= 1,
+            b',' | b']' if self.depth == 0 => return true,
+            _ => {}
+        }
+        false
     }
 }
 
@@ -512,63 +525,184 @@ fn read_array<Rd: Read>(
     pos: Pos,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
-    let tally = Tally::default();
-    let limit = opts.max_line_bytes;
-    let mut de = serde_json::Deserializer::from_reader(Counted {
-        inner: rd,
-        tally: &tally,
-        limit,
-    });
-    let visitor = Elements {
-        emit: &mut *emit,
-        first_line: pos.line,
-        tally: &tally,
-    };
-    let (e, trailing) = match serde::Deserializer::deserialize_seq(&mut de, visitor) {
-        Ok(()) => match de.end() {
-            Ok(()) => return Ok(()),
-            Err(e) => (e, true),
-        },
-        Err(_) if tally.stopped.get() => return Ok(()),
-        Err(e) => (e, false),
-    };
-    let at = Position::of(&e, pos);
-    let reason = if tally.over.get() {
-        format!(
-            "an array element is longer than the limit of {}; reading stops",
-            human_bytes(limit)
-        )
-    } else if e.is_io() {
-        return Err(e.into());
-    } else if trailing {
-        format!("trailing data after the JSON array at column {}", at.column)
-    } else if e.is_eof() {
-        "truncated input: it ends inside the JSON array".to_string()
-    } else {
-        describe(&e, " in the JSON array", at.column)
-    };
-    let _ = emit(Item::Unparseable {
-        line: at.line,
-        reason,
-    });
+    let mut r = io::BufReader::with_capacity(1 << 16, rd);
+    let mut line = pos.line;
+    let mut col = pos.col;
+    // Consume the `[`.
+    match fill(&mut r)?.first() {
+        Some(b'[') => {
+            r.consume(1);
+            col += 1;
+        }
+        _ => return Ok(()),
+    }
+    let mut elem: Vec<u8> = Vec::new();
+    // Where the element's text starts, and the line of its last byte
+    // that is not whitespace (the element's line).
+    let mut start = Pos { line, col };
+    let mut last_line = line;
+    let mut over = false;
+    let mut elem_bytes = 0usize;
+    let mut scan = Scan::default();
+    let mut first = true;
+    loop {
+        let avail = fill(&mut r)?;
+        if avail.is_empty() {
+            let _ = emit(Item::Unparseable {
+                line,
+                reason: "truncated input: it ends inside the JSON array".to_string(),
+            });
+            return Ok(());
+        }
+        let mut used = 0;
+        let mut ended = None;
+        for &c in avail {
+            used += 1;
+            if c == b'\n' {
+                line += 1;
+                col = 0;
+            } else {
+                col += 1;
+            }
+            if scan.ends_element(c) {
+                ended = Some(c);
+                break;
+            }
+            if !c.is_ascii_whitespace() {
+                last_line = line;
+            }
+            elem_bytes += 1;
+            if !over {
+                if elem_bytes > opts.max_line_bytes {
+                    over = true;
+                    elem = Vec::new();
+                } else {
+                    elem.push(c);
+                }
+            }
+        }
+        r.consume(used);
+        let Some(end) = ended else { continue };
+        let blank = elem.iter().all(u8::is_ascii_whitespace);
+        let item = if over {
+            Some(Item::OverLimit {
+                line,
+                kind: LimitKind::LineBytes,
+                limit: opts.max_line_bytes,
+                reason: format!(
+                    "an array element of {elem_bytes} bytes is longer than the limit of {}; skipped",
+                    human_bytes(opts.max_line_bytes)
+                ),
+            })
+        } else if blank && end == b']' && first {
+            None // `[]`
+        } else if blank {
+            let _ = emit(Item::Unparseable {
+                line,
+                reason: format!("JSON syntax error in the JSON array: expected a value at column {col}"),
+            });
+            return Ok(());
+        } else {
+            match parse_element(&elem, start, opts) {
+                Err((at, reason)) => {
+                    let _ = emit(Item::Unparseable { line: at, reason });
+                    return Ok(());
+                }
+                Ok(parsed) => Some(item_of(parsed, last_line)),
+            }
+        };
+        if let Some(item) = item
+            && emit(item).is_break()
+        {
+            return Ok(());
+        }
+        first = false;
+        elem.clear();
+        if elem.capacity() > KEEP_BUFFER_BYTES {
+            elem = Vec::new();
+        }
+        elem_bytes = 0;
+        over = false;
+        scan = Scan::default();
+        start = Pos { line, col };
+        if end == b']' {
+            break;
+        }
+    }
+    // Only whitespace may follow the array.
+    let mut after = Pos { line, col };
+    if skip_blank(&mut r, &mut after)?.is_some() {
+        let _ = emit(Item::Unparseable {
+            line: after.line,
+            reason: format!(
+                "trailing data after the JSON array at column {}",
+                after.col + 1
+            ),
+        });
+    }
     Ok(())
 }
 
-/// An error's line and column in the whole input.
-struct Position {
-    line: usize,
-    column: usize,
-}
-
-impl Position {
-    fn of(e: &serde_json::Error, start: Pos) -> Position {
-        let line = start.line + e.line().saturating_sub(1);
-        let column = if e.line() <= 1 {
-            e.column() + start.col
-        } else {
-            e.column()
-        };
-        Position { line, column }
+/// Parses one array element whose text starts at `start`; an error that
+/// is not JSON comes with its line and a reason naming its column.
+fn parse_element(
+    elem: &[u8],
+    start: Pos,
+    opts: &ReadOptions,
+) -> Result<Result<json::Parsed, Unparsed>, (usize, String)> {
+    // Line and column (1-based) of a byte offset of the element.
+    let locate = |offset: usize| {
+        let before = &elem[..offset.min(elem.len())];
+        match memchr::memrchr(b'\n', before) {
+            None => (start.line, start.col + offset + 1),
+            Some(nl) => (
+                start.line + memchr::memchr_iter(b'\n', before).count(),
+                offset - nl,
+            ),
+        }
+    };
+    let text = match simdutf8::compat::from_utf8(elem) {
+        Ok(text) => text,
+        Err(e) => {
+            let (line, col) = locate(e.valid_up_to());
+            return Err((
+                line,
+                format!("JSON syntax error in the JSON array: invalid UTF-8 at column {col}"),
+            ));
+        }
+    };
+    let popts = ParseOptions {
+        max_depth: opts.max_depth,
+    };
+    match json::parse(text, &popts) {
+        Ok(p) => Ok(Ok(p)),
+        Err(ParseError::Eof) => Err((
+            start.line,
+            "truncated input: it ends inside the JSON array".to_string(),
+        )),
+        Err(ParseError::Syntax { offset, what }) => {
+            let (line, col) = locate(offset);
+            Err((
+                line,
+                format!("JSON syntax error in the JSON array: {what} at column {col}"),
+            ))
+        }
+        Err(ParseError::Trailing { offset }) => {
+            let (line, col) = locate(offset);
+            Err((
+                line,
+                format!("JSON syntax error in the JSON array: expected `,` or `]` at column {col}"),
+            ))
+        }
+        Err(ParseError::TooDeep { limit, offset }) => {
+            let (_, col) = locate(offset);
+            Ok(Err(Unparsed::TooDeep {
+                limit,
+                reason: format!(
+                    "nesting deeper than the limit of {limit} levels at column {col}; skipped"
+                ),
+            }))
+        }
     }
 }
 
@@ -609,10 +743,22 @@ mod tests {
     }
 
     fn value(line: usize, value: Value) -> Item {
-        Item::Value { line, value }
+        Item::Value {
+            line,
+            value,
+            notes: Vec::new(),
+        }
     }
 
     /// The line and reason of an unparseable item.
+    /// The line and reason of an item skipped at a limit.
+    fn over(item: &Item) -> (usize, &str) {
+        match item {
+            Item::OverLimit { line, reason, .. } => (*line, reason),
+            other => panic!("expected an item over a limit, got {other:?}"),
+        }
+    }
+
     fn bad(item: &Item) -> (usize, &str) {
         match item {
             Item::Unparseable { line, reason } => (*line, reason),
@@ -706,7 +852,7 @@ mod tests {
         let (line, reason) = bad(&items[0]);
         assert_eq!(line, 1);
         assert!(
-            reason.starts_with("JSON syntax error: expected value"),
+            reason.starts_with("JSON syntax error: expected a value"),
             "{reason}"
         );
     }
@@ -740,47 +886,84 @@ mod tests {
         );
     }
 
-    #[test]
-    fn deep_nesting_is_reported_without_overflow() {
-        let mut input = Vec::new();
-        input.extend(std::iter::repeat_n(b'[', 10_000));
-        input.extend(std::iter::repeat_n(b']', 10_000));
-        input.extend(b"\n{\"a\":1}\n");
-        let items = read(&input);
-        assert_eq!(bad(&items[0]), (1, "nesting deeper than 127 levels"));
-        assert_eq!(items[1], value(2, json!({"a": 1})));
+    /// The depth of an item's value, dropped without recursion.
+    fn depth_of(item: Item) -> usize {
+        match item {
+            Item::Value { value, .. } => {
+                let d = json::depth(&value);
+                json::drop_deep(value);
+                d
+            }
+            other => panic!("expected a value, got {other:?}"),
+        }
     }
 
     #[test]
-    fn nesting_at_the_limit_is_fine() {
+    fn deep_nesting_is_json_up_to_the_limit() {
         let nested = |depth: usize| "[".repeat(depth) + &"]".repeat(depth);
-        let lines = format!(
-            "{{}}\n{}\n{}\n",
-            nested(MAX_NESTING),
-            nested(MAX_NESTING + 1)
-        );
-        let items = read(lines.as_bytes());
-        assert!(
-            matches!(items[1], Item::Value { line: 2, .. }),
-            "{:?}",
-            items[1]
-        );
-        assert_eq!(bad(&items[2]), (3, "nesting deeper than 127 levels"));
-        // In an array file the array itself is the first level.
-        let array = format!("[{}]", nested(MAX_NESTING - 1));
+        let opts = ReadOptions {
+            max_depth: 300,
+            ..ReadOptions::default()
+        };
+        let lines = format!("{{}}\n{}\n{}\n{{\"a\":1}}\n", nested(300), nested(301));
+        let mut items = read_with(lines.as_bytes(), &opts).into_iter();
+        assert_eq!(items.next(), Some(value(1, json!({}))));
+        assert_eq!(items.next().map(depth_of), Some(300));
+        match items.next() {
+            Some(Item::OverLimit {
+                line: 3,
+                kind: LimitKind::Nesting,
+                limit: 300,
+                reason,
+            }) => assert!(reason.starts_with("nesting deeper than the limit of 300 levels")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(items.next(), Some(value(4, json!({"a": 1}))));
+        // In an array file the array itself is not an item's level.
+        let array = format!("[{}]", nested(300));
+        let mut items = read_with(array.as_bytes(), &opts).into_iter();
+        assert_eq!(items.next().map(depth_of), Some(300));
+    }
+
+    #[test]
+    fn default_nesting_admits_ten_thousand_levels_and_any_depth_is_safe() {
+        let deep = |d: usize| {
+            let mut v = Vec::new();
+            v.extend(std::iter::repeat_n(b'[', d));
+            v.extend(std::iter::repeat_n(b']', d));
+            v.push(b'\n');
+            v
+        };
+        let mut input = deep(10_000);
+        input.extend(deep(1_000_000));
+        let mut items = read(&input).into_iter();
+        assert_eq!(items.next().map(depth_of), Some(10_000));
         assert!(matches!(
-            read(array.as_bytes())[..],
-            [Item::Value { line: 1, .. }]
+            items.next(),
+            Some(Item::OverLimit {
+                kind: LimitKind::Nesting,
+                limit: DEFAULT_MAX_DEPTH,
+                ..
+            })
         ));
     }
 
     #[test]
+    fn lone_surrogates_huge_numbers_and_duplicate_keys_are_json() {
+        let items = read(b"{\"d\":\"\\ud83d\",\"n\":1e400,\"n\":2}\n");
+        match &items[..] {
+            [Item::Value { line: 1, notes, .. }] => assert_eq!(notes.len(), 2, "{notes:?}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn a_line_over_the_limit_is_skipped_and_reading_goes_on() {
-        let opts = ReadOptions { max_line_bytes: 16 };
+        let opts = ReadOptions { max_line_bytes: 16, ..ReadOptions::default() };
         let input = b"{\"a\":\"0123456789abcdef\"}\n{\"b\":2}\n{\"c\":\"0123456\"}\n";
         let items = read_with(input, &opts);
         assert_eq!(
-            bad(&items[0]),
+            over(&items[0]),
             (
                 1,
                 "line of 24 bytes is longer than the limit of 16 bytes; skipped"
@@ -793,11 +976,11 @@ mod tests {
 
     #[test]
     fn a_last_line_over_the_limit_without_newline() {
-        let opts = ReadOptions { max_line_bytes: 4 };
+        let opts = ReadOptions { max_line_bytes: 4, ..ReadOptions::default() };
         let items = read_with(b"{}\n\"abcdef\"", &opts);
         assert_eq!(items.len(), 2);
         assert_eq!(
-            bad(&items[1]),
+            over(&items[1]),
             (
                 2,
                 "line of 8 bytes is longer than the limit of 4 bytes; skipped"
@@ -857,7 +1040,7 @@ mod tests {
             "line of {} bytes is longer than the limit of 64 MiB; skipped",
             filler + 8
         );
-        assert_eq!(bad(&items[0]), (1, expected.as_str()));
+        assert_eq!(over(&items[0]), (1, expected.as_str()));
         assert_eq!(items[1], value(2, json!({"b": 2})));
     }
 
@@ -872,6 +1055,7 @@ mod tests {
         };
         let opts = ReadOptions {
             max_line_bytes: 4 * 1000 * 1000,
+            ..ReadOptions::default()
         };
         let items = read_from(io::BufReader::new(reader), &opts);
         let Item::Value { value, .. } = &items[0] else {
@@ -1021,29 +1205,53 @@ mod tests {
 
     #[test]
     fn deep_nesting_in_an_array() {
+        let opts = ReadOptions {
+            max_depth: 50,
+            ..ReadOptions::default()
+        };
+        let deep = "[".repeat(51) + &"]".repeat(51);
+        let input = format!("[{{\"a\":1}},{deep},{{\"b\":2}}]");
+        let items = read_with(input.as_bytes(), &opts);
+        assert_eq!(items.len(), 3, "{items:?}");
+        assert!(matches!(
+            items[1],
+            Item::OverLimit {
+                kind: LimitKind::Nesting,
+                limit: 50,
+                ..
+            }
+        ));
+        assert_eq!(items[2], value(1, json!({"b": 2})));
+        // Truncated inside deep nesting is truncation.
         let mut input = b"[{\"a\":1},".to_vec();
         input.extend(std::iter::repeat_n(b'[', 10_000));
         let items = read(&input);
-        assert_eq!(items.len(), 2);
         assert_eq!(
             bad(&items[1]),
-            (1, "nesting deeper than 127 levels in the JSON array")
+            (1, "truncated input: it ends inside the JSON array")
         );
     }
 
     #[test]
-    fn an_array_element_over_the_limit_ends_reading() {
-        let opts = ReadOptions { max_line_bytes: 32 };
+    fn an_array_element_over_the_limit_is_skipped() {
+        let opts = ReadOptions {
+            max_line_bytes: 32,
+            ..ReadOptions::default()
+        };
         let input = b"[\n{\"a\":1},\n{\"long\":\"0123456789012345678901234567890123456789\"},\n{\"b\":2}\n]\n";
         let items = read_with(input, &opts);
-        assert_eq!(items.len(), 2, "{items:?}");
+        assert_eq!(items.len(), 3, "{items:?}");
         assert_eq!(items[0], value(2, json!({"a": 1})));
-        let (line, reason) = bad(&items[1]);
-        assert_eq!(line, 3);
-        assert_eq!(
-            reason,
-            "an array element is longer than the limit of 32 bytes; reading stops"
-        );
+        match &items[1] {
+            Item::OverLimit {
+                line: 3,
+                kind: LimitKind::LineBytes,
+                limit: 32,
+                reason,
+            } => assert!(reason.contains("longer than the limit of 32 bytes; skipped")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(items[2], value(4, json!({"b": 2})));
         // Elements within the limit are read whatever the array's length.
         let many = format!("[{}]", vec!["{\"a\":1}"; 100].join(",\n"));
         assert_eq!(read_with(many.as_bytes(), &opts).len(), 100);
@@ -1092,7 +1300,7 @@ mod tests {
     fn random_json_like_bytes_never_panic_and_every_non_blank_line_is_one_item() {
         const ALPHABET: &[u8] = b"{}[]\":,\n\n\r \t0123456789aeflnrstu-.\\\xFF\xC3\xA9";
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let opts = ReadOptions { max_line_bytes: 24 };
+        let opts = ReadOptions { max_line_bytes: 24, ..ReadOptions::default() };
         for _ in 0..3000 {
             let len = (rng.next() % 80) as usize;
             let mut input: Vec<u8> = (0..len)

@@ -57,6 +57,9 @@ impl Serialize for Violation {
 pub enum Verdict {
     Accept,
     Reject,
+    /// A checker limit left part of the stream unjudged before any error
+    /// was found (RULES.md "Checker limits"); never a consumer's answer.
+    Inconclusive,
 }
 
 impl Verdict {
@@ -75,6 +78,7 @@ impl Verdict {
         match self {
             Verdict::Accept => "accept",
             Verdict::Reject => "reject",
+            Verdict::Inconclusive => "inconclusive",
         }
     }
 }

@@ -1192,9 +1192,51 @@ fn every_schema_area_rule_is_reported_by_validate() {
         .iter()
         .copied()
         .filter(|r| r.rule().area == "schema")
+        // Judged on the text, not on a `Value` (test below).
+        .filter(|r| !matches!(r, R::SchemaDuplicateKey | R::SchemaLoneSurrogate))
         .collect();
     assert_eq!(schema_area.len(), 10);
     assert_eq!(reported, schema_area);
+}
+
+/// `schema.duplicate-key` and `schema.lone-surrogate` are shapes of the
+/// text (a `Value` cannot hold them): reported when a stream is read, at
+/// the event's index, with the JSON Pointer of the object or string, as
+/// warnings that leave the verdict `accept`; the last duplicate wins.
+#[test]
+fn text_level_schema_rules_are_reported_from_the_bytes() {
+    use agui_model::Verdict;
+    use agui_model::check::check_bytes;
+    let stream = concat!(
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s2","subagentRunId":"s1"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\ud83d","subagentRunId":"s1"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#,
+        "\n",
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+        "\n",
+    );
+    let report = check_bytes(stream.as_bytes(), agui_model::Checker::new());
+    let got: Vec<(R, usize, Option<&str>)> = report
+        .violations
+        .iter()
+        .map(|v| (v.rule, v.index, v.path.as_deref()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (R::SchemaDuplicateKey, 1, Some("")),
+            (R::SchemaLoneSurrogate, 2, Some("/delta")),
+        ]
+    );
+    assert_eq!(report.verdict(), Verdict::Accept);
+    // The last value counted: s1 owns m, so its continuation agrees.
+    let runs = &report.projection.expect("projected").runs;
+    assert_eq!(runs[0]["messages"][0]["owner"], json!("s1"));
+    assert_eq!(runs[0]["messages"][0]["content"], json!("a\u{FFFD}"));
 }
 
 #[test]

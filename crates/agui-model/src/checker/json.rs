@@ -1,76 +1,222 @@
-//! The machine form of a [`Report`] (`agui-conform check --format json`)
-//! written as text without building a `Value` of it first: all at once
-//! ([`Report::write_json`]), or run by run while the stream is still being
-//! read ([`JsonStream`]). Both give the bytes of `Report::to_json()`.
+//! The machine form of a check (`agui-conform check --format json`): one
+//! JSON object, written as the stream is read, so memory never grows with
+//! the number of violations (RULES.md "Checker limits"):
+//!
+//! ```text
+//! {"violations":[…as found…],"limits":[…],"counts":{…},"events":N,
+//!  "verdict":"accept"|"reject"|"inconclusive","projection":{"runs":[…]}}
+//! ```
+//!
+//! Violations are written the moment they are found; limit notices are few
+//! and kept (up to a cap); each run's projection is kept aside as it ends
+//! (in memory, then in an unnamed temporary file past [`SPILL_BYTES`]) and
+//! copied in at the end. `docs/check-report.schema.json` describes the form.
+//! [`Report::to_json`] gives the same object as a `Value`.
 
-use super::Report;
-use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
-use serde_json::Value;
-use std::io::{self, Write};
+use super::{Counts, Finding, Report};
+use crate::json::Out;
+use crate::limits::{LimitKind, LimitNotice};
+use serde_json::{Map, Value};
+use std::fs::File;
+use std::io::{self, Read, Seek, Write};
+
+/// Projection text kept in memory before it goes to a temporary file.
+pub const SPILL_BYTES: usize = 8 << 20;
+
+/// Limit notices kept for the report (the rest are counted).
+const KEPT_NOTICES: usize = 10_000;
 
 impl Report {
-    /// Writes [`Report::to_json`] as compact JSON text, the same bytes; the
-    /// projection of a long stream is serialized where it lies.
+    /// Writes [`Report::to_json`] as compact JSON text.
     pub fn write_json(&self, w: impl Write) -> io::Result<()> {
-        serde_json::to_writer(w, &JsonForm(self)).map_err(io::Error::from)
+        let mut out = JsonStream::new(w, None);
+        for v in &self.violations {
+            out.finding(Finding::Violation(v));
+        }
+        for n in &self.limits {
+            out.finding(Finding::Limit(n));
+        }
+        if let Some(p) = &self.projection {
+            for run in &p.runs {
+                out.run(run);
+            }
+        }
+        out.finish(self, self.projection.is_some()).map(drop)
     }
 
-    /// The violations as the `Value` form has them (its key order).
-    pub(super) fn violation_values(&self) -> Vec<Value> {
-        self.violations
+    /// The machine form as a `Value` (the same object [`Report::write_json`]
+    /// writes).
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        let violations = self
+            .violations
             .iter()
             .filter_map(|v| serde_json::to_value(v).ok())
-            .collect()
-    }
-}
-
-/// `{"projection", "verdict", "violations"}`: the sorted key order of the
-/// `Value` form.
-struct JsonForm<'a>(&'a Report);
-
-impl Serialize for JsonForm<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        if let Some(p) = &self.0.projection {
-            m.serialize_entry("projection", &RunsForm(&p.runs))?;
+            .collect();
+        m.insert("violations".into(), Value::Array(violations));
+        let limits = self
+            .limits
+            .iter()
+            .filter_map(|n| serde_json::to_value(n).ok())
+            .collect();
+        m.insert("limits".into(), Value::Array(limits));
+        m.insert("counts".into(), counts_value(&self.counts));
+        m.insert("events".into(), Value::from(self.events));
+        m.insert("verdict".into(), Value::from(self.verdict().as_str()));
+        if let Some(p) = &self.projection {
+            m.insert("projection".into(), p.to_json());
         }
-        m.serialize_entry("verdict", self.0.verdict().as_str())?;
-        m.serialize_entry("violations", &self.0.violation_values())?;
-        m.end()
+        Value::Object(m)
     }
 }
 
-/// `{"runs": [...]}` over borrowed runs.
-struct RunsForm<'a>(&'a [Value]);
+/// `{"violations", "errors", "warnings", "limits"}`.
+fn counts_value(c: &Counts) -> Value {
+    serde_json::json!({
+        "violations": c.violations(),
+        "errors": c.errors,
+        "warnings": c.warnings,
+        "limits": c.limits,
+    })
+}
 
-impl Serialize for RunsForm<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(1))?;
-        m.serialize_entry("runs", self.0)?;
-        m.end()
+/// Where finished runs' projections wait for the end of the report.
+#[derive(Debug, Default)]
+struct Spill {
+    mem: Vec<u8>,
+    file: Option<File>,
+    runs: usize,
+}
+
+impl Spill {
+    fn push(&mut self, run: &Value) -> io::Result<()> {
+        if self.runs > 0 {
+            self.mem.push(b',');
+        }
+        self.runs += 1;
+        serde_json::to_writer(&mut self.mem, &Out(run))?;
+        if self.mem.len() >= SPILL_BYTES {
+            let file = match self.file.as_mut() {
+                Some(f) => f,
+                None => self.file.insert(tempfile::tempfile()?),
+            };
+            file.write_all(&self.mem)?;
+            self.mem.clear();
+        }
+        Ok(())
+    }
+
+    /// Copies everything kept, in order, to `out`.
+    fn copy_to(&mut self, out: &mut impl Write) -> io::Result<()> {
+        if let Some(f) = self.file.as_mut() {
+            f.rewind()?;
+            let mut buf = vec![0u8; 1 << 16];
+            loop {
+                let n = f.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                out.write_all(&buf[..n])?;
+            }
+        }
+        out.write_all(&self.mem)
     }
 }
 
-/// Writes the machine form of a projected report while the stream is read:
-/// each run as it ends (feed it from [`super::Checker::with_projection_sink`]),
-/// the verdict and violations at the end. Because `projection` sorts first,
-/// the bytes are those of `Report::to_json()` of a checker that kept its
-/// runs, and memory stays that of one run. The first write error is kept
-/// and returned by [`JsonStream::finish`]; nothing is written after it.
+/// Writes the machine form while the stream is read: feed it every
+/// [`Finding`] (from [`super::Checker::with_sink`]) and every run's
+/// projection (from [`super::Checker::with_projection_sink`]), then
+/// [`JsonStream::finish`]. The first write error is kept and returned by
+/// `finish`; nothing is written after it.
 #[derive(Debug)]
 pub struct JsonStream<W: Write> {
     out: W,
-    runs: usize,
+    /// Violations written so far.
+    written: usize,
+    /// At most this many violations are written (`--max-violations`).
+    cap: Option<usize>,
+    /// A violation was left out at the cap: the notice, once.
+    capped: Option<LimitNotice>,
+    notices: Vec<LimitNotice>,
+    spill: Spill,
+    /// Flush after each violation (input from a pipe or a terminal).
+    live: bool,
     error: Option<io::Error>,
 }
 
 impl<W: Write> JsonStream<W> {
-    pub fn new(out: W) -> Self {
-        JsonStream {
+    /// Starts the object; at most `cap` violations will be written.
+    pub fn new(out: W, cap: Option<usize>) -> Self {
+        let mut s = JsonStream {
             out,
-            runs: 0,
+            written: 0,
+            cap,
+            capped: None,
+            notices: Vec::new(),
+            spill: Spill::default(),
+            live: false,
             error: None,
+        };
+        let r = s.out.write_all(br#"{"violations":["#);
+        s.keep(r);
+        s
+    }
+
+    /// Flushes after every violation, so each reaches the reader as soon
+    /// as it is found.
+    pub fn live(mut self, live: bool) -> Self {
+        self.live = live;
+        self
+    }
+
+    fn keep(&mut self, r: io::Result<()>) {
+        if let Err(e) = r
+            && self.error.is_none()
+        {
+            self.error = Some(e);
+        }
+    }
+
+    /// Whether writing failed (the reader went away): the caller may stop.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// One violation or limit notice, as found.
+    pub fn finding(&mut self, f: Finding<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        match f {
+            Finding::Violation(v) => {
+                if self.cap.is_some_and(|cap| self.written >= cap) {
+                    if self.capped.is_none() {
+                        let cap = self.cap.unwrap_or(0);
+                        self.capped = Some(LimitNotice::new(
+                            LimitKind::Violations,
+                            v.index,
+                            cap as u64,
+                            format!("more than {cap} violations: the rest are counted, not printed"),
+                        ));
+                    }
+                    return;
+                }
+                let sep: &[u8] = if self.written == 0 { b"" } else { b"," };
+                self.written += 1;
+                let r = self.out.write_all(sep).and_then(|()| {
+                    serde_json::to_writer(&mut self.out, v).map_err(io::Error::from)
+                });
+                self.keep(r);
+                if self.live {
+                    let r = self.out.flush();
+                    self.keep(r);
+                }
+            }
+            Finding::Limit(n) => {
+                if self.notices.len() < KEPT_NOTICES {
+                    self.notices.push(n.clone());
+                }
+            }
         }
     }
 
@@ -79,36 +225,41 @@ impl<W: Write> JsonStream<W> {
         if self.error.is_some() {
             return;
         }
-        let sep: &[u8] = if self.runs == 0 {
-            br#"{"projection":{"runs":["#
-        } else {
-            b","
-        };
-        self.runs += 1;
-        let written = self
-            .out
-            .write_all(sep)
-            .and_then(|()| serde_json::to_writer(&mut self.out, run).map_err(io::Error::from));
-        if let Err(e) = written {
-            self.error = Some(e);
-        }
+        let r = self.spill.push(run);
+        self.keep(r);
     }
 
-    /// Ends the text with `report`'s verdict and violations (its own
-    /// projection, empty when its runs came through [`JsonStream::run`], is
-    /// not written) and hands back the writer.
-    pub fn finish(mut self, report: &Report) -> io::Result<W> {
+    /// Ends the object with the limits, counts, verdict and (when
+    /// `projection`) the runs kept aside, and hands back the writer.
+    /// `report` gives the counts and the number of events; its own
+    /// violations and runs are not written again.
+    pub fn finish(mut self, report: &Report, projection: bool) -> io::Result<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        if self.runs == 0 {
-            self.out.write_all(br#"{"projection":{"runs":["#)?;
+        let mut counts = report.counts;
+        let mut notices = std::mem::take(&mut self.notices);
+        if let Some(n) = self.capped.take() {
+            counts.limits += 1;
+            let at = notices
+                .iter()
+                .position(|m| m.index > n.index)
+                .unwrap_or(notices.len());
+            notices.insert(at, n);
         }
-        self.out.write_all(br#"]},"verdict":"#)?;
-        serde_json::to_writer(&mut self.out, report.verdict().as_str())?;
-        self.out.write_all(br#","violations":"#)?;
-        serde_json::to_writer(&mut self.out, &report.violation_values())?;
-        self.out.write_all(b"}")?;
+        let out = &mut self.out;
+        out.write_all(br#"],"limits":"#)?;
+        serde_json::to_writer(&mut *out, &notices)?;
+        out.write_all(br#","counts":"#)?;
+        serde_json::to_writer(&mut *out, &counts_value(&counts))?;
+        write!(out, r#","events":{},"verdict":"#, report.events)?;
+        serde_json::to_writer(&mut *out, report.verdict().as_str())?;
+        if projection {
+            out.write_all(br#","projection":{"runs":["#)?;
+            self.spill.copy_to(out)?;
+            out.write_all(b"]}")?;
+        }
+        out.write_all(b"}")?;
         Ok(self.out)
     }
 }

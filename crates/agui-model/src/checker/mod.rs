@@ -34,6 +34,8 @@ mod json;
 mod names;
 
 use crate::events::EventType;
+use crate::json::Note;
+use crate::limits::{LimitKind, LimitNotice, Limits};
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
 use crate::schema;
@@ -91,11 +93,80 @@ impl Remembered {
     }
 }
 
+/// What a check found, handed to a sink as soon as it is found.
+#[derive(Debug, Clone, Copy)]
+pub enum Finding<'a> {
+    Violation(&'a Violation),
+    Limit(&'a LimitNotice),
+}
+
+/// Receives every finding as it is found (see [`Checker::with_sink`]).
+pub type Sink = Box<dyn FnMut(Finding<'_>)>;
+
+/// What was found in all, however many were kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    /// Limit notices.
+    pub limits: usize,
+    /// An error violation was found before any limit left part of the
+    /// stream unjudged: the verdict is `reject`.
+    pub error_first: bool,
+    /// A limit left part of the stream unjudged.
+    pub unjudged: bool,
+}
+
+impl Counts {
+    pub fn violations(&self) -> usize {
+        self.errors + self.warnings
+    }
+
+    /// RULES.md "Checker limits": `reject` if an error violation precedes
+    /// the first limit notice, else `inconclusive` after a limit, else
+    /// `accept`.
+    pub fn verdict(&self) -> Verdict {
+        if self.error_first {
+            Verdict::Reject
+        } else if self.unjudged {
+            Verdict::Inconclusive
+        } else {
+            Verdict::Accept
+        }
+    }
+
+    fn add_violation(&mut self, v: &Violation) {
+        if v.rule.severity() == crate::rules::Severity::Error {
+            self.errors += 1;
+            if !self.unjudged {
+                self.error_first = true;
+            }
+        } else {
+            self.warnings += 1;
+        }
+    }
+
+    fn add_limit(&mut self, n: &LimitNotice) {
+        self.limits += 1;
+        if n.kind.leaves_unjudged() {
+            self.unjudged = true;
+        }
+    }
+}
+
 /// The streaming state machine over one stream.
-#[derive(Debug)]
 pub struct Checker {
     index: usize,
     violations: Vec<Violation>,
+    notices: Vec<LimitNotice>,
+    counts: Counts,
+    limits: Limits,
+    /// Every finding goes here too, when set; then none is kept.
+    sink: Option<Sink>,
+    /// State tracking stopped at a state limit.
+    state_off: bool,
+    /// The kept violations reached [`Limits::violations`].
+    kept_full: bool,
     /// Violations of the event being checked, sorted into catalogue order
     /// before they join `violations`.
     pending: Vec<Violation>,
@@ -120,6 +191,16 @@ impl Default for Checker {
     }
 }
 
+impl std::fmt::Debug for Checker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checker")
+            .field("index", &self.index)
+            .field("counts", &self.counts)
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A string field of an event, if present and a string.
 fn s<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     o.get(key).and_then(Value::as_str)
@@ -131,6 +212,12 @@ impl Checker {
         Checker {
             index: 0,
             violations: Vec::new(),
+            notices: Vec::new(),
+            counts: Counts::default(),
+            limits: Limits::default(),
+            sink: None,
+            state_off: false,
+            kept_full: false,
             pending: Vec::new(),
             phase: Phase::Start,
             book: RunBook::default(),
@@ -161,6 +248,31 @@ impl Checker {
         }
     }
 
+    /// The same checker under other limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The same checker, handing every violation and limit notice to
+    /// `sink` as soon as it is found (in stream order) instead of keeping
+    /// it: memory stays the same however many there are. The report then
+    /// lists none, but still counts them.
+    pub fn with_sink(mut self, sink: impl FnMut(Finding<'_>) + 'static) -> Self {
+        self.sink = Some(Box::new(sink));
+        self
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// What was found so far, in all.
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
     /// Number of items fed so far.
     pub fn events(&self) -> usize {
         self.index
@@ -186,11 +298,66 @@ impl Checker {
     pub fn push_unparseable(&mut self, why: &str) {
         let i = self.index;
         self.index += 1;
-        self.violations.push(Violation::new(
+        self.report(
             RuleId::SchemaNotJson,
             i,
             format!("not a JSON object: {why}"),
-        ));
+        );
+        self.flush();
+    }
+
+    /// Feeds a stream item the reader skipped at one of its limits (a line
+    /// too long, nesting too deep): a limit notice at its index, no
+    /// violation.
+    pub fn push_over_limit(&mut self, kind: LimitKind, limit: usize, why: &str) {
+        let i = self.index;
+        self.index += 1;
+        self.notice(LimitNotice::new(kind, i, limit as u64, why));
+    }
+
+    /// Records a limit notice at once (notices are not sorted with an
+    /// event's violations: a limit stops judging, so it comes first).
+    pub fn notice(&mut self, n: LimitNotice) {
+        self.flush();
+        self.counts.add_limit(&n);
+        if let Some(sink) = self.sink.as_mut() {
+            sink(Finding::Limit(&n));
+        } else if self.notices.len() < self.limits.violations {
+            self.notices.push(n);
+        }
+    }
+
+    /// Feeds the next stream item with what its parse noted (duplicate
+    /// keys, lone surrogates: warnings of this event).
+    pub fn push_parsed(&mut self, item: &Value, notes: &[Note]) {
+        if notes.iter().any(|n| matches!(n, Note::LoneSurrogate { .. }))
+            && let Some(p) = self.projector.as_mut()
+        {
+            p.saw_lone_surrogate();
+        }
+        for note in notes {
+            let v = match note {
+                Note::DuplicateKey { path, key } => Violation::new(
+                    RuleId::SchemaDuplicateKey,
+                    self.index,
+                    format!(
+                        "the object at {} has the key {key:?} more than once; the last value counts",
+                        if path.is_empty() { "the top" } else { path }
+                    ),
+                )
+                .at_path(path.clone()),
+                Note::LoneSurrogate { path, unit } => Violation::new(
+                    RuleId::SchemaLoneSurrogate,
+                    self.index,
+                    format!(
+                        "the string at {path} holds the lone surrogate \\u{unit:04x}, not half of a pair"
+                    ),
+                )
+                .at_path(path.clone()),
+            };
+            self.pending.push(v);
+        }
+        self.push(item);
     }
 
     /// Feeds the next stream item.
@@ -213,9 +380,38 @@ impl Checker {
         self.flush();
     }
 
+    #[inline]
     fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
         self.pending.sort_by_key(|v| v.rule);
-        self.violations.append(&mut self.pending);
+        let mut pending = std::mem::take(&mut self.pending);
+        for v in pending.drain(..) {
+            self.counts.add_violation(&v);
+            if let Some(sink) = self.sink.as_mut() {
+                sink(Finding::Violation(&v));
+            } else if self.violations.len() < self.limits.violations {
+                self.violations.push(v);
+            } else if !self.kept_full {
+                // Once: the list is full from here on.
+                self.kept_full = true;
+                let n = LimitNotice::new(
+                    LimitKind::Violations,
+                    v.index,
+                    self.limits.violations as u64,
+                    format!(
+                        "more than {} violations: the rest are counted, not kept",
+                        self.limits.violations
+                    ),
+                );
+                self.counts.add_limit(&n);
+                if self.notices.len() < self.limits.violations {
+                    self.notices.push(n);
+                }
+            }
+        }
+        self.pending = pending;
     }
 
     fn report(&mut self, rule: RuleId, i: usize, message: String) {
@@ -236,6 +432,8 @@ impl Checker {
         let state = std::mem::take(&mut self.state);
         Report {
             violations: self.violations,
+            limits: self.notices,
+            counts: self.counts,
             projection: self.projector.map(|p| p.finish(&state)),
             events: n,
         }
@@ -1083,34 +1281,43 @@ fn parse_patch(v: &Value) -> Option<Vec<json_patch::PatchOperation>> {
 }
 
 /// The outcome of checking one stream.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Report {
-    /// Every violation, in stream order (catalogue order within one event).
+    /// The violations kept, in stream order (catalogue order within one
+    /// event): every one, unless [`Limits::violations`] was passed or a
+    /// sink took them.
     pub violations: Vec<Violation>,
+    /// The limit notices kept, in stream order.
+    pub limits: Vec<LimitNotice>,
+    /// Everything found, kept or not.
+    pub counts: Counts,
     pub projection: Option<Projection>,
     /// Number of stream items read.
     pub events: usize,
 }
 
 impl Report {
+    /// A report of these violations and nothing else (tests, summaries).
+    pub fn of(violations: Vec<Violation>, events: usize) -> Report {
+        let mut counts = Counts::default();
+        for v in &violations {
+            counts.add_violation(v);
+        }
+        Report {
+            violations,
+            counts,
+            events,
+            ..Report::default()
+        }
+    }
+
     pub fn verdict(&self) -> Verdict {
-        Verdict::of(&self.violations)
+        self.counts.verdict()
     }
 
     /// The first violation of any severity.
     pub fn first(&self) -> Option<&Violation> {
         self.violations.first()
-    }
-
-    /// The machine form: `{"verdict", "violations", "projection"}`.
-    pub fn to_json(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("verdict".into(), Value::from(self.verdict().as_str()));
-        m.insert("violations".into(), Value::Array(self.violation_values()));
-        if let Some(p) = &self.projection {
-            m.insert("projection".into(), p.to_json());
-        }
-        Value::Object(m)
     }
 }
 

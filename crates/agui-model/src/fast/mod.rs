@@ -315,6 +315,7 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
     if sc.peek()? == b'}' {
         return None;
     }
+    let mut unknown = scan::Keys::default();
     loop {
         sc.eat(b'"')?;
         let k = match Key::known(sc.rest()) {
@@ -322,10 +323,11 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
                 sc.skip(len);
                 Some(k)
             }
-            // An unknown field, only scanned; a key with escapes declines.
+            // An unknown field, only scanned; a key with escapes, or one
+            // seen before (`schema.duplicate-key`), declines.
             None => {
-                let (_, escaped) = sc.string_rest()?;
-                if escaped {
+                let (raw, escaped) = sc.string_rest()?;
+                if escaped || !unknown.insert(raw) {
                     return None;
                 }
                 None

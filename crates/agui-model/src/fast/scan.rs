@@ -42,6 +42,33 @@ fn find_special(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The raw keys of one object so far, to decline on a duplicate
+/// (`schema.duplicate-key` is judged on the `Value` path).
+#[derive(Default)]
+pub(super) struct Keys<'a> {
+    few: [&'a str; 8],
+    n: usize,
+    more: Vec<&'a str>,
+}
+
+impl<'a> Keys<'a> {
+    /// Adds a raw key; false if it was there already.
+    #[inline]
+    pub(super) fn insert(&mut self, key: &'a str) -> bool {
+        let seen = &self.few[..self.n.min(8)];
+        if seen.contains(&key) || self.more.contains(&key) {
+            return false;
+        }
+        if self.n < 8 {
+            self.few[self.n] = key;
+        } else {
+            self.more.push(key);
+        }
+        self.n += 1;
+        true
+    }
+}
+
 /// The cursor over one line (valid UTF-8; every slice it cuts is at an
 /// ASCII byte, so on a character boundary).
 pub(super) struct Scanner<'a> {
@@ -159,9 +186,15 @@ impl<'a> Scanner<'a> {
             self.i += 1;
             return Some(());
         }
+        let mut keys = Keys::default();
         loop {
             if open == b'{' {
-                self.string()?;
+                let (key, escaped) = self.string()?;
+                // A key spelled with escapes could name another key
+                // spelled without: the `Value` path judges duplicates then.
+                if escaped || !keys.insert(key) {
+                    return None;
+                }
                 self.eat(b':')?;
             }
             self.value(depth)?;

@@ -124,6 +124,10 @@ pub(crate) fn found(v: &Value) -> String {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => format!("the number {n}"),
+        Value::String(s) if crate::json::as_big_number(s).is_some() => {
+            let n = crate::json::as_big_number(s).unwrap_or_default();
+            format!("the number {n} (outside the range of a double)")
+        }
         Value::String(s) => {
             let short: String = s.chars().take(40).collect();
             if short.len() < s.len() {
@@ -221,7 +225,7 @@ impl Ctx {
     pub(crate) fn value(&mut self, v: &Value, p: &Path<'_>, kind: Kind) {
         let ok = match kind {
             Kind::Any | Kind::State => true,
-            Kind::Str | Kind::Attribution => v.is_string(),
+            Kind::Str | Kind::Attribution => crate::json::is_string(v),
             Kind::Bool => v.is_boolean(),
             Kind::Object => v.is_object(),
             Kind::Timestamp => v.as_number().is_some_and(|n| safe_integer(n, true)),
@@ -230,7 +234,7 @@ impl Ctx {
             Kind::OneOf(names) => v.as_str().is_some_and(|s| names.contains(&s)),
             Kind::Strings => return self.array(v, p, kind, |c, e, p| c.value(e, p, Kind::Str)),
             Kind::Content => match v {
-                Value::String(_) => true,
+                Value::String(_) => crate::json::is_string(v),
                 Value::Array(_) => return self.array(v, p, kind, Ctx::content_part),
                 _ => false,
             },

@@ -1,0 +1,144 @@
+//! Checker limits (RULES.md "Checker limits"): a checker has finite
+//! resources, and hitting one is never the producer's fault. A hit limit is
+//! a [`LimitNotice`] in the report, apart from the violations; the verdict
+//! then becomes `inconclusive` unless an error came first.
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use std::fmt;
+
+/// Which resource ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LimitKind {
+    /// One line (or array element) is longer than allowed; it was skipped.
+    LineBytes,
+    /// One event nests deeper than allowed; it was skipped.
+    Nesting,
+    /// The state document, or the work of one `STATE_DELTA`, would pass its
+    /// budget; state tracking stops for the rest of the stream.
+    StateBytes,
+    /// A live exchange ran out of time; the stream was cut there.
+    Time,
+    /// More violations than are kept (or printed); every one is still
+    /// counted.
+    Violations,
+}
+
+impl LimitKind {
+    pub const ALL: [LimitKind; 5] = [
+        LimitKind::LineBytes,
+        LimitKind::Nesting,
+        LimitKind::StateBytes,
+        LimitKind::Time,
+        LimitKind::Violations,
+    ];
+
+    /// The kind's name in reports: `line-bytes`, `nesting`, …
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LimitKind::LineBytes => "line-bytes",
+            LimitKind::Nesting => "nesting",
+            LimitKind::StateBytes => "state-bytes",
+            LimitKind::Time => "time",
+            LimitKind::Violations => "violations",
+        }
+    }
+
+    /// Whether hitting it leaves part of the stream unjudged (and so makes
+    /// the verdict `inconclusive`). The `violations` limit does not: every
+    /// violation is still counted, only fewer are kept or printed.
+    pub fn leaves_unjudged(self) -> bool {
+        self != LimitKind::Violations
+    }
+}
+
+impl fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One limit hit: where, which, and the limit in force.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitNotice {
+    pub kind: LimitKind,
+    /// The index of the event the limit was hit at (an event over a limit
+    /// is skipped, but keeps its index).
+    pub index: usize,
+    /// The limit in force (bytes, levels, milliseconds or violations).
+    pub limit: u64,
+    /// What happened, for people.
+    pub message: String,
+}
+
+impl LimitNotice {
+    pub fn new(kind: LimitKind, index: usize, limit: u64, message: impl Into<String>) -> Self {
+        LimitNotice {
+            kind,
+            index,
+            limit,
+            message: message.into(),
+        }
+    }
+}
+
+/// `{"kind", "index", "limit", "message"}`.
+impl Serialize for LimitNotice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(4))?;
+        m.serialize_entry("kind", self.kind.as_str())?;
+        m.serialize_entry("index", &self.index)?;
+        m.serialize_entry("limit", &self.limit)?;
+        m.serialize_entry("message", &self.message)?;
+        m.end()
+    }
+}
+
+/// The limits a check runs under, each with a generous default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line or array element, in bytes.
+    pub line_bytes: usize,
+    /// Deepest nesting of one event.
+    pub nesting: usize,
+    /// Largest state document, in bytes of its compact JSON; one
+    /// `STATE_DELTA` may also touch at most this many bytes.
+    pub state_bytes: usize,
+    /// Violations (and limit notices) kept in memory for the report; the
+    /// rest are counted (and streamed to a sink, if one is set).
+    pub violations: usize,
+}
+
+/// The default longest line: 64 MiB.
+pub const DEFAULT_LINE_BYTES: usize = 64 * 1024 * 1024;
+/// The default largest state: 64 MiB.
+pub const DEFAULT_STATE_BYTES: usize = 64 * 1024 * 1024;
+/// The default number of violations kept in memory.
+pub const DEFAULT_VIOLATIONS: usize = 100_000;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            line_bytes: DEFAULT_LINE_BYTES,
+            nesting: crate::json::DEFAULT_MAX_DEPTH,
+            state_bytes: DEFAULT_STATE_BYTES,
+            violations: DEFAULT_VIOLATIONS,
+        }
+    }
+}
+
+impl Limits {
+    /// The reader's share of the limits.
+    pub fn read_options(&self) -> crate::stream::ReadOptions {
+        crate::stream::ReadOptions {
+            max_line_bytes: self.line_bytes,
+            max_depth: self.nesting,
+        }
+    }
+
+    /// A thread stack big enough to build, check, print and drop values
+    /// nested [`Limits::nesting`] deep (serde_json's `Value` recurses).
+    pub fn stack_bytes(&self) -> usize {
+        (16 << 20) + self.nesting.saturating_mul(2048)
+    }
+}
