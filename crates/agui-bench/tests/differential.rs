@@ -407,10 +407,7 @@ fn through_reader(bytes: &[u8], projection: bool) -> (Report, Report) {
             Checker::without_projection()
         }
     };
-    let feed = |c: &mut Checker, item: Item| match item {
-        Item::Value { value, .. } => c.push(&value),
-        Item::Unparseable { line, reason } => c.push_unparseable(&format!("line {line}: {reason}")),
-    };
+    let feed = |c: &mut Checker, item: Item| agui_model::check::push_item(c, item);
     let opts = ReadOptions::default();
     let mut slow = new();
     stream::read_stream(bytes, &opts, |item| {

@@ -4,23 +4,23 @@
 //! Invariants (a broken one panics, which libFuzzer reports as a crash):
 //! - reading and checking never panic (and never overflow the stack);
 //! - checking is deterministic: the same items give the same report;
-//! - the checker's borrowed fast path (`read_stream_with` +
-//!   `Checker::try_push_line`, what `agui-conform check` runs) gives the
-//!   same report as the `Value` path, and a checker without projection the
-//!   same violations;
+//! - the checker's borrowed fast path (`agui_model::check`, what
+//!   `agui-conform check` runs) gives the same report as the `Value` path
+//!   (violations, limit notices, counts, projection);
 //! - every reported index is at most the number of items (the number of
 //!   items itself is the end-of-input index);
 //! - the checker is streaming: checking a prefix of `k` items reports
 //!   exactly the full stream's violations below index `k`;
-//! - any stream of JSON values has the same violations (rule, index, path)
-//!   when written as one JSON array;
+//! - any stream of JSON values without duplicate keys or lone surrogates
+//!   (which a `Value` cannot write back) has the same violations (rule,
+//!   index, path) when written as one JSON array;
 //! - a stream the checker accepts keeps exactly the same violations (rule,
-//!   index, path) when its items are re-serialized with serde_json as JSON
-//!   Lines and read and checked again.
+//!   index, path) when its items are re-serialized as JSON Lines
+//!   (`agui_model::json::Out`) and read and checked again.
 
-use agui_model::stream::{Item, ReadOptions, read_stream, read_stream_with};
+use agui_model::json::Out;
+use agui_model::stream::{Item, ReadOptions, read_stream};
 use agui_model::{Checker, Report, Verdict};
-use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 /// Reads `bytes` as a stream; the reader cannot fail on a byte slice, so an
@@ -42,12 +42,7 @@ pub fn read_items(bytes: &[u8]) -> Vec<Item> {
 pub fn check_items(items: &[Item]) -> Report {
     let mut c = Checker::new();
     for item in items {
-        match item {
-            Item::Value { value, .. } => c.push(value),
-            Item::Unparseable { line, reason } => {
-                c.push_unparseable(&format!("line {line}: {reason}"))
-            }
-        }
+        agui_model::check::push_item(&mut c, item.clone());
     }
     c.finish()
 }
@@ -56,22 +51,7 @@ pub fn check_items(items: &[Item]) -> Report {
 /// first offered to the checker's borrowed fast path, the rest are parsed
 /// by the reader and pushed as values.
 pub fn check_fast(bytes: &[u8]) -> Report {
-    let checker = RefCell::new(Checker::new());
-    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
-    let read = read_stream_with(bytes, &ReadOptions::default(), fast, |item| {
-        let mut c = checker.borrow_mut();
-        match item {
-            Item::Value { value, .. } => c.push(&value),
-            Item::Unparseable { line, reason } => {
-                c.push_unparseable(&format!("line {line}: {reason}"))
-            }
-        }
-        ControlFlow::Continue(())
-    });
-    if let Err(e) = read {
-        panic!("read_stream_with failed on an in-memory slice: {e}");
-    }
-    checker.into_inner().finish()
+    agui_model::check::check_bytes(bytes, Checker::new())
 }
 
 /// The stream written as JSON Lines and checked as `agui-conform check`
@@ -134,12 +114,26 @@ pub fn run(bytes: &[u8]) {
 
     streaming(bytes, &items, &report);
 
+    // The fast path is the `Value` path.
+    let fast = check_fast(bytes);
+    assert_eq!(
+        report.violations, fast.violations,
+        "the fast path reports other violations"
+    );
+    assert_eq!(report.limits, fast.limits, "the fast path hits other limits");
+    assert_eq!(report.counts, fast.counts, "the fast path counts otherwise");
+    assert_eq!(
+        report.projection, fast.projection,
+        "the fast path projects otherwise"
+    );
+
     if report.verdict() == Verdict::Accept {
         reserialized_stays_accepted(&items, &report);
     }
     // Any stream of JSON values: the same violations as one JSON array.
     if let Some(values) = values_only(&items) {
-        let array = serde_json::to_vec(&values).unwrap_or_default();
+        let array = serde_json::to_vec(&values.iter().map(Out).collect::<Vec<_>>())
+            .unwrap_or_default();
         let items2 = read_items(&array);
         assert_eq!(
             items2.len(),
@@ -154,13 +148,14 @@ pub fn run(bytes: &[u8]) {
     }
 }
 
-/// The items' values, when no item is unparseable.
+/// The items' values, when every item is a value that writes back as read
+/// (no duplicate key, no lone surrogate).
 fn values_only(items: &[Item]) -> Option<Vec<serde_json::Value>> {
     items
         .iter()
         .map(|i| match i {
-            Item::Value { value, .. } => Some(value.clone()),
-            Item::Unparseable { .. } => None,
+            Item::Value { value, notes, .. } if notes.is_empty() => Some(value.clone()),
+            _ => None,
         })
         .collect()
 }
@@ -196,14 +191,14 @@ fn streaming(bytes: &[u8], items: &[Item], report: &Report) {
 /// stream has no unparseable item (`schema.not-json` is an error), but one
 /// would be kept as an unparseable line.
 fn reserialized_stays_accepted(items: &[Item], report: &Report) {
+    if values_only(items).is_none() {
+        return;
+    }
     let mut out = Vec::new();
     for item in items {
-        match item {
-            Item::Value { value, .. } => {
-                // Serializing a Value cannot fail (string keys only).
-                out.extend(serde_json::to_vec(value).unwrap_or_default());
-            }
-            Item::Unparseable { .. } => out.extend_from_slice(b"{\"unparseable\""),
+        if let Item::Value { value, .. } = item {
+            // Serializing a Value cannot fail (string keys only).
+            out.extend(serde_json::to_vec(&Out(value)).unwrap_or_default());
         }
         out.push(b'\n');
     }

@@ -157,7 +157,8 @@ impl Facts {
                 may_reject: obl == Obligation::MayReject,
                 any: counts(r),
             },
-            Verdict::Reject => Facts {
+            // A case never expects `inconclusive` (the loader refuses it).
+            Verdict::Reject | Verdict::Inconclusive => Facts {
                 f: Some(i),
                 f_exact: false,
                 m: None,

@@ -19,7 +19,8 @@ use crate::capture::{CaptureWriter, line_for, oversize_line};
 use crate::client::{self, Limits, Request};
 use crate::error::{LiveError, body_start, is_event_stream};
 use crate::sse::{Dispatch, SseParser};
-use agui_model::{Checker, Report, Violation};
+use agui_model::json::{self, Note, ParseOptions};
+use agui_model::{Checker, LimitKind, LimitNotice, Report, Violation};
 use serde_json::Value;
 
 /// The default cap on one event's data, as `check`'s longest line: 64 MiB.
@@ -145,7 +146,28 @@ pub fn check_url(
         }
     }
     let unfinished = parser.finish();
-    if failure.is_none() {
+    let mut timed_out = false;
+    // Our own time limits cut the stream: a limit notice, never the
+    // producer's `run.unterminated` (RULES.md "Checker limits").
+    if let Some(LiveError::Timeout { limit } | LiveError::Idle { limit }) = &failure {
+        let what = if matches!(failure, Some(LiveError::Timeout { .. })) {
+            "the exchange took longer than"
+        } else {
+            "nothing arrived for longer than"
+        };
+        checker.cut(LimitNotice::new(
+            LimitKind::Time,
+            checker.events(),
+            limit.as_millis() as u64,
+            format!(
+                "{what} the limit of {:.1} s; the stream was cut here and is not judged further",
+                limit.as_secs_f64()
+            ),
+        ));
+        failure = None;
+        timed_out = true;
+    }
+    if failure.is_none() && !timed_out {
         // No event at all says more (and shows the body) than a cut one.
         if parser.dispatched() == 0 {
             failure = Some(LiveError::NoEvents {
@@ -179,9 +201,13 @@ pub fn check_url(
 fn feed(checker: &mut Checker, d: Dispatch<'_>, max: usize) -> Vec<u8> {
     let i = checker.events();
     match d {
-        Dispatch::Data { data, .. } => match parse(data) {
-            Ok(v) => {
-                checker.push(&v);
+        Dispatch::Data { data, .. } => match parse(data, checker.limits().nesting) {
+            Ok(Parsed::Value(v, notes)) => {
+                checker.push_parsed(&v, &notes);
+                line_for(data, true)
+            }
+            Ok(Parsed::TooDeep(limit, why)) => {
+                checker.push_over_limit(LimitKind::Nesting, limit, &format!("SSE event {i}: {why}"));
                 line_for(data, true)
             }
             Err(why) => {
@@ -190,21 +216,35 @@ fn feed(checker: &mut Checker, d: Dispatch<'_>, max: usize) -> Vec<u8> {
             }
         },
         Dispatch::Oversize { bytes } => {
-            checker.push_unparseable(&format!(
-                "SSE event {i}: {bytes} bytes of data, over the {max}-byte limit"
-            ));
+            checker.push_over_limit(
+                LimitKind::LineBytes,
+                max,
+                &format!("SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped"),
+            );
             oversize_line(bytes, max)
         }
     }
 }
 
-/// An event's data as JSON, or why it is not.
-fn parse(data: &[u8]) -> Result<Value, String> {
-    if let Err(e) = std::str::from_utf8(data) {
-        return Err(format!("invalid UTF-8 at byte {}", e.valid_up_to()));
-    }
+/// What an event's data parses to.
+enum Parsed {
+    Value(Value, Vec<Note>),
+    /// Nested deeper than the limit (a limit notice, not a violation).
+    TooDeep(usize, String),
+}
+
+/// An event's data as JSON (RFC 8259, `agui_model::json`), or why it is not.
+fn parse(data: &[u8], max_depth: usize) -> Result<Parsed, String> {
+    let text = match std::str::from_utf8(data) {
+        Ok(t) => t,
+        Err(e) => return Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
+    };
     if data.iter().all(u8::is_ascii_whitespace) {
         return Err("empty data".to_owned());
     }
-    serde_json::from_slice(data).map_err(|e| e.to_string())
+    match json::parse(text, &ParseOptions { max_depth }) {
+        Ok(p) => Ok(Parsed::Value(p.value, p.notes)),
+        Err(e @ json::ParseError::TooDeep { limit, .. }) => Ok(Parsed::TooDeep(limit, e.to_string())),
+        Err(e) => Err(e.to_string()),
+    }
 }

@@ -517,11 +517,8 @@ fn saved_capture_rechecks_to_the_same_report() {
     )
     .unwrap();
     let mut c = agui_model::Checker::without_projection();
-    for item in &offline {
-        match item {
-            agui_model::stream::Item::Value { value, .. } => c.push(value),
-            agui_model::stream::Item::Unparseable { reason, .. } => c.push_unparseable(reason),
-        }
+    for item in offline {
+        agui_model::check::push_item(&mut c, item);
     }
     let again = c.finish();
     let pairs: Vec<(RuleId, usize)> = again.violations.iter().map(|v| (v.rule, v.index)).collect();

@@ -1,16 +1,20 @@
 //! `agui-conform check`: checks one recorded stream against every rule.
 //!
-//! The input is read with [`agui_model::stream::read_stream`] (JSON Lines or
-//! one JSON array, streamed) and fed item by item to the reference
-//! [`Checker`]. Exit status: 0 accept, 1 reject, 2 usage or I/O error.
+//! The input is read with [`agui_model::check::check_reader`] (JSON Lines or
+//! one JSON array, streamed) under the checker's limits. Every finding is
+//! written the moment it is found — memory never grows with the number of
+//! violations, and from a pipe or a terminal each violation reaches stdout
+//! as soon as its line has been read. Exit status: 0 accept, 1 reject,
+//! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
+//! error).
 
-use agui_model::stream::{self, Item, ReadOptions};
-use agui_model::{Checker, JsonStream, Report, Severity, Verdict};
+use agui_model::check::check_reader_until;
+use agui_model::limits::{self, Limits};
+use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
 use anyhow::Context;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -31,12 +35,26 @@ pub struct Args {
     #[arg(long)]
     pub no_projection: bool,
     /// List every violation in the text report (default: the first 50).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "max_violations")]
     pub all: bool,
-    /// Longest line accepted, in bytes; a longer line is skipped and
-    /// reported as `schema.not-json`.
-    #[arg(long, value_name = "BYTES", default_value_t = stream::DEFAULT_MAX_LINE_BYTES)]
+    /// Print at most N violations (every one is still counted; a
+    /// `violations` limit notice says where printing stopped) [default:
+    /// 50 in text, all in JSON].
+    #[arg(long, value_name = "N")]
+    pub max_violations: Option<usize>,
+    /// Longest line (or array element) read, in bytes; a longer one is
+    /// skipped with a `line-bytes` limit notice.
+    #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// Deepest nesting of one event; a deeper one is skipped with a
+    /// `nesting` limit notice.
+    #[arg(long, value_name = "LEVELS", default_value_t = agui_model::json::DEFAULT_MAX_DEPTH)]
+    pub max_depth: usize,
+    /// Largest state document (bytes of its JSON), also the most one
+    /// `STATE_DELTA` may touch; past it state tracking stops with a
+    /// `state-bytes` limit notice.
+    #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
+    pub max_state_bytes: usize,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: super::producer::LiveArgs,
@@ -52,7 +70,46 @@ pub enum Format {
 /// Violations listed by the text report unless `--all` is given.
 const SHOWN: usize = 50;
 
+/// Exit status of an inconclusive check.
+pub const EXIT_INCONCLUSIVE: u8 = 3;
+
+impl Args {
+    /// The checker limits the flags ask for.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            line_bytes: self.max_line_bytes,
+            nesting: self.max_depth,
+            state_bytes: self.max_state_bytes,
+            ..Limits::default()
+        }
+    }
+
+    /// How many violations are printed at most.
+    fn printed(&self) -> Option<usize> {
+        match (self.format, self.all, self.max_violations) {
+            (_, _, Some(n)) => Some(n),
+            (Format::Text, false, None) => Some(SHOWN),
+            _ => None,
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<u8> {
+    let limits = args.limits();
+    // serde_json's `Value` recurses when it is cloned, printed or dropped:
+    // a stack sized for the nesting limit makes every depth safe.
+    let worker = std::thread::Builder::new()
+        .name("check".into())
+        .stack_size(limits.stack_bytes())
+        .spawn(move || run_here(args))
+        .context("cannot start the checking thread")?;
+    match worker.join() {
+        Ok(result) => result,
+        Err(_) => anyhow::bail!("the checking thread panicked"),
+    }
+}
+
+fn run_here(args: Args) -> anyhow::Result<u8> {
     let wants_projection = match args.format {
         Format::Text => args.projection,
         Format::Json => !args.no_projection,
@@ -60,61 +117,138 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.live.url {
         return super::producer::check_url(url, &args, wants_projection);
     }
-    let input = open_input(&args.input)?;
-    let opts = ReadOptions {
-        max_line_bytes: args.max_line_bytes,
-    };
-    if args.format == Format::Json && wants_projection {
-        return check_streaming(input, &opts, &args.input);
+    let (input, live) = open_input(&args.input)?;
+    let name = label(&args.input);
+    let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let report = match args.format {
+        Format::Json => check_json(input, &args, wants_projection, live, out),
+        Format::Text => check_text(input, &args, &name, live, out),
     }
-    let checker = if wants_projection {
+    .with_context(|| format!("reading {name}"))?;
+    let Some(report) = report else {
+        // The reader of our output went away: nobody left to tell.
+        return Ok(0);
+    };
+    if report.events == 0 {
+        eprintln!("agui-conform: input holds no events");
+    }
+    Ok(exit_status(&report))
+}
+
+/// `check`'s exit status for a report: 0 accept, 1 reject, 3 inconclusive.
+pub(super) fn exit_status(report: &Report) -> u8 {
+    match report.verdict() {
+        Verdict::Accept => 0,
+        Verdict::Reject => 1,
+        Verdict::Inconclusive => EXIT_INCONCLUSIVE,
+    }
+}
+
+/// Whether an error is the reader of stdout going away.
+fn broken_pipe(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::BrokenPipe
+}
+
+/// `--format json`: one object, violations written as found, each run's
+/// projection kept aside and copied in at the end. `None` when stdout
+/// closed.
+fn check_json(
+    input: impl BufRead,
+    args: &Args,
+    projection: bool,
+    live: bool,
+    out: impl Write + 'static,
+) -> io::Result<Option<Report>> {
+    let stream = Rc::new(RefCell::new(Some(
+        JsonStream::new(out, args.printed()).live(live),
+    )));
+    let (runs, findings, failed) = (Rc::clone(&stream), Rc::clone(&stream), Rc::clone(&stream));
+    let checker = if projection {
+        Checker::with_projection_sink(move |run| {
+            if let Some(s) = runs.borrow_mut().as_mut() {
+                s.run(&run);
+            }
+        })
+    } else {
+        Checker::without_projection()
+    };
+    let checker = checker
+        .with_limits(args.limits())
+        .with_sink(move |f: Finding<'_>| {
+            if let Some(s) = findings.borrow_mut().as_mut() {
+                s.finding(f);
+            }
+        });
+    let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
+    let report = check_reader_until(input, checker, stop)?;
+    let Some(stream) = stream.borrow_mut().take() else {
+        return Ok(Some(report));
+    };
+    let written = stream
+        .finish(&report, projection)
+        .and_then(|mut out| writeln!(out).and_then(|()| out.flush()));
+    match written {
+        Ok(()) => Ok(Some(report)),
+        Err(e) if broken_pipe(&e) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// `--format text`: one line per finding as found, then the summary.
+fn check_text(
+    input: impl BufRead,
+    args: &Args,
+    name: &str,
+    live: bool,
+    out: impl Write + 'static,
+) -> io::Result<Option<Report>> {
+    let text = Rc::new(RefCell::new(TextStream::new(
+        out,
+        args.printed(),
+        colour(),
+        live,
+    )));
+    let (findings, failed) = (Rc::clone(&text), Rc::clone(&text));
+    let checker = if args.projection {
         Checker::new()
     } else {
         Checker::without_projection()
     };
-    let report = check_reader(input, &opts, checker)
-        .with_context(|| format!("reading {}", label(&args.input)))?;
-    if report.events == 0 {
-        eprintln!("agui-conform: input holds no events");
-    }
-    super::rules::to_stdout(|out| match args.format {
-        Format::Json => write_json_line(out, &report),
-        Format::Text => write_text(out, &label(&args.input), &report, args.all, colour()),
-    })?;
-    Ok(exit_status(&report))
-}
-
-/// `check`'s exit status for a report: 0 accept, 1 reject.
-fn exit_status(report: &Report) -> u8 {
-    match report.verdict() {
-        Verdict::Accept => 0,
-        Verdict::Reject => 1,
+    let checker = checker
+        .with_limits(args.limits())
+        .with_sink(move |f: Finding<'_>| findings.borrow_mut().finding(f));
+    let stop = move || failed.borrow().error.is_some();
+    let report = check_reader_until(input, checker, stop)?;
+    let mut text = text.borrow_mut();
+    match text.finish(name, &report) {
+        Ok(()) => Ok(Some(report)),
+        Err(e) if broken_pipe(&e) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
-/// The machine form of `report` and a newline, buffered (the line can be
-/// hundreds of megabytes).
-pub(super) fn write_json_line(out: impl Write, report: &Report) -> io::Result<()> {
-    let mut w = io::BufWriter::with_capacity(1 << 16, out);
-    report.write_json(&mut w)?;
-    writeln!(w)?;
-    w.flush()
-}
-
-/// Opens the input source. The one place that knows where streams come
-/// from (a later `--url` source belongs here).
-fn open_input(input: &Path) -> anyhow::Result<Box<dyn BufRead>> {
+/// Opens the input source, and says whether it is live (a pipe or a
+/// terminal, whose findings are flushed one by one).
+fn open_input(input: &Path) -> anyhow::Result<(Box<dyn BufRead>, bool)> {
     if input.as_os_str() == "-" {
-        return Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            io::stdin().lock(),
-        )));
+        let live = io::stdin().is_terminal() || is_pipe(Path::new("/dev/stdin"));
+        return Ok((
+            Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
+            live,
+        ));
     }
     let file = File::open(input).with_context(|| format!("cannot open {}", input.display()))?;
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+    let meta = file.metadata().ok();
+    if meta.as_ref().is_some_and(|m| m.is_dir()) {
         anyhow::bail!("{} is a directory, not a stream", input.display());
     }
-    Ok(Box::new(BufReader::with_capacity(1 << 16, file)))
+    let live = meta.is_some_and(|m| !m.is_file());
+    Ok((Box::new(BufReader::with_capacity(1 << 16, file)), live))
+}
+
+/// Whether `path` is a pipe or a socket (not a regular file).
+fn is_pipe(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// The name the report gives the input.
@@ -126,59 +260,12 @@ fn label(input: &Path) -> String {
     }
 }
 
-/// `--format json` with the projection: each run is printed as it ends
-/// ([`JsonStream`]), so memory stays that of one run however long the
-/// stream; the bytes are those of the report printed at the end. An input
-/// error leaves the text unfinished on stdout (the error goes to stderr).
-fn check_streaming(input: impl BufRead, opts: &ReadOptions, path: &Path) -> anyhow::Result<u8> {
-    let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
-    let stream = Rc::new(RefCell::new(Some(JsonStream::new(out))));
-    let sink = Rc::clone(&stream);
-    let checker = Checker::with_projection_sink(move |run| {
-        if let Some(s) = sink.borrow_mut().as_mut() {
-            s.run(&run);
-        }
-    });
-    let report =
-        check_reader(input, opts, checker).with_context(|| format!("reading {}", label(path)))?;
-    if report.events == 0 {
-        eprintln!("agui-conform: input holds no events");
-    }
-    let Some(stream) = stream.borrow_mut().take() else {
-        anyhow::bail!("the JSON report was already finished");
-    };
-    let written = stream
-        .finish(&report)
-        .and_then(|mut out| writeln!(out).and_then(|()| out.flush()));
-    if let Err(e) = written
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        return Err(e.into());
-    }
-    Ok(exit_status(&report))
-}
-
-/// Reads a whole stream through `checker`.
-pub fn check_reader(
-    input: impl BufRead,
-    opts: &ReadOptions,
-    checker: Checker,
-) -> io::Result<Report> {
-    let checker = RefCell::new(checker);
-    // Common lines take the checker's borrowed fast path; the rest are
-    // parsed by the reader and pushed as values (same report either way).
-    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
-    stream::read_stream_with(input, opts, fast, |item| {
-        let mut checker = checker.borrow_mut();
-        match item {
-            Item::Value { value, .. } => checker.push(&value),
-            Item::Unparseable { line, reason } => {
-                checker.push_unparseable(&format!("line {line}: {reason}"))
-            }
-        }
-        ControlFlow::Continue(())
-    })?;
-    Ok(checker.into_inner().finish())
+/// The machine form of `report` and a newline, buffered (`check --url`).
+pub(super) fn write_json_line(out: impl Write, report: &Report) -> io::Result<()> {
+    let mut w = io::BufWriter::with_capacity(1 << 16, out);
+    report.write_json(&mut w)?;
+    writeln!(w)?;
+    w.flush()
 }
 
 /// ANSI colours, used only when stdout is a terminal and `NO_COLOR` is unset.
@@ -199,7 +286,155 @@ pub(super) fn colour() -> Colour {
     Colour(io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
 }
 
-/// The readable report: a header, one line per violation, a hint.
+/// The readable report, written as findings come: one line per violation
+/// or limit notice (up to a cap), then a summary line, a hint, and the
+/// projection when asked for. The first write error is kept; nothing is
+/// written after it.
+pub(super) struct TextStream<W: Write> {
+    out: W,
+    cap: Option<usize>,
+    printed: usize,
+    /// Violations left out at the cap.
+    unprinted: usize,
+    first: Option<agui_model::RuleId>,
+    colour: Colour,
+    live: bool,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> TextStream<W> {
+    pub(super) fn new(out: W, cap: Option<usize>, colour: Colour, live: bool) -> Self {
+        TextStream {
+            out,
+            cap,
+            printed: 0,
+            unprinted: 0,
+            first: None,
+            colour,
+            live,
+            error: None,
+        }
+    }
+
+    fn keep(&mut self, r: io::Result<()>) {
+        if let Err(e) = r
+            && self.error.is_none()
+        {
+            self.error = Some(e);
+        }
+    }
+
+    pub(super) fn finding(&mut self, f: Finding<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = match f {
+            Finding::Violation(v) => {
+                self.first.get_or_insert(v.rule);
+                if self.cap.is_some_and(|cap| self.printed >= cap) {
+                    self.unprinted += 1;
+                    return;
+                }
+                self.printed += 1;
+                violation_line(&mut self.out, v, self.colour)
+            }
+            Finding::Limit(n) => limit_line(&mut self.out, n, self.colour),
+        };
+        self.keep(r);
+        if self.live {
+            let r = self.out.flush();
+            self.keep(r);
+        }
+    }
+
+    /// The summary, the hint and the projection.
+    pub(super) fn finish(&mut self, name: &str, report: &Report) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let out = &mut self.out;
+        if self.unprinted > 0 {
+            writeln!(
+                out,
+                "  … {} more (`--all` or `--max-violations N` lists them, `--format json` too)",
+                self.unprinted
+            )?;
+        }
+        summary(out, name, report, self.colour)?;
+        if let Some(rule) = self.first.or(report.first().map(|v| v.rule)) {
+            writeln!(out, "hint: agui-conform explain {rule}")?;
+        }
+        if let Some(p) = &report.projection {
+            let pretty = serde_json::to_string_pretty(&agui_model::json::Out(&p.to_json()))
+                .map_err(io::Error::other)?;
+            writeln!(out, "projection:\n{pretty}")?;
+        }
+        out.flush()
+    }
+}
+
+/// `  #3     error   rule: message (at path)`.
+fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<()> {
+    let severity = v.rule.severity().as_str();
+    let severity = match v.rule.severity() {
+        Severity::Error => c.paint("31", &format!("{severity:<7}")),
+        _ => c.paint("33", &format!("{severity:<7}")),
+    };
+    let at = v
+        .path
+        .as_deref()
+        .map(|p| format!(" (at {})", if p.is_empty() { "the top" } else { p }))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "  #{:<5} {severity} {}: {}{at}",
+        v.index, v.rule, v.message
+    )
+}
+
+/// `  #3     limit   nesting: message (limit 10000)`.
+fn limit_line(out: &mut impl Write, n: &LimitNotice, c: Colour) -> io::Result<()> {
+    writeln!(
+        out,
+        "  #{:<5} {} {}: {} (limit {})",
+        n.index,
+        c.paint("35", &format!("{:<7}", "limit")),
+        n.kind,
+        n.message,
+        n.limit
+    )
+}
+
+/// `name: reject — 2 violations (1 error, 1 warning) in 12 events`, and
+/// the limit notices when there were some.
+fn summary(out: &mut impl Write, name: &str, report: &Report, c: Colour) -> io::Result<()> {
+    let verdict = report.verdict();
+    let painted = match verdict {
+        Verdict::Accept => c.paint("32;1", verdict.as_str()),
+        Verdict::Reject => c.paint("31;1", verdict.as_str()),
+        Verdict::Inconclusive => c.paint("35;1", verdict.as_str()),
+    };
+    let counts = report.counts;
+    let events = plural(report.events, "event");
+    let limits = if counts.limits > 0 {
+        format!(", {}", plural(counts.limits, "limit notice"))
+    } else {
+        String::new()
+    };
+    if counts.violations() == 0 {
+        writeln!(out, "{name}: {painted} — no violations in {events}{limits}")
+    } else {
+        writeln!(
+            out,
+            "{name}: {painted} — {} ({}, {}) in {events}{limits}",
+            plural(counts.violations(), "violation"),
+            plural(counts.errors, "error"),
+            plural(counts.warnings, "warning"),
+        )
+    }
+}
+
+/// The whole readable report of a finished check (`check --url`).
 pub(super) fn write_text(
     out: &mut impl Write,
     name: &str,
@@ -207,66 +442,14 @@ pub(super) fn write_text(
     all: bool,
     c: Colour,
 ) -> io::Result<()> {
-    let verdict = report.verdict();
-    let errors = report
-        .violations
-        .iter()
-        .filter(|v| v.rule.severity() == Severity::Error)
-        .count();
-    let warnings = report.violations.len() - errors;
-    let painted = match verdict {
-        Verdict::Accept => c.paint("32;1", verdict.as_str()),
-        Verdict::Reject => c.paint("31;1", verdict.as_str()),
-    };
-    let events = plural(report.events, "event");
-    if report.violations.is_empty() {
-        writeln!(out, "{name}: {painted} — no violations in {events}")?;
-    } else {
-        writeln!(
-            out,
-            "{name}: {painted} — {} ({}, {}) in {events}",
-            plural(report.violations.len(), "violation"),
-            plural(errors, "error"),
-            plural(warnings, "warning"),
-        )?;
+    let mut text = TextStream::new(&mut *out, (!all).then_some(SHOWN), c, false);
+    for v in &report.violations {
+        text.finding(Finding::Violation(v));
     }
-    let shown = if all {
-        report.violations.len()
-    } else {
-        SHOWN.min(report.violations.len())
-    };
-    for v in &report.violations[..shown] {
-        let severity = v.rule.severity().as_str();
-        let severity = match v.rule.severity() {
-            Severity::Error => c.paint("31", &format!("{severity:<7}")),
-            _ => c.paint("33", &format!("{severity:<7}")),
-        };
-        let at = v
-            .path
-            .as_deref()
-            .map(|p| format!(" (at {p})"))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "  #{:<5} {severity} {}: {}{at}",
-            v.index, v.rule, v.message
-        )?;
+    for n in &report.limits {
+        text.finding(Finding::Limit(n));
     }
-    if shown < report.violations.len() {
-        writeln!(
-            out,
-            "  … {} more (`--all` lists them, `--format json` too)",
-            report.violations.len() - shown
-        )?;
-    }
-    if let Some(first) = report.violations.first() {
-        writeln!(out, "hint: agui-conform explain {}", first.rule)?;
-    }
-    if let Some(p) = &report.projection {
-        let pretty = serde_json::to_string_pretty(&p.to_json()).map_err(io::Error::other)?;
-        writeln!(out, "projection:\n{pretty}")?;
-    }
-    Ok(())
+    text.finish(name, report)
 }
 
 fn plural(n: usize, noun: &str) -> String {
@@ -290,41 +473,36 @@ mod tests {
 
     #[test]
     fn header_counts_errors_and_warnings() {
-        let report = Report {
-            violations: vec![
+        let report = Report::of(
+            vec![
                 Violation::new(RuleId::SchemaUnknownType, 0, "no type").at_path("type"),
                 Violation::new(RuleId::InterruptUnknownId, 3, "interrupt `i9` unknown"),
             ],
-            projection: None,
-            events: 12,
-        };
+            12,
+        );
         let t = text(&report);
         let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].contains("#0")
+                && lines[0].contains("error")
+                && lines[0].contains("schema.unknown-type")
+        );
+        assert!(lines[0].ends_with("no type (at type)"), "{}", lines[0]);
+        assert!(
+            lines[1].contains("#3")
+                && lines[1].contains("warning")
+                && lines[1].contains("interrupt.unknown-id")
+        );
         assert_eq!(
-            lines[0],
+            lines[2],
             "s.jsonl: reject — 2 violations (1 error, 1 warning) in 12 events"
-        );
-        assert!(
-            lines[1].contains("#0")
-                && lines[1].contains("error")
-                && lines[1].contains("schema.unknown-type")
-        );
-        assert!(lines[1].ends_with("no type (at type)"), "{}", lines[1]);
-        assert!(
-            lines[2].contains("#3")
-                && lines[2].contains("warning")
-                && lines[2].contains("interrupt.unknown-id")
         );
         assert_eq!(lines[3], "hint: agui-conform explain schema.unknown-type");
     }
 
     #[test]
     fn clean_stream_has_a_one_line_report() {
-        let report = Report {
-            violations: vec![],
-            projection: None,
-            events: 1,
-        };
+        let report = Report::of(vec![], 1);
         assert_eq!(
             text(&report),
             "s.jsonl: accept — no violations in 1 event\n"
@@ -336,11 +514,7 @@ mod tests {
         let violations = (0..SHOWN + 7)
             .map(|i| Violation::new(RuleId::SchemaNotJson, i, "not an object"))
             .collect();
-        let t = text(&Report {
-            violations,
-            projection: None,
-            events: SHOWN + 7,
-        });
+        let t = text(&Report::of(violations, SHOWN + 7));
         assert_eq!(t.lines().filter(|l| l.starts_with("  #")).count(), SHOWN);
         assert!(t.contains("… 7 more"));
     }

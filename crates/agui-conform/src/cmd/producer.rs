@@ -139,6 +139,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         (true, _) => 2,
         (false, Verdict::Accept) => 0,
         (false, Verdict::Reject) => 1,
+        (false, Verdict::Inconclusive) => check::EXIT_INCONCLUSIVE,
     })
 }
 

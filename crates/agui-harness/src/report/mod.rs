@@ -23,6 +23,7 @@ pub fn describe_expected(e: &Expected) -> String {
             format!("reject at {i} (`{r}`, {})", r.obligation().as_str())
         }
         (Verdict::Reject, None) => "reject".into(),
+        (Verdict::Inconclusive, _) => "inconclusive".into(),
     }
 }
 

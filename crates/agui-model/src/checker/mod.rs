@@ -167,6 +167,8 @@ pub struct Checker {
     state_off: bool,
     /// The kept violations reached [`Limits::violations`].
     kept_full: bool,
+    /// The input was cut at a limit ([`Checker::cut`]).
+    cut: bool,
     /// Violations of the event being checked, sorted into catalogue order
     /// before they join `violations`.
     pending: Vec<Violation>,
@@ -218,6 +220,7 @@ impl Checker {
             sink: None,
             state_off: false,
             kept_full: false,
+            cut: false,
             pending: Vec::new(),
             phase: Phase::Start,
             book: RunBook::default(),
@@ -313,6 +316,14 @@ impl Checker {
         let i = self.index;
         self.index += 1;
         self.notice(LimitNotice::new(kind, i, limit as u64, why));
+    }
+
+    /// Ends the input early at a limit of the checker's own (a live
+    /// exchange out of time): the notice, and no `run.unterminated` at the
+    /// end, since the producer was not given the chance to end its run.
+    pub fn cut(&mut self, n: LimitNotice) {
+        self.cut = true;
+        self.notice(n);
     }
 
     /// Records a limit notice at once (notices are not sorted with an
@@ -421,7 +432,7 @@ impl Checker {
     /// Ends the input: end-of-input rules, then the report.
     pub fn finish(mut self) -> Report {
         let n = self.index;
-        if self.phase == Phase::Active && !self.book.implicit {
+        if self.phase == Phase::Active && !self.book.implicit && !self.cut {
             self.report(
                 RuleId::RunUnterminated,
                 n,
