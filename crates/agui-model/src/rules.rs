@@ -165,12 +165,21 @@ impl RuleId {
         RuleId::ALL.iter().copied().find(|r| r.as_str() == id)
     }
 
-    /// The rules a stream can violate (all but `accept.*`).
+    /// The rules an event stream can violate, which consumers are scored
+    /// on (all but `accept.*` and the HTTP-level `transport.*`).
     pub fn violations() -> impl Iterator<Item = RuleId> {
         RuleId::ALL
             .iter()
             .copied()
-            .filter(|r| r.rule().is_violation())
+            .filter(|r| r.rule().is_stream_rule())
+    }
+
+    /// The `transport.*` rules: judged on producers' HTTP exchanges only.
+    pub fn transport() -> impl Iterator<Item = RuleId> {
+        RuleId::ALL
+            .iter()
+            .copied()
+            .filter(|r| r.rule().is_violation() && !r.rule().is_stream_rule())
     }
 
     /// The `accept.*` obligations.
