@@ -11,12 +11,12 @@
 use agui_bench::measure::{self, Sample, median};
 use agui_bench::synth::{self, Shape};
 use agui_model::stream::{self, ReadOptions};
-use std::io::BufRead;
-use std::ops::ControlFlow;
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use std::fs::File;
+use std::io::BufRead;
 use std::io::{BufReader, BufWriter};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;

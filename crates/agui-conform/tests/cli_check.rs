@@ -66,7 +66,10 @@ fn check_file(name: &str, bytes: &[u8], extra: &[&str]) -> Output {
 fn one_json_object(out: &Output) -> Value {
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     assert_eq!(text.lines().count(), 1, "one line of output: {text}");
-    let value: Value = serde_json::from_str(&text).unwrap();
+    // RFC 8259 JSON: a report may hold what serde_json refuses (1e400).
+    let value = agui_model::json::parse(&text, &Default::default())
+        .unwrap_or_else(|e| panic!("{e}: {text}"))
+        .value;
     assert!(value.is_object(), "{value}");
     value
 }
@@ -271,8 +274,8 @@ fn not_json_at(report: &Value, index: u64) -> String {
 #[test]
 fn bad_lines_are_not_json_with_the_line_named_and_checking_goes_on() {
     // Line numbers: 1 RUN_STARTED, 2 blank (not an item), 3 invalid UTF-8,
-    // 4 not JSON, 5 a number, 6 trailing data, 7 deep nesting, 8 no `type`,
-    // 9 a truncated last line.
+    // 4 not JSON, 5 a number, 6 trailing data, 7 an open bracket that never
+    // closes, 8 no `type`, 9 a truncated last line.
     let mut input = Vec::new();
     input.extend(format!("{RUN_STARTED}\n\n").as_bytes());
     input.extend(b"{\"type\":\"STEP_STARTED\",\"stepName\":\"a\xFF\"}\n");
@@ -301,7 +304,7 @@ fn bad_lines_are_not_json_with_the_line_named_and_checking_goes_on() {
     );
     let message = not_json_at(&report, 5);
     assert!(
-        message.contains("line 7") && message.contains("nesting deeper than"),
+        message.contains("line 7") && message.contains("ends inside a JSON value"),
         "{message}"
     );
     // Checking goes on: the next line is checked as an event.
@@ -316,8 +319,19 @@ fn bad_lines_are_not_json_with_the_line_named_and_checking_goes_on() {
     );
 }
 
+/// The limit notice of kind `kind` at `index`, with its message.
+fn notice_at(report: &Value, kind: &str, index: u64) -> String {
+    let n = report["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["kind"] == kind && n["index"] == index)
+        .unwrap_or_else(|| panic!("no {kind} notice at {index}: {report}"));
+    n["message"].as_str().unwrap().to_string()
+}
+
 #[test]
-fn a_line_over_the_limit_is_not_json_and_the_next_line_is_read() {
+fn a_line_over_the_limit_is_a_limit_notice_and_the_next_line_is_read() {
     let input = format!(
         "{RUN_STARTED}\n{{\"type\":\"CUSTOM\",\"name\":\"{}\"}}\n{{\"foo\":1}}\n",
         "x".repeat(5000)
@@ -327,12 +341,20 @@ fn a_line_over_the_limit_is_not_json_and_the_next_line_is_read() {
         input.as_bytes(),
         &["--format", "json", "--max-line-bytes", "1000"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    // The first finding is the limit: nothing after it decides a verdict.
+    assert_eq!(out.status.code(), Some(3));
     let report = one_json_object(&out);
-    let message = not_json_at(&report, 1);
+    assert_eq!(report["verdict"], "inconclusive");
+    let message = notice_at(&report, "line-bytes", 1);
     assert!(
         message.contains("line 2") && message.contains("longer than the limit"),
         "{message}"
+    );
+    assert!(
+        !rules_at(&report)
+            .iter()
+            .any(|(r, _)| r == "schema.not-json"),
+        "a limit is not the producer's fault: {report}"
     );
     assert!(
         rules_at(&report).contains(&("schema.unknown-type".to_string(), 2)),
@@ -351,17 +373,90 @@ fn a_100_mb_line_on_stdin_is_skipped() {
         Some(&input),
     );
     drop(input);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let report = one_json_object(&out);
-    let message = not_json_at(&report, 1);
+    let message = notice_at(&report, "line-bytes", 1);
     assert!(
         message.contains("line 2") && message.contains("longer than the limit of 64 MiB"),
         "{message}"
     );
     assert_eq!(
         report["violations"].as_array().unwrap().len(),
-        1,
+        0,
         "the run goes on and finishes: {report}"
+    );
+}
+
+#[test]
+fn deep_nesting_lone_surrogates_and_huge_numbers_are_json() {
+    let stream = |depth: usize| {
+        let deep = "[".repeat(depth) + &"]".repeat(depth);
+        format!(
+            "{RUN_STARTED}\n{{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{{\"d\":{deep},\"n\":1e400,\"z\":-0}}}}\n\
+         {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}}\n\
+         {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"a\\ud83d\"}}\n\
+         {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"\\ude00b\"}}\n\
+         {{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}}\n{RUN_FINISHED}\n"
+        )
+    };
+    // serde_json (this test's reader) takes 100 levels.
+    let input = stream(100);
+    let (code, report) = json_report("json-edges.jsonl", input.as_bytes());
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(
+        rules_at(&report),
+        vec![
+            ("schema.lone-surrogate".to_string(), 3),
+            ("schema.lone-surrogate".to_string(), 4)
+        ]
+    );
+    let run = &report["projection"]["runs"][0];
+    assert_eq!(run["messages"][0]["content"], "a😀b", "{run}");
+    // 5,000 levels are checked, projected and printed; 1e400 as written.
+    let input = stream(5_000);
+    let out = check_file("json-deep.jsonl", input.as_bytes(), &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.contains(r#""n":1e400"#),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+    // Deeper than the limit: a notice, not a violation, and exit 3.
+    let out = check_file(
+        "too-deep.jsonl",
+        input.as_bytes(),
+        &["--format", "json", "--max-depth", "1000"],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let report = one_json_object(&out);
+    notice_at(&report, "nesting", 1);
+}
+
+#[test]
+fn duplicate_keys_warn_and_the_last_one_counts() {
+    let stream = |first: &str, last: &str| {
+        format!(
+            "{RUN_STARTED}\n{{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"subagentRunId\":\"s1\"}}\n\
+             {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"x\",\"subagentRunId\":\"{first}\",\"subagentRunId\":\"{last}\"}}\n"
+        )
+    };
+    let (_, report) = json_report("dup-ok.jsonl", stream("s2", "s1").as_bytes());
+    let rules = rules_at(&report);
+    assert_eq!(
+        rules[0],
+        ("schema.duplicate-key".to_string(), 2),
+        "{report}"
+    );
+    assert!(
+        !rules
+            .iter()
+            .any(|(r, _)| r == "ownership.continuation-disagrees")
+    );
+    let (_, report) = json_report("dup-bad.jsonl", stream("s1", "s2").as_bytes());
+    assert!(
+        rules_at(&report).contains(&("ownership.continuation-disagrees".to_string(), 2)),
+        "{report}"
     );
 }
 
@@ -372,15 +467,16 @@ fn text_report_has_header_lines_and_hint() {
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     let name = file("text.jsonl", b"{\"foo\":1}\n").display().to_string();
+    // Findings first, as found; the summary when the input ends.
     assert!(
-        lines[0].starts_with(&format!("{name}: reject — ")),
+        lines[0].contains("#0") && lines[0].contains("schema.unknown-type"),
         "{text}"
     );
-    assert!(lines[0].ends_with(" in 1 event"), "{text}");
     assert!(
-        lines[1].contains("#0") && lines[1].contains("schema.unknown-type"),
+        lines[1].starts_with(&format!("{name}: reject — ")),
         "{text}"
     );
+    assert!(lines[1].ends_with(" in 1 event"), "{text}");
     assert!(
         text.contains("hint: agui-conform explain schema.unknown-type"),
         "{text}"
@@ -432,13 +528,12 @@ fn json_printed_run_by_run_is_the_whole_report() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let want = agui_model::check_values(&values).to_json().to_string() + "\n";
+    let report = agui_model::check_values(&values).to_json();
     let out = check_file("run-by-run.jsonl", input.as_bytes(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out), want);
+    assert_eq!(one_json_object(&out), report);
     let out = run(&["check", "--format", "json", "-"], Some(input.as_bytes()));
-    assert_eq!(stdout(&out), want);
-    let report: Value = serde_json::from_str(&want).unwrap();
+    assert_eq!(one_json_object(&out), report);
     assert_eq!(
         report["projection"]["runs"].as_array().map(Vec::len),
         Some(3)

@@ -120,7 +120,10 @@ pub fn run(bytes: &[u8]) {
         report.violations, fast.violations,
         "the fast path reports other violations"
     );
-    assert_eq!(report.limits, fast.limits, "the fast path hits other limits");
+    assert_eq!(
+        report.limits, fast.limits,
+        "the fast path hits other limits"
+    );
     assert_eq!(report.counts, fast.counts, "the fast path counts otherwise");
     assert_eq!(
         report.projection, fast.projection,
@@ -132,8 +135,8 @@ pub fn run(bytes: &[u8]) {
     }
     // Any stream of JSON values: the same violations as one JSON array.
     if let Some(values) = values_only(&items) {
-        let array = serde_json::to_vec(&values.iter().map(Out).collect::<Vec<_>>())
-            .unwrap_or_default();
+        let array =
+            serde_json::to_vec(&values.iter().map(Out).collect::<Vec<_>>()).unwrap_or_default();
         let items2 = read_items(&array);
         assert_eq!(
             items2.len(),

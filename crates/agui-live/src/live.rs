@@ -148,7 +148,8 @@ pub fn check_url(
     let unfinished = parser.finish();
     let mut timed_out = false;
     // Our own time limits cut the stream: a limit notice, never the
-    // producer's `run.unterminated` (RULES.md "Checker limits").
+    // producer's `run.unterminated` (RULES.md "Checker limits"). The
+    // failure stays, so callers can say why the exchange ended.
     if let Some(LiveError::Timeout { limit } | LiveError::Idle { limit }) = &failure {
         let what = if matches!(failure, Some(LiveError::Timeout { .. })) {
             "the exchange took longer than"
@@ -164,7 +165,6 @@ pub fn check_url(
                 limit.as_secs_f64()
             ),
         ));
-        failure = None;
         timed_out = true;
     }
     if failure.is_none() && !timed_out {
@@ -207,7 +207,11 @@ fn feed(checker: &mut Checker, d: Dispatch<'_>, max: usize) -> Vec<u8> {
                 line_for(data, true)
             }
             Ok(Parsed::TooDeep(limit, why)) => {
-                checker.push_over_limit(LimitKind::Nesting, limit, &format!("SSE event {i}: {why}"));
+                checker.push_over_limit(
+                    LimitKind::Nesting,
+                    limit,
+                    &format!("SSE event {i}: {why}"),
+                );
                 line_for(data, true)
             }
             Err(why) => {
@@ -219,7 +223,9 @@ fn feed(checker: &mut Checker, d: Dispatch<'_>, max: usize) -> Vec<u8> {
             checker.push_over_limit(
                 LimitKind::LineBytes,
                 max,
-                &format!("SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped"),
+                &format!(
+                    "SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped"
+                ),
             );
             oversize_line(bytes, max)
         }
@@ -244,7 +250,9 @@ fn parse(data: &[u8], max_depth: usize) -> Result<Parsed, String> {
     }
     match json::parse(text, &ParseOptions { max_depth }) {
         Ok(p) => Ok(Parsed::Value(p.value, p.notes)),
-        Err(e @ json::ParseError::TooDeep { limit, .. }) => Ok(Parsed::TooDeep(limit, e.to_string())),
+        Err(e @ json::ParseError::TooDeep { limit, .. }) => {
+            Ok(Parsed::TooDeep(limit, e.to_string()))
+        }
         Err(e) => Err(e.to_string()),
     }
 }

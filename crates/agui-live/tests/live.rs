@@ -334,6 +334,11 @@ fn a_silent_server_hits_the_idle_timeout() {
         })
     );
     assert_eq!(run.report.events, 1);
+    // Our limit, not the producer's fault: a `time` notice, no
+    // `run.unterminated`, verdict inconclusive.
+    assert_eq!(rules(&run), []);
+    assert_eq!(run.report.limits[0].kind, agui_model::LimitKind::Time);
+    assert_eq!(run.report.verdict(), agui_model::Verdict::Inconclusive);
 }
 
 #[test]
@@ -359,6 +364,11 @@ fn a_never_ending_server_hits_the_total_timeout() {
         })
     );
     assert_eq!(run.report.events, 1);
+    // Our limit, not the producer's fault: a `time` notice, no
+    // `run.unterminated`, verdict inconclusive.
+    assert_eq!(rules(&run), []);
+    assert_eq!(run.report.limits[0].kind, agui_model::LimitKind::Time);
+    assert_eq!(run.report.verdict(), agui_model::Verdict::Inconclusive);
 }
 
 #[test]
@@ -437,12 +447,15 @@ fn a_large_body_is_streamed() {
     // 2 + 96 + the oversize one + END + FINISHED.
     assert_eq!(run.report.events, 101);
     assert_eq!(w.lines(), 101);
-    // Only the oversize event is a violation: it is not JSON to us.
-    assert_eq!(rules(&run), [(RuleId::SchemaNotJson, 98)]);
+    // The oversize event is skipped at our limit: a notice, no violation.
+    assert_eq!(rules(&run), []);
+    assert_eq!(run.report.limits.len(), 1);
+    let n = &run.report.limits[0];
+    assert_eq!((n.kind, n.index), (agui_model::LimitKind::LineBytes, 98));
     assert!(
-        run.report.violations[0]
-            .message
-            .contains("over the 1048576-byte limit")
+        n.message.contains("over the 1048576-byte limit"),
+        "{}",
+        n.message
     );
 }
 

@@ -92,7 +92,11 @@ impl fmt::Display for ParseError {
             }
             ParseError::Eof => f.write_str("the text ends inside a JSON value"),
             ParseError::Trailing { offset } => {
-                write!(f, "trailing data after the JSON value at column {}", offset + 1)
+                write!(
+                    f,
+                    "trailing data after the JSON value at column {}",
+                    offset + 1
+                )
             }
             ParseError::TooDeep { limit, offset } => write!(
                 f,
@@ -567,7 +571,10 @@ pub fn settle_surrogates(v: &mut Value) {
             }
             Value::Array(items) => stack.extend(items.iter_mut()),
             Value::Object(map) => {
-                if map.keys().any(|k| k.chars().any(|c| as_surrogate(c).is_some())) {
+                if map
+                    .keys()
+                    .any(|k| k.chars().any(|c| as_surrogate(c).is_some()))
+                {
                     let old = std::mem::take(map);
                     *map = old.into_iter().map(|(k, v)| (printable(&k), v)).collect();
                 }
@@ -688,7 +695,9 @@ mod tests {
     }
 
     fn v(text: &str) -> Value {
-        p(text).map(|x| x.value).unwrap_or_else(|e| panic!("{text}: {e}"))
+        p(text)
+            .map(|x| x.value)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
     #[test]

@@ -19,8 +19,8 @@ pub mod stream;
 pub mod violation;
 
 pub use checker::{Checker, Counts, Finding, JsonStream, Report, Sink, check_values};
-pub use limits::{LimitKind, LimitNotice, Limits};
 pub use events::EventType;
+pub use limits::{LimitKind, LimitNotice, Limits};
 pub use projection::Projection;
 pub use rules::{CATALOGUE, Obligation, Rule, RuleId, Severity};
 pub use violation::{Verdict, Violation};

@@ -422,9 +422,9 @@ fn parse_line(
     };
     json::parse(text, &popts).map_err(|e| match e {
         ParseError::Eof if terminated => Unparsed::NotJson(LINE_ENDS_INSIDE.to_string()),
-        ParseError::Eof => Unparsed::NotJson(
-            "truncated last line: the input ends inside a JSON value".to_string(),
-        ),
+        ParseError::Eof => {
+            Unparsed::NotJson("truncated last line: the input ends inside a JSON value".to_string())
+        }
         ParseError::Syntax { offset, what } => Unparsed::NotJson(format!(
             "JSON syntax error: {what} at column {}",
             col + offset + 1
@@ -599,7 +599,9 @@ fn read_array<Rd: Read>(
         } else if blank {
             let _ = emit(Item::Unparseable {
                 line,
-                reason: format!("JSON syntax error in the JSON array: expected a value at column {col}"),
+                reason: format!(
+                    "JSON syntax error in the JSON array: expected a value at column {col}"
+                ),
             });
             return Ok(());
         } else {
@@ -959,7 +961,10 @@ mod tests {
 
     #[test]
     fn a_line_over_the_limit_is_skipped_and_reading_goes_on() {
-        let opts = ReadOptions { max_line_bytes: 16, ..ReadOptions::default() };
+        let opts = ReadOptions {
+            max_line_bytes: 16,
+            ..ReadOptions::default()
+        };
         let input = b"{\"a\":\"0123456789abcdef\"}\n{\"b\":2}\n{\"c\":\"0123456\"}\n";
         let items = read_with(input, &opts);
         assert_eq!(
@@ -976,7 +981,10 @@ mod tests {
 
     #[test]
     fn a_last_line_over_the_limit_without_newline() {
-        let opts = ReadOptions { max_line_bytes: 4, ..ReadOptions::default() };
+        let opts = ReadOptions {
+            max_line_bytes: 4,
+            ..ReadOptions::default()
+        };
         let items = read_with(b"{}\n\"abcdef\"", &opts);
         assert_eq!(items.len(), 2);
         assert_eq!(
@@ -1300,7 +1308,10 @@ mod tests {
     fn random_json_like_bytes_never_panic_and_every_non_blank_line_is_one_item() {
         const ALPHABET: &[u8] = b"{}[]\":,\n\n\r \t0123456789aeflnrstu-.\\\xFF\xC3\xA9";
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let opts = ReadOptions { max_line_bytes: 24, ..ReadOptions::default() };
+        let opts = ReadOptions {
+            max_line_bytes: 24,
+            ..ReadOptions::default()
+        };
         for _ in 0..3000 {
             let len = (rng.next() % 80) as usize;
             let mut input: Vec<u8> = (0..len)

@@ -5,7 +5,7 @@
 use super::check;
 use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
-use agui_live::{Limits, Options, Progress, client, input};
+use agui_live::{Limits, LiveError, Options, Progress, client, input};
 use agui_model::Verdict;
 use std::io::Write;
 use std::path::PathBuf;
@@ -128,12 +128,21 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         eprintln!("agui-conform: error: saving the capture failed: {e}");
         failed = true;
     }
-    if let Some(f) = &run.failure {
-        eprintln!(
-            "agui-conform: error: {f} (the report covers the {} events received)",
+    match &run.failure {
+        // Our own time limit: the report says so (a `time` limit notice,
+        // verdict inconclusive unless an error came first).
+        Some(f @ (LiveError::Timeout { .. } | LiveError::Idle { .. })) => eprintln!(
+            "agui-conform: note: {f} (the report covers the {} events received)",
             report.events
-        );
-        failed = true;
+        ),
+        Some(f) => {
+            eprintln!(
+                "agui-conform: error: {f} (the report covers the {} events received)",
+                report.events
+            );
+            failed = true;
+        }
+        None => {}
     }
     Ok(match (failed, report.verdict()) {
         (true, _) => 2,

@@ -196,7 +196,9 @@ impl<W: Write> JsonStream<W> {
                             LimitKind::Violations,
                             v.index,
                             cap as u64,
-                            format!("more than {cap} violations: the rest are counted, not printed"),
+                            format!(
+                                "more than {cap} violations: the rest are counted, not printed"
+                            ),
                         ));
                     }
                     return;

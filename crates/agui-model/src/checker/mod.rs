@@ -341,7 +341,9 @@ impl Checker {
     /// Feeds the next stream item with what its parse noted (duplicate
     /// keys, lone surrogates: warnings of this event).
     pub fn push_parsed(&mut self, item: &Value, notes: &[Note]) {
-        if notes.iter().any(|n| matches!(n, Note::LoneSurrogate { .. }))
+        if notes
+            .iter()
+            .any(|n| matches!(n, Note::LoneSurrogate { .. }))
             && let Some(p) = self.projector.as_mut()
         {
             p.saw_lone_surrogate();
