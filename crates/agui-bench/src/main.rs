@@ -69,6 +69,13 @@ enum Cmd {
     Parse { file: PathBuf },
     /// Writes a stream of the given shape to FILE and exits.
     Write { file: PathBuf },
+    /// Memory against the number of violations: `check` on LINES lines of
+    /// `{}` (one `schema.unknown-type` each), text and JSON, peak RSS of
+    /// each child.
+    Violations {
+        #[arg(long, default_value_t = 2_000_000)]
+        lines: usize,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -86,8 +93,45 @@ fn main() -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Some(Cmd::Violations { lines }) => violations(*lines),
         None => bench(&cli),
     }
+}
+
+/// The `agui-conform` binary built beside this one.
+fn conform_binary() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().context("no executable directory")?;
+    let conform = dir.join("agui-conform");
+    if !conform.exists() {
+        bail!(
+            "{} is missing: build it first (cargo build --release -p agui-conform)",
+            conform.display()
+        );
+    }
+    Ok(conform)
+}
+
+/// `agui-bench violations`: memory never grows with the violations.
+fn violations(lines: usize) -> anyhow::Result<()> {
+    let conform = conform_binary()?;
+    let file = std::env::temp_dir().join(format!("agui-bench-violations-{lines}.jsonl"));
+    std::fs::write(&file, "{}\n".repeat(lines))?;
+    for format in ["text", "json"] {
+        let s = measure::run(
+            Command::new(&conform)
+                .args(["check", "--format", format])
+                .arg(&file),
+        )?;
+        println!(
+            "check --format {format}: {lines} violations, peak RSS {:.1} MB, {:.2} s, exit {}",
+            s.max_rss as f64 / 1e6,
+            s.wall.as_secs_f64(),
+            s.code
+        );
+    }
+    std::fs::remove_file(&file)?;
+    Ok(())
 }
 
 fn shape(cli: &Cli) -> Shape {
@@ -161,14 +205,7 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
         bail!("{p}");
     }
     let exe = std::env::current_exe()?;
-    let dir = exe.parent().context("no executable directory")?;
-    let conform = dir.join("agui-conform");
-    if !conform.exists() {
-        bail!(
-            "{} is missing: build it first (cargo build --release -p agui-conform)",
-            conform.display()
-        );
-    }
+    let conform = conform_binary()?;
     let file = cli.file.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!(
             "agui-bench-{}-{}-{}-{}.jsonl",

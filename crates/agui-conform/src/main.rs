@@ -3,7 +3,12 @@
 //! Each subcommand lives in its own module under `cmd/` with an `Args`
 //! struct (clap) and a `run` function returning the process exit status.
 //! Exit statuses: 0 success/accept, 1 reject or failures found, 2 usage or
-//! I/O error.
+//! I/O error, 3 inconclusive (`check`: a checker limit was hit first).
+//!
+//! Broken pipes: when the reader of stdout goes away (`gen | head`), every
+//! subcommand stops quietly at once, prints nothing, and exits 0 — the
+//! convention of `head`-friendly tools such as ripgrep: there is nobody left
+//! to tell.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -50,9 +55,22 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("agui-conform: error: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether an error comes from writing to a stdout whose reader went away.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    let pipe = Some(std::io::ErrorKind::BrokenPipe);
+    e.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().map(|io| io.kind()) == pipe
+            || cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+                == pipe
+    })
 }

@@ -4,6 +4,7 @@
 
 use agui_corpus::check::CheckSummary;
 use anyhow::Context;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Subcommand, Debug)]
@@ -37,7 +38,7 @@ fn check(dir: &Path, spec: Option<&Path>) -> anyhow::Result<u8> {
         ),
         None => format!("cannot read corpus directory {}", dir.display()),
     })?;
-    print!("{}", render(dir, &summary));
+    super::rules::to_stdout(|out| write!(out, "{}", render(dir, &summary)))?;
     Ok(if summary.ok() { 0 } else { 1 })
 }
 

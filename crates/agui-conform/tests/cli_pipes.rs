@@ -1,0 +1,126 @@
+//! Pipes, as a shell uses them: every subcommand ends quietly (exit 0,
+//! nothing on stderr) when the reader of its stdout goes away, and `check`
+//! reading a pipe prints each violation as soon as its line was read, while
+//! the writer still holds the pipe open.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+/// Runs `args`, reads `n` bytes of its stdout, closes the pipe, and returns
+/// the exit status and stderr.
+fn head(args: &[&str], stdin: Option<Vec<u8>>, n: usize) -> (Option<i32>, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        });
+    }
+    let mut out = child.stdout.take().unwrap();
+    let mut buf = vec![0u8; n];
+    out.read_exact(&mut buf).unwrap();
+    drop(out);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap().code(), err)
+}
+
+#[test]
+fn every_subcommand_ends_quietly_when_stdout_closes() {
+    let many_bad: Vec<u8> = "{}\n".repeat(200_000).into_bytes();
+    for (args, stdin) in [
+        (vec!["gen", "--count", "2000"], None),
+        (vec!["rules"], None),
+        (vec!["rules", "--format", "json"], None),
+        (vec!["run", "--no-progress", "-v"], None),
+        (vec!["run", "--no-progress", "--format", "json"], None),
+        (vec!["check", "-"], Some(many_bad.clone())),
+        (vec!["check", "--all", "-"], Some(many_bad.clone())),
+        (
+            vec!["check", "--format", "json", "-"],
+            Some(many_bad.clone()),
+        ),
+    ] {
+        let (code, err) = head(&args, stdin, 10);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert_eq!(err, "", "{args:?}");
+    }
+}
+
+/// Reads the child's stdout on a thread, handing over each piece as it
+/// arrives (the JSON report is one line, written piece by piece).
+fn lines_of(mut out: std::process::ChildStdout) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0
+                || tx
+                    .send(String::from_utf8_lossy(&buf[..n]).into_owned())
+                    .is_err()
+            {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+#[test]
+fn violations_from_a_stalled_pipe_arrive_before_the_input_ends() {
+    for format in ["text", "json"] {
+        let mut child = Command::new(BIN)
+            .args(["check", "--format", format, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let mut out = lines_of(child.stdout.take().unwrap());
+        // One run, then an event without `type`; then the writer stalls.
+        input
+            .write_all(
+                b"{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n{\"foo\":1}\n",
+            )
+            .unwrap();
+        input.flush().unwrap();
+        let first = wait_for(&mut out, "schema.unknown-type");
+        assert!(first.is_some(), "{format}: nothing before the input ended");
+        drop(input);
+        // The rest comes at the end.
+        while out.recv_timeout(Duration::from_secs(20)).is_ok() {}
+        assert_eq!(child.wait().unwrap().code(), Some(1), "{format}");
+    }
+}
+
+/// The output read so far, once it holds `needle` (up to 20 s).
+fn wait_for(out: &mut mpsc::Receiver<String>, needle: &str) -> Option<String> {
+    let mut seen = String::new();
+    while let Ok(line) = out.recv_timeout(Duration::from_secs(20)) {
+        seen.push_str(&line);
+        if seen.contains(needle) {
+            return Some(seen);
+        }
+    }
+    None
+}
