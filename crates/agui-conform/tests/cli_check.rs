@@ -539,3 +539,59 @@ fn json_printed_run_by_run_is_the_whole_report() {
         Some(3)
     );
 }
+
+/// Every JSON report matches `docs/check-report.schema.json`: accepted,
+/// rejected, inconclusive, capped, with and without the projection.
+#[test]
+fn json_reports_match_their_published_schema() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/check-report.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let long = format!("{RUN_STARTED}\n{{\"x\":\"{}\"}}\n", "y".repeat(2000));
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        ("valid", VALID.to_string(), vec![]),
+        (
+            "valid-no-projection",
+            VALID.to_string(),
+            vec!["--no-projection"],
+        ),
+        ("bad", "{}\n{}\n{}\n".to_string(), vec![]),
+        (
+            "capped",
+            "{}\n{}\n{}\n".to_string(),
+            vec!["--max-violations", "1"],
+        ),
+        ("limit", long, vec!["--max-line-bytes", "100"]),
+        (
+            "warning",
+            format!(
+                "{RUN_STARTED}\n{{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\",\"subagentRunId\":\"s\"}}\n"
+            ),
+            vec![],
+        ),
+    ];
+    for (name, stream, extra) in cases {
+        let mut args = vec!["--format", "json"];
+        args.extend(extra);
+        let out = check_file(&format!("schema-{name}.jsonl"), stream.as_bytes(), &args);
+        let report = one_json_object(&out);
+        let errors: Vec<String> = validator
+            .iter_errors(&report)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}\n{report}");
+        if name == "capped" {
+            assert_eq!(report["violations"].as_array().unwrap().len(), 1);
+            assert_eq!(report["counts"]["violations"], 3);
+            assert_eq!(report["limits"][0]["kind"], "violations");
+            // Printing less changes no verdict.
+            assert_eq!(report["verdict"], "reject");
+        }
+    }
+}
