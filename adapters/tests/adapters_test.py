@@ -2,7 +2,7 @@
 """End-to-end tests of both peer adapters over the agui-conform protocol v1.
 
 Each adapter is started as the harness would start it, fed protocol lines, and
-its answers are checked. Expected answers come from the spec (RULES.md: which
+its answers are checked. Expected answers come from the spec (docs/rules.md: which
 event a rule fires at) and, for the Python adapter, from construction: it only
 validates events one by one, so a stream whose events are each well-formed is
 accepted whatever their order. Standard library only.

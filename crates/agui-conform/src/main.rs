@@ -33,13 +33,15 @@ enum Command {
     Rules(cmd::rules::RulesArgs),
     /// Print one rule with the sentence of the draft it rests on.
     Explain(cmd::rules::ExplainArgs),
-    /// Validate a corpus directory (case format, rule ids, indexes, expectations).
+    /// Validate a corpus directory, or export the built-in corpus.
     #[command(subcommand)]
     Corpus(cmd::corpus::Command),
     /// Generate valid or deliberately invalid streams as corpus cases.
     Gen(cmd::generate::Args),
     /// Run a suite against an implementation and score it (default: the built-in reference).
     Run(cmd::run::Args),
+    /// List the suites `run --suite NAME` finds (built-in and local).
+    Suites(cmd::suites::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Some(Command::Corpus(c)) => cmd::corpus::run(c),
         Some(Command::Gen(a)) => cmd::generate::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
+        Some(Command::Suites(a)) => cmd::suites::run(a),
         None => cmd::run::run(cmd::run::Args::default()),
     };
     match result {

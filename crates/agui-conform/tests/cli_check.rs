@@ -1,7 +1,7 @@
 //! `agui-conform check`, run as a user runs it: the built binary, files and
 //! standard input, exit statuses and both output forms.
 //!
-//! Expected answers come from RULES.md: a first event without `type` is
+//! Expected answers come from docs/rules.md: a first event without `type` is
 //! `schema.unknown-type` at index 0, a stream item that is not a JSON object
 //! (or not JSON at all) is `schema.not-json`, `subagentRunId` on
 //! `RUN_STARTED` is the warning `attribution.not-attributable` (accepted).

@@ -51,7 +51,7 @@ fn rules_json_fields_match_rules_md() {
     let out = run(&["rules", "--format", "json"]);
     let rules: Vec<Value> = serde_json::from_str(&stdout(&out)).unwrap();
     let find = |id: &str| rules.iter().find(|r| r["id"] == id).unwrap().clone();
-    // From the tables of RULES.md.
+    // From the tables of the catalogue (docs/rules.md).
     let r = find("ownership.continuation-disagrees");
     assert_eq!(
         (r["severity"].as_str(), r["obligation"].as_str()),
@@ -110,7 +110,7 @@ fn explain_prints_one_rule_with_its_quote() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert_eq!(text.lines().next(), Some("attribution.null"));
-    // The sentence of the draft RULES.md quotes for this rule.
+    // The sentence of the draft the catalogue quotes for this rule.
     assert!(
         text.contains(
             "An absent subagentRunId means the parent agent, and MUST NOT be spelled as null."
@@ -150,4 +150,35 @@ fn explain_unknown_id_is_exit_2_with_suggestions() {
 #[test]
 fn explain_without_an_id_is_a_usage_error() {
     assert_eq!(run(&["explain"]).status.code(), Some(2));
+}
+
+/// `docs/rules.md` is what `rules --format markdown` prints: the catalogue
+/// in the repository never lags the catalogue data.
+#[test]
+fn docs_rules_md_is_up_to_date() {
+    let out = run(&["rules", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(0));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/rules.md");
+    let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        on_disk == stdout(&out),
+        "docs/rules.md is stale (or missing): the catalogue or its prose changed. Regenerate it \
+         from the repository root with\n    cargo run -p agui-conform -- rules --format markdown > docs/rules.md"
+    );
+}
+
+#[test]
+fn explain_markdown_is_a_one_row_table() {
+    let out = run(&["explain", "run.unterminated", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines[0], "| id | rule | source | producer | consumer |");
+    // From the catalogue: base rule, error, may-reject.
+    assert!(
+        lines[2].starts_with("| `run.unterminated` |")
+            && lines[2].ends_with("| base | error | may-reject |"),
+        "{text}"
+    );
 }

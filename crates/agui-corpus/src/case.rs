@@ -11,7 +11,7 @@ pub struct Case {
     /// `<area>/<name>`, matching the file's path under `corpus/`.
     pub id: String,
     pub description: String,
-    /// The sentence of the draft or RULES.md the case tests.
+    /// The sentence of the draft or docs/rules.md the case tests.
     pub spec: String,
     /// The stream items (usually objects; a non-object is itself a fault).
     pub events: Vec<Value>,

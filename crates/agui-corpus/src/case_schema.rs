@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The text of `corpus/case.schema.json`.
-pub const CASE_SCHEMA: &str = include_str!("../../../corpus/case.schema.json");
+pub const CASE_SCHEMA: &str = agui_assets::CASE_SCHEMA;
 
 /// One way a file breaks the case schema.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -77,15 +77,68 @@ pub fn gates(corpus: &crate::load::Corpus) -> Vec<GateResult> {
     ]
 }
 
+/// The recorded quotes of the corpus in `dir` ([`gate::QUOTES_FILE`]):
+/// `None` when there is no such file, an error when it cannot be read or
+/// parsed.
+pub fn read_quotes(dir: &Path) -> Option<Result<Vec<gate::Quote>, String>> {
+    let path = dir.join(gate::QUOTES_FILE);
+    if !path.exists() {
+        return None;
+    }
+    Some(
+        std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| gate::parse_quotes(&t))
+            .map_err(|e| format!("{}: {e}", path.display())),
+    )
+}
+
+/// The quote gates. `gate/spec-quotes`: every case's `spec` is a recorded
+/// quote, or, with no record, occurs in the spec texts (when given).
+/// `gate/quotes-verbatim` (record and spec texts both there): every
+/// recorded quote is in its source verbatim and cited by a case.
+pub fn quote_gates(
+    corpus: &crate::load::Corpus,
+    quotes: Option<Result<Vec<gate::Quote>, String>>,
+    spec_texts: Option<&[String]>,
+) -> Vec<GateResult> {
+    let mut out = Vec::new();
+    match (quotes, spec_texts) {
+        (Some(Ok(quotes)), texts) => {
+            let recorded: Vec<String> = quotes.iter().map(|q| q.text.clone()).collect();
+            out.push(GateResult {
+                name: "gate/spec-quotes",
+                problems: gate::spec_quotes(&corpus.cases, &recorded),
+            });
+            if let Some(t) = texts {
+                out.push(GateResult {
+                    name: "gate/quotes-verbatim",
+                    problems: gate::quotes_verbatim(&quotes, t, &corpus.cases),
+                });
+            }
+        }
+        (Some(Err(e)), _) => out.push(GateResult {
+            name: "gate/spec-quotes",
+            problems: vec![e],
+        }),
+        (None, Some(t)) => out.push(GateResult {
+            name: "gate/spec-quotes",
+            problems: gate::spec_quotes(&corpus.cases, t),
+        }),
+        (None, None) => {}
+    }
+    out
+}
+
 /// Loads `dir`, runs the gates and every case. Fails only when `dir`
 /// cannot be listed.
 pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
     check_dir_with_spec(dir, None)
 }
 
-/// [`check_dir`], plus `gate/spec-quotes` against the spec texts in
-/// `spec_dir` (`RULES.md` and `subagents-draft.txt`) when given. Fails when
-/// `dir` cannot be listed or the spec files cannot be read.
+/// [`check_dir`], plus the quote gates ([`quote_gates`]) with the spec
+/// texts in `spec_dir` (`RULES.md` and `subagents-draft.txt`) when given.
+/// Fails when `dir` cannot be listed or the spec files cannot be read.
 pub fn check_dir_with_spec(dir: &Path, spec_dir: Option<&Path>) -> std::io::Result<CheckSummary> {
     let texts = spec_dir.map(gate::read_spec_texts).transpose()?;
     let corpus = load_dir(dir)?;
@@ -93,12 +146,7 @@ pub fn check_dir_with_spec(dir: &Path, spec_dir: Option<&Path>) -> std::io::Resu
         cases: corpus.cases.len(),
         gates: {
             let mut g = gates(&corpus);
-            if let Some(t) = &texts {
-                g.push(GateResult {
-                    name: "gate/spec-quotes",
-                    problems: gate::spec_quotes(&corpus.cases, t),
-                });
-            }
+            g.extend(quote_gates(&corpus, read_quotes(dir), texts.as_deref()));
             g
         },
         ..CheckSummary::default()

@@ -153,7 +153,8 @@ fn squash(s: &str) -> String {
 }
 
 /// Every case's `spec` occurs verbatim (up to line wrapping) in one of the
-/// given spec texts (RULES.md and the draft).
+/// given texts: the recorded quotes ([`QUOTES_FILE`]), or the spec texts
+/// themselves (RULES.md and the draft).
 pub fn spec_quotes(cases: &[LoadedCase], spec_texts: &[String]) -> Vec<String> {
     let haystack: Vec<String> = spec_texts.iter().map(|t| squash(t)).collect();
     cases
@@ -175,8 +176,102 @@ pub fn spec_quotes(cases: &[LoadedCase], spec_texts: &[String]) -> Vec<String> {
 /// The spec texts a case may quote, read from a directory holding
 /// `RULES.md` and `subagents-draft.txt` (`shared/spec`).
 pub fn read_spec_texts(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
-    ["RULES.md", "subagents-draft.txt"]
+    SOURCE_FILES
         .iter()
-        .map(|f| std::fs::read_to_string(dir.join(f)))
+        .map(|(_, f)| std::fs::read_to_string(dir.join(f)))
         .collect()
+}
+
+/// The file, beside the cases, that records every sentence the corpus
+/// quotes, so that the quote gate runs on any clone (the spec texts are not
+/// part of the repository).
+pub const QUOTES_FILE: &str = "spec-quotes.md";
+
+/// The sources a recorded quote names (its `## ` heading) and the file of
+/// the spec directory holding each, in [`read_spec_texts`] order.
+pub const SOURCE_FILES: [(&str, &str); 2] =
+    [("catalogue", "RULES.md"), ("draft", "subagents-draft.txt")];
+
+/// One recorded quote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quote {
+    /// `catalogue` or `draft`.
+    pub source: String,
+    /// The sentence, its lines joined with spaces.
+    pub text: String,
+    /// 1-based line of the file where it starts.
+    pub line: usize,
+}
+
+/// Reads [`QUOTES_FILE`]: under a `## catalogue` or `## draft` heading,
+/// each blockquote (lines starting with `>`) is one quote; other lines are
+/// commentary.
+pub fn parse_quotes(text: &str) -> Result<Vec<Quote>, String> {
+    let mut quotes: Vec<Quote> = Vec::new();
+    let mut source: Option<&str> = None;
+    let mut open = false;
+    for (i, line) in text.lines().enumerate() {
+        if let Some(h) = line.strip_prefix("## ") {
+            let h = h.trim();
+            source = Some(
+                SOURCE_FILES
+                    .iter()
+                    .map(|(s, _)| *s)
+                    .find(|s| *s == h)
+                    .ok_or_else(|| {
+                        format!("line {}: unknown source `{h}` (catalogue or draft)", i + 1)
+                    })?,
+            );
+            open = false;
+        } else if let Some(rest) = line.strip_prefix('>') {
+            let Some(src) = source else {
+                return Err(format!("line {}: a quote before any `## ` source", i + 1));
+            };
+            let rest = rest.strip_prefix(' ').unwrap_or(rest);
+            match quotes.last_mut() {
+                Some(q) if open => {
+                    q.text.push(' ');
+                    q.text.push_str(rest);
+                }
+                _ => quotes.push(Quote {
+                    source: src.to_string(),
+                    text: rest.to_string(),
+                    line: i + 1,
+                }),
+            }
+            open = true;
+        } else {
+            open = false;
+        }
+    }
+    Ok(quotes)
+}
+
+/// Every recorded quote occurs verbatim (up to line wrapping) in the spec
+/// text of its source (`texts` in [`SOURCE_FILES`] order), and some case
+/// quotes it (the record holds what the corpus cites, nothing else).
+pub fn quotes_verbatim(quotes: &[Quote], texts: &[String], cases: &[LoadedCase]) -> Vec<String> {
+    let sources: Vec<String> = texts.iter().map(|t| squash(t)).collect();
+    let cited: Vec<String> = cases.iter().map(|c| squash(&c.case.spec)).collect();
+    let mut out = Vec::new();
+    for q in quotes {
+        let text = squash(&q.text);
+        let i = SOURCE_FILES
+            .iter()
+            .position(|(s, _)| *s == q.source)
+            .unwrap_or(0);
+        if !sources.get(i).is_some_and(|t| t.contains(&text)) {
+            out.push(format!(
+                "{QUOTES_FILE} line {}: not in {} verbatim: {:?}",
+                q.line, SOURCE_FILES[i].1, q.text
+            ));
+        }
+        if !cited.iter().any(|c| text.contains(c.as_str())) {
+            out.push(format!(
+                "{QUOTES_FILE} line {}: no case quotes it: {:?}",
+                q.line, q.text
+            ));
+        }
+    }
+    out
 }

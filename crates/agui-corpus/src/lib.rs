@@ -13,5 +13,5 @@ pub mod reference;
 
 pub use case::{Case, Expect};
 pub use check::{CheckSummary, check_dir, check_dir_with_spec};
-pub use load::{Corpus, LoadedCase, Problem, ProblemKind, load_dir};
+pub use load::{Corpus, LoadedCase, Problem, ProblemKind, load_builtin, load_dir, load_embedded};
 pub use reference::{Mismatch, run_case};

@@ -71,15 +71,49 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Corpus> {
     let mut files = Vec::new();
     collect_json_files(dir, &mut files)?;
     files.sort();
+    let texts = files.into_iter().map(|path| {
+        let text = std::fs::read_to_string(&path);
+        (path, text)
+    });
+    Ok(load_texts(dir, texts))
+}
+
+/// The corpus built into this crate (`agui_assets`, the repository's
+/// `corpus/`), at paths under `<built-in>/corpus`.
+pub fn load_builtin() -> Corpus {
+    load_embedded("corpus")
+}
+
+/// The embedded corpus folder `dir` (`corpus`, `corpus/ownership`), loaded
+/// like [`load_dir`] loads a folder on disk.
+pub fn load_embedded(dir: &str) -> Corpus {
+    let base = Path::new(agui_assets::ROOT).join(dir);
+    let texts = agui_assets::under(dir)
+        .filter(|f| is_case_file_name(f.path))
+        .map(|f| {
+            let text = std::str::from_utf8(f.bytes)
+                .map(str::to_owned)
+                .map_err(std::io::Error::other);
+            (Path::new(agui_assets::ROOT).join(f.path), text)
+        });
+    load_texts(&base, texts)
+}
+
+/// Loads the given files of a corpus folder (path under `dir`, its text),
+/// sorted by path.
+fn load_texts(
+    dir: &Path,
+    files: impl Iterator<Item = (PathBuf, std::io::Result<String>)>,
+) -> Corpus {
     let mut corpus = Corpus {
         dir: dir.to_path_buf(),
         ..Corpus::default()
     };
     // Files that deserialised as cases, with their own faults so far.
     let mut parsed: Vec<(PathBuf, PathBuf, Case, Vec<Fault>)> = Vec::new();
-    for path in files {
+    for (path, text) in files {
         let rel = path.strip_prefix(dir).unwrap_or(&path).to_path_buf();
-        let text = match std::fs::read_to_string(&path) {
+        let text = match text {
             Ok(t) => t,
             Err(e) => {
                 corpus
@@ -141,7 +175,7 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Corpus> {
         }
     }
     corpus.malformed.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(corpus)
+    corpus
 }
 
 fn problem(path: &Path, kind: ProblemKind, message: String) -> Problem {
@@ -159,14 +193,20 @@ fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()>
         let path = entry?.path();
         if path.is_dir() {
             collect_json_files(&path, out)?;
-        } else if let Some(name) = path.file_name().and_then(|n| n.to_str())
-            && name.ends_with(".json")
-            && !name.ends_with(".schema.json")
+        } else if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(is_case_file_name)
         {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// A case file: `*.json` but not `*.schema.json`.
+fn is_case_file_name(name: &str) -> bool {
+    name.ends_with(".json") && !name.ends_with(".schema.json")
 }
 
 /// The id a file at `rel` must have: its path without `.json`, `/`-separated.

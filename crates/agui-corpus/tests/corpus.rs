@@ -2,7 +2,7 @@
 //! (so `cargo test -p agui-corpus -- ownership/` selects an area), one
 //! failing trial per malformed file, and the gate trials.
 
-use agui_corpus::check::gates;
+use agui_corpus::check::{GateResult, gates, quote_gates, read_quotes};
 use agui_corpus::gate;
 use agui_corpus::{load_dir, run_case};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -25,42 +25,29 @@ fn main() {
     };
     let mut trials = Vec::new();
     for g in gates(&corpus) {
-        trials.push(Trial::test(g.name, move || {
-            if g.problems.is_empty() {
-                Ok(())
-            } else {
-                Err(Failed::from(format!(
-                    "{} problem(s):\n{}",
-                    g.problems.len(),
-                    g.problems.join("\n")
-                )))
-            }
-        }));
+        trials.push(gate_trial(g));
     }
-    // Quotes are checked against shared/spec when it is there (beside the
-    // repository, or at $AGUI_SPEC_DIR); otherwise the trial shows as ignored.
+    // The recorded quotes are part of the corpus: `gate/spec-quotes` always
+    // runs. Whether the record is verbatim is checked against the spec texts
+    // when they are there (shared/spec beside the repository, or
+    // $AGUI_SPEC_DIR); otherwise `gate/quotes-verbatim` shows as ignored.
     let spec_dir = std::env::var_os("AGUI_SPEC_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| dir.join("../../shared/spec"));
     let texts = gate::read_spec_texts(&spec_dir).ok();
-    let found = texts.is_some();
-    let problems = texts
-        .map(|t| gate::spec_quotes(&corpus.cases, &t))
-        .unwrap_or_default();
-    trials.push(
-        Trial::test("gate/spec-quotes", move || {
-            if problems.is_empty() {
-                Ok(())
-            } else {
-                Err(Failed::from(format!(
-                    "{} problem(s):\n{}",
-                    problems.len(),
-                    problems.join("\n")
-                )))
-            }
-        })
-        .with_ignored_flag(!found),
-    );
+    let quotes =
+        read_quotes(&dir).unwrap_or_else(|| Err(format!("{} is missing", gate::QUOTES_FILE)));
+    let mut quote_trials = quote_gates(&corpus, Some(quotes), texts.as_deref());
+    if texts.is_none() {
+        quote_trials.push(GateResult {
+            name: "gate/quotes-verbatim",
+            problems: Vec::new(),
+        });
+    }
+    for g in quote_trials {
+        let ignored = texts.is_none() && g.name == "gate/quotes-verbatim";
+        trials.push(gate_trial(g).with_ignored_flag(ignored));
+    }
     for c in corpus.cases {
         let name = c.case.id.clone();
         trials.push(Trial::test(name, move || {
@@ -92,4 +79,19 @@ fn main() {
         }));
     }
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// A gate as a trial: it fails listing the gate's problems.
+fn gate_trial(g: GateResult) -> Trial {
+    Trial::test(g.name, move || {
+        if g.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Failed::from(format!(
+                "{} problem(s):\n{}",
+                g.problems.len(),
+                g.problems.join("\n")
+            )))
+        }
+    })
 }

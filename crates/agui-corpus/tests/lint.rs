@@ -460,3 +460,89 @@ fn obligations_and_projections_belong_to_accepted_streams() {
             .any(|p| p.message.contains("only an accepted stream"))
     );
 }
+
+#[test]
+fn recorded_quotes_parse_by_source_and_blockquote() {
+    let text = "# Title\n\nCommentary > not a quote.\n\n## draft\n\n> A producer MUST\n> do it.\n\n> Second.\n## catalogue\n>Third.\n";
+    let q = gate::parse_quotes(text).unwrap();
+    let got: Vec<(&str, &str, usize)> = q
+        .iter()
+        .map(|q| (q.source.as_str(), q.text.as_str(), q.line))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("draft", "A producer MUST do it.", 7),
+            ("draft", "Second.", 10),
+            ("catalogue", "Third.", 12)
+        ]
+    );
+    assert!(
+        gate::parse_quotes("## rumours\n> x\n")
+            .unwrap_err()
+            .contains("rumours")
+    );
+    assert!(gate::parse_quotes("> x\n").unwrap_err().contains("line 1"));
+}
+
+#[test]
+fn quote_gates_check_cases_against_the_record_and_the_record_against_the_spec() {
+    let d = TempDir::new("quotes");
+    d.case(
+        "run/quoted.json",
+        with(good("run/quoted"), "spec", json!("A run MUST finish.")),
+    );
+    d.case(
+        "run/made-up.json",
+        with(good("run/made-up"), "spec", json!("A run SHOULD dance.")),
+    );
+    d.write(
+        gate::QUOTES_FILE,
+        "## catalogue\n\n> A run MUST\n> finish.\n\n## draft\n\n> Never said.\n",
+    );
+    let corpus = load_dir(&d.0).unwrap();
+    let quotes = agui_corpus::check::read_quotes(&d.0);
+    // Without the spec texts: only the cases against the record.
+    let g = agui_corpus::check::quote_gates(&corpus, quotes.clone(), None);
+    assert_eq!(g.len(), 1);
+    assert_eq!(g[0].name, "gate/spec-quotes");
+    assert_eq!(g[0].problems.len(), 1, "{:?}", g[0].problems);
+    assert!(g[0].problems[0].contains("made-up.json"));
+    // With them (RULES.md, then the draft): the record against its sources.
+    let texts = [
+        "Rules.\nA run MUST\n  finish.".to_string(),
+        "Draft.".to_string(),
+    ];
+    let g = agui_corpus::check::quote_gates(&corpus, quotes, Some(&texts));
+    let verbatim = &g[1];
+    assert_eq!(verbatim.name, "gate/quotes-verbatim");
+    // "Never said." is in no source and no case quotes it.
+    assert_eq!(verbatim.problems.len(), 2, "{:?}", verbatim.problems);
+    assert!(verbatim.problems.iter().all(|p| p.contains("line 8")));
+    assert!(verbatim.problems[0].contains("not in subagents-draft.txt"));
+    assert!(verbatim.problems[1].contains("no case quotes it"));
+    // A quote of the catalogue is looked for in RULES.md, not the draft.
+    let swapped = [
+        "Draft.".to_string(),
+        "Rules.\nA run MUST finish.".to_string(),
+    ];
+    let q = gate::parse_quotes("## catalogue\n> A run MUST finish.\n").unwrap();
+    assert_eq!(gate::quotes_verbatim(&q, &swapped, &corpus.cases).len(), 1);
+}
+
+#[test]
+fn the_built_in_corpus_is_the_corpus_folder() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let disk = load_dir(&dir).unwrap();
+    let built_in = agui_corpus::load_builtin();
+    assert!(built_in.malformed.is_empty(), "{:?}", built_in.malformed);
+    let ids = |c: &agui_corpus::Corpus| {
+        c.cases
+            .iter()
+            .map(|c| c.case.id.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&built_in), ids(&disk));
+    assert!(built_in.cases[0].path.starts_with("<built-in>/corpus"));
+    assert_eq!(built_in.cases[0].rel, disk.cases[0].rel);
+}

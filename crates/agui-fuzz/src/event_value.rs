@@ -1,5 +1,5 @@
 //! Events as JSON values, built from `Unstructured` after the tables of
-//! `shared/spec/SCHEMA.md`: mostly schema-valid, sometimes with one fault
+//! the AG-UI 1.0 wire schema (`agui_model::schema`): mostly schema-valid, sometimes with one fault
 //! (a required field left out, an optional one `null`, a wrong kind), and
 //! with unknown extra fields. Nesting is bounded ([`MAX_DEPTH`]) so no value
 //! can overflow the stack of a recursive deserializer.
@@ -11,7 +11,7 @@ use serde_json::{Map, Number, Value};
 /// Deepest nesting of free-form JSON (`rawEvent`, `value`, `snapshot`, …).
 pub const MAX_DEPTH: u32 = 4;
 
-/// What a field holds (SCHEMA.md).
+/// What a field holds (the 1.0 wire schema).
 #[derive(Debug, Clone, Copy)]
 enum K {
     Str,

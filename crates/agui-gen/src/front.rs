@@ -135,7 +135,7 @@ impl Generated {
         let (description, spec) = match self.rule {
             None => (
                 format!("Generated valid stream (seed {seed}): interleaved invocations, accepted with the projection given."),
-                "RULES.md: a stream breaking no rule is accepted; docs/projection.md gives what it shows.".to_string(),
+                "docs/rules.md: a stream breaking no rule is accepted; docs/projection.md gives what it shows.".to_string(),
             ),
             Some(r) => {
                 let rule = r.rule();

@@ -7,7 +7,7 @@
 //! [`render`]; invalid ones from [`mutate`], one mutator per violation rule,
 //! each knowing the rule and index of the first violation it creates.
 //!
-//! Where RULES.md leaves room, generated valid streams stay on ground whose
+//! Where docs/rules.md leaves room, generated valid streams stay on ground whose
 //! meaning is not in doubt:
 //! - The parent agent's chunk streams are emitted without interleaving
 //!   (any untagged event would close the parent's lane); a subagent's

@@ -1,6 +1,6 @@
 //! What the spec says about a case's stream, in the terms the scoring needs.
 //!
-//! RULES.md "Scoring a consumer" needs F (first error-severity violation),
+//! docs/rules.md "Scoring a consumer" needs F (first error-severity violation),
 //! M (first must-reject violation) and whether should-reject / may-reject
 //! violations exist. A corpus case (and a generated invalid case) states only
 //! its **first** violation and the verdict, so [`Facts::from_first`] derives
@@ -96,7 +96,7 @@ impl Expected {
     }
 }
 
-/// The quantities of RULES.md "Scoring a consumer".
+/// The quantities of docs/rules.md "Scoring a consumer".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Facts {
     /// F, or its lower bound when `!f_exact`.

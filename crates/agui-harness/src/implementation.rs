@@ -11,7 +11,7 @@ use serde_json::Value;
 pub struct Capabilities {
     /// A rejection names the event index it stopped at.
     pub index: bool,
-    /// A rejection may name a RULES.md id.
+    /// A rejection may name a docs/rules.md id.
     pub rule: bool,
     /// An acceptance may carry the projection.
     pub projection: bool,

@@ -1,6 +1,6 @@
 //! agui-harness: runs an implementation of AG-UI stream checking — in this
 //! process or as a subprocess speaking `suites/PROTOCOL.md` — over a suite
-//! of cases, scores each answer by the consumer obligations of RULES.md,
+//! of cases, scores each answer by the consumer obligations of docs/rules.md,
 //! and reports.
 //!
 //! Data flows one way: a [`suite::SuiteCase`] → an [`Implementation`] →

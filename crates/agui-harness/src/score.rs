@@ -1,4 +1,4 @@
-//! RULES.md "Scoring a consumer": an answer against the expectation →
+//! docs/rules.md "Scoring a consumer": an answer against the expectation →
 //! PASS / FAIL / WARN / INFO, plus SKIPPED and ERRORED.
 
 use crate::expect::{Expected, Facts};

@@ -164,7 +164,7 @@ pub fn save_failure(
 fn spec_of(case: &SuiteCase) -> String {
     match case.expected.first {
         Some((r, _)) => r.rule().quote.unwrap_or(r.rule().statement).to_string(),
-        None => "RULES.md: a stream breaking no rule is accepted; docs/projection.md gives what it shows.".into(),
+        None => "docs/rules.md: a stream breaking no rule is accepted; docs/projection.md gives what it shows.".into(),
     }
 }
 

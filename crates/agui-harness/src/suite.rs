@@ -155,43 +155,55 @@ pub struct Suite {
     pub base: PathBuf,
 }
 
-/// The suites folder this crate was built in (a fallback when the current
-/// directory is outside the repository).
-fn built_in_suites_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suites")
-}
-
 impl Suite {
-    /// Finds a suite by name (`suites/NAME.toml` in the current directory or
-    /// an ancestor, then in the source tree) or by path (`*.toml`).
+    /// Finds a suite by path (`*.toml`, or anything with a folder in it) or
+    /// by name: `suites/NAME.toml` in the current folder or an ancestor,
+    /// else the suite of that name built into the binary.
     pub fn find(name_or_path: &str) -> anyhow::Result<Suite> {
         let p = Path::new(name_or_path);
         if name_or_path.ends_with(".toml") || p.components().count() > 1 {
             return Suite::load(p);
         }
-        let file = format!("{name_or_path}.toml");
-        let cwd = std::env::current_dir()?;
-        for dir in cwd.ancestors() {
-            let candidate = dir.join("suites").join(&file);
-            if candidate.is_file() {
-                return Suite::load(&candidate);
-            }
+        if let Some(local) = find_local(name_or_path)? {
+            return Suite::load(&local);
         }
-        let candidate = built_in_suites_dir().join(&file);
-        if candidate.is_file() {
-            return Suite::load(&candidate);
+        if let Some(suite) = Suite::builtin(name_or_path) {
+            return suite;
         }
         anyhow::bail!(
-            "suite `{name_or_path}` not found (looked for suites/{file} here, in parent folders and in {})",
-            built_in_suites_dir().display()
+            "suite `{name_or_path}` not found (looked for suites/{name_or_path}.toml here and in parent folders; built-in suites: {})",
+            builtin_names().join(", ")
+        )
+    }
+
+    /// The built-in suite `name` (`suites/NAME.toml` of `agui_assets`), its
+    /// corpus folders resolved among the embedded files.
+    pub fn builtin(name: &str) -> Option<anyhow::Result<Suite>> {
+        let rel = format!("suites/{name}.toml");
+        let file = agui_assets::get(&rel)?;
+        let path = Path::new(agui_assets::ROOT).join(&rel);
+        Some(
+            std::str::from_utf8(file.bytes)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+                .and_then(|text| Suite::parse(&path, text)),
         )
     }
 
     pub fn load(path: &Path) -> anyhow::Result<Suite> {
+        if let Some(s) = agui_assets::resolve(path)
+            .and_then(|rel| Suite::builtin(rel.strip_prefix("suites/")?.strip_suffix(".toml")?))
+        {
+            return s;
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Suite::parse(path, &text)
+    }
+
+    /// A suite file's text, read from `path` (its name and base folder).
+    fn parse(path: &Path, text: &str) -> anyhow::Result<Suite> {
         let file: SuiteFile =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let name = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -235,6 +247,45 @@ impl Suite {
     }
 }
 
+/// The names of the built-in suites (`suites/*.toml` of `agui_assets`).
+pub fn builtin_names() -> Vec<&'static str> {
+    agui_assets::under("suites")
+        .filter_map(|f| f.path.strip_prefix("suites/")?.strip_suffix(".toml"))
+        .filter(|n| !n.contains('/'))
+        .collect()
+}
+
+/// `suites/NAME.toml` in the current folder or its nearest ancestor that
+/// has one.
+pub fn find_local(name: &str) -> anyhow::Result<Option<PathBuf>> {
+    let file = format!("{name}.toml");
+    let cwd = std::env::current_dir()?;
+    Ok(cwd
+        .ancestors()
+        .map(|dir| dir.join("suites").join(&file))
+        .find(|candidate| candidate.is_file()))
+}
+
+/// The names of the suites in `suites/` folders of the current folder and
+/// its ancestors, sorted, each once.
+pub fn local_names() -> Vec<String> {
+    let Ok(cwd) = std::env::current_dir() else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = cwd
+        .ancestors()
+        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".toml").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// A case of a suite before generation.
 #[derive(Debug, Clone)]
 pub enum Planned {
@@ -263,16 +314,24 @@ impl Planned {
 /// against paths, expectations linted); files that are not valid cases are
 /// problems, reported by the run without stopping it.
 pub fn load_corpus(dir: &Path, cases: &mut Vec<SuiteCase>, problems: &mut Vec<String>) {
-    if !dir.is_dir() {
+    let embedded = agui_assets::resolve(dir);
+    let found = match &embedded {
+        Some(rel) => agui_assets::is_dir(rel),
+        None => dir.is_dir(),
+    };
+    if !found {
         problems.push(format!("corpus folder {} not found", dir.display()));
         return;
     }
-    let corpus = match agui_corpus::load_dir(dir) {
-        Ok(c) => c,
-        Err(e) => {
-            problems.push(format!("{}: {e}", dir.display()));
-            return;
-        }
+    let corpus = match embedded {
+        Some(rel) => agui_corpus::load_embedded(&rel),
+        None => match agui_corpus::load_dir(dir) {
+            Ok(c) => c,
+            Err(e) => {
+                problems.push(format!("{}: {e}", dir.display()));
+                return;
+            }
+        },
     };
     for p in corpus.malformed {
         problems.push(format!("{}: {}", p.path.display(), p.message));
@@ -316,7 +375,7 @@ mod tests {
     use super::*;
 
     fn suites_dir() -> PathBuf {
-        built_in_suites_dir()
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suites")
     }
 
     #[test]
@@ -330,6 +389,41 @@ mod tests {
         let d = Suite::find("default").unwrap();
         assert_eq!(d.file.timeouts.case_ms, 5000);
         assert_eq!(d.file.generated.unwrap().invalid_per_rule, 10);
+    }
+
+    #[test]
+    fn built_in_suites_are_the_shipped_files_with_the_embedded_corpus() {
+        assert_eq!(builtin_names(), ["default", "quick"]);
+        for name in ["default", "quick"] {
+            let b = Suite::builtin(name).unwrap().unwrap();
+            let d = Suite::load(&suites_dir().join(format!("{name}.toml"))).unwrap();
+            assert_eq!(b.name, name);
+            assert_eq!(b.base, Path::new("<built-in>/suites"));
+            assert_eq!(b.file.description, d.file.description);
+            let (bp, bproblems) = b.plan();
+            let (dp, dproblems) = d.plan();
+            assert!(
+                bproblems.is_empty() && dproblems.is_empty(),
+                "{bproblems:?}"
+            );
+            let ids = |p: &[Planned]| p.iter().map(Planned::id).collect::<Vec<_>>();
+            assert_eq!(ids(&bp), ids(&dp));
+            let Some(Planned::Loaded(first)) = bp.first() else {
+                panic!("a corpus case first");
+            };
+            let Origin::Corpus { path } = &first.origin else {
+                panic!("{:?}", first.origin);
+            };
+            assert!(path.starts_with("<built-in>/corpus"), "{path:?}");
+        }
+        assert!(Suite::builtin("no-such-suite").is_none());
+        // A path under the built-in root names the built-in suite.
+        assert_eq!(
+            Suite::load(Path::new("<built-in>/suites/quick.toml"))
+                .unwrap()
+                .name,
+            "quick"
+        );
     }
 
     #[test]

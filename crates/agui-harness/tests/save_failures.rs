@@ -30,7 +30,7 @@ impl Implementation for AcceptAll {
     }
 }
 
-/// A run in which s2 continues s1's message (event 5): RULES.md
+/// A run in which s2 continues s1's message (event 5): docs/rules.md
 /// `ownership.continuation-disagrees`, must-reject, at 5. Everything else
 /// is valid filler.
 fn case() -> SuiteCase {

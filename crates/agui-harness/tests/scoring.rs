@@ -1,4 +1,4 @@
-//! Every score of RULES.md "Scoring a consumer" (and SKIPPED, ERRORED), as
+//! Every score of docs/rules.md "Scoring a consumer" (and SKIPPED, ERRORED), as
 //! the harness reports them for a scripted implementation over the
 //! protocol, in each report format. Expectations are written by hand from
 //! the catalogue's obligations.

@@ -1,4 +1,4 @@
-//! The `RunAgentInput` a producer is sent (SCHEMA.md "Nested shapes").
+//! The `RunAgentInput` a producer is sent (a nested shape of the AG-UI 1.0 schema, as `agui_model::schema` states it).
 //!
 //! A file may leave out `threadId` and `runId`: fresh ones are filled in,
 //! so the same scenario file can be sent again without reusing a run id.

@@ -54,9 +54,16 @@ pub struct SuiteInput {
     pub input: Result<Value, String>,
 }
 
-/// Where the producer suite's files live when none is found nearer.
+/// The producer suite built into the binary (`agui_assets`), used when no
+/// `suites/producer/` is found nearer.
 pub fn built_in_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suites/producer")
+    Path::new(agui_assets::ROOT).join("suites/producer")
+}
+
+/// Whether `path` names embedded files (a folder or one file).
+fn is_embedded(path: &Path) -> bool {
+    agui_assets::resolve(path)
+        .is_some_and(|rel| agui_assets::is_dir(&rel) || agui_assets::get(&rel).is_some())
 }
 
 /// Finds a suite: a path to a folder or a `.json` file, or a name looked up
@@ -64,7 +71,7 @@ pub fn built_in_dir() -> PathBuf {
 /// built-in producer suite when the name is `producer`.
 pub fn find(name_or_path: &str) -> anyhow::Result<PathBuf> {
     let p = Path::new(name_or_path);
-    if p.is_dir() || p.is_file() {
+    if p.is_dir() || p.is_file() || is_embedded(p) {
         return Ok(p.to_path_buf());
     }
     if p.components().count() == 1 {
@@ -75,7 +82,7 @@ pub fn find(name_or_path: &str) -> anyhow::Result<PathBuf> {
                 return Ok(candidate);
             }
         }
-        if name_or_path == "producer" && built_in_dir().is_dir() {
+        if name_or_path == "producer" {
             return Ok(built_in_dir());
         }
     }
@@ -87,6 +94,9 @@ pub fn find(name_or_path: &str) -> anyhow::Result<PathBuf> {
 /// Loads the inputs of a suite folder (every `*.json`, sorted by name) or
 /// of one file.
 pub fn load(path: &Path) -> anyhow::Result<Vec<SuiteInput>> {
+    if let Some(rel) = agui_assets::resolve(path) {
+        return load_embedded(path, &rel);
+    }
     let files = if path.is_dir() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(path)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
@@ -110,6 +120,36 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<SuiteInput>> {
                 .unwrap_or_default(),
             input: crate::input::load(&p).map_err(|e| format!("{e:#}")),
             path: p,
+        })
+        .collect())
+}
+
+/// [`load`] for the embedded folder or file `rel` (shown as `path`).
+fn load_embedded(path: &Path, rel: &str) -> anyhow::Result<Vec<SuiteInput>> {
+    let files: Vec<&agui_assets::File> = match agui_assets::get(rel) {
+        Some(f) => vec![f],
+        None => agui_assets::under(rel)
+            .filter(|f| f.path.ends_with(".json") && !f.path[rel.len() + 1..].contains('/'))
+            .collect(),
+    };
+    if files.is_empty() {
+        anyhow::bail!("{}: no .json inputs", path.display());
+    }
+    Ok(files
+        .into_iter()
+        .map(|f| {
+            let shown = Path::new(agui_assets::ROOT).join(f.path);
+            let text = std::str::from_utf8(f.bytes).map_err(|e| format!("not UTF-8: {e}"));
+            SuiteInput {
+                id: shown
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                input: text
+                    .and_then(|t| crate::input::parse(t).map_err(|e| format!("{e:#}")))
+                    .map_err(|e| format!("{}: {e}", shown.display())),
+                path: shown,
+            }
         })
         .collect())
 }

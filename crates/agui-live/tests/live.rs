@@ -3,7 +3,7 @@
 //! of failed exchange, a large body and non-JSON data.
 //!
 //! Expected answers come from the HTML standard's event-stream rules, from
-//! RULES.md (an item that is not JSON is `schema.not-json`; a stream that
+//! docs/rules.md (an item that is not JSON is `schema.not-json`; a stream that
 //! ends inside a run is `run.unterminated` at index = number of events),
 //! and from the corpus cases' hand-written expectations.
 
@@ -198,7 +198,7 @@ fn violations_are_reported_as_they_arrive() {
     .unwrap();
     let done = Instant::now();
     let seen = seen.lock().unwrap();
-    // `null` for an absent subagentRunId is `attribution.null` (RULES.md).
+    // `null` for an absent subagentRunId is `attribution.null` (docs/rules.md).
     let (rule, index, at) = seen
         .iter()
         .find(|s| s.0 == RuleId::AttributionNull)

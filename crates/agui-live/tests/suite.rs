@@ -3,7 +3,7 @@
 //!
 //! Expected scores follow from the suite's definition (FAIL: an
 //! error-severity violation; WARN: warnings only; ERRORED: the exchange
-//! failed) and RULES.md severities: `subagentRunId` on `RUN_STARTED` is the
+//! failed) and docs/rules.md severities: `subagentRunId` on `RUN_STARTED` is the
 //! warning `attribution.not-attributable`; `null` for it is the error
 //! `attribution.null`.
 
@@ -34,7 +34,7 @@ fn suite_inputs_are_run_agent_inputs_with_the_shapes_asked_for() {
     );
     for i in &inputs {
         let v = i.input.as_ref().unwrap();
-        // SCHEMA.md RunAgentInput: threadId, runId, messages required
+        // The 1.0 schema's RunAgentInput: threadId, runId, messages required
         // (the ids are filled in when a file leaves them out).
         assert!(
             v["threadId"].is_string() && v["runId"].is_string(),

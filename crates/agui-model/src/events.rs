@@ -12,7 +12,7 @@ macro_rules! event_types {
         pub enum EventType { $( $variant ),* }
 
         impl EventType {
-            /// Every event type, in SCHEMA.md order.
+            /// Every event type, in the order of the AG-UI 1.0 schema.
             pub const ALL: &'static [EventType] = &[ $( EventType::$variant ),* ];
 
             /// The wire name, e.g. `TEXT_MESSAGE_START`.
@@ -126,7 +126,7 @@ mod tests {
 // ---------------------------------------------------------------------------
 // Typed events (serde).
 //
-// One struct per event type and per nested shape of SCHEMA.md. Field names
+// One struct per event type and per nested shape of the AG-UI 1.0 schema. Field names
 // are the wire's camelCase; optional fields are `Option`s left out when
 // `None`; unknown fields land in `extra` and are written back, so a
 // schema-valid event round-trips `Value -> Event -> Value` unchanged. Numbers

@@ -1,5 +1,5 @@
 //! agui-model: the reference model of AG-UI 1.0 event streams with subagent
-//! attribution — the executable form of `shared/spec/RULES.md`.
+//! attribution — the executable form of the rule catalogue (`docs/rules.md`).
 //!
 //! Data flows one way: bytes ([`stream`]) → JSON value → wire rules
 //! ([`schema`]) → stream rules ([`checker`]) → what a consumer shows

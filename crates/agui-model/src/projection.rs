@@ -1,4 +1,4 @@
-//! What a consumer must show (RULES.md "Projection"), in the canonical JSON
+//! What a consumer must show (docs/rules.md "Projection"), in the canonical JSON
 //! form of `docs/projection.md`.
 //!
 //! The checker drives a [`Projector`] with events whose owners it has already

@@ -1,10 +1,11 @@
-//! The rule catalogue of `shared/spec/RULES.md`, as data.
+//! The rule catalogue, as data (`docs/rules.md` is generated from it:
+//! `agui-conform rules --format markdown`).
 //!
 //! This is the one place rule ids are spelled. Everything else (checker,
 //! corpus, generators, harness, CLI) refers to a [`RuleId`] and reads the
 //! id, statement, severity and obligation from [`RuleId::rule`]. Variants are
 //! declared in catalogue order, so sorting violations of one event by
-//! `RuleId` gives the order RULES.md demands.
+//! `RuleId` gives the order docs/rules.md demands.
 
 use std::fmt;
 
@@ -53,7 +54,7 @@ impl Obligation {
     }
 }
 
-/// Where a rule comes from (RULES.md "Sources").
+/// Where a rule comes from (docs/rules.md "Sources").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Source {
     Schema,
@@ -83,7 +84,7 @@ impl Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
     pub id: &'static str,
-    /// The RULES.md section the rule is listed under (`schema`, `run`, …).
+    /// The docs/rules.md section the rule is listed under (`schema`, `run`, …).
     pub area: &'static str,
     pub statement: &'static str,
     /// The sentence of the draft the rule rests on, where there is one.
@@ -442,7 +443,7 @@ mod tests {
 
     #[test]
     fn catalogue_matches_rules_md_counts() {
-        // RULES.md (revision 2) lists 12 schema, 6 run, 9 entity, 7 lifecycle,
+        // RULES.md revision 2 (docs/rules.md) lists 12 schema, 6 run, 9 entity, 7 lifecycle,
         // 4 ownership, 3 interrupt, 4 chunk, 7 transport rules and 17 accept
         // obligations.
         let count = |area: &str| CATALOGUE.iter().filter(|r| r.area == area).count();

@@ -1,11 +1,11 @@
-//! Wire rules of the AG-UI 1.0 schema (`shared/spec/SCHEMA.md`), checked per
+//! Wire rules of the AG-UI 1.0 schema (<https://docs.ag-ui.com/concepts/events>), checked per
 //! event on the parsed JSON value.
 //!
 //! [`validate`] reports every fault of one stream item with its rule id
 //! (`schema.*`, `attribution.*`, `lifecycle.missing-id`,
 //! `lifecycle.unknown-outcome`, `lifecycle.success-with-interrupts`), the
 //! field path and a message. Every object is loose: unknown fields pass
-//! silently (`accept.unknown-fields`). Where RULES.md names a specific rule
+//! silently (`accept.unknown-fields`). Where docs/rules.md names a specific rule
 //! for a fault, it is reported *instead of* the generic schema rule.
 //!
 //! It runs on every event of long streams, so the happy path allocates
@@ -157,7 +157,7 @@ const COMMON: &[Field] = &[
     opt("metadata", Kind::Object),
 ];
 
-/// The type-specific fields of each event type (SCHEMA.md "The 31 event
+/// The type-specific fields of each event type (the 1.0 schema's "The 31 event
 /// types"), without `subagentRunId` and `SUBAGENT_FINISHED.outcome`.
 fn event_fields(t: EventType) -> &'static [Field] {
     use EventType as E;

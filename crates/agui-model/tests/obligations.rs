@@ -1,5 +1,5 @@
-//! One test per `accept.*` obligation of RULES.md: the stream is accepted
-//! and the projection is the one RULES.md describes, written out by hand in
+//! One test per `accept.*` obligation of docs/rules.md: the stream is accepted
+//! and the projection is the one docs/rules.md describes, written out by hand in
 //! the canonical form of docs/projection.md.
 
 mod common;

@@ -2,7 +2,7 @@
 //! near miss accepted for each, and one valid event of each of the 31 types
 //! validating clean and round-tripping through the typed `Event`.
 //!
-//! Expected values are written by hand from SCHEMA.md and RULES.md.
+//! Expected values are written by hand from the AG-UI 1.0 wire schema and docs/rules.md.
 
 use agui_model::RuleId as R;
 use agui_model::events::{Event, EventType};

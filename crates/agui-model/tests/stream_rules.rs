@@ -1,5 +1,5 @@
 //! One detection test (exact rule and index) and one near miss (accepted)
-//! per stream rule of RULES.md. Expectations are written from RULES.md and
+//! per stream rule of docs/rules.md. Expectations are written from docs/rules.md and
 //! the draft, by hand.
 
 mod common;
@@ -47,7 +47,7 @@ fn run_after_finished() {
         R::RunAfterFinished,
         2,
     );
-    // RUN_ERROR after RUN_FINISHED is still reported (RULES.md: only RUN_STARTED may follow).
+    // RUN_ERROR after RUN_FINISHED is still reported (docs/rules.md: only RUN_STARTED may follow).
     expect_first(
         &[run_started(), run_finished(), run_error()],
         R::RunAfterFinished,

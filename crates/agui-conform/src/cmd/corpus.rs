@@ -1,6 +1,7 @@
 //! `agui-conform corpus check [DIR]`: the corpus gates and every case
 //! against the reference, from the command line, so that a vendor can
 //! validate a corpus they extend. All logic lives in `agui_corpus`.
+//! `agui-conform corpus export DIR` writes the built-in corpus out.
 
 use agui_corpus::check::CheckSummary;
 use anyhow::Context;
@@ -15,10 +16,22 @@ pub enum Command {
         /// The corpus directory.
         #[arg(default_value = "corpus")]
         dir: PathBuf,
-        /// Also check that every case's `spec` quotes, verbatim, RULES.md or
-        /// the draft found in this directory (e.g. `shared/spec`).
+        /// The spec texts (`RULES.md`, the rule catalogue, and
+        /// `subagents-draft.txt`, the draft) in this directory: also check
+        /// that the quotes recorded in DIR/spec-quotes.md are verbatim (or,
+        /// without that file, that every case's `spec` is).
         #[arg(long, value_name = "DIR")]
         spec: Option<PathBuf>,
+    },
+    /// Write the corpus built into this binary (cases, case.schema.json,
+    /// README.md, spec-quotes.md) into DIR, for runners in other languages.
+    Export {
+        /// The directory to write (created; must be empty unless --force).
+        dir: PathBuf,
+        /// Write into a directory that already has files (same paths are
+        /// overwritten).
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -26,7 +39,26 @@ pub enum Command {
 pub fn run(cmd: Command) -> anyhow::Result<u8> {
     match cmd {
         Command::Check { dir, spec } => check(&dir, spec.as_deref()),
+        Command::Export { dir, force } => export(&dir, force),
     }
+}
+
+fn export(dir: &Path, force: bool) -> anyhow::Result<u8> {
+    let has_files = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
+    if has_files && !force {
+        anyhow::bail!(
+            "{} is not empty (--force writes into it anyway)",
+            dir.display()
+        );
+    }
+    let n = agui_assets::export("corpus", dir)
+        .with_context(|| format!("cannot write the corpus into {}", dir.display()))?;
+    println!(
+        "wrote {n} files of the built-in corpus to {} (`agui-conform corpus check {}` checks it)",
+        dir.display(),
+        dir.display()
+    );
+    Ok(0)
 }
 
 fn check(dir: &Path, spec: Option<&Path>) -> anyhow::Result<u8> {

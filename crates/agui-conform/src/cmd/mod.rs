@@ -5,4 +5,6 @@ pub mod corpus;
 pub mod generate;
 pub mod producer;
 pub mod rules;
+pub mod rules_md;
 pub mod run;
+pub mod suites;

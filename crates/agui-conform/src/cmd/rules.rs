@@ -8,7 +8,8 @@ use std::io::{self, Write};
 /// Arguments of `agui-conform rules`.
 #[derive(clap::Args, Debug)]
 pub struct RulesArgs {
-    /// Output form: a table grouped by area, or a JSON array.
+    /// Output form: a table grouped by area, a JSON array, or the Markdown
+    /// document `docs/rules.md`.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -18,7 +19,7 @@ pub struct RulesArgs {
 pub struct ExplainArgs {
     /// A rule id, e.g. `ownership.continuation-disagrees`.
     pub rule: String,
-    /// Output form: readable text, or one JSON object.
+    /// Output form: readable text, one JSON object, or a Markdown table row.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
@@ -28,6 +29,7 @@ pub struct ExplainArgs {
 pub enum Format {
     Text,
     Json,
+    Markdown,
 }
 
 pub fn run_rules(args: RulesArgs) -> anyhow::Result<u8> {
@@ -37,6 +39,7 @@ pub fn run_rules(args: RulesArgs) -> anyhow::Result<u8> {
             writeln!(out, "{}", Value::Array(all).to_pretty())
         }
         Format::Text => write_table(out),
+        Format::Markdown => out.write_all(super::rules_md::document().as_bytes()),
     })?;
     Ok(0)
 }
@@ -78,6 +81,12 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<u8> {
     to_stdout(|out| match args.format {
         Format::Json => writeln!(out, "{}", rule_json(rule).to_pretty()),
         Format::Text => write_rule(out, rule),
+        Format::Markdown => write!(
+            out,
+            "{}{}",
+            super::rules_md::HEADER,
+            super::rules_md::row(rule)
+        ),
     })?;
     Ok(0)
 }

@@ -25,7 +25,8 @@ pub enum Format {
 /// the built-in reference" (what `agui-conform` with no arguments runs).
 #[derive(clap::Args, Debug, Default)]
 pub struct Args {
-    /// Suite name (`suites/NAME.toml`) or path to a suite file [default: default].
+    /// Suite name (a local `suites/NAME.toml`, else a built-in suite; see
+    /// `agui-conform suites`) or path to a suite file [default: default].
     #[arg(long)]
     pub suite: Option<String>,
     /// The implementation: `reference`, or a command line ('CMD ARGS', run

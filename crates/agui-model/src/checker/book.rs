@@ -1,5 +1,5 @@
 //! Per-run bookkeeping: open entities, owners on record, steps, invocations.
-//! Reset at every `RUN_STARTED` (RULES.md "Streams, runs, indexes").
+//! Reset at every `RUN_STARTED` (docs/rules.md "Streams, runs, indexes").
 //!
 //! Every string the rules keep is interned ([`Names`]) and its facts live in
 //! one [`Slot`] per name, so an event costs one lookup per string it names
@@ -14,7 +14,7 @@ use foldhash::HashMap;
 /// invocation of that (interned) id.
 pub type Owner = Option<Name>;
 
-/// Entity kinds whose owners are kept apart (RULES.md "Ownership rules").
+/// Entity kinds whose owners are kept apart (docs/rules.md "Ownership rules").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// Text messages, and the tool messages `TOOL_CALL_RESULT` mints.

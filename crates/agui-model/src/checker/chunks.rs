@@ -1,4 +1,4 @@
-//! The chunk shorthand (RULES.md "Chunk shorthand"): `TEXT_MESSAGE_CHUNK`,
+//! The chunk shorthand (docs/rules.md "Chunk shorthand"): `TEXT_MESSAGE_CHUNK`,
 //! `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` stand for START / CONTENT /
 //! END events, assembled per *lane* (an owner; absent = the parent). Each
 //! lane holds at most one open chunk stream. The events a chunk stands for

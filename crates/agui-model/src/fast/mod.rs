@@ -22,7 +22,7 @@ use crate::schema;
 use serde_json::Value;
 use std::borrow::Cow;
 
-/// `TEXT_MESSAGE_START.role` (SCHEMA.md).
+/// `TEXT_MESSAGE_START.role` (the AG-UI 1.0 schema).
 const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
 
 /// Nesting (below the event object) beyond which a line takes the `Value`

@@ -1,5 +1,5 @@
 //! The field-checking machinery: a field table per object shape, one
-//! [`Kind`] per field type, and the nested shapes of SCHEMA.md ("Nested
+//! [`Kind`] per field type, and the nested shapes of the AG-UI 1.0 schema ("Nested
 //! shapes"). Nothing here allocates unless an issue is reported.
 
 use super::SchemaIssue;
@@ -438,7 +438,7 @@ pub(crate) fn is_json_pointer(s: &str) -> bool {
     true
 }
 
-// ---- Field tables of the nested shapes (SCHEMA.md "Nested shapes") ----
+// ---- Field tables of the nested shapes (the nested shapes of the AG-UI 1.0 schema) ----
 
 const MESSAGE_BASE: &[Field] = &[
     req("id", Kind::Str),

@@ -1,5 +1,5 @@
 //! Small builders for hand-written streams. Every expectation in the tests
-//! that use them is written from RULES.md and the draft.
+//! that use them is written from docs/rules.md and the draft.
 #![allow(dead_code)]
 
 use agui_model::{RuleId, Verdict, check_values};

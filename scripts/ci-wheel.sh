@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Python wheel as a user gets it: build it with maturin (bindings = "bin"),
+# install it into a fresh venv, and run python/tests there, away from the
+# source tree, so the module and the `agui-conform` script come from the
+# wheel. CI builds with the dev profile, which reuses the binary `cargo test`
+# built (a release wheel uses the `dist` profile of python/pyproject.toml).
+# Usage: scripts/ci-wheel.sh [--profile PROFILE]   (default: dev)
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+profile=dev
+if [ "${1:-}" = "--profile" ]; then profile="$2"; fi
+tools="$repo/target/ci-python-tools"
+if [ ! -x "$tools/bin/maturin" ] || [ ! -x "$tools/bin/pytest" ]; then
+  python3 -m venv "$tools"
+  "$tools/bin/pip" install --quiet --disable-pip-version-check -r "$repo/python/requirements-ci.txt"
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+(cd "$repo/python" && "$tools/bin/maturin" build --quiet --profile "$profile" --out "$work/wheels")
+python3 -m venv "$work/venv"
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/*.whl \
+  "$(grep '^pytest==' "$repo/python/requirements-ci.txt")"
+mkdir "$work/tests"
+cp "$repo"/python/tests/*.py "$work/tests/"
+cd "$work/tests"
+# The module must be the installed one, and the binary the wheel's script.
+"$work/venv/bin/python" -c '
+import agui_conform, sys
+assert "site-packages" in agui_conform.__file__, agui_conform.__file__
+assert agui_conform.binary().startswith(sys.prefix), agui_conform.binary()
+print("agui_conform from", agui_conform.__file__, "binary", agui_conform.binary())'
+env -u AGUI_CONFORM_BIN "$work/venv/bin/python" -m pytest -q -p no:cacheprovider .
