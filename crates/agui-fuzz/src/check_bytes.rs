@@ -20,14 +20,18 @@
 
 use agui_model::json::Out;
 use agui_model::stream::{Item, ReadOptions, read_stream};
-use agui_model::{Checker, Report, Verdict};
+use agui_model::{Checker, LimitKind, Limits, Report, RuleId, Verdict};
 use std::ops::ControlFlow;
 
 /// Reads `bytes` as a stream; the reader cannot fail on a byte slice, so an
 /// I/O error is itself an invariant break.
 pub fn read_items(bytes: &[u8]) -> Vec<Item> {
+    read_items_with(bytes, &ReadOptions::default())
+}
+
+fn read_items_with(bytes: &[u8], opts: &ReadOptions) -> Vec<Item> {
     let mut items = Vec::new();
-    let n = read_stream(bytes, &ReadOptions::default(), |item| {
+    let n = read_stream(bytes, opts, |item| {
         items.push(item);
         ControlFlow::Continue(())
     });
@@ -40,7 +44,11 @@ pub fn read_items(bytes: &[u8]) -> Vec<Item> {
 
 /// Checks read items with the reference, as `agui-conform check` does.
 pub fn check_items(items: &[Item]) -> Report {
-    let mut c = Checker::new();
+    check_items_with(items, Limits::default())
+}
+
+fn check_items_with(items: &[Item], limits: Limits) -> Report {
+    let mut c = Checker::new().with_limits(limits);
     for item in items {
         agui_model::check::push_item(&mut c, item.clone());
     }
@@ -113,6 +121,7 @@ pub fn run(bytes: &[u8]) {
     }
 
     streaming(bytes, &items, &report);
+    under_small_limits(bytes);
 
     // The fast path is the `Value` path.
     let fast = check_fast(bytes);
@@ -149,6 +158,61 @@ pub fn run(bytes: &[u8]) {
             "the stream as one JSON array has other violations"
         );
     }
+}
+
+/// Limits small enough for short inputs to reach them: the limit paths
+/// give the same report on the fast and `Value` paths, a limit is never a
+/// violation, and the verdict follows RULES.md "Checker limits".
+fn under_small_limits(bytes: &[u8]) {
+    let small = Limits {
+        line_bytes: 256,
+        nesting: 12,
+        state_bytes: 2048,
+        ..Limits::default()
+    };
+    let items = read_items_with(bytes, &small.read_options());
+    let slow = check_items_with(&items, small);
+    let fast = agui_model::check::check_bytes(bytes, Checker::new().with_limits(small));
+    assert_eq!(
+        slow.violations, fast.violations,
+        "limits: fast path differs"
+    );
+    assert_eq!(
+        slow.limits, fast.limits,
+        "limits: fast path hits other limits"
+    );
+    assert_eq!(
+        slow.counts, fast.counts,
+        "limits: fast path counts otherwise"
+    );
+    for n in &slow.limits {
+        assert!(n.index <= slow.events, "a notice past the end: {n:?}");
+        assert!(
+            !slow.violations.iter().any(|v| v.index == n.index
+                && v.rule == RuleId::SchemaNotJson
+                && matches!(n.kind, LimitKind::LineBytes | LimitKind::Nesting)),
+            "an item over a limit is also blamed on the producer: {n:?}"
+        );
+    }
+    let first_error = slow
+        .violations
+        .iter()
+        .find(|v| v.rule.severity() == agui_model::Severity::Error)
+        .map(|v| v.index);
+    let first_limit = slow
+        .limits
+        .iter()
+        .filter(|n| n.kind.leaves_unjudged())
+        .map(|n| n.index)
+        .min();
+    let want = match (first_error, first_limit) {
+        (Some(e), Some(l)) if e < l => Verdict::Reject,
+        (Some(_), None) => Verdict::Reject,
+        (_, Some(_)) => Verdict::Inconclusive,
+        (None, None) => Verdict::Accept,
+    };
+    // An error at a limit's own index came after it (the item was skipped).
+    assert_eq!(slow.verdict(), want, "limits: verdict {:?}", slow.limits);
 }
 
 /// The items' values, when every item is a value that writes back as read

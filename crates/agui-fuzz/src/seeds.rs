@@ -91,6 +91,9 @@ pub fn seeds(
             streams.push((seed_name(&c.id, "jsonl"), bytes));
         }
     }
+    for (name, bytes) in hostile_seeds() {
+        streams.push((format!("hostile-{name}.jsonl"), bytes));
+    }
 
     // One event per (type, field set): the shapes the corpus uses.
     let mut shapes = BTreeSet::new();
@@ -118,6 +121,78 @@ pub fn seeds(
         }
     }
     out
+}
+
+/// Shapes RFC 8259 allows and serde_json refuses, or that the checker
+/// must survive: deep nesting (within and past a small limit the target
+/// also checks under), lone surrogates split across deltas, numbers
+/// outside a double, duplicate keys at the top and inside, `-0`.
+pub fn hostile_seeds() -> Vec<(&'static str, Vec<u8>)> {
+    const RUN: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
+    const FIN: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
+    let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
+    let lines = |body: &[String]| {
+        let mut text = format!("{RUN}\n");
+        for l in body {
+            text.push_str(l);
+            text.push('\n');
+        }
+        text.push_str(FIN);
+        text.push('\n');
+        text.into_bytes()
+    };
+    vec![
+        (
+            "deep-state",
+            lines(&[format!(
+                r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"d":{}}}}}"#,
+                deep(40)
+            )]),
+        ),
+        ("deep-line", format!("{}\n{}\n", deep(300), deep(20)).into_bytes()),
+        (
+            "split-surrogates",
+            lines(&[
+                r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\ud83d"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\ude00b"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\udc00"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#.into(),
+            ]),
+        ),
+        (
+            "lone-surrogate-ids",
+            lines(&[
+                r#"{"type":"TEXT_MESSAGE_START","messageId":"\ud800","subagentRunId":"\udbff"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_END","messageId":"\ud800","subagentRunId":"\udbfe"}"#.into(),
+            ]),
+        ),
+        (
+            "huge-numbers",
+            lines(&[
+                r#"{"type":"STATE_SNAPSHOT","snapshot":{"n":1e400,"m":-1E-400,"z":-0,"i":123456789012345678901234567890}}"#.into(),
+                r#"{"type":"STATE_DELTA","delta":[{"op":"test","path":"/n","value":1e400},{"op":"copy","from":"/n","path":"/k"}]}"#.into(),
+                r#"{"type":"STEP_STARTED","stepName":"s","timestamp":1e400}"#.into(),
+                r#"{"type":"STEP_FINISHED","stepName":"s"}"#.into(),
+            ]),
+        ),
+        (
+            "duplicate-keys",
+            lines(&[
+                r#"{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s1"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","subagentRunId":"s2","subagentRunId":"s1"}"#.into(),
+                r#"{"type":"TEXT_MESSAGE_END","messageId":"m","x":{"a":1,"a":2},"x":3}"#.into(),
+                r#"{"type":"STATE_SNAPSHOT","snapshot":{"k":1,"\u006b":2}}"#.into(),
+            ]),
+        ),
+        (
+            "root-patches",
+            lines(&[
+                r#"{"type":"STATE_DELTA","delta":[{"op":"copy","from":"","path":"/a"},{"op":"move","from":"/a","path":""},{"op":"remove","path":"/nope"}]}"#.into(),
+                r#"{"type":"STATE_DELTA","delta":[{"op":"copy","from":"","path":"/a"},{"op":"copy","from":"","path":"/b"},{"op":"copy","from":"","path":"/c"},{"op":"copy","from":"","path":"/d"}]}"#.into(),
+            ]),
+        ),
+    ]
 }
 
 /// Writes `seeds` under `dir/<target>/`, replacing files of the same name
@@ -200,6 +275,25 @@ pub fn dictionary(cases: &[Case]) -> String {
         b"\":\"",
     ];
     for t in grammar {
+        out.push_str(&dict_entry(t));
+        out.push('\n');
+    }
+    out.push_str("\n# RFC 8259 shapes serde_json refuses, and repeated keys.\n");
+    let shapes: [&[u8]; 12] = [
+        b"\\ud83d",
+        b"\\ude00",
+        b"\\udbff",
+        b"\\u0061",
+        b"1e400",
+        b"-1E+999",
+        b"-0",
+        b"123456789012345678901234567890",
+        b"[[[[[[[[[[[[[[[[",
+        b"]]]]]]]]]]]]]]]]",
+        b"\"subagentRunId\":\"s1\",\"subagentRunId\":",
+        b"{\"op\":\"copy\",\"from\":\"\",\"path\":\"",
+    ];
+    for t in shapes {
         out.push_str(&dict_entry(t));
         out.push('\n');
     }

@@ -116,3 +116,30 @@ fn seeded_inputs_mostly_become_streams() {
         "generated valid streams are tiny: {events} events"
     );
 }
+
+/// The hostile shapes (deep nesting, split and lone surrogates, numbers
+/// outside a double, duplicate keys, root patches) keep every `check_bytes`
+/// invariant, as they are and with bytes flipped.
+#[test]
+fn check_bytes_on_hostile_shapes() {
+    let seeds = agui_fuzz::seeds::hostile_seeds();
+    assert!(seeds.len() >= 6);
+    for (_, bytes) in &seeds {
+        agui_fuzz::check_bytes::run(bytes);
+        for at in (0..bytes.len()).step_by(7) {
+            let mut b = bytes.clone();
+            b[at] ^= 0x20;
+            agui_fuzz::check_bytes::run(&b);
+            b.truncate(at);
+            agui_fuzz::check_bytes::run(&b);
+        }
+    }
+    // Past the default nesting limit: a notice, on the checker's stack.
+    let deep = format!("{}{}\n", "[".repeat(12_000), "]".repeat(12_000));
+    std::thread::Builder::new()
+        .stack_size(agui_model::Limits::default().stack_bytes())
+        .spawn(move || agui_fuzz::check_bytes::run(deep.as_bytes()))
+        .unwrap()
+        .join()
+        .unwrap();
+}
