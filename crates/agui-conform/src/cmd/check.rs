@@ -37,6 +37,10 @@ pub struct Args {
     /// reported as `schema.not-json`.
     #[arg(long, value_name = "BYTES", default_value_t = stream::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
+    /// Also write the stream drawn as lanes (one per owner) with its
+    /// violations to PATH: one self-contained HTML page.
+    #[arg(long, value_name = "PATH")]
+    pub html: Option<PathBuf>,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: super::producer::LiveArgs,
@@ -61,10 +65,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         return super::producer::check_url(url, &args, wants_projection);
     }
     let input = open_input(&args.input)?;
+    let (input, kept) = super::html::keep(input, args.html.is_some())?;
     let opts = ReadOptions {
         max_line_bytes: args.max_line_bytes,
     };
-    if args.format == Format::Json && wants_projection {
+    if args.format == Format::Json && wants_projection && kept.is_none() {
         return check_streaming(input, &opts, &args.input);
     }
     let checker = if wants_projection {
@@ -76,6 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .with_context(|| format!("reading {}", label(&args.input)))?;
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
+    }
+    if let (Some(path), Some(kept)) = (&args.html, kept) {
+        super::html::write(path, kept, &opts, &report, &label(&args.input))?;
     }
     super::rules::to_stdout(|out| match args.format {
         Format::Json => write_json_line(out, &report),
