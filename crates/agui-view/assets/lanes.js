@@ -362,13 +362,24 @@ function violationNodes(at) {
   });
 }
 
+/** The event with `type` and `subagentRunId` first (the data block's keys
+ * are sorted). */
+function typeFirst(e) {
+  if (!e || typeof e !== "object" || Array.isArray(e)) return e;
+  const { type, subagentRunId, ...rest } = e;
+  const out = {};
+  if (type !== undefined) out.type = type;
+  if (subagentRunId !== undefined) out.subagentRunId = subagentRunId;
+  return Object.assign(out, rest);
+}
+
 function showDetail(i) {
   const body = $("detail-body");
   if (i < 0) return;
   const head = el("div", { class: "head" }, `#${i} ${i < N ? typeOf(i) : "end of input"} `);
   if (i < N) head.append(el("code", {}, `in lane ${ownerName(D.lanes[D.lane[i]])}`));
   const nodes = [head, ...violationNodes(i)];
-  if (i < N) nodes.push(el("pre", { id: "event-json" }, JSON.stringify(D.events[i], null, 2)));
+  if (i < N) nodes.push(el("pre", { id: "event-json" }, JSON.stringify(typeFirst(D.events[i]), null, 2)));
   body.replaceChildren(...nodes);
   body.dataset.index = String(i);
 }
@@ -414,8 +425,10 @@ function buildSummary() {
   legend.append(el("span", {}, el("i", { style: "background:" + RED }), "violation"));
 }
 
+/** Built when first opened: a stream can have tens of thousands of lanes. */
 function buildOwnerList() {
   const list = $("owner-list");
+  if (list.childElementCount) return;
   const all = el("button", { type: "button" }, "all"), none = el("button", { type: "button" }, "none");
   list.append(el("div", { class: "bulk" }, all, none));
   const boxes = D.lanes.map((lane, l) => {
@@ -453,7 +466,7 @@ function hit(mx, my) {
 function showTip(i, mx, my) {
   const tip = $("tip");
   if (i < 0) { tip.hidden = true; return; }
-  const json = JSON.stringify(D.events[i]);
+  const json = JSON.stringify(typeFirst(D.events[i]));
   tip.replaceChildren(el("b", {}, `#${i} ${typeOf(i)}`), ` · ${ownerName(D.lanes[D.lane[i]])}`,
     ...(flagsAt.get(i) || []).map((k) => el("div", { class: "v" }, "✖ " + D.flags[k][2])),
     el("pre", {}, json.length > 400 ? json.slice(0, 400) + "…" : json));
@@ -541,7 +554,7 @@ function sizeStage() {
 // ---- start ------------------------------------------------------------
 function start() {
   buildSummary();
-  buildOwnerList();
+  $("owners").addEventListener("toggle", buildOwnerList);
   buildFlagList();
   layoutRows();
   sizeStage();

@@ -1,6 +1,7 @@
 //! First render time of the lanes page of a 100,000-event stream in
 //! headless Chromium: `cargo run --release -p agui-view --example
-//! render_time [REPEAT]`.
+//! render_time [REPEAT [PAGE]]`
+//! (PAGE: also keep the page there).
 //!
 //! The page writes `performance.now()` after its first draw into
 //! `data-first-draw-ms` on `<body>`: milliseconds from navigation start
@@ -46,5 +47,8 @@ fn main() {
         .collect();
     times.sort_by(f64::total_cmp);
     println!("median first draw: {:.0} ms", times[times.len() / 2]);
+    if let Some(keep) = std::env::args().nth(2) {
+        std::fs::copy(&path, keep).expect("page kept");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -36,6 +36,11 @@ pub const RULES_HREF: &str = "docs/rules.md";
 const CSS: &str = include_str!("../assets/lanes.css");
 const JS: &str = include_str!("../assets/lanes.js");
 
+/// `[owner, name, parent, depth, tracks]` of a lane.
+type LaneRow<'a> = (Option<&'a str>, Option<&'a str>, i64, usize, usize);
+/// `[lane, kind, from, to, closed, chunk, track, id]` of a bar.
+type BarRow<'a> = (usize, u8, usize, usize, u8, u8, usize, &'a str);
+
 /// The page's data block: column-wise and positional to keep a
 /// 100,000-event page small and quick to parse. The codes index the
 /// name tables at the top of `assets/lanes.js`.
@@ -46,12 +51,12 @@ struct Data<'a> {
     rules_href: &'a str,
     /// `[owner, name, parent, depth, tracks]`; owner `null` is the parent
     /// agent, parent `-1` none.
-    lanes: Vec<(Option<&'a str>, Option<&'a str>, i64, usize, usize)>,
+    lanes: Vec<LaneRow<'a>>,
     /// Per event: its lane and [`Cat`] code.
     lane: Vec<usize>,
     cat: Vec<u8>,
     /// `[lane, kind, from, to, closed, chunk, track, id]`.
-    bars: Vec<(usize, u8, usize, usize, u8, u8, usize, &'a str)>,
+    bars: Vec<BarRow<'a>>,
     /// `[lane, from, to, start, end]`.
     lives: Vec<(usize, usize, usize, u8, u8)>,
     /// `[from, to, runId, end]`.
@@ -264,3 +269,59 @@ const SKELETON_BODY: &str = r#"</style>
   <section id="violations"><h2>Violations</h2><div id="flag-list"></div></section>
 </div>
 <script id="data" type="application/json">"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn script_json_cannot_close_the_script_element() {
+        let v = json!({"delta": "</script><script>alert(1)</script><!--"});
+        let s = script_json(&v);
+        assert!(!s.contains('<'), "{s}");
+        let back: Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, v);
+    }
+
+    #[test]
+    fn html_text_is_escaped() {
+        assert_eq!(
+            escape_html(r#"<a href="x">&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn the_page_has_one_data_block_holding_the_events_and_flagged_rules() {
+        let events = vec![
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "CUSTOM", "name": "</script>", "value": 1}),
+        ];
+        let mut layout = Layout::of(&events);
+        layout.flag(&[agui_model::Violation::new(
+            RuleId::RunUnterminated,
+            2,
+            "ends",
+        )]);
+        let options = Options {
+            title: "<b>s.jsonl</b>".to_owned(),
+            ..Options::default()
+        };
+        let page = render(&layout, &events, &options);
+        assert_eq!(page.matches("</script>").count(), 2, "data and code only");
+        assert!(page.contains("<h1>&lt;b&gt;s.jsonl&lt;/b&gt;</h1>"));
+        let start = page.find(r#"type="application/json">"#).unwrap() + 24;
+        let end = start + page[start..].find("</script>").unwrap();
+        let data: Value = serde_json::from_str(&page[start..end]).unwrap();
+        assert_eq!(data["events"], json!(events));
+        assert_eq!(data["lane"], json!([0, 0]));
+        assert_eq!(data["flags"], json!([[2, 0, "run.unterminated", "ends"]]));
+        let rule = RuleId::RunUnterminated.rule();
+        assert_eq!(
+            data["rules"]["run.unterminated"],
+            json!([rule.statement, "error", "may-reject"])
+        );
+        assert_eq!(data["rulesHref"], "docs/rules.md");
+    }
+}

@@ -11,12 +11,12 @@ use std::io::{BufRead, Cursor, Read};
 use std::path::Path;
 use std::rc::Rc;
 
+/// The stream's bytes, when the page needs them.
+pub type Kept = Option<Rc<[u8]>>;
+
 /// The input as the checker should read it, and the bytes kept for the
 /// page when `on`.
-pub fn keep(
-    mut input: Box<dyn BufRead>,
-    on: bool,
-) -> anyhow::Result<(Box<dyn BufRead>, Option<Rc<[u8]>>)> {
+pub fn keep(mut input: Box<dyn BufRead>, on: bool) -> anyhow::Result<(Box<dyn BufRead>, Kept)> {
     if !on {
         return Ok((input, None));
     }

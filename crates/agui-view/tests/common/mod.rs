@@ -21,6 +21,7 @@ pub fn chromium(test: &str) -> Option<&'static Path> {
 }
 
 /// A headless Chromium run on `page` with `extra` arguments; its stdout.
+/// Fails on an uncaught script error in the browser's console log.
 fn run(browser: &Path, page: &Path, extra: &[String]) -> String {
     let profile = tempdir("profile");
     let out = Command::new(browser)
@@ -34,6 +35,7 @@ fn run(browser: &Path, page: &Path, extra: &[String]) -> String {
             "--disable-component-update",
             "--disable-sync",
             "--window-size=1400,900",
+            "--enable-logging=stderr",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(extra)
@@ -45,6 +47,11 @@ fn run(browser: &Path, page: &Path, extra: &[String]) -> String {
         out.status.success(),
         "chromium failed: {}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !log.contains("Uncaught"),
+        "script error in the browser console:\n{log}"
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
@@ -87,8 +94,9 @@ pub fn attribute<'a>(dom: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// A 100,000-event stream of nested, interleaved invocations (agui-bench's
-/// writer: 4 runs of 32 invocations) with one `text.not-open` fault at
-/// index 50,000, as JSON values.
+/// writer: 4 runs of 32 invocations) with one fault at index 50,000 (a
+/// `TEXT_MESSAGE_END` of a message never opened, just after the second
+/// run finished: `run.after-finished`), as JSON values.
 pub fn big_stream() -> Vec<serde_json::Value> {
     let shape = agui_bench::synth::Shape {
         events: 100_000 - 1,
