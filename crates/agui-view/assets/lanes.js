@@ -62,7 +62,7 @@ const flagIndexes = [...flagsAt.keys()].sort((a, b) => a - b);
 function laneHeight(l) { return PAD + D.lanes[l][4] * (BAR_H + BAR_GAP) + MARK_H + PAD; }
 
 // ---- view state -------------------------------------------------------
-const view = { x0: 0, ppe: 1, hidden: new Set(), selected: -1, hover: -1, rows: [], total: 0 };
+const view = { x0: 0, ppe: 1, hidden: new Set(), selected: -1, entity: null, hover: -1, rows: [], total: 0 };
 const $ = (id) => document.getElementById(id);
 const scroller = $("scroller"), stage = $("stage"), canvas = $("lanes-canvas");
 
@@ -176,6 +176,13 @@ function drawRow(ctx, row, top, first, last) {
       // Open where it stops: a ragged end.
       ctx.fillStyle = "#fff";
       for (let s = 0; s < BAR_H; s += 4) ctx.fillRect(b - 3, y + s, 3, 2);
+    }
+    if (id === view.entity) {
+      // The entity of the selected event, wherever its bar is.
+      ctx.strokeStyle = "#0f172a";
+      ctx.lineWidth = 2;
+      ctx.strokeRect(a - 1, y - 1, b - a + 2, BAR_H + 2);
+      ctx.lineWidth = 1;
     }
     if (b - a > 60) {
       ctx.fillStyle = "#fff";
@@ -384,8 +391,16 @@ function showDetail(i) {
   body.dataset.index = String(i);
 }
 
+/** The id of the entity an event opens, continues or closes. */
+function entityOf(i) {
+  const e = D.events[i];
+  if (!e || typeof e !== "object") return null;
+  return e.messageId ?? e.toolCallId ?? e.stepName ?? e.entityId ?? null;
+}
+
 function select(i, centre) {
   view.selected = i;
+  view.entity = i < N ? entityOf(i) : null;
   showDetail(i);
   for (const item of document.querySelectorAll("#flag-list .item")) item.classList.toggle("selected", item.dataset.index === String(i));
   if (centre) {

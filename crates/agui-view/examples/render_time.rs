@@ -21,7 +21,11 @@ fn main() {
         .unwrap_or(5);
     let events = common::big_stream();
     let report = agui_model::check_values(&events);
-    let page = agui_view::render_lanes(&events, &report.violations, &agui_view::Options::default());
+    let options = agui_view::Options {
+        title: "100,000 generated events (agui-bench synth, 4 runs × 32 invocations)".to_owned(),
+        ..agui_view::Options::default()
+    };
+    let page = agui_view::render_lanes(&events, &report.violations, &options);
     let dir = common::tempdir("render-time");
     let path = dir.join("big.html");
     std::fs::write(&path, &page).expect("page written");
