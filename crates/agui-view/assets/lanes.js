@@ -42,7 +42,9 @@ function ownerName(lane) {
 }
 
 // ---- data -------------------------------------------------------------
+const T_SCRIPT = performance.now();
 const D = JSON.parse(document.getElementById("data").textContent);
+const T_PARSED = performance.now();
 const N = D.lane.length;
 const COLS = N + 1; // column N holds end-of-input violations
 const laneCount = D.lanes.length;
@@ -448,7 +450,7 @@ function buildOwnerList() {
   list.append(el("div", { class: "bulk" }, all, none));
   const boxes = D.lanes.map((lane, l) => {
     const box = el("input", { type: "checkbox", "data-lane": String(l) });
-    box.checked = true;
+    box.checked = !view.hidden.has(l);
     box.addEventListener("change", () => { if (box.checked) view.hidden.delete(l); else view.hidden.add(l); refilter(); });
     list.append(el("label", { style: `padding-left:${lane[3] * 14}px` }, box, " " + ownerName(lane) + (lane[1] ? " " + lane[1] : ""), el("span", { class: "count" }, String(eventsIn[l]))));
     return box;
@@ -570,6 +572,12 @@ function sizeStage() {
 function start() {
   buildSummary();
   $("owners").addEventListener("toggle", buildOwnerList);
+  // `#owners=a,b` shows only those lanes (`parent` is the parent agent).
+  const only = /owners=([^&]*)/.exec(location.hash);
+  if (only) {
+    const keep = new Set(only[1].split(",").map(decodeURIComponent));
+    D.lanes.forEach((lane, l) => { if (!keep.has(ownerName(lane))) view.hidden.add(l); });
+  }
   buildFlagList();
   layoutRows();
   sizeStage();
@@ -582,6 +590,8 @@ function start() {
   drawAll();
   // Read by the browser test and the render-time measurement.
   document.body.dataset.firstDrawMs = performance.now().toFixed(1);
+  document.body.dataset.scriptStartMs = T_SCRIPT.toFixed(1);
+  document.body.dataset.parseMs = (T_PARSED - T_SCRIPT).toFixed(1);
   document.body.dataset.ready = "true";
 }
 

@@ -45,7 +45,12 @@ fn main() {
             let ms: f64 = common::attribute(&dom, "data-first-draw-ms")
                 .and_then(|v| v.parse().ok())
                 .expect("the page records its first draw");
-            println!("first draw: {ms:.0} ms");
+            let part = |name| common::attribute(&dom, name).unwrap_or("?").to_owned();
+            println!(
+                "first draw: {ms:.0} ms (script started at {} ms; JSON.parse {} ms)",
+                part("data-script-start-ms"),
+                part("data-parse-ms")
+            );
             ms
         })
         .collect();

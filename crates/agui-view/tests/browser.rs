@@ -42,6 +42,16 @@ fn assert_drawn(dom: &str) {
     assert_eq!(common::attribute(dom, "data-ready"), Some("true"));
 }
 
+/// The owners of the lane labels drawn, top to bottom.
+fn owner_labels(dom: &str) -> Vec<&str> {
+    dom.match_indices(r#"<span class="owner">"#)
+        .map(|(at, m)| {
+            let rest = &dom[at + m.len()..];
+            &rest[..rest.find('<').unwrap_or(0)]
+        })
+        .collect()
+}
+
 /// (distinct colours, share of pixels that are not the most common one).
 fn colour_spread(png_path: &Path) -> (usize, f64) {
     let decoder = png::Decoder::new(std::fs::File::open(png_path).expect("png"));
@@ -69,14 +79,7 @@ fn interleaved_stream_with_a_violation_is_drawn_as_lanes() {
     let dom = common::dump_dom(browser, &page);
     assert_drawn(&dom);
     // One lane per owner, in tree order, with the invocations' names.
-    let labels: Vec<&str> = dom
-        .match_indices(r#"<span class="owner">"#)
-        .map(|(at, m)| {
-            let rest = &dom[at + m.len()..];
-            &rest[..rest.find('<').unwrap_or(0)]
-        })
-        .collect();
-    assert_eq!(labels, ["parent", "s1", "s2", "s3"]);
+    assert_eq!(owner_labels(&dom), ["parent", "s1", "s2", "s3"]);
     for name in ["researcher", "searcher", "writer"] {
         assert!(dom.contains(&format!(r#"<span class="name">{name}</span>"#)));
     }
@@ -125,6 +128,23 @@ fn a_fragment_selects_an_event() {
         dom.contains(r#"<div class="head">#5 TEXT_MESSAGE_CONTENT <code>in lane parent</code>"#)
     );
     assert!(dom.contains(r#""delta": "Let me ""#));
+}
+
+#[test]
+fn owners_can_be_filtered() {
+    let Some(browser) = common::chromium("owners_can_be_filtered") else {
+        return;
+    };
+    let events = corpus_events("ownership/continuation-disagrees-interleaved");
+    let page = page_of(&events, "filter");
+    let url = PathBuf::from(format!("{}#owners=parent,s3", page.display()));
+    let dom = common::dump_dom(browser, &url);
+    assert_drawn(&dom);
+    assert_eq!(owner_labels(&dom), ["parent", "s3"]);
+    // The parent's 6 events (0, 2, 5, 20, 21, 22) and s3's 6 (6, 9, 11,
+    // 12, 16, 17: index 11 is tagged s3).
+    assert_eq!(common::attribute(&dom, "data-drawn-marks"), Some("12"));
+    assert!(dom.contains(r#"data-rule="ownership.continuation-disagrees" data-index="11""#));
 }
 
 #[test]
