@@ -67,3 +67,10 @@ fn an_unwritable_page_is_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("p.html"));
 }
+
+#[test]
+fn html_with_url_is_a_usage_error() {
+    let out = check_stdin(&["--url", "http://127.0.0.1:9/", "--html", "p.html"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--html"));
+}

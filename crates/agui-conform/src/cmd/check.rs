@@ -38,8 +38,9 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", default_value_t = stream::DEFAULT_MAX_LINE_BYTES)]
     pub max_line_bytes: usize,
     /// Also write the stream drawn as lanes (one per owner) with its
-    /// violations to PATH: one self-contained HTML page.
-    #[arg(long, value_name = "PATH")]
+    /// violations to PATH: one self-contained HTML page (not yet with
+    /// `--url`).
+    #[arg(long, value_name = "PATH", conflicts_with = "url")]
     pub html: Option<PathBuf>,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
