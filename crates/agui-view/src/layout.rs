@@ -421,7 +421,6 @@ impl Builder {
                 (0, Cat::Run)
             }
             "SUBAGENT_STARTED" => {
-                self.chunks.remove(&own);
                 let parent = str_field(o, "parentSubagentRunId")
                     .and_then(|p| self.lane_of.get(&Some(p.to_owned())).copied());
                 let lane = &mut self.lanes[own];

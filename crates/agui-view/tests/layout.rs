@@ -316,3 +316,28 @@ fn an_unknown_or_cyclic_parent_hangs_the_lane_from_the_parent_agent() {
     assert_eq!(l.marks[4].cat, Cat::Invalid);
     assert_eq!(l.marks[4].lane, 0);
 }
+
+#[test]
+fn subagent_started_closes_no_chunk_stream_and_subagent_finished_closes_its_own() {
+    let events = vec![
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1"}),
+        json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "subagentRunId": "s1"}),
+        // Closes nothing (RULES.md "Chunk shorthand", Closing).
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1"}),
+        json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "delta": "{}", "subagentRunId": "s1"}),
+        // Closes s1's lane: the same id then opens a new stream.
+        json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"}),
+        json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "subagentRunId": "s1"}),
+    ];
+    let l = Layout::of(&events);
+    let spans: Vec<_> = l
+        .bars
+        .iter()
+        .map(|b| (b.lane, b.kind, b.from, b.to))
+        .collect();
+    assert_eq!(
+        spans,
+        vec![(1, BarKind::Tool, 2, 4), (1, BarKind::Tool, 6, 6)]
+    );
+}
