@@ -122,10 +122,13 @@ function drawLanes() {
   ctx.beginPath();
   ctx.rect(LABEL_W, 0, w - LABEL_W, h);
   ctx.clip();
-  // Runs: shading of every other run, a rule at each start.
+  // Runs: shading of every other run, a rule at each start (not closer
+  // than 6 px to the last one: many short runs would grey everything).
+  let lastRule = -1e9;
   D.runs.forEach((r, k) => {
     const a = xOf(r[0]), b = xOf(r[1] + 1);
-    if (b < LABEL_W || a > w) return;
+    if (b < LABEL_W || a > w || a - lastRule < 6) return;
+    lastRule = a;
     if (k % 2 === 1) { ctx.fillStyle = "#f8fafc"; ctx.fillRect(a, 0, b - a, h); }
     ctx.fillStyle = "#94a3b8";
     ctx.fillRect(Math.round(a), 0, 1, h);
@@ -329,7 +332,7 @@ function drawOverview() {
   ctx.fillStyle = "#94a3b8";
   density.forEach((d, x) => { if (d) { const bh = 3 + (h - 12) * d / max; ctx.fillRect(LABEL_W + x, h - bh - 2, 1, bh); } });
   ctx.fillStyle = "#0f172a";
-  for (const r of D.runs) ctx.fillRect(LABEL_W + Math.floor(r[0] * scale), 0, 1, h);
+  if (D.runs.length < pw / 6) for (const r of D.runs) ctx.fillRect(LABEL_W + Math.floor(r[0] * scale), 0, 1, h);
   ctx.fillStyle = RED;
   for (const at of flagIndexes) ctx.fillRect(LABEL_W + Math.floor(at * scale), 0, 2, 8);
   ctx.font = "11px system-ui, sans-serif";
