@@ -55,6 +55,11 @@ pub struct Args {
     /// `state-bytes` limit notice.
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
     pub max_state_bytes: usize,
+    /// Also write the stream drawn as lanes (one per owner) with its
+    /// violations to PATH: one self-contained HTML page (not yet with
+    /// `--url`).
+    #[arg(long, value_name = "PATH", conflicts_with = "url")]
+    pub html: Option<PathBuf>,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: super::producer::LiveArgs,
@@ -118,6 +123,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         return super::producer::check_url(url, &args, wants_projection);
     }
     let (input, live) = open_input(&args.input)?;
+    let (input, kept) = super::html::keep(input, args.html.is_some())?;
     let name = label(&args.input);
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
     let report = match args.format {
@@ -125,6 +131,9 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         Format::Text => check_text(input, &args, &name, live, out),
     }
     .with_context(|| format!("reading {name}"))?;
+    if let (Some(path), Some(kept)) = (&args.html, kept) {
+        super::html::write(path, kept, &args.limits(), &name)?;
+    }
     let Some(report) = report else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);

@@ -1,0 +1,46 @@
+//! `check --html PATH`: the stream drawn as lanes ([`agui_view`]).
+//!
+//! The page needs every event, which the checker does not keep, so the
+//! input is read into memory first and both the checker and the page read
+//! that one copy (standard input can be read only once).
+
+use agui_model::{Checker, Limits};
+use anyhow::Context;
+use std::io::{BufRead, Cursor, Read};
+use std::path::Path;
+use std::rc::Rc;
+
+/// The stream's bytes, when the page needs them.
+pub type Kept = Option<Rc<[u8]>>;
+
+/// The input as the checker should read it, and the bytes kept for the
+/// page when `on`.
+pub fn keep(mut input: Box<dyn BufRead>, on: bool) -> anyhow::Result<(Box<dyn BufRead>, Kept)> {
+    if !on {
+        return Ok((input, None));
+    }
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .context("reading the stream")?;
+    let bytes: Rc<[u8]> = bytes.into();
+    Ok((Box::new(Cursor::new(Rc::clone(&bytes))), Some(bytes)))
+}
+
+/// Writes the lanes page of the kept stream to `path`. The printed report
+/// streamed its violations away, so the page's are found again here (up
+/// to the kept-violations limit).
+pub fn write(path: &Path, kept: Rc<[u8]>, limits: &Limits, title: &str) -> anyhow::Result<()> {
+    let report = agui_model::check::check_bytes(
+        &kept[..],
+        Checker::without_projection().with_limits(*limits),
+    );
+    let events = agui_view::read_items(&kept[..], &limits.read_options())
+        .context("reading the stream")?;
+    let options = agui_view::Options {
+        title: title.to_owned(),
+        ..agui_view::Options::default()
+    };
+    let page = agui_view::render_lanes(&events, &report.violations, &options);
+    std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))
+}

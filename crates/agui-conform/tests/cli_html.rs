@@ -1,0 +1,76 @@
+//! `agui-conform check --html PATH`: the report is unchanged and the page
+//! holds the stream and its violations (the page itself is tested in a
+//! browser by agui-view's tests).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+/// `s2` sends content into `s1`'s message at index 3:
+/// `ownership.continuation-disagrees`.
+const STREAM: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}
+{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"researcher"}
+{"type":"TEXT_MESSAGE_START","messageId":"m1","subagentRunId":"s1"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"</script>","subagentRunId":"s2"}
+"#;
+
+fn dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_html");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn check_stdin(args: &[&str]) -> Output {
+    let mut child = Command::new(BIN)
+        .arg("check")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(STREAM.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn html_page_is_written_and_the_report_is_unchanged() {
+    let page = dir().join("stdin.html");
+    let page_arg = page.to_str().unwrap();
+    for format in ["text", "json"] {
+        let plain = check_stdin(&["--format", format]);
+        let with_page = check_stdin(&["--format", format, "--html", page_arg]);
+        assert_eq!(with_page.status.code(), Some(1));
+        assert_eq!(plain.stdout, with_page.stdout, "--format {format}");
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.contains("<h1>&lt;stdin&gt;</h1>"));
+        // Both violations, the stream's events, the escaped delta.
+        assert!(html.contains(r#"[3,2,"ownership.continuation-disagrees","#));
+        assert!(html.contains(r#"[4,0,"run.unterminated","#));
+        assert!(html.contains(r#""delta":"\u003c/script>""#));
+        std::fs::remove_file(&page).unwrap();
+    }
+}
+
+#[test]
+fn an_unwritable_page_is_exit_2() {
+    let page = dir().join("no-such-dir").join("p.html");
+    let out = check_stdin(&["--html", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("p.html"));
+}
+
+#[test]
+fn html_with_url_is_a_usage_error() {
+    let out = check_stdin(&["--url", "http://127.0.0.1:9/", "--html", "p.html"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--html"));
+}

@@ -1,0 +1,188 @@
+//! The lanes page in a real browser (headless Chromium, Debian package
+//! `chromium`; `.ci/run` installs it). Skipped, saying so, when
+//! `/usr/bin/chromium` is absent.
+//!
+//! The page marks `<html data-error="…">` on any script error and
+//! `<body data-ready="true" data-first-draw-ms="…">` after its first draw;
+//! violation markers and lane labels are DOM elements, so `--dump-dom`
+//! shows what was drawn.
+
+mod common;
+
+use agui_model::check_values;
+use agui_view::{Options, render_lanes};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The page of `events` (violations from the reference checker), written
+/// into a fresh directory.
+fn page_of(events: &[Value], title: &str) -> PathBuf {
+    let report = check_values(events);
+    let options = Options {
+        title: title.to_owned(),
+        ..Options::default()
+    };
+    let html = render_lanes(events, &report.violations, &options);
+    let path = common::tempdir("page").join("lanes.html");
+    std::fs::write(&path, html).expect("page written");
+    path
+}
+
+fn corpus_events(case: &str) -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus")
+        .join(format!("{case}.json"));
+    let text = std::fs::read_to_string(&path).expect("corpus case");
+    let case: Value = serde_json::from_str(&text).expect("case is JSON");
+    case["events"].as_array().expect("events").clone()
+}
+
+fn assert_drawn(dom: &str) {
+    assert_eq!(common::attribute(dom, "data-error"), None, "page error");
+    assert_eq!(common::attribute(dom, "data-ready"), Some("true"));
+}
+
+/// The owners of the lane labels drawn, top to bottom.
+fn owner_labels(dom: &str) -> Vec<&str> {
+    dom.match_indices(r#"<span class="owner">"#)
+        .map(|(at, m)| {
+            let rest = &dom[at + m.len()..];
+            &rest[..rest.find('<').unwrap_or(0)]
+        })
+        .collect()
+}
+
+/// (distinct colours, share of pixels that are not the most common one).
+fn colour_spread(png_path: &Path) -> (usize, f64) {
+    let decoder = png::Decoder::new(std::fs::File::open(png_path).expect("png"));
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    let px = info.color_type.samples();
+    let mut counts = std::collections::HashMap::new();
+    for p in buf[..info.buffer_size()].chunks(px) {
+        *counts.entry(p[..3].to_vec()).or_insert(0usize) += 1;
+    }
+    let total: usize = counts.values().sum();
+    let top = counts.values().copied().max().unwrap_or(0);
+    (counts.len(), 1.0 - top as f64 / total as f64)
+}
+
+#[test]
+fn interleaved_stream_with_a_violation_is_drawn_as_lanes() {
+    let Some(browser) = common::chromium("interleaved_stream_with_a_violation_is_drawn_as_lanes")
+    else {
+        return;
+    };
+    let events = corpus_events("ownership/continuation-disagrees-interleaved");
+    let page = page_of(&events, "continuation-disagrees-interleaved");
+    let dom = common::dump_dom(browser, &page);
+    assert_drawn(&dom);
+    // One lane per owner, in tree order, with the invocations' names.
+    assert_eq!(owner_labels(&dom), ["parent", "s1", "s2", "s3"]);
+    for name in ["researcher", "searcher", "writer"] {
+        assert!(dom.contains(&format!(r#"<span class="name">{name}</span>"#)));
+    }
+    // Every event has a mark (23 events, each in its own pixel column).
+    assert_eq!(common::attribute(&dom, "data-drawn-marks"), Some("23"));
+    // The violation: a red marker at index 11, listed with a link to the
+    // rule's text and its catalogue statement; the page opens on it.
+    assert!(
+        dom.contains(
+            r#"class="flag" data-rule="ownership.continuation-disagrees" data-index="11""#
+        )
+    );
+    assert!(dom.contains(r#"href="docs/rules.md#ownership.continuation-disagrees""#));
+    let statement = agui_model::RuleId::OwnershipContinuationDisagrees
+        .rule()
+        .statement;
+    let as_text = statement
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    assert!(dom.contains(&format!(r#"<div class="statement">{as_text}</div>"#)));
+    assert!(dom.contains(r#"<div class="head">#11 TEXT_MESSAGE_CONTENT"#));
+    assert!(dom.contains(r#""subagentRunId": "s3""#));
+
+    let png = page.with_extension("png");
+    common::screenshot(browser, &page, &png);
+    let (colours, ink) = colour_spread(&png);
+    assert!(colours > 20, "{colours} colours");
+    assert!(
+        ink > 0.05,
+        "only {ink:.3} of the screenshot is not background"
+    );
+}
+
+#[test]
+fn a_fragment_selects_an_event() {
+    let Some(browser) = common::chromium("a_fragment_selects_an_event") else {
+        return;
+    };
+    let events = corpus_events("ownership/continuation-disagrees-interleaved");
+    let page = page_of(&events, "select");
+    let url = PathBuf::from(format!("{}#event=5", page.display()));
+    let dom = common::dump_dom(browser, &url);
+    assert_drawn(&dom);
+    assert!(
+        dom.contains(r#"<div class="head">#5 TEXT_MESSAGE_CONTENT <code>in lane parent</code>"#)
+    );
+    assert!(dom.contains(r#""delta": "Let me ""#));
+}
+
+#[test]
+fn owners_can_be_filtered() {
+    let Some(browser) = common::chromium("owners_can_be_filtered") else {
+        return;
+    };
+    let events = corpus_events("ownership/continuation-disagrees-interleaved");
+    let page = page_of(&events, "filter");
+    let url = PathBuf::from(format!("{}#owners=parent,s3", page.display()));
+    let dom = common::dump_dom(browser, &url);
+    assert_drawn(&dom);
+    assert_eq!(owner_labels(&dom), ["parent", "s3"]);
+    // The parent's 6 events (0, 2, 5, 20, 21, 22) and s3's 6 (6, 9, 11,
+    // 12, 16, 17: index 11 is tagged s3).
+    assert_eq!(common::attribute(&dom, "data-drawn-marks"), Some("12"));
+    assert!(dom.contains(r#"data-rule="ownership.continuation-disagrees" data-index="11""#));
+}
+
+#[test]
+fn strings_that_look_like_markup_stay_data() {
+    let Some(browser) = common::chromium("strings_that_look_like_markup_stay_data") else {
+        return;
+    };
+    let events: Vec<Value> = vec![
+        serde_json::json!({"type": "RUN_STARTED", "threadId": "t", "runId": "</script><script>document.title='x'</script>"}),
+        serde_json::json!({"type": "CUSTOM", "name": "<img src=x onerror=alert(1)>", "value": "<!--"}),
+        serde_json::json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
+    ];
+    let page = page_of(&events, "<b>markup</b>");
+    let dom = common::dump_dom(browser, &page);
+    assert_drawn(&dom);
+    assert!(dom.contains("<h1>&lt;b&gt;markup&lt;/b&gt;</h1>"));
+    assert!(!dom.contains("<img src=\"x\""));
+    assert!(dom.contains("3 events"));
+}
+
+#[test]
+fn a_100000_event_stream_renders() {
+    let Some(browser) = common::chromium("a_100000_event_stream_renders") else {
+        return;
+    };
+    let events = common::big_stream();
+    let page = page_of(&events, "100k");
+    let dom = common::dump_dom(browser, &page);
+    assert_drawn(&dom);
+    assert!(dom.contains("100,000 events · 4 runs · 129 lanes · 1 violation"));
+    assert!(dom.contains(r#"data-rule="run.after-finished" data-index="50000""#));
+    let marks: usize = common::attribute(&dom, "data-drawn-marks")
+        .and_then(|v| v.parse().ok())
+        .expect("marks drawn");
+    assert!(marks > 1000, "{marks} marks");
+    // Measured, not asserted (no timed tests): see examples/render_time.rs.
+    eprintln!(
+        "first draw of 100,000 events: {} ms",
+        common::attribute(&dom, "data-first-draw-ms").unwrap_or("?")
+    );
+}
