@@ -9,6 +9,7 @@ pub mod checker;
 pub mod events;
 #[doc(hidden)]
 pub mod fast;
+pub mod patch;
 pub mod projection;
 pub mod rules;
 pub mod schema;
