@@ -640,3 +640,154 @@ fn deep_values_are_measured_cloned_compared_and_dropped_without_recursion() {
     drop_value(doc);
     drop_value(c);
 }
+
+// ---- random patches: rollback is exact, and json_patch agrees ----
+
+/// xorshift64*: a fixed sequence, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+const KEYS: &[&str] = &["a", "b", "~", "/", "a/b", "-", "0", ""];
+
+fn random_value(rng: &mut Rng, depth: usize) -> Value {
+    match rng.below(if depth == 0 { 4 } else { 6 }) {
+        0 => Value::Null,
+        1 => json!(rng.below(3)),
+        2 => [json!(1.0), json!("1"), json!(true)][rng.below(3)].clone(),
+        3 => json!(KEYS[rng.below(KEYS.len())]),
+        4 => Value::Array(
+            (0..rng.below(4))
+                .map(|_| random_value(rng, depth - 1))
+                .collect(),
+        ),
+        _ => Value::Object(
+            (0..rng.below(4))
+                .map(|_| {
+                    (
+                        KEYS[rng.below(KEYS.len())].to_owned(),
+                        random_value(rng, depth - 1),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// Every pointer into `v`, escaped.
+fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Array(a) => {
+            for (i, c) in a.iter().enumerate() {
+                pointers(c, format!("{at}/{i}"), out);
+            }
+        }
+        Value::Object(m) => {
+            for (k, c) in m {
+                pointers(
+                    c,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
+/// A pointer that exists, or one just beside: a new key, `-`, one past the
+/// end, a leading zero.
+fn random_pointer(rng: &mut Rng, doc: &Value) -> String {
+    let mut all = Vec::new();
+    pointers(doc, String::new(), &mut all);
+    let p = all[rng.below(all.len())].clone();
+    match rng.below(10) {
+        0 => format!("{p}/-"),
+        1 => format!("{p}/{}", rng.below(4)),
+        2 => format!("{p}/01"),
+        3 => format!(
+            "{p}/{}",
+            KEYS[rng.below(KEYS.len())]
+                .replace('~', "~0")
+                .replace('/', "~1")
+        ),
+        _ => p,
+    }
+}
+
+fn random_patch(rng: &mut Rng, doc: &Value) -> Value {
+    let ops = (0..1 + rng.below(4))
+        .map(|_| {
+            let path = random_pointer(rng, doc);
+            let from = random_pointer(rng, doc);
+            let value = match doc.pointer(&path) {
+                Some(v) if rng.below(2) == 0 => v.clone(),
+                _ => random_value(rng, 2),
+            };
+            match rng.below(6) {
+                0 => json!({"op": "add", "path": path, "value": value}),
+                1 => json!({"op": "remove", "path": path}),
+                2 => json!({"op": "replace", "path": path, "value": value}),
+                3 => json!({"op": "move", "from": from, "path": path}),
+                4 => json!({"op": "copy", "from": from, "path": path}),
+                _ => json!({"op": "test", "path": path, "value": value}),
+            }
+        })
+        .collect();
+    Value::Array(ops)
+}
+
+#[test]
+fn random_patches_roll_back_exactly_and_agree_with_json_patch() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut applied, mut failed, mut over) = (0, 0, 0);
+    for _ in 0..4000 {
+        let doc = Value::Object(
+            (0..1 + rng.below(4))
+                .map(|_| {
+                    (
+                        KEYS[rng.below(KEYS.len())].to_owned(),
+                        random_value(&mut rng, 3),
+                    )
+                })
+                .collect(),
+        );
+        let patch = random_patch(&mut rng, &doc);
+        // Now and then a budget tight enough to trip mid-patch.
+        let budget = if rng.below(4) == 0 {
+            PatchBudget {
+                state_bytes: json_size(&doc) + rng.below(40),
+                work: rng.below(60),
+            }
+        } else {
+            PatchBudget::default()
+        };
+        let ours = run_with(&doc, patch.clone(), &budget);
+        let mut theirs = doc.clone();
+        let theirs = json_patch::patch_unsafe(&mut theirs, &ops(patch.clone())).map(|()| theirs);
+        match (&ours, theirs) {
+            (Ok(a), Ok(b)) => assert_eq!(a, &b, "{patch} on {doc}"),
+            (Err(PatchError::OverBudget { .. }), _) => {}
+            (Err(e), Ok(b)) => panic!("{patch} on {doc}: we fail ({e}), json_patch gives {b}"),
+            _ => {}
+        }
+        match ours {
+            Ok(_) => applied += 1,
+            Err(PatchError::Fails { .. }) => failed += 1,
+            Err(PatchError::OverBudget { .. }) => over += 1,
+        }
+    }
+    // The generator reaches all three outcomes often.
+    assert!(
+        applied > 500 && failed > 1000 && over > 100,
+        "{applied} {failed} {over}"
+    );
+}

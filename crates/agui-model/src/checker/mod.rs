@@ -34,6 +34,7 @@ mod json;
 mod names;
 
 use crate::events::EventType;
+use crate::patch;
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
 use crate::schema;
@@ -103,6 +104,8 @@ pub struct Checker {
     book: RunBook,
     lanes: Lanes,
     state: Value,
+    /// `state`'s [`patch::json_size`], for the state budget.
+    state_size: usize,
     /// Ids of invocations that ended (in this stream), as they last ended:
     /// interned, so each costs its bytes plus a few more (they are what
     /// grows over a long stream).
@@ -136,6 +139,7 @@ impl Checker {
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
+            state_size: 2,
             remembered: Remembered::default(),
             tag_attributed: false,
             projector: Some(Projector::new()),
@@ -285,7 +289,10 @@ impl Checker {
         if let Some(input) = o.get("input").and_then(Value::as_object) {
             match input.get("state") {
                 None | Some(Value::Null) => {}
-                Some(state) => self.state = state.clone(),
+                Some(state) => {
+                    self.state = state.clone();
+                    self.state_size = patch::json_size(&self.state);
+                }
             }
             if let Some(Value::Array(messages)) = input.get("messages") {
                 self.record_messages(messages, false);
@@ -571,6 +578,7 @@ impl Checker {
             StateSnapshot => {
                 if let Some(snapshot) = o.get("snapshot") {
                     self.state = snapshot.clone();
+                    self.state_size = patch::json_size(&self.state);
                 }
             }
             StateDelta => {
@@ -921,12 +929,16 @@ impl Checker {
     /// A `STATE_DELTA` whose `delta` reads as a patch (one that does not is
     /// a schema fault, reported there).
     fn state_delta(&mut self, i: usize, patch: &[json_patch::PatchOperation]) {
-        if let Err(e) = json_patch::patch(&mut self.state, patch) {
-            self.report(
+        let budget = patch::PatchBudget::default();
+        match patch::apply(&mut self.state, &mut self.state_size, patch, &budget) {
+            Ok(()) => {}
+            Err(e @ patch::PatchError::Fails { .. }) => self.report(
                 RuleId::StatePatchFails,
                 i,
                 format!("STATE_DELTA does not apply to the state: {e}; state left unchanged"),
-            );
+            ),
+            // TODO(limits): state-bytes notice (the state is left unchanged).
+            Err(patch::PatchError::OverBudget { .. }) => {}
         }
     }
 
