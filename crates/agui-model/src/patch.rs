@@ -44,7 +44,8 @@ use std::fmt;
 /// states are kilobytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PatchBudget {
-    /// The largest the state may be after any operation, as [`json_size`].
+    /// The largest the state may grow to, as [`json_size`]: no operation
+    /// takes it past this (one that shrinks a state already over it may).
     pub state_bytes: usize,
     /// The most work one patch may do, in units: a byte (as [`json_size`]
     /// counts it) of a value cloned (`add`, `replace`, `copy`), compared
@@ -652,7 +653,9 @@ impl<'p> Run<'_, 'p> {
         if let Err(e) = self.charge(plan.shift) {
             return Err((e, give_back(src)));
         }
-        if size > self.budget.state_bytes {
+        // Only growth is refused: a state already over the budget (a large
+        // snapshot) may still shrink.
+        if size > self.budget.state_bytes && size > self.size {
             let e = Stop::Over(Budget::State, size, self.budget.state_bytes);
             return Err((e, give_back(src)));
         }

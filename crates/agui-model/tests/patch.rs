@@ -791,3 +791,35 @@ fn random_patches_roll_back_exactly_and_agree_with_json_patch() {
         "{applied} {failed} {over}"
     );
 }
+
+#[test]
+fn a_state_over_the_budget_may_shrink_but_not_grow() {
+    let doc = json!({"a": "xxxx", "b": [1]});
+    let small = PatchBudget {
+        state_bytes: 5,
+        work: 1000,
+    };
+    assert_eq!(
+        run_with(&doc, json!([{"op": "remove", "path": "/a"}]), &small).unwrap(),
+        json!({"b": [1]})
+    );
+    assert!(
+        run_with(
+            &doc,
+            json!([{"op": "replace", "path": "/a", "value": ""}]),
+            &small
+        )
+        .is_ok()
+    );
+    assert!(matches!(
+        run_with(
+            &doc,
+            json!([{"op": "add", "path": "/b/-", "value": null}]),
+            &small
+        ),
+        Err(PatchError::OverBudget {
+            budget: Budget::State,
+            ..
+        })
+    ));
+}
