@@ -435,9 +435,7 @@ impl Stop {
 
 /// `copy from /a to /b`; the root pointer shows as `""`.
 fn describe(o: &PatchOperation) -> String {
-    fn p(ptr: &Pointer) -> &str {
-        if ptr.is_root() { "\"\"" } else { ptr.as_str() }
-    }
+    let p = show;
     match o {
         PatchOperation::Add(o) => format!("add {}", p(&o.path)),
         PatchOperation::Remove(o) => format!("remove {}", p(&o.path)),
@@ -850,6 +848,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// A pointer in a message; the root shows as `""`.
 fn show(ptr: &Pointer) -> &str {
     if ptr.is_root() { "\"\"" } else { ptr.as_str() }
 }
