@@ -1,7 +1,8 @@
 //! One small `STATE_DELTA` (3 operations on a state of about 1 KB), applied
 //! by the checker's applier (`agui_model::patch::apply`, undo log and
-//! budget) and by `json_patch::patch`, which it replaced. Each iteration
-//! starts from a fresh copy of the state (the copy is not timed).
+//! budget), by `json_patch::patch`, which it replaced, and by the other
+//! atomic design (patch a scratch copy of the state, keep it on success).
+//! Each iteration starts from a fresh copy of the state (not timed).
 
 use agui_model::patch::{PatchBudget, apply, json_size};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -54,6 +55,21 @@ fn benches(c: &mut Criterion) {
         b.iter_batched_ref(
             || doc.clone(),
             |d| black_box(json_patch::patch(d, &ops)),
+            BatchSize::SmallInput,
+        )
+    });
+    // The alternative design: patch a scratch copy, keep it on success.
+    g.bench_function("scratch copy + json_patch::patch_unsafe", |b| {
+        b.iter_batched_ref(
+            || doc.clone(),
+            |d| {
+                let mut scratch = d.clone();
+                let r = json_patch::patch_unsafe(&mut scratch, &ops);
+                if r.is_ok() {
+                    *d = scratch;
+                }
+                black_box(r)
+            },
             BatchSize::SmallInput,
         )
     });
