@@ -12,7 +12,7 @@ use std::hint::black_box;
 
 /// An agent-like state: scalars, a nested object, a list of records.
 fn state() -> Value {
-    let items: Vec<Value> = (0..8)
+    let items: Vec<Value> = (0..10)
         .map(|i| json!({"id": format!("item-{i}"), "done": i % 2 == 0, "score": i * 10}))
         .collect();
     json!({
@@ -21,14 +21,14 @@ fn state() -> Value {
         "user": {"name": "Ada", "locale": "en-GB", "prefs": {"units": "metric", "theme": "dark"}},
         "plan": ["search", "read", "summarise", "answer"],
         "items": items,
-        "notes": "The quick brown fox jumps over the lazy dog. ".repeat(4),
+        "notes": "The quick brown fox jumps over the lazy dog. ".repeat(8),
     })
 }
 
 fn delta() -> Vec<PatchOperation> {
     serde_json::from_value(json!([
         {"op": "replace", "path": "/status", "value": "answering"},
-        {"op": "add", "path": "/items/-", "value": {"id": "item-8", "done": false, "score": 80}},
+        {"op": "add", "path": "/items/-", "value": {"id": "item-10", "done": false, "score": 100}},
         {"op": "remove", "path": "/user/prefs/theme"}
     ]))
     .expect("a patch")

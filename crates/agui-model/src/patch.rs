@@ -149,7 +149,7 @@ pub fn apply(
         size: *doc_size,
         work: 0,
         budget,
-        log: Vec::new(),
+        log: Vec::with_capacity(ops.len()),
     };
     for (i, op) in ops.iter().enumerate() {
         if let Err(stop) = run.op(doc, op) {
@@ -182,8 +182,52 @@ pub fn json_size(v: &Value) -> usize {
     }
 }
 
+/// Levels the helpers below walk by plain recursion (cheap, no heap stack)
+/// before they hand a deeper subtree to their explicit-stack form: the
+/// thread's stack holds at most this many of their frames.
+const RECURSE: u32 = 48;
+
 /// [`json_size`], stopping as soon as it passes `cap`: `Err(more than cap)`.
 fn size_within(v: &Value, cap: usize) -> Result<usize, usize> {
+    let mut acc = 0;
+    if size_rec(v, &mut acc, cap, RECURSE) {
+        Ok(acc)
+    } else {
+        Err(acc)
+    }
+}
+
+/// Adds `v`'s size to `acc`; false once `acc` passes `cap`.
+fn size_rec(v: &Value, acc: &mut usize, cap: usize, depth: u32) -> bool {
+    if depth == 0 {
+        let (Ok(n) | Err(n)) = size_iter(v, cap.saturating_sub(*acc));
+        *acc = acc.saturating_add(n);
+        return *acc <= cap;
+    }
+    let own = match v {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(_) => NUMBER_BYTES,
+        Value::String(s) => s.len().saturating_add(2),
+        Value::Array(a) => 2 + a.len().saturating_sub(1),
+        Value::Object(m) => 2 + m.len().saturating_sub(1),
+    };
+    *acc = acc.saturating_add(own);
+    if *acc > cap {
+        return false;
+    }
+    match v {
+        Value::Array(a) => a.iter().all(|c| size_rec(c, acc, cap, depth - 1)),
+        Value::Object(m) => m.iter().all(|(k, c)| {
+            *acc = acc.saturating_add(k.len() + 3);
+            *acc <= cap && size_rec(c, acc, cap, depth - 1)
+        }),
+        _ => true,
+    }
+}
+
+/// [`size_within`] with an explicit stack, for any depth.
+fn size_iter(v: &Value, cap: usize) -> Result<usize, usize> {
     enum Open<'a> {
         Arr(std::slice::Iter<'a, Value>),
         Obj(serde_json::map::Iter<'a>),
@@ -238,6 +282,19 @@ fn size_within(v: &Value, cap: usize) -> Result<usize, usize> {
 /// Drops `v` with an explicit stack (dropping a `Value` recurses once per
 /// level). The stack holds at most one entry per non-empty container.
 pub fn drop_value(v: Value) {
+    drop_rec(v, RECURSE);
+}
+
+fn drop_rec(v: Value, depth: u32) {
+    match v {
+        Value::Array(a) if depth > 0 => a.into_iter().for_each(|c| drop_rec(c, depth - 1)),
+        Value::Object(m) if depth > 0 => m.into_iter().for_each(|(_, c)| drop_rec(c, depth - 1)),
+        Value::Array(_) | Value::Object(_) => drop_iter(v),
+        _ => {}
+    }
+}
+
+fn drop_iter(v: Value) {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         let nested = |c: &Value| match c {
@@ -256,6 +313,25 @@ pub fn drop_value(v: Value) {
 /// A deep copy of `v`, built with an explicit stack (`Value::clone`
 /// recurses once per level).
 pub fn clone_value(v: &Value) -> Value {
+    clone_rec(v, RECURSE)
+}
+
+fn clone_rec(v: &Value, depth: u32) -> Value {
+    match v {
+        Value::Array(a) if depth > 0 => {
+            Value::Array(a.iter().map(|c| clone_rec(c, depth - 1)).collect())
+        }
+        Value::Object(m) if depth > 0 => Value::Object(
+            m.iter()
+                .map(|(k, c)| (k.clone(), clone_rec(c, depth - 1)))
+                .collect(),
+        ),
+        Value::Array(_) | Value::Object(_) => clone_iter(v),
+        scalar => scalar.clone(),
+    }
+}
+
+fn clone_iter(v: &Value) -> Value {
     enum Open<'a> {
         Arr(std::slice::Iter<'a, Value>, Vec<Value>),
         Obj(serde_json::map::Iter<'a>, Map<String, Value>, String),
@@ -314,6 +390,29 @@ pub fn clone_value(v: &Value) -> Value {
 /// equal (`1` = `1.0` = `1e0`); strings by code points; arrays element by
 /// element; objects with the same members, in any order. Iterative.
 pub fn json_eq(a: &Value, b: &Value) -> bool {
+    eq_rec(a, b, RECURSE)
+}
+
+fn eq_rec(a: &Value, b: &Value, depth: u32) -> bool {
+    match (a, b) {
+        (Value::Array(p), Value::Array(q)) if depth > 0 => {
+            p.len() == q.len() && p.iter().zip(q).all(|(x, y)| eq_rec(x, y, depth - 1))
+        }
+        (Value::Object(p), Value::Object(q)) if depth > 0 => {
+            p.len() == q.len()
+                && p.iter()
+                    .all(|(k, x)| q.get(k).is_some_and(|y| eq_rec(x, y, depth - 1)))
+        }
+        (Value::Array(_), Value::Array(_)) | (Value::Object(_), Value::Object(_)) => eq_iter(a, b),
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(p), Value::Bool(q)) => p == q,
+        (Value::Number(p), Value::Number(q)) => number_eq(p, q),
+        (Value::String(p), Value::String(q)) => p == q,
+        _ => false,
+    }
+}
+
+fn eq_iter(a: &Value, b: &Value) -> bool {
     enum Open<'a> {
         Arr(std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>),
         Obj(serde_json::map::Iter<'a>, &'a Map<String, Value>),

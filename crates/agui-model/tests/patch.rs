@@ -607,8 +607,8 @@ fn tracked_size_follows_every_operation() {
 // ---- depth ----
 
 /// Built by hand: `json!` with a value inside serializes it, recursively.
-fn deep(levels: usize) -> Value {
-    let mut v = Value::from("leaf");
+fn deep(levels: usize, leaf: &str) -> Value {
+    let mut v = Value::from(leaf);
     for i in 0..levels {
         v = if i % 2 == 0 {
             Value::Array(vec![v])
@@ -622,11 +622,14 @@ fn deep(levels: usize) -> Value {
 #[test]
 fn deep_values_are_measured_cloned_compared_and_dropped_without_recursion() {
     let levels = 100_000;
-    let v = deep(levels);
+    let v = deep(levels, "leaf");
     // Each level adds [] (2) or {"k":} (6).
     assert_eq!(json_size(&v), 6 + levels / 2 * 2 + levels / 2 * 6);
     let c = clone_value(&v);
     assert!(json_eq(&v, &c));
+    let other = deep(levels, "other");
+    assert!(!json_eq(&v, &other));
+    drop_value(other);
     let mut doc = Value::Object(serde_json::Map::from_iter([("d".to_owned(), v)]));
     let mut size = json_size(&doc);
     let patch = ops(json!([
