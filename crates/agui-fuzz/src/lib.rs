@@ -12,12 +12,15 @@
 //! - [`invalid_streams`]: a mutated stream's first violation is the
 //!   mutator's rule and index;
 //! - [`differential`]: the reference against a subprocess implementation
-//!   named by `AGUI_CONFORM_IMPL`.
+//!   named by `AGUI_CONFORM_IMPL`;
+//! - [`patch`]: random JSON Patch documents through the checker's applier,
+//!   against `json_patch`.
 
 pub mod check_bytes;
 pub mod differential;
 pub mod event_value;
 pub mod invalid_streams;
+pub mod patch;
 pub mod roundtrip;
 pub mod seeded;
 pub mod seeds;
@@ -31,6 +34,7 @@ pub const TARGETS: &[&str] = &[
     "invalid_streams",
     "differential",
     "roundtrip",
+    "patch",
 ];
 
 /// Runs the target `name` on one input, as its fuzz target does. Unknown
@@ -46,6 +50,10 @@ pub fn run_target(name: &str, data: &[u8]) -> Result<(), String> {
         "invalid_streams" => invalid_streams::run(&mut u),
         "differential" => differential::run(&mut u),
         "roundtrip" => roundtrip::run(&mut u),
+        "patch" => {
+            patch::run(data);
+            Ok(())
+        }
         _ => return Err(format!("no fuzz target `{name}`")),
     };
     // Running out of input (or an input the target cannot use) is not a

@@ -7,8 +7,8 @@
 //!   are pretty-printed case files; the stream is what the target reads);
 //! - `roundtrip`: one event per distinct (type, field set) seen in the
 //!   corpus, as `0x00` + the event's JSON (see [`crate::roundtrip`]);
-//! - `valid_streams`, `invalid_streams`, `differential`: their input drives
-//!   the generator, not a stream, so their seeds are a few fixed
+//! - `valid_streams`, `invalid_streams`, `differential`, `patch`: their
+//!   input drives a generator, not a stream, so their seeds are a few fixed
 //!   pseudo-random byte strings of growing length;
 //! - the dictionary: every event type name, every object key and every
 //!   short string value seen in the corpus, plus the JSON Lines grammar.
@@ -113,7 +113,7 @@ pub fn seeds(
         }
     }
 
-    for target in ["valid_streams", "invalid_streams", "differential"] {
+    for target in ["valid_streams", "invalid_streams", "differential", "patch"] {
         let list = out.entry(target).or_default();
         let mut rng = Rng::new(0x5EED ^ target.len() as u64);
         for (i, len) in [16usize, 64, 256, 1024, 4096].into_iter().enumerate() {

@@ -84,6 +84,42 @@ fn differential_on_random_inputs() {
     random_inputs("differential", 50, 2048);
 }
 
+/// The patch target on a few thousand seeded inputs (its invariants
+/// include agreement with `json_patch`).
+#[test]
+fn patch_smoke() {
+    random_inputs("patch", 4000, 512);
+}
+
+/// The patch smoke test is only worth something if the seeded inputs reach
+/// every outcome: count them.
+#[test]
+fn seeded_patch_inputs_reach_every_outcome() {
+    use agui_model::patch::{PatchError, apply, json_size};
+    let mut rng = Rng::new(0xA61 ^ "patch".len() as u64);
+    let (mut applied, mut fails, mut over, mut cases) = (0, 0, 0, 0);
+    for _ in 0..2000 {
+        let len = rng.below(513);
+        let data = rng.bytes(len);
+        let Ok(c) = agui_fuzz::patch::case(&mut arbitrary::Unstructured::new(&data)) else {
+            continue;
+        };
+        cases += 1;
+        let mut doc = c.doc.clone();
+        let mut size = json_size(&doc);
+        match apply(&mut doc, &mut size, &c.ops, &c.budget) {
+            Ok(()) => applied += 1,
+            Err(PatchError::Fails { .. }) => fails += 1,
+            Err(PatchError::OverBudget { .. }) => over += 1,
+        }
+    }
+    eprintln!("{cases} cases: {applied} apply, {fails} fail, {over} over budget");
+    assert!(
+        applied >= 200 && fails >= 300 && over >= 100,
+        "{applied} {fails} {over}"
+    );
+}
+
 #[test]
 fn unknown_target_is_an_error() {
     assert!(run_target("no_such_target", b"").is_err());

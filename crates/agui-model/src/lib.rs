@@ -3,7 +3,8 @@
 //!
 //! Data flows one way: bytes ([`stream`]) → JSON value → wire rules
 //! ([`schema`]) → stream rules ([`checker`]) → what a consumer shows
-//! ([`projection`]). The rule ids live once, in [`rules`].
+//! ([`projection`]). The rule ids live once, in [`rules`]; state and
+//! activity patches are applied by [`patch`] (RFC 6902, atomic, budgeted).
 
 pub mod check;
 pub mod checker;
@@ -12,6 +13,7 @@ pub mod events;
 pub mod fast;
 pub mod json;
 pub mod limits;
+pub mod patch;
 pub mod projection;
 pub mod rules;
 pub mod schema;

@@ -375,12 +375,15 @@ impl Projector {
         });
     }
 
-    /// `ACTIVITY_DELTA`: a patch that fails leaves the content unchanged.
+    /// `ACTIVITY_DELTA`: a patch that fails (or is over the default
+    /// budget) leaves the content unchanged.
     pub fn activity_delta(&mut self, id: &str, patch: &[json_patch::PatchOperation]) {
         if let Some(m) = self.message_mut(id)
             && m.role == "activity"
         {
-            let _ = json_patch::patch(&mut m.content, patch);
+            let mut size = crate::patch::json_size(&m.content);
+            let budget = crate::patch::PatchBudget::default();
+            let _ = crate::patch::apply(&mut m.content, &mut size, patch, &budget);
         }
     }
 

@@ -42,7 +42,9 @@ pub fn read_items(input: impl BufRead, opts: &ReadOptions) -> io::Result<Vec<Val
             }
             Item::OverLimit {
                 line, kind, reason, ..
-            } => Value::String(format!("line {line}: skipped at the {kind} limit: {reason}")),
+            } => Value::String(format!(
+                "line {line}: skipped at the {kind} limit: {reason}"
+            )),
         });
         ControlFlow::Continue(())
     })?;

@@ -35,8 +35,8 @@ pub fn write(path: &Path, kept: Rc<[u8]>, limits: &Limits, title: &str) -> anyho
         &kept[..],
         Checker::without_projection().with_limits(*limits),
     );
-    let events = agui_view::read_items(&kept[..], &limits.read_options())
-        .context("reading the stream")?;
+    let events =
+        agui_view::read_items(&kept[..], &limits.read_options()).context("reading the stream")?;
     let options = agui_view::Options {
         title: title.to_owned(),
         ..agui_view::Options::default()

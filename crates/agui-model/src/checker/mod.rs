@@ -36,6 +36,7 @@ mod names;
 use crate::events::EventType;
 use crate::json::Note;
 use crate::limits::{LimitKind, LimitNotice, Limits};
+use crate::patch;
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
 use crate::schema;
@@ -176,6 +177,8 @@ pub struct Checker {
     book: RunBook,
     lanes: Lanes,
     state: Value,
+    /// `state`'s [`patch::json_size`], for the state budget.
+    state_size: usize,
     /// Ids of invocations that ended (in this stream), as they last ended:
     /// interned, so each costs its bytes plus a few more (they are what
     /// grows over a long stream).
@@ -226,6 +229,7 @@ impl Checker {
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
+            state_size: 2,
             remembered: Remembered::default(),
             tag_attributed: false,
             projector: Some(Projector::new()),
@@ -456,7 +460,7 @@ impl Checker {
 
     fn event(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
         match (self.phase, ty) {
-            (Phase::Start, EventType::RunStarted) => self.run_started(o),
+            (Phase::Start, EventType::RunStarted) => self.run_started(i, o),
             (Phase::Start, EventType::RunError) => self.phase = Phase::Errored,
             (Phase::Start, _) => {
                 self.report(
@@ -468,14 +472,14 @@ impl Checker {
                 self.phase = Phase::Active;
                 self.in_run(i, ty, o);
             }
-            (Phase::Active, EventType::RunStarted) if self.book.implicit => self.run_started(o),
+            (Phase::Active, EventType::RunStarted) if self.book.implicit => self.run_started(i, o),
             (Phase::Active, EventType::RunStarted) => self.report(
                 RuleId::RunAlreadyActive,
                 i,
                 "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); ignored".to_owned(),
             ),
             (Phase::Active, _) => self.in_run(i, ty, o),
-            (Phase::Finished | Phase::Errored, EventType::RunStarted) => self.run_started(o),
+            (Phase::Finished | Phase::Errored, EventType::RunStarted) => self.run_started(i, o),
             (Phase::Finished, _) => self.report(
                 RuleId::RunAfterFinished,
                 i,
@@ -489,14 +493,14 @@ impl Checker {
         }
     }
 
-    fn run_started(&mut self, o: &Map<String, Value>) {
+    fn run_started(&mut self, i: usize, o: &Map<String, Value>) {
         self.lanes = Lanes::default();
         self.book.reset(false);
         self.phase = Phase::Active;
         if let Some(input) = o.get("input").and_then(Value::as_object) {
             match input.get("state") {
                 None | Some(Value::Null) => {}
-                Some(state) => self.state = state.clone(),
+                Some(state) => self.replace_state(i, state),
             }
             if let Some(Value::Array(messages)) = input.get("messages") {
                 self.record_messages(messages, false);
@@ -781,7 +785,7 @@ impl Checker {
             }
             StateSnapshot => {
                 if let Some(snapshot) = o.get("snapshot") {
-                    self.state = snapshot.clone();
+                    self.replace_state(i, snapshot);
                 }
             }
             StateDelta => {
@@ -1132,13 +1136,58 @@ impl Checker {
     /// A `STATE_DELTA` whose `delta` reads as a patch (one that does not is
     /// a schema fault, reported there).
     fn state_delta(&mut self, i: usize, patch: &[json_patch::PatchOperation]) {
-        if let Err(e) = json_patch::patch(&mut self.state, patch) {
-            self.report(
+        if self.state_off {
+            return;
+        }
+        let budget = patch::PatchBudget {
+            state_bytes: self.limits.state_bytes,
+            work: self.limits.state_bytes,
+        };
+        match patch::apply(&mut self.state, &mut self.state_size, patch, &budget) {
+            Ok(()) => {}
+            Err(e @ patch::PatchError::Fails { .. }) => self.report(
                 RuleId::StatePatchFails,
                 i,
                 format!("STATE_DELTA does not apply to the state: {e}; state left unchanged"),
-            );
+            ),
+            Err(e @ patch::PatchError::OverBudget { .. }) => self.state_limit(
+                i,
+                format!("STATE_DELTA would pass the state budget: {e}; state tracking stops"),
+            ),
         }
+    }
+
+    /// A state document (snapshot or input state) replaces the state,
+    /// unless it is over the state budget or tracking already stopped.
+    fn replace_state(&mut self, i: usize, state: &Value) {
+        if self.state_off {
+            return;
+        }
+        let size = patch::json_size(state);
+        if size > self.limits.state_bytes {
+            let msg = format!(
+                "a state document of {size} bytes is over the state budget of {}; state tracking stops",
+                self.limits.state_bytes
+            );
+            self.state_limit(i, msg);
+            return;
+        }
+        self.state = state.clone();
+        self.state_size = size;
+    }
+
+    /// The state budget was hit: a `state-bytes` notice, and no more state
+    /// tracking for this stream (so `state.patch-fails` is no longer judged;
+    /// the projection shows the state as it stood).
+    fn state_limit(&mut self, i: usize, message: String) {
+        self.state_off = true;
+        let n = LimitNotice::new(
+            LimitKind::StateBytes,
+            i,
+            self.limits.state_bytes as u64,
+            message,
+        );
+        self.notice(n);
     }
 
     // ---- lifecycle ----
