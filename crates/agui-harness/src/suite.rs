@@ -117,7 +117,7 @@ impl SuiteCase {
 
     /// From a corpus case.
     pub fn from_corpus(case: agui_corpus::Case, path: PathBuf) -> Result<SuiteCase, String> {
-        let expected = Expected::from_corpus(&case.expect, case.projection)?;
+        let expected = Expected::from_case(&case)?;
         Ok(SuiteCase {
             id: case.id,
             description: case.description,
@@ -142,6 +142,11 @@ impl SuiteCase {
             },
             obligation: self.obligation,
             projection: self.expected.projection.clone(),
+            violations: self.expected.all.as_ref().map(|v| {
+                v.iter()
+                    .map(|&(rule, index)| agui_corpus::Stated { rule, index })
+                    .collect()
+            }),
         }
     }
 }

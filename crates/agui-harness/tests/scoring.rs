@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 /// (case, fake behaviour, expected score, expected naming)
 fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
     let must = Some((RuleId::OwnershipContinuationDisagrees, 2));
-    let should = Some((RuleId::TextNotOpen, 2));
-    let may = Some((RuleId::RunUnterminated, 2));
+    let should = &[(RuleId::TextNotOpen, 2)];
+    let may = &[(RuleId::RunUnterminated, 2)];
     vec![
         (valid("valid/accepted"), "accept", Score::Pass, None),
         (valid("valid/rejected"), "reject:0", Score::Fail, None),
@@ -44,31 +44,43 @@ fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
             None,
         ),
         (
-            case("should/accepted", Verdict::Reject, should),
+            stated("should/accepted", Verdict::Reject, should),
             "accept",
             Score::Warn,
             None,
         ),
         (
-            case("should/later", Verdict::Reject, should),
-            "reject:3:tool.not-open",
+            stated("should/later", Verdict::Reject, should),
+            "reject:3",
             Score::Pass,
-            Some(Naming::Unjudged),
+            None,
         ),
         (
-            case("should/wrong-rule", Verdict::Reject, should),
+            stated("should/wrong-rule", Verdict::Reject, should),
             "reject:2:tool.not-open",
-            Score::Pass,
+            Score::Fail,
             Some(Naming::Wrong),
         ),
         (
-            case("may/accepted", Verdict::Reject, may),
+            case("must/unknown-rule", Verdict::Reject, must),
+            "reject:2:no.such-rule",
+            Score::Fail,
+            Some(Naming::Wrong),
+        ),
+        (
+            case("must/past-the-end", Verdict::Reject, must),
+            "reject:5",
+            Score::Errored,
+            None,
+        ),
+        (
+            stated("may/accepted", Verdict::Reject, may),
             "accept",
             Score::Info,
             None,
         ),
         (
-            case("may/rejected", Verdict::Reject, may),
+            stated("may/rejected", Verdict::Reject, may),
             "reject-end",
             Score::Pass,
             None,
@@ -122,15 +134,15 @@ fn json_report_has_a_line_per_case_and_a_summary() {
         json!({"id": "must/accepted", "score": "FAIL",
                "expected": {"verdict": "reject", "rule": "ownership.continuation-disagrees", "index": 2},
                "got": {"verdict": "accept"},
-               "reason": "accepted a stream with a must-reject violation at 2: `ownership.continuation-disagrees` (must-reject) at 2",
+               "reason": "accepted a stream with a must-reject violation (`ownership.continuation-disagrees` at 2)",
                "elapsed_us": lines[2]["elapsed_us"], "seed": 7, "mode": "valid"})
     );
     assert_eq!(lines[3]["rule_named"], "right");
     let s = &lines[cases.len()]["summary"];
-    assert_eq!(s["cases"], 13);
+    assert_eq!(s["cases"], 15);
     assert_eq!(
         s["scores"],
-        json!({"PASS": 5, "FAIL": 4, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 1, "named_right": 1, "named_wrong": 1})
+        json!({"PASS": 4, "FAIL": 6, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 2, "named_right": 1, "named_wrong": 2})
     );
     assert_eq!(s["rules"]["text.not-open"]["WARN"], 1);
     assert_eq!(s["rules"]["valid"]["PASS"], 1);
@@ -142,7 +154,9 @@ fn terminal_report_lists_failures_and_the_rule_table() {
     let (run, cases) = run_all();
     let text = terminal::render(&run, &cases, false);
     assert!(
-        text.contains("FAIL    must/late: rejected at 3, past the must-reject violation at 2"),
+        text.contains(
+            "FAIL    must/late: rejected at 3, after letting through the must-reject violation at 2"
+        ),
         "{text}"
     );
     assert!(
@@ -168,28 +182,28 @@ fn terminal_report_lists_failures_and_the_rule_table() {
         [
             "ownership.continuation-disagrees",
             "1",
-            "3",
+            "4",
             "0",
             "0",
             "0",
-            "0",
-            "1/0"
+            "1",
+            "1/1"
         ]
     );
-    assert!(text.contains("13 cases: 5 PASS, 4 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 1 ERRORED; rules named right 1 / wrong 1"));
+    assert!(text.contains("15 cases: 4 PASS, 6 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 2 ERRORED; rules named right 1 / wrong 2"));
 }
 
 #[test]
 fn junit_and_markdown() {
     let (run, cases) = run_all();
     let xml = junit::render(&run, &cases).unwrap();
-    assert_eq!(xml.matches("<failure").count(), 4, "{xml}");
-    assert_eq!(xml.matches("<error").count(), 1);
+    assert_eq!(xml.matches("<failure").count(), 6, "{xml}");
+    assert_eq!(xml.matches("<error").count(), 2);
     assert_eq!(xml.matches("<skipped").count(), 1);
-    assert_eq!(xml.matches("<testcase").count(), 13);
+    assert_eq!(xml.matches("<testcase").count(), 15);
     let md = markdown::render(&run, &cases);
     assert!(
-        md.contains("| `text.not-open` | 2 | 0 | 1 | 0 | 0 | 0 | 0 | 1 |"),
+        md.contains("| `text.not-open` | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 1 |"),
         "{md}"
     );
     assert!(md.contains("| `must/late` | FAIL |"), "{md}");
@@ -219,11 +233,7 @@ fn schema_only_implementations_skip_stream_rule_cases() {
             Verdict::Reject,
             Some((RuleId::SchemaMissingField, 1)),
         ),
-        case(
-            "stream-rule",
-            Verdict::Reject,
-            Some((RuleId::TextNotOpen, 2)),
-        ),
+        stated("stream-rule", Verdict::Reject, &[(RuleId::TextNotOpen, 2)]),
     ];
     // It rejects everything at 1: right for the schema case, wrong for the
     // valid one, and never asked about the stream-rule case.
