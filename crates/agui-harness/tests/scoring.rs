@@ -85,6 +85,12 @@ fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
             Score::Pass,
             None,
         ),
+        (
+            valid("say/rejected"),
+            "'say:[ag-ui][enforce] Removed m1'",
+            Score::Fail,
+            None,
+        ),
         (valid("skip/me"), "skip", Score::Skipped, None),
         (valid("err/me"), "crash", Score::Errored, None),
     ]
@@ -139,10 +145,10 @@ fn json_report_has_a_line_per_case_and_a_summary() {
     );
     assert_eq!(lines[3]["rule_named"], "right");
     let s = &lines[cases.len()]["summary"];
-    assert_eq!(s["cases"], 15);
+    assert_eq!(s["cases"], 16);
     assert_eq!(
         s["scores"],
-        json!({"PASS": 4, "FAIL": 6, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 2, "named_right": 1, "named_wrong": 2})
+        json!({"PASS": 4, "FAIL": 7, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 2, "named_right": 1, "named_wrong": 2})
     );
     assert_eq!(s["rules"]["text.not-open"]["WARN"], 1);
     assert_eq!(s["rules"]["valid"]["PASS"], 1);
@@ -169,9 +175,18 @@ fn terminal_report_lists_failures_and_the_rule_table() {
     );
     assert!(text.contains("| fake: about to crash"), "{text}");
     assert!(
-        !text.contains("should/accepted"),
-        "WARN is not listed without -v"
+        text.contains(
+            "WARN    should/accepted: accepted a should-reject violation (`text.not-open` at 2)"
+        ),
+        "WARN is listed: {text}"
     );
+    assert!(!text.contains("may/accepted"), "INFO only with -v");
+    // The implementation's message and its stderr (issue point 9).
+    assert!(
+        text.contains("implementation says: [ag-ui][enforce] Removed m1"),
+        "{text}"
+    );
+    assert!(text.contains("| [ag-ui][enforce] Removed m1"), "{text}");
     let row = text
         .lines()
         .find(|l| l.starts_with("ownership.continuation-disagrees"))
@@ -190,23 +205,45 @@ fn terminal_report_lists_failures_and_the_rule_table() {
             "1/1"
         ]
     );
-    assert!(text.contains("15 cases: 4 PASS, 6 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 2 ERRORED; rules named right 1 / wrong 2"));
+    assert!(text.contains("16 cases: 4 PASS, 7 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 2 ERRORED; rules named right 1 / wrong 2"));
 }
 
 #[test]
 fn junit_and_markdown() {
     let (run, cases) = run_all();
     let xml = junit::render(&run, &cases).unwrap();
-    assert_eq!(xml.matches("<failure").count(), 6, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 7, "{xml}");
     assert_eq!(xml.matches("<error").count(), 2);
     assert_eq!(xml.matches("<skipped").count(), 1);
-    assert_eq!(xml.matches("<testcase").count(), 15);
+    assert_eq!(xml.matches("<testcase").count(), 16);
+    // The rule's area as classname; a failure body; WARN marked.
+    assert!(
+        xml.contains(r#"<testcase name="must/late" classname="ownership""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("why: rejected at 3, after letting through the must-reject violation at 2"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("implementation says: [ag-ui][enforce] Removed m1"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="score" value="WARN"/>"#),
+        "{xml}"
+    );
     let md = markdown::render(&run, &cases);
     assert!(
         md.contains("| `text.not-open` | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 1 |"),
         "{md}"
     );
     assert!(md.contains("| `must/late` | FAIL |"), "{md}");
+    assert!(md.contains("| `should/accepted` | WARN |"), "{md}");
+    assert!(
+        md.contains("| [ag-ui][enforce] Removed m1 | [ag-ui][enforce] Removed m1 |"),
+        "{md}"
+    );
 }
 
 #[test]
