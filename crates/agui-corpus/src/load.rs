@@ -169,6 +169,28 @@ fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()>
     Ok(())
 }
 
+/// The id rule every case folder keeps (`run` and `corpus check` alike;
+/// `case.schema.json` states the same pattern): two or more `/`-separated
+/// segments of ASCII letters, digits, `_`, `.`, `-`, none of them `.` or
+/// `..`. `None` when `id` keeps it.
+pub fn id_fault(id: &str) -> Option<String> {
+    let segments: Vec<&str> = id.split('/').collect();
+    let ok_segment = |s: &&str| {
+        !s.is_empty()
+            && *s != "."
+            && *s != ".."
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    };
+    if segments.len() >= 2 && segments.iter().all(ok_segment) {
+        None
+    } else {
+        Some(format!(
+            "id `{id}` is not `<folder>/<name>` (segments of letters, digits, `_`, `.`, `-`)"
+        ))
+    }
+}
+
 /// The id a file at `rel` must have: its path without `.json`, `/`-separated.
 pub fn id_for_path(rel: &Path) -> String {
     let s: Vec<String> = rel
@@ -195,6 +217,9 @@ fn read_case(rel: &Path, raw: Value) -> Result<(Case, Vec<Fault>), Fault> {
     let case: Case = serde_json::from_value(raw)
         .map_err(|e| (ProblemKind::Format, format!("not a case: {e}")))?;
     let mut faults = Vec::new();
+    if let Some(f) = id_fault(&case.id) {
+        faults.push((ProblemKind::Id, f));
+    }
     let want = id_for_path(rel);
     if case.id != want {
         faults.push((

@@ -18,25 +18,37 @@ pub enum Command {
         /// the draft found in this directory (e.g. `shared/spec`).
         #[arg(long, value_name = "DIR")]
         spec: Option<PathBuf>,
+        /// A vendor's own folder: only what `run` needs (case schema, the
+        /// id rule, expectations) and the reference comparison; the golden
+        /// corpus's gates (every rule covered, known areas, schema-valid
+        /// events) are off.
+        #[arg(long)]
+        vendor: bool,
     },
 }
 
 /// Exit status: 0 all good, 1 any problem, 2 the directory cannot be read.
 pub fn run(cmd: Command) -> anyhow::Result<u8> {
     match cmd {
-        Command::Check { dir, spec } => check(&dir, spec.as_deref()),
+        Command::Check { dir, spec, vendor } => check(&dir, spec.as_deref(), vendor),
     }
 }
 
-fn check(dir: &Path, spec: Option<&Path>) -> anyhow::Result<u8> {
-    let summary = agui_corpus::check_dir_with_spec(dir, spec).with_context(|| match spec {
-        Some(s) => format!(
-            "cannot read corpus directory {} or spec directory {}",
-            dir.display(),
-            s.display()
-        ),
-        None => format!("cannot read corpus directory {}", dir.display()),
-    })?;
+fn check(dir: &Path, spec: Option<&Path>, vendor: bool) -> anyhow::Result<u8> {
+    let which = if vendor {
+        agui_corpus::check::Gates::Vendor
+    } else {
+        agui_corpus::check::Gates::Golden
+    };
+    let summary =
+        agui_corpus::check::check_dir_with(dir, spec, which).with_context(|| match spec {
+            Some(s) => format!(
+                "cannot read corpus directory {} or spec directory {}",
+                dir.display(),
+                s.display()
+            ),
+            None => format!("cannot read corpus directory {}", dir.display()),
+        })?;
     print!("{}", render(dir, &summary));
     Ok(if summary.ok() { 0 } else { 1 })
 }
