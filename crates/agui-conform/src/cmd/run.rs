@@ -91,12 +91,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         agui_harness::subprocess::cleanup::OnSignal::WindDown,
     );
     let suite = Suite::find(args.suite.as_deref().unwrap_or("default"))?;
-    let (mut cases, mut problems) = suite.cases();
-    if let Some(f) = &args.filter {
-        cases.retain(|c| c.id.contains(f.as_str()));
-        if cases.is_empty() {
-            problems.push(format!("--filter `{f}` matches no case"));
-        }
+    let jobs = args.jobs.max(1);
+    let (cases, mut problems) = suite.cases_matching(args.filter.as_deref(), jobs);
+    if let (Some(f), true) = (&args.filter, cases.is_empty()) {
+        problems.push(format!("--filter `{f}` matches no case"));
     }
     let mut timeouts: Timeouts = suite.file.timeouts.to_timeouts();
     if let Some(ms) = args.timeout_ms {
@@ -139,7 +137,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let _ = writeln!(stdout.lock(), "{}", json::case_line(r, c));
         }
     };
-    let jobs = args.jobs.max(1);
     let mut run = run_cases_parallel(
         &suite.name,
         jobs,
