@@ -3,7 +3,8 @@
 //! Each subcommand lives in its own module under `cmd/` with an `Args`
 //! struct (clap) and a `run` function returning the process exit status.
 //! Exit statuses: 0 success/accept, 1 reject or failures found, 2 usage or
-//! I/O error.
+//! I/O error; `run` also 3 (an incomplete run: aborted, no case, suite
+//! problems) and 128 + N after signal N (suites/README.md).
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
