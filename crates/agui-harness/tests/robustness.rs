@@ -191,7 +191,13 @@ fn a_process_that_never_reads_stdin_cannot_block_the_harness() {
 fn memory_limit_turns_a_hog_into_an_error() {
     let mut s = spawn(&format!("{FAKE} alloc@b"));
     s.memory_limit = Some(256 << 20);
-    let mut imp = agui_harness::subprocess::Persistent::new(s, timeouts());
+    // A generous case limit: on a loaded machine the crash can take longer
+    // than the short limit of the other tests.
+    let limits = agui_harness::subprocess::Timeouts {
+        case: Duration::from_secs(5),
+        ..timeouts()
+    };
+    let mut imp = agui_harness::subprocess::Persistent::new(s, limits);
     let r = run(&mut imp, &three());
     assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
     let e = errored(&r, 1);

@@ -80,6 +80,9 @@ pub struct Proc {
     max_line: usize,
     stderr: Arc<Mutex<Tail>>,
     stderr_thread: Option<thread::JoinHandle<()>>,
+    /// A duplicate of the stderr pipe, to see whether the reader thread
+    /// has caught up (`FIONREAD`) without waiting blindly.
+    stderr_probe: Option<std::os::fd::OwnedFd>,
     /// Stderr bytes read when the current case began ([`Proc::mark_stderr`]).
     stderr_mark: u64,
     /// The exit status, once seen (the zombie is left unreaped until
@@ -134,6 +137,10 @@ impl Proc {
             .ok_or_else(|| std::io::Error::other("no stderr pipe"))?;
         set_nonblocking(stdin.as_raw_fd())?;
         set_nonblocking(stdout.as_raw_fd())?;
+        let stderr_probe = {
+            use std::os::fd::AsFd;
+            stderr_pipe.as_fd().try_clone_to_owned().ok()
+        };
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let tail = stderr.clone();
         let stderr_thread = thread::spawn(move || keep_tail(stderr_pipe, tail));
@@ -151,6 +158,7 @@ impl Proc {
             max_line: spec.max_line,
             stderr,
             stderr_thread: Some(stderr_thread),
+            stderr_probe,
             stderr_mark: 0,
             exit: None,
             reaped: false,
@@ -381,10 +389,14 @@ impl Proc {
     }
 
     /// What stderr received since [`Proc::mark_stderr`] (at most the kept
-    /// tail), after a moment for the reader thread to catch up (called only
-    /// for cases that did not pass).
+    /// tail), once the reader thread has emptied the pipe (at most 20 ms).
     pub fn stderr_since_mark(&mut self) -> Option<String> {
-        thread::sleep(Duration::from_millis(20));
+        let until = Instant::now() + Duration::from_millis(20);
+        while self.stderr_unread() > 0 && Instant::now() < until {
+            thread::sleep(Duration::from_micros(200));
+        }
+        // The reader may hold bytes between its read and its lock.
+        thread::sleep(Duration::from_micros(200));
         let t = self.stderr.lock().ok()?;
         let new = t.total.saturating_sub(self.stderr_mark);
         let n = usize::try_from(new)
@@ -395,6 +407,17 @@ impl Proc {
         }
         let bytes: Vec<u8> = t.bytes.iter().skip(t.bytes.len() - n).copied().collect();
         Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Bytes waiting in the stderr pipe (0 when unknown).
+    fn stderr_unread(&self) -> i32 {
+        let Some(fd) = &self.stderr_probe else {
+            return 0;
+        };
+        let mut n: libc::c_int = 0;
+        // SAFETY: FIONREAD on a descriptor this process owns, writing one int.
+        let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut n) };
+        if r < 0 { 0 } else { n }
     }
 
     /// The last bytes the child wrote to stderr. After the child is gone,
