@@ -99,8 +99,8 @@ impl Implementation for OneShot {
         // The answer counts; a process that lingers after it is killed,
         // and so is whatever it started (its process group), in any case.
         proc.wait_until(Instant::now() + self.timeouts.stop);
-        self.last_stderr = proc.stderr_tail();
         proc.kill();
+        self.last_stderr = proc.stderr_tail();
         outcome
     }
 
