@@ -6,7 +6,8 @@
 //! stderr; SKIPPED is skipped. WARN and INFO pass with a `score` property
 //! and the reason in system-out (WARN fails under `--strict`). A run that
 //! is incomplete (aborted, no case, suite problems) gets one more test
-//! case, `run`, an error saying why, so CI never shows it green.
+//! case, `run` in the test suite `harness` (no corpus area has that name),
+//! an error saying why, so CI never shows it green.
 
 use super::{describe_expected, message, stderr};
 use crate::runner::{CaseResult, RunResult};
@@ -29,8 +30,8 @@ pub fn render(run: &RunResult, cases: &[SuiteCase]) -> anyhow::Result<String> {
         let mut tc = TestCase::new("run", st);
         tc.set_classname(run.suite.clone());
         suites
-            .entry("run".into())
-            .or_insert_with(|| TestSuite::new("run"))
+            .entry("harness".into())
+            .or_insert_with(|| TestSuite::new("harness"))
             .add_test_case(tc);
     }
     for r in &run.results {
