@@ -21,7 +21,18 @@ pub fn describe_expected(e: &Expected) -> String {
             format!("accept (warning `{r}` at {i}, {})", r.obligation().as_str())
         }
         (Verdict::Reject, Some((r, i))) => {
-            format!("reject at {i} (`{r}`, {})", r.obligation().as_str())
+            let mut d = format!("reject at {i} (`{r}`, {}", r.obligation().as_str());
+            // A stated must-reject violation other than the first one
+            // decides acceptance: say which.
+            let must = e.all.as_ref().and_then(|all| {
+                all.iter()
+                    .find(|(x, _)| x.obligation() == agui_model::Obligation::MustReject)
+            });
+            if let Some((m, at)) = must.filter(|(m, _)| *m != r) {
+                d.push_str(&format!("; must-reject `{m}` at {at}"));
+            }
+            d.push(')');
+            d
         }
         (Verdict::Reject, None) => "reject".into(),
     }
