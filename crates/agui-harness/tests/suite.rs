@@ -115,7 +115,11 @@ fn main() {
             Trial::ignorable_test(name, move || check(&p.materialize()?))
         })
         .collect();
-    // Lost cases are never silently green.
+    // Lost cases, or none at all, are never silently green.
+    let mut problems = problems;
+    if trials.is_empty() {
+        problems.push(format!("suite `{}` has no case", suite.name));
+    }
     if !problems.is_empty() {
         let text = problems.join("\n");
         trials.push(Trial::test("suite/problems", move || Err(text.into())));
