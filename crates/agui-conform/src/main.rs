@@ -3,7 +3,9 @@
 //! Each subcommand lives in its own module under `cmd/` with an `Args`
 //! struct (clap) and a `run` function returning the process exit status.
 //! Exit statuses: 0 success/accept, 1 reject or failures found, 2 usage or
-//! I/O error, 3 inconclusive (`check`: a checker limit was hit first).
+//! I/O error, 3 inconclusive (`check`: a checker limit was hit first) or
+//! an incomplete run (`run`: aborted, no case, suite problems), 128 + N
+//! after signal N (suites/README.md).
 //!
 //! Broken pipes: when the reader of stdout goes away (`gen | head`), every
 //! subcommand stops quietly at once, prints nothing, and exits 0 — the

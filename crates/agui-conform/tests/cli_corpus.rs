@@ -148,3 +148,50 @@ fn generated_cases_are_valid_corpus_cases() {
     assert!(!stdout.contains("gate/schema"), "{stdout}");
     assert!(!stdout.contains("gate/ids"), "{stdout}");
 }
+
+/// A vendor's folder: `--vendor` turns the golden gates off (coverage of
+/// the catalogue, the golden areas); the id rule is the one `run` keeps.
+#[test]
+fn a_vendor_folder_checks_with_vendor() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_corpus_vendor");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("acme")).unwrap();
+    let case = |id: &str| {
+        format!(
+            r#"{{"id": "{id}", "description": "d", "spec": "s",
+                "events": [{{"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}},
+                           {{"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}}],
+                "expect": {{"verdict": "accept"}}}}"#
+        )
+    };
+    std::fs::write(dir.join("acme/ok.json"), case("acme/ok")).unwrap();
+    let (code, stdout) = corpus_check(&dir);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("GATE FAILED gate/areas"), "{stdout}");
+    assert!(
+        stdout.contains("GATE FAILED gate/every-rule-has-cases"),
+        "{stdout}"
+    );
+    let out = Command::new(BIN)
+        .args(["corpus", "check", "--vendor"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("1 cases, 1 passed, 0 failed, 0 malformed; gates: 2 passed, 0 failed"),
+        "{stdout}"
+    );
+    // An id that breaks the shared rule is refused by both.
+    std::fs::create_dir_all(dir.join("acme/x y")).unwrap();
+    std::fs::write(dir.join("acme/x y/z.json"), case("acme/x y/z")).unwrap();
+    let out = Command::new(BIN)
+        .args(["corpus", "check", "--vendor"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("id `acme/x y/z` is not"), "{stdout}");
+}

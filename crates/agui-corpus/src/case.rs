@@ -22,6 +22,21 @@ pub struct Case {
     /// The expected projection (canonical form, `docs/projection.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub projection: Option<Value>,
+    /// Every violation the spec says the stream has, in stream order
+    /// (catalogue order at one index; a rule broken several times at one index
+    /// is listed once), written from the spec. Required when
+    /// the first violation alone does not fix F and M (RULES.md "Scoring a
+    /// consumer"): see [`crate::load::undetermined`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violations: Option<Vec<Stated>>,
+}
+
+/// One stated violation: a rule and the index where it becomes detectable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stated {
+    pub rule: RuleId,
+    pub index: usize,
 }
 
 /// The expected answer: the verdict, and the stream's first violation when

@@ -55,26 +55,53 @@ impl CheckSummary {
     }
 }
 
-/// The gates, in the order the test harness lists them.
+/// Which gates a folder is held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Gates {
+    /// The golden corpus: every gate, coverage of the catalogue included.
+    #[default]
+    Golden,
+    /// A vendor's own folder: what `agui-conform run` needs of it (the case
+    /// schema, the id rule), and the reference comparison; no coverage, no
+    /// golden areas, no schema-valid-events rule.
+    Vendor,
+}
+
+/// The golden gates, in the order the test harness lists them.
 pub fn gates(corpus: &crate::load::Corpus) -> Vec<GateResult> {
-    vec![
-        GateResult {
+    gates_for(corpus, Gates::Golden)
+}
+
+/// The gates of `which`.
+pub fn gates_for(corpus: &crate::load::Corpus, which: Gates) -> Vec<GateResult> {
+    let mut g = Vec::new();
+    if which == Gates::Golden {
+        g.push(GateResult {
             name: "gate/every-rule-has-cases",
             problems: gate::every_rule_has_cases(&corpus.cases),
-        },
-        GateResult {
-            name: "gate/schema",
-            problems: gate::schema(corpus),
-        },
-        GateResult {
+        });
+    }
+    g.push(GateResult {
+        name: "gate/schema",
+        problems: gate::schema(corpus),
+    });
+    if which == Gates::Golden {
+        g.push(GateResult {
             name: "gate/events-schema-valid",
             problems: gate::events_schema_valid(&corpus.cases),
-        },
-        GateResult {
-            name: "gate/ids",
-            problems: gate::ids(corpus),
-        },
-    ]
+        });
+    }
+    g.push(GateResult {
+        name: "gate/ids",
+        problems: gate::ids(corpus),
+    });
+    if which == Gates::Golden {
+        g.push(GateResult {
+            name: "gate/areas",
+            problems: gate::areas(&corpus.cases),
+        });
+    }
+    g
 }
 
 /// The recorded quotes of the corpus in `dir` ([`gate::QUOTES_FILE`]):
@@ -140,12 +167,21 @@ pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
 /// texts in `spec_dir` (`RULES.md` and `subagents-draft.txt`) when given.
 /// Fails when `dir` cannot be listed or the spec files cannot be read.
 pub fn check_dir_with_spec(dir: &Path, spec_dir: Option<&Path>) -> std::io::Result<CheckSummary> {
+    check_dir_with(dir, spec_dir, Gates::Golden)
+}
+
+/// [`check_dir_with_spec`] holding the folder to the gates of `which`.
+pub fn check_dir_with(
+    dir: &Path,
+    spec_dir: Option<&Path>,
+    which: Gates,
+) -> std::io::Result<CheckSummary> {
     let texts = spec_dir.map(gate::read_spec_texts).transpose()?;
     let corpus = load_dir(dir)?;
     let mut s = CheckSummary {
         cases: corpus.cases.len(),
         gates: {
-            let mut g = gates(&corpus);
+            let mut g = gates_for(&corpus, which);
             g.extend(quote_gates(&corpus, read_quotes(dir), texts.as_deref()));
             g
         },

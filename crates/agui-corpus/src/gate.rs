@@ -147,6 +147,39 @@ pub fn ids(corpus: &Corpus) -> Vec<String> {
         .collect()
 }
 
+/// The areas of the golden corpus (RULES.md sections) and `gen`, the
+/// folder of generated cases.
+pub const AREAS: [&str; 9] = [
+    "schema",
+    "run",
+    "entities",
+    "lifecycle",
+    "ownership",
+    "interrupts",
+    "chunks",
+    "accept",
+    "gen",
+];
+
+/// Golden corpus only: every id starts with one of [`AREAS`].
+pub fn areas(cases: &[LoadedCase]) -> Vec<String> {
+    cases
+        .iter()
+        .filter(|c| {
+            let area = c.case.id.split('/').next().unwrap_or("");
+            !AREAS.contains(&area)
+        })
+        .map(|c| {
+            format!(
+                "{}: id `{}` is in no area of the golden corpus ({})",
+                c.path.display(),
+                c.case.id,
+                AREAS.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// Collapses runs of whitespace to one space (the draft wraps its lines).
 fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")

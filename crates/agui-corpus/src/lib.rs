@@ -11,7 +11,7 @@ pub mod gate;
 pub mod load;
 pub mod reference;
 
-pub use case::{Case, Expect};
+pub use case::{Case, Expect, Stated};
 pub use check::{CheckSummary, check_dir, check_dir_with_spec};
 pub use load::{Corpus, LoadedCase, Problem, ProblemKind, load_builtin, load_dir, load_embedded};
 pub use reference::{Mismatch, run_case};

@@ -2,8 +2,8 @@
 //! `*.schema.json`), sorted by path. A file that cannot be a case is a
 //! [`Problem`] of its own; the other files still load.
 
-use crate::case::Case;
-use agui_model::{Severity, Verdict};
+use crate::case::{Case, Stated};
+use agui_model::{Obligation, Severity, Verdict};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -209,6 +209,28 @@ fn is_case_file_name(name: &str) -> bool {
     name.ends_with(".json") && !name.ends_with(".schema.json")
 }
 
+/// The id rule every case folder keeps (`run` and `corpus check` alike;
+/// `case.schema.json` states the same pattern): two or more `/`-separated
+/// segments of ASCII letters, digits, `_`, `.`, `-`, none of them `.` or
+/// `..`. `None` when `id` keeps it.
+pub fn id_fault(id: &str) -> Option<String> {
+    let segments: Vec<&str> = id.split('/').collect();
+    let ok_segment = |s: &&str| {
+        !s.is_empty()
+            && *s != "."
+            && *s != ".."
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+    };
+    if segments.len() >= 2 && segments.iter().all(ok_segment) {
+        None
+    } else {
+        Some(format!(
+            "id `{id}` is not `<folder>/<name>` (segments of letters, digits, `_`, `.`, `-`)"
+        ))
+    }
+}
+
 /// The id a file at `rel` must have: its path without `.json`, `/`-separated.
 pub fn id_for_path(rel: &Path) -> String {
     let s: Vec<String> = rel
@@ -235,6 +257,9 @@ fn read_case(rel: &Path, raw: Value) -> Result<(Case, Vec<Fault>), Fault> {
     let case: Case = serde_json::from_value(raw)
         .map_err(|e| (ProblemKind::Format, format!("not a case: {e}")))?;
     let mut faults = Vec::new();
+    if let Some(f) = id_fault(&case.id) {
+        faults.push((ProblemKind::Id, f));
+    }
     let want = id_for_path(rel);
     if case.id != want {
         faults.push((
@@ -251,7 +276,8 @@ fn read_case(rel: &Path, raw: Value) -> Result<(Case, Vec<Fault>), Fault> {
     Ok((case, faults))
 }
 
-/// Consistency of `expect` and `obligation` with the catalogue and the events.
+/// Consistency of `expect`, `violations`, `obligation` and `projection`
+/// with the catalogue and the events.
 pub fn expect_faults(case: &Case) -> Vec<String> {
     let mut out = Vec::new();
     let e = &case.expect;
@@ -272,17 +298,16 @@ pub fn expect_faults(case: &Case) -> Vec<String> {
         (Verdict::Reject, None) => {
             out.push("verdict `reject` needs `expect.rule` and `expect.index`".to_string())
         }
-        (Verdict::Reject, Some(r)) if r.severity() != Severity::Error => {
-            out.push(format!(
-                "verdict `reject` needs an error rule, but `{r}` has severity {}",
-                r.severity().as_str()
-            ));
-        }
         (Verdict::Accept, Some(r)) if r.severity() != Severity::Warning => out.push(format!(
             "verdict `accept` with a rule needs a warning rule, but `{r}` has severity {}",
             r.severity().as_str()
         )),
         _ => {}
+    }
+    if let Some(v) = &case.violations {
+        out.extend(violations_faults(case, v));
+    } else if let Some(why) = undetermined(case) {
+        out.push(why);
     }
     if let Some(o) = case.obligation
         && o.rule().is_violation()
@@ -292,8 +317,101 @@ pub fn expect_faults(case: &Case) -> Vec<String> {
     if case.obligation.is_some() && case.expect.verdict != Verdict::Accept {
         out.push("a case with an `obligation` must expect `accept`".to_string());
     }
-    if case.projection.is_some() && case.expect.verdict != Verdict::Accept {
-        out.push("only an accepted stream has an expected `projection`".to_string());
+    if case.projection.is_some() && case.expect.verdict != Verdict::Accept && !all_may_reject(case)
+    {
+        out.push(
+            "an expected `projection` needs verdict `accept`, or `violations` that are all may-reject"
+                .to_string(),
+        );
     }
     out
+}
+
+/// Why the case's first violation alone does not fix F and M (RULES.md
+/// "Scoring a consumer": "a harness never takes M as absent when the case
+/// does not state it"), or `None` when it does: no violation; a
+/// must-reject first violation (F = M = its index); only warnings (verdict
+/// `accept`: no F, no M). Any other case states its `violations`.
+pub fn undetermined(case: &Case) -> Option<String> {
+    let r = case.expect.rule?;
+    if case.violations.is_some() {
+        return None;
+    }
+    let why = match (case.expect.verdict, r.severity(), r.obligation()) {
+        (_, Severity::Error, Obligation::MustReject) => return None,
+        (Verdict::Accept, Severity::Warning, _) => return None,
+        (_, Severity::Error, o) => format!(
+            "the first violation `{r}` is {}: a later (or same-index) must-reject violation is not ruled out",
+            o.as_str()
+        ),
+        _ => format!(
+            "the first violation `{r}` is a warning and the verdict `reject`: the error that follows is not stated"
+        ),
+    };
+    Some(format!(
+        "M is not determined ({why}); state every violation in `violations`"
+    ))
+}
+
+/// The stated list against `expect` and the events.
+fn violations_faults(case: &Case, v: &[Stated]) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(first) = v.first() else {
+        return vec![
+            "`violations` is empty (leave it out for a stream without violations)".to_string(),
+        ];
+    };
+    if Some(first.rule) != case.expect.rule || Some(first.index) != case.expect.index {
+        out.push(format!(
+            "`violations` starts with `{}` at {}, but `expect` names the first violation",
+            first.rule, first.index
+        ));
+    }
+    for (k, s) in v.iter().enumerate() {
+        if !s.rule.rule().is_violation() {
+            out.push(format!(
+                "`violations[{k}]`: `{}` is not a violation",
+                s.rule
+            ));
+        }
+        if s.index > case.events.len() {
+            out.push(format!(
+                "`violations[{k}]`: index {} is out of range ({} events)",
+                s.index,
+                case.events.len()
+            ));
+        }
+        if k > 0 && s.index < v[k - 1].index {
+            out.push(format!(
+                "`violations[{k}]`: not in stream order ({} after {})",
+                s.index,
+                v[k - 1].index
+            ));
+        }
+    }
+    let has_error = v.iter().any(|s| s.rule.severity() == Severity::Error);
+    let want = if has_error {
+        Verdict::Reject
+    } else {
+        Verdict::Accept
+    };
+    if case.expect.verdict != want {
+        out.push(format!(
+            "`violations` {} an error, so the verdict is `{}`",
+            if has_error { "holds" } else { "holds no" },
+            want.as_str()
+        ));
+    }
+    out
+}
+
+/// True when the case states its violations and every one a consumer must
+/// weigh is may-reject (then either answer conforms, and an accepting
+/// consumer's projection is scored).
+pub fn all_may_reject(case: &Case) -> bool {
+    case.violations.as_ref().is_some_and(|v| {
+        v.iter()
+            .filter(|s| s.rule.obligation() != Obligation::MustAccept)
+            .all(|s| s.rule.obligation() == Obligation::MayReject)
+    })
 }

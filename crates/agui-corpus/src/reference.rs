@@ -15,6 +15,9 @@ pub struct Mismatch {
     pub actual_first: Option<(RuleId, usize)>,
     /// Every violation the reference reported.
     pub actual: Vec<Violation>,
+    /// The case's `violations`, when it states them and they differ from
+    /// the reference's.
+    pub stated: Option<Vec<(RuleId, usize)>>,
     /// A unified diff of the projections (expected → actual), when they differ.
     pub projection_diff: Option<String>,
     /// The events around the index that matters, numbered.
@@ -44,9 +47,24 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
         }
         None => None,
     };
+    let stated: Option<Vec<(RuleId, usize)>> = case
+        .violations
+        .as_ref()
+        .map(|v| v.iter().map(|s| (s.rule, s.index)).collect());
+    let stated_differs = stated.as_ref().is_some_and(|want| {
+        // A rule broken several times at one index is stated once.
+        let mut found: Vec<(RuleId, usize)> = report
+            .violations
+            .iter()
+            .map(|v| (v.rule, v.index))
+            .collect();
+        found.dedup();
+        *want != found
+    });
     if actual_verdict == case.expect.verdict
         && actual_first == expected_first
         && projection_diff.is_none()
+        && !stated_differs
     {
         return Ok(());
     }
@@ -61,6 +79,7 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
         expected_first,
         actual_first,
         actual: report.violations.clone(),
+        stated: stated.filter(|_| stated_differs),
         projection_diff,
         context: events_around(&case.events, &marks),
     }))
@@ -160,6 +179,15 @@ impl fmt::Display for Mismatch {
         writeln!(f, "first violation:")?;
         writeln!(f, "  expected {}", first(self.expected_first))?;
         writeln!(f, "  actual   {}", first(self.actual_first))?;
+        if let Some(stated) = &self.stated {
+            writeln!(
+                f,
+                "violations stated by the case (they differ from the reference's):"
+            )?;
+            for (r, i) in stated {
+                writeln!(f, "  [{i}] {r}")?;
+            }
+        }
         if !self.actual.is_empty() {
             writeln!(f, "all violations reported:")?;
             for v in &self.actual {

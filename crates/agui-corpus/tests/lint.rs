@@ -163,7 +163,7 @@ fn malformed_files_are_reported_with_path_and_reason_and_the_rest_load() {
     expect_one(
         "reject-warning.json",
         ProblemKind::Expect,
-        "needs an error rule",
+        "M is not determined",
     );
     expect_one(
         "accept-error.json",
@@ -340,7 +340,8 @@ fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
     d.case(
         "run/x.json",
         json!({"id": "run/x", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf()],
-        "expect": {"verdict": "reject", "rule": "run.unterminated", "index": 3}}),
+        "expect": {"verdict": "reject", "rule": "run.unterminated", "index": 3},
+        "violations": [{"rule": "run.unterminated", "index": 3}]}),
     );
     d.case("schema/y.json", json!({"id": "schema/y", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf()],
         "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1}}));
@@ -388,7 +389,9 @@ fn case_schema_lists_exactly_the_catalogue() {
 #[test]
 fn case_schema_accepts_a_good_case_and_names_the_faults_of_a_bad_one() {
     assert_eq!(case_schema::validate(&good("run/ok")).unwrap(), vec![]);
-    let bad = json!({"id": "nowhere/x", "description": "d", "spec": "s", "events": [],
+    // One segment breaks the id rule (areas are gate/areas' business).
+    assert_eq!(case_schema::validate(&good("acme/ok")).unwrap(), vec![]);
+    let bad = json!({"id": "nowhere", "description": "d", "spec": "s", "events": [],
         "expect": {"verdict": "reject", "rule": "run.unterminated"}, "projection": {"runs": []}});
     let errs = case_schema::validate(&bad).unwrap();
     assert!(errs.iter().any(|e| e.instance_path == "/id"), "{errs:?}");
@@ -454,10 +457,84 @@ fn obligations_and_projections_belong_to_accepted_streams() {
             .iter()
             .any(|p| p.message.contains("must expect `accept`"))
     );
+    assert!(problems_of(&c, "p.json").iter().any(|p| {
+        p.message
+            .contains("an expected `projection` needs verdict `accept`")
+    }));
+}
+
+/// RULES.md "Scoring a consumer": "A case states enough of its violations
+/// to fix F and M". A first violation that is not must-reject needs the
+/// stated list; the list must agree with `expect` and the verdict; with
+/// may-reject violations only, a rejected stream may carry a projection.
+#[test]
+fn cases_state_enough_to_fix_f_and_m() {
+    let d = TempDir::new("fm");
+    let open = json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"});
+    let stray = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
+    let case = |id: &str, expect: Value, violations: Option<Value>| {
+        let mut v = json!({"id": id, "description": "d", "spec": "s",
+            "events": [open.clone(), stray.clone(), rf()], "expect": expect});
+        if let Some(l) = violations {
+            v["violations"] = l;
+        }
+        v
+    };
+    let not_open = json!({"verdict": "reject", "rule": "text.not-open", "index": 1});
+    d.case(
+        "run/unstated.json",
+        case("run/unstated", not_open.clone(), None),
+    );
+    d.case(
+        "run/stated.json",
+        case(
+            "run/stated",
+            not_open.clone(),
+            Some(json!([{"rule": "text.not-open", "index": 1}])),
+        ),
+    );
+    d.case(
+        "run/other-first.json",
+        case(
+            "run/other-first",
+            not_open.clone(),
+            Some(json!([{"rule": "text.not-open", "index": 2}])),
+        ),
+    );
+    d.case(
+        "run/unordered.json",
+        case(
+            "run/unordered",
+            not_open,
+            Some(json!([{"rule": "text.not-open", "index": 1}, {"rule": "run.unterminated", "index": 0}])),
+        ),
+    );
+    // Two events, the run left open: `run.unterminated` (may-reject) at 1.
+    d.case(
+        "run/running.json",
+        json!({"id": "run/running", "description": "d", "spec": "s",
+            "events": [open.clone(), {"type": "STEP_STARTED", "stepName": "a"}],
+            "expect": {"verdict": "reject", "rule": "run.unterminated", "index": 2},
+            "violations": [{"rule": "run.unterminated", "index": 2}],
+            "projection": {"runs": []}}),
+    );
+    let c = load_dir(&d.0).unwrap();
+    let ids: Vec<&str> = c.cases.iter().map(|c| c.case.id.as_str()).collect();
+    assert_eq!(ids, ["run/running", "run/stated"]);
     assert!(
-        problems_of(&c, "p.json")
+        problems_of(&c, "unstated.json")
             .iter()
-            .any(|p| p.message.contains("only an accepted stream"))
+            .any(|p| p.message.contains("M is not determined"))
+    );
+    assert!(
+        problems_of(&c, "other-first.json")
+            .iter()
+            .any(|p| p.message.contains("but `expect` names the first violation"))
+    );
+    assert!(
+        problems_of(&c, "unordered.json")
+            .iter()
+            .any(|p| p.message.contains("not in stream order"))
     );
 }
 

@@ -7,8 +7,8 @@ use crate::config::Config;
 use crate::mutate::mutate;
 use crate::render::render;
 use crate::scenario::Scenario;
-use agui_corpus::{Case, Expect};
-use agui_model::{RuleId, Severity, Verdict};
+use agui_corpus::{Case, Expect, Stated};
+use agui_model::{Obligation, RuleId, Severity, Verdict};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use rand::{RngCore, SeedableRng};
@@ -34,6 +34,9 @@ pub struct Generated {
     pub index: Option<usize>,
     /// The expected projection, for accepted streams.
     pub projection: Option<Value>,
+    /// Every violation, in stream order, when the first one alone does not
+    /// fix F and M (RULES.md "Scoring a consumer"): see [`cut_after_site`].
+    pub violations: Option<Vec<(RuleId, usize)>>,
 }
 
 /// The core entry: a config, a mode and unstructured bytes.
@@ -48,6 +51,7 @@ pub fn generate(config: &Config, mode: Mode, u: &mut Unstructured) -> arbitrary:
                 rule: None,
                 index: None,
                 projection: Some(r.projection),
+                violations: None,
             })
         }
         Mode::Invalid(rule) => {
@@ -62,15 +66,59 @@ pub fn generate(config: &Config, mode: Mode, u: &mut Unstructured) -> arbitrary:
             } else {
                 None
             };
+            let mut events = m.events;
+            let violations = stated_violations(m.rule, m.index, &mut events);
             Ok(Generated {
-                events: m.events,
+                events,
                 verdict,
                 rule: Some(m.rule),
                 index: Some(m.index),
                 projection,
+                violations,
             })
         }
     }
+}
+
+/// Every violation of a mutated stream, by construction. A must-reject
+/// first violation fixes F and M alone (`None`). A warning mutator changes
+/// the scenario so that the stream carries exactly that warning. Any other
+/// error mutator leaves the valid stream's tail after its site, which may
+/// break more rules; the stream is cut after the site ([`cut_after_site`])
+/// so that what remains is known.
+fn stated_violations(
+    rule: RuleId,
+    index: usize,
+    events: &mut Vec<Value>,
+) -> Option<Vec<(RuleId, usize)>> {
+    match (rule.severity(), rule.obligation()) {
+        (Severity::Error, Obligation::MustReject) | (Severity::None, _) => None,
+        (Severity::Warning, _) => Some(vec![(rule, index)]),
+        (Severity::Error, _) => Some(cut_after_site(rule, index, events)),
+    }
+}
+
+/// Cuts the stream after event `index` and lists its violations: the
+/// mutated one, then `run.unterminated` at the new end when the cut leaves
+/// a run open ("Input ends inside a run": the last `RUN_*` event up to the
+/// site is `RUN_STARTED`). A violation at end of input (`index` = length)
+/// cuts nothing.
+pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Vec<(RuleId, usize)> {
+    let mut out = vec![(rule, index)];
+    if index >= events.len() {
+        return out;
+    }
+    events.truncate(index + 1);
+    let in_run = events
+        .iter()
+        .rev()
+        .filter_map(|e| e.get("type").and_then(Value::as_str))
+        .find(|t| matches!(*t, "RUN_STARTED" | "RUN_FINISHED" | "RUN_ERROR"))
+        == Some("RUN_STARTED");
+    if in_run {
+        out.push((RuleId::RunUnterminated, events.len()));
+    }
+    out
 }
 
 /// For fuzzing: a valid stream from a swarm config drawn from the bytes.
@@ -126,6 +174,7 @@ pub fn generate_seeded(config: &Config, seed: u64, mode: Mode) -> Generated {
         rule: None,
         index: None,
         projection: Some(serde_json::json!({"runs": []})),
+        violations: None,
     })
 }
 
@@ -161,6 +210,11 @@ impl Generated {
             },
             obligation: None,
             projection: self.projection,
+            violations: self.violations.map(|v| {
+                v.into_iter()
+                    .map(|(rule, index)| Stated { rule, index })
+                    .collect()
+            }),
         }
     }
 }

@@ -199,6 +199,41 @@ fn mutated_streams_break_exactly_their_rule_first() {
     }
 }
 
+/// A generated case that states its violations states them all: the
+/// reference finds exactly that list (rules and indexes, in order); one
+/// that does not has a must-reject first violation (F = M).
+#[test]
+fn generated_cases_state_every_violation() {
+    let per_rule = (cases() / 20).max(1);
+    let mut bad = Vec::new();
+    for rule in RuleId::violations() {
+        for seed in 0..per_rule {
+            let c = generate_case(seed, Mode::Invalid(rule));
+            let Some(stated) = &c.violations else {
+                assert_eq!(
+                    rule.obligation(),
+                    agui_model::Obligation::MustReject,
+                    "{}",
+                    c.id
+                );
+                continue;
+            };
+            let stated: Vec<(RuleId, usize)> = stated.iter().map(|s| (s.rule, s.index)).collect();
+            let mut found: Vec<(RuleId, usize)> = check_values(&c.events)
+                .violations
+                .iter()
+                .map(|v| (v.rule, v.index))
+                .collect();
+            // A rule broken several times at one index is stated once.
+            found.dedup();
+            if stated != found {
+                bad.push(format!("{}: stated {stated:?}, reference {found:?}", c.id));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} cases:\n{}", bad.len(), bad.join("\n"));
+}
+
 /// The `arbitrary` front end (what fuzz targets call), over seeded bytes.
 #[test]
 fn arbitrary_front_end_smoke() {

@@ -2,24 +2,24 @@
 //!
 //! docs/rules.md "Scoring a consumer" needs F (first error-severity violation),
 //! M (first must-reject violation) and whether should-reject / may-reject
-//! violations exist. A corpus case (and a generated invalid case) states only
-//! its **first** violation and the verdict, so [`Facts::from_first`] derives
-//! what that determines and nothing more:
+//! violations exist: "a harness never takes M as absent when the case does
+//! not state it, it asks for the case to state it". A case fixes them by
+//! one of:
 //!
-//! - no violation: the stream is valid (F, M absent; nothing to reject);
-//! - first violation of **error** severity at `I`: F = `I`; M = `I` when the
-//!   rule is must-reject, otherwise M is taken as absent (a later must-reject
-//!   violation is not known to the case); should/may-reject from that rule;
-//! - first violation of **warning** severity, verdict `accept`: no error
-//!   violation exists; F and M absent; may-reject when the rule is
-//!   (a must-accept warning such as `attribution.not-attributable` is not a
-//!   violation for scoring);
-//! - first violation of **warning** severity, verdict `reject`: an error
-//!   violation exists at some unknown index `>= I`: F is only bounded below
-//!   ([`Facts::f_exact`] is false). See `score` for how that is scored.
+//! - no violation: the stream is valid (F, M absent);
+//! - a **must-reject** first violation at `I`: F = M = `I` (what follows
+//!   cannot move either);
+//! - only **warnings** (verdict `accept`, a warning first): F, M absent;
+//!   may-reject from the first warning, a must-accept one
+//!   (`attribution.not-attributable`) being no violation for scoring — the
+//!   corpus states no more for these, so a later may-reject warning after a
+//!   must-accept first one counts as absent (INFO becomes PASS, nothing
+//!   else changes);
+//! - every violation stated (`violations` of a corpus case; a generator by
+//!   construction): exact ([`Facts::from_all`]).
 //!
-//! A source that knows every violation (a generator, by construction) uses
-//! [`Facts::from_all`], which is exact.
+//! Anything else is refused by [`Expected::consistent`] (and by the corpus
+//! lint, `agui_corpus::load::undetermined`).
 
 use agui_model::{Obligation, RuleId, Severity, Verdict};
 
@@ -31,16 +31,16 @@ pub struct Expected {
     pub first: Option<(RuleId, usize)>,
     /// The expected projection (canonical form), when the case states one.
     pub projection: Option<serde_json::Value>,
-    /// Every violation in stream order, when the source knows them all.
+    /// Every violation in stream order, when the source states them all.
     pub all: Option<Vec<(RuleId, usize)>>,
+    /// The number of events (a rejection index past it is malformed).
+    pub events: usize,
 }
 
 impl Expected {
-    /// From a corpus case's `expect` and `projection`.
-    pub fn from_corpus(
-        e: &agui_corpus::Expect,
-        projection: Option<serde_json::Value>,
-    ) -> Result<Self, String> {
+    /// From a corpus case.
+    pub fn from_case(case: &agui_corpus::Case) -> Result<Self, String> {
+        let e = &case.expect;
         let first = match (e.rule, e.index) {
             (Some(r), Some(i)) => Some((r, i)),
             (None, None) => None,
@@ -53,16 +53,30 @@ impl Expected {
         let x = Expected {
             verdict: e.verdict,
             first,
-            projection,
-            all: None,
+            projection: case.projection.clone(),
+            all: case
+                .violations
+                .as_ref()
+                .map(|v| v.iter().map(|s| (s.rule, s.index)).collect()),
+            events: case.events.len(),
         };
         x.consistent()?;
         Ok(x)
     }
 
     /// Rejects expectations that contradict the catalogue (an error-severity
-    /// first violation with verdict `accept`, a `reject` with no violation).
+    /// first violation with verdict `accept`, a `reject` with no violation)
+    /// or that leave F or M undetermined.
     pub fn consistent(&self) -> Result<(), String> {
+        if let Some(all) = &self.all {
+            if all.first() != self.first.as_ref() {
+                return Err("the stated violations do not start with the first violation".into());
+            }
+            let error = all.iter().any(|(r, _)| r.severity() == Severity::Error);
+            if error != (self.verdict == Verdict::Reject) {
+                return Err("the verdict disagrees with the stated violations".into());
+            }
+        }
         match (self.verdict, self.first) {
             (Verdict::Reject, None) => Err("verdict reject but no violation named".into()),
             (Verdict::Accept, Some((r, _))) if r.severity() == Severity::Error => Err(format!(
@@ -71,6 +85,11 @@ impl Expected {
             (_, Some((r, _))) if !r.rule().is_violation() => {
                 Err(format!("`{r}` is an obligation, not a violation"))
             }
+            (_, Some((r, _))) if self.all.is_none() && !first_determines(self.verdict, r) => {
+                Err(format!(
+                    "M is not determined: the first violation `{r}` is not must-reject and the case does not state its violations"
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -78,8 +97,18 @@ impl Expected {
     pub fn facts(&self) -> Facts {
         match &self.all {
             Some(all) => Facts::from_all(all),
-            None => Facts::from_first(self.verdict, self.first),
+            None => Facts::from_first(self.first),
         }
+    }
+
+    /// The violations the case states at `index` (`None`: not stated).
+    pub fn stated_at(&self, index: usize) -> Option<Vec<RuleId>> {
+        self.all.as_ref().map(|all| {
+            all.iter()
+                .filter(|(_, i)| *i == index)
+                .map(|(r, _)| *r)
+                .collect()
+        })
     }
 
     /// True when the schema-area rules alone decide the expected answer:
@@ -96,13 +125,18 @@ impl Expected {
     }
 }
 
+/// True when a first violation alone fixes F and M: it is must-reject, or
+/// the verdict is `accept` (only warnings).
+fn first_determines(verdict: Verdict, r: RuleId) -> bool {
+    (r.severity() == Severity::Error && r.obligation() == Obligation::MustReject)
+        || (verdict == Verdict::Accept && r.severity() == Severity::Warning)
+}
+
 /// The quantities of docs/rules.md "Scoring a consumer".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Facts {
-    /// F, or its lower bound when `!f_exact`.
+    /// F.
     pub f: Option<usize>,
-    /// False when an error violation is known to exist only at or after `f`.
-    pub f_exact: bool,
     /// M.
     pub m: Option<usize>,
     pub should_reject: bool,
@@ -119,7 +153,6 @@ impl Facts {
                 .filter(|(r, _)| r.severity() == Severity::Error)
                 .map(|(_, i)| *i)
                 .min(),
-            f_exact: true,
             m: counted()
                 .filter(|(r, _)| r.obligation() == Obligation::MustReject)
                 .map(|(_, i)| *i)
@@ -130,42 +163,25 @@ impl Facts {
         }
     }
 
-    pub fn from_first(verdict: Verdict, first: Option<(RuleId, usize)>) -> Facts {
+    /// For a case whose first violation determines the facts (see
+    /// [`Expected::consistent`]): must-reject error, or warnings only.
+    pub fn from_first(first: Option<(RuleId, usize)>) -> Facts {
         let Some((r, i)) = first else {
-            return Facts {
-                f_exact: true,
-                ..Facts::default()
-            };
+            return Facts::default();
         };
-        let obl = r.obligation();
         if r.severity() == Severity::Error {
             return Facts {
                 f: Some(i),
-                f_exact: true,
-                m: (obl == Obligation::MustReject).then_some(i),
-                should_reject: obl == Obligation::ShouldReject,
-                may_reject: obl == Obligation::MayReject,
+                m: (r.obligation() == Obligation::MustReject).then_some(i),
+                should_reject: r.obligation() == Obligation::ShouldReject,
+                may_reject: r.obligation() == Obligation::MayReject,
                 any: true,
             };
         }
-        match verdict {
-            Verdict::Accept => Facts {
-                f: None,
-                f_exact: true,
-                m: None,
-                should_reject: false,
-                may_reject: obl == Obligation::MayReject,
-                any: counts(r),
-            },
-            // A case never expects `inconclusive` (the loader refuses it).
-            Verdict::Reject | Verdict::Inconclusive => Facts {
-                f: Some(i),
-                f_exact: false,
-                m: None,
-                should_reject: false,
-                may_reject: obl == Obligation::MayReject,
-                any: true,
-            },
+        Facts {
+            may_reject: r.obligation() == Obligation::MayReject,
+            any: counts(r),
+            ..Facts::default()
         }
     }
 }
@@ -179,18 +195,32 @@ fn counts(r: RuleId) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn first_must_reject_sets_f_and_m() {
-        let f = Facts::from_first(
-            Verdict::Reject,
-            Some((RuleId::OwnershipContinuationDisagrees, 4)),
-        );
-        assert_eq!((f.f, f.m, f.f_exact, f.any), (Some(4), Some(4), true, true));
+    fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected {
+        Expected {
+            verdict,
+            first,
+            projection: None,
+            all: None,
+            events: 10,
+        }
     }
 
     #[test]
-    fn first_should_reject_leaves_m_unknown() {
-        let f = Facts::from_first(Verdict::Reject, Some((RuleId::TextNotOpen, 2)));
+    fn first_must_reject_sets_f_and_m() {
+        let f = Facts::from_first(Some((RuleId::OwnershipContinuationDisagrees, 4)));
+        assert_eq!((f.f, f.m, f.any), (Some(4), Some(4), true));
+    }
+
+    #[test]
+    fn a_first_should_reject_alone_is_undetermined() {
+        let e = exp(Verdict::Reject, Some((RuleId::TextNotOpen, 2)));
+        assert!(e.consistent().unwrap_err().contains("M is not determined"));
+        let e = Expected {
+            all: Some(vec![(RuleId::TextNotOpen, 2)]),
+            ..e
+        };
+        assert_eq!(e.consistent(), Ok(()));
+        let f = e.facts();
         assert_eq!(
             (f.f, f.m, f.should_reject, f.may_reject),
             (Some(2), None, true, false)
@@ -199,20 +229,27 @@ mod tests {
 
     #[test]
     fn must_accept_warning_is_no_violation() {
-        let f = Facts::from_first(
-            Verdict::Accept,
-            Some((RuleId::AttributionNotAttributable, 0)),
-        );
+        let f = Facts::from_first(Some((RuleId::AttributionNotAttributable, 0)));
         assert!(!f.any);
         assert_eq!(f.f, None);
     }
 
     #[test]
-    fn warning_then_error_bounds_f() {
-        let f = Facts::from_first(Verdict::Reject, Some((RuleId::InterruptUnknownId, 5)));
+    fn a_warning_then_an_error_needs_the_list() {
+        let e = exp(Verdict::Reject, Some((RuleId::InterruptUnknownId, 5)));
+        assert!(e.consistent().is_err());
+        let e = Expected {
+            all: Some(vec![
+                (RuleId::InterruptUnknownId, 5),
+                (RuleId::RunUnterminated, 10),
+            ]),
+            ..e
+        };
+        assert_eq!(e.consistent(), Ok(()));
+        let f = e.facts();
         assert_eq!(
-            (f.f, f.f_exact, f.any, f.may_reject),
-            (Some(5), false, true, true)
+            (f.f, f.m, f.may_reject, f.any),
+            (Some(10), None, true, true)
         );
     }
 
@@ -232,19 +269,16 @@ mod tests {
 
     #[test]
     fn inconsistent_expectations_are_refused() {
-        let e = Expected {
-            verdict: Verdict::Accept,
-            first: Some((RuleId::TextNotOpen, 1)),
-            projection: None,
-            all: None,
+        assert!(
+            exp(Verdict::Accept, Some((RuleId::TextNotOpen, 1)))
+                .consistent()
+                .is_err()
+        );
+        assert!(exp(Verdict::Reject, None).consistent().is_err());
+        let listed_wrong = Expected {
+            all: Some(vec![(RuleId::TextNotOpen, 3)]),
+            ..exp(Verdict::Reject, Some((RuleId::TextNotOpen, 1)))
         };
-        assert!(e.consistent().is_err());
-        let e = Expected {
-            verdict: Verdict::Reject,
-            first: None,
-            projection: None,
-            all: None,
-        };
-        assert!(e.consistent().is_err());
+        assert!(listed_wrong.consistent().is_err());
     }
 }

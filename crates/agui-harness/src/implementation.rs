@@ -78,6 +78,18 @@ pub struct ImplInfo {
     pub capabilities: Capabilities,
 }
 
+impl ImplInfo {
+    /// The placeholder of a run whose implementation never started.
+    pub fn not_started() -> ImplInfo {
+        ImplInfo {
+            name: "(implementation not started)".into(),
+            version: String::new(),
+            language: String::new(),
+            capabilities: Capabilities::default(),
+        }
+    }
+}
+
 /// Something that happened outside any case (e.g. the process ignored stop).
 pub type Incident = String;
 
@@ -103,6 +115,18 @@ pub trait Implementation {
 
     /// Ends it; reports anything that went wrong on the way out.
     fn shutdown(&mut self) -> Vec<Incident> {
+        Vec::new()
+    }
+
+    /// What it wrote to stderr while answering the last case (subprocesses;
+    /// the end of it), for the reports of cases that did not pass.
+    fn case_stderr(&mut self) -> Option<String> {
+        None
+    }
+
+    /// Earlier cases found to have misbehaved only later, as (case id,
+    /// reason): a second answer that arrived after the next case was sent.
+    fn late_errors(&mut self) -> Vec<(String, String)> {
         Vec::new()
     }
 }
@@ -182,5 +206,11 @@ impl<T: Implementation + ?Sized> Implementation for Box<T> {
     }
     fn shutdown(&mut self) -> Vec<Incident> {
         (**self).shutdown()
+    }
+    fn case_stderr(&mut self) -> Option<String> {
+        (**self).case_stderr()
+    }
+    fn late_errors(&mut self) -> Vec<(String, String)> {
+        (**self).late_errors()
     }
 }

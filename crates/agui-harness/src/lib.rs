@@ -24,6 +24,6 @@ pub mod suite;
 pub use expect::{Expected, Facts};
 pub use implementation::{Capabilities, ImplInfo, Implementation, Reference};
 pub use outcome::Outcome;
-pub use runner::{CaseResult, RunResult, finish, run_cases};
+pub use runner::{CaseResult, RunResult, RunStatus, finish, run_cases};
 pub use score::{Naming, Score, Scored};
 pub use suite::{Suite, SuiteCase};

@@ -170,6 +170,15 @@ pub fn parse_run_answer(line: &[u8], seq: u64) -> Result<Outcome, String> {
     }
 }
 
+/// The `seq` of a line that looks like a run answer, if it has one.
+pub fn answer_seq(line: &[u8]) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Seq {
+        seq: u64,
+    }
+    serde_json::from_slice::<Seq>(line).ok().map(|s| s.seq)
+}
+
 /// Parses a one-shot result line.
 pub fn parse_result_line(line: &[u8]) -> Result<Outcome, String> {
     let r: ResultMsg = serde_json::from_slice(line)

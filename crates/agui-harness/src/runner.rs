@@ -16,6 +16,9 @@ pub struct CaseResult {
     pub outcome: Outcome,
     pub scored: Scored,
     pub elapsed: Duration,
+    /// What the implementation wrote to stderr while answering, for a case
+    /// that did not pass (an ERRORED outcome carries its own tail).
+    pub stderr: Option<String>,
 }
 
 /// Counts per score (and rule naming) for one row of the summary.
@@ -55,7 +58,43 @@ pub struct RunResult {
     pub incidents: Vec<Incident>,
     /// Problems loading the suite (unreadable case files, …).
     pub problems: Vec<String>,
+    /// Why the run stopped before its cases were all run (the
+    /// implementation did not start, a signal), if it did.
+    pub aborted: Option<String>,
+    /// WARN fails the run (`--strict`).
+    pub strict: bool,
     pub elapsed: Duration,
+}
+
+/// How a run ended, in the order of precedence of the exit statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Every case ran; none FAILED or ERRORED (nor WARNed, with `strict`).
+    Passed,
+    /// Some case FAILED or ERRORED (or WARNed, with `strict`).
+    Failed,
+    /// The run cannot vouch for the implementation: it aborted, no case
+    /// ran, or the suite lost cases (a problem loading it).
+    Incomplete,
+}
+
+impl RunStatus {
+    /// The documented exit status of `agui-conform run` (suites/README.md).
+    pub fn exit_code(self) -> u8 {
+        match self {
+            RunStatus::Passed => 0,
+            RunStatus::Failed => 1,
+            RunStatus::Incomplete => 3,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Passed => "passed",
+            RunStatus::Failed => "failed",
+            RunStatus::Incomplete => "incomplete",
+        }
+    }
 }
 
 impl RunResult {
@@ -79,9 +118,40 @@ impl RunResult {
         m
     }
 
-    /// True when no case failed or errored.
+    /// True when the run passed (see [`RunStatus`]).
     pub fn ok(&self) -> bool {
-        self.results.iter().all(|r| !r.scored.score.is_bad())
+        self.status() == RunStatus::Passed
+    }
+
+    /// Whether a score fails this run (WARN only with `strict`).
+    pub fn fails(&self, s: Score) -> bool {
+        s.is_bad() || (self.strict && s == Score::Warn)
+    }
+
+    pub fn status(&self) -> RunStatus {
+        if self.incomplete().is_some() {
+            RunStatus::Incomplete
+        } else if self.results.iter().any(|r| self.fails(r.scored.score)) {
+            RunStatus::Failed
+        } else {
+            RunStatus::Passed
+        }
+    }
+
+    /// Why the run is incomplete, in one sentence, if it is.
+    pub fn incomplete(&self) -> Option<String> {
+        if let Some(a) = &self.aborted {
+            return Some(format!("the run aborted: {a}"));
+        }
+        if !self.problems.is_empty() {
+            let n = self.problems.len();
+            let s = if n == 1 { "" } else { "s" };
+            return Some(format!("the suite has {n} problem{s} (cases lost)"));
+        }
+        if self.results.is_empty() {
+            return Some("no case ran".into());
+        }
+        None
     }
 }
 
@@ -102,11 +172,32 @@ pub fn run_case(
         imp.run_case_hinted(&case.id, &case.events, case.expected.projection.is_some())
     };
     let scored = score(&case.expected, &outcome, info.capabilities);
+    let stderr = if scored.score != Score::Pass && !matches!(outcome, Outcome::Errored(_)) {
+        imp.case_stderr()
+    } else {
+        None
+    };
     CaseResult {
         case: index,
         outcome,
         scored,
         elapsed: t.elapsed(),
+        stderr,
+    }
+}
+
+/// Charges late-found misbehaviour (a second answer) to the case that
+/// caused it, among the results this implementation produced.
+fn charge_late(imp: &mut dyn Implementation, cases: &[SuiteCase], out: &mut [CaseResult]) {
+    for (id, reason) in imp.late_errors() {
+        if let Some(r) = out.iter_mut().rev().find(|r| cases[r.case].id == id) {
+            r.outcome = Outcome::errored(reason.clone());
+            r.scored = score(
+                &cases[r.case].expected,
+                &r.outcome,
+                crate::implementation::Capabilities::default(),
+            );
+        }
     }
 }
 
@@ -127,6 +218,7 @@ pub fn run_cases(
         let r = run_case(imp, &info, c, i);
         on_case(&r, c);
         results.push(r);
+        charge_late(imp, cases, &mut results);
     }
     Ok(RunResult {
         suite: suite.to_string(),
@@ -134,6 +226,8 @@ pub fn run_cases(
         results,
         incidents: Vec::new(),
         problems,
+        aborted: None,
+        strict: false,
         elapsed: start.elapsed(),
     })
 }
@@ -148,7 +242,9 @@ pub type MakeImpl<'a> = dyn Fn() -> anyhow::Result<Box<dyn Implementation + Send
 
 /// Runs the cases on `jobs` implementations at once, each made by `make`,
 /// and stops them all. Results are in case order; `on_case` sees each as it
-/// finishes. With `jobs` ≤ 1 this is [`run_cases`] then [`finish`].
+/// finishes. A worker whose implementation cannot be made or started aborts
+/// the run ([`RunResult::aborted`]; the other workers stop taking cases),
+/// and so does a signal ([`crate::subprocess::cleanup`]): what ran is kept.
 pub fn run_cases_parallel(
     suite: &str,
     jobs: usize,
@@ -156,38 +252,70 @@ pub fn run_cases_parallel(
     cases: &[SuiteCase],
     problems: Vec<String>,
     on_case: &(dyn Fn(&CaseResult, &SuiteCase) + Sync),
-) -> anyhow::Result<RunResult> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+) -> RunResult {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let start = Instant::now();
     let next = AtomicUsize::new(0);
-    let worker = || -> anyhow::Result<(ImplInfo, Vec<CaseResult>, Vec<Incident>)> {
-        let mut imp = make()?;
-        let info = imp.describe()?;
+    let stop = AtomicBool::new(false);
+    let abort: Mutex<Option<String>> = Mutex::new(None);
+    let set_abort = |why: String| {
+        stop.store(true, Ordering::Relaxed);
+        if let Ok(mut a) = abort.lock() {
+            a.get_or_insert(why);
+        }
+    };
+    let worker = || -> (Option<ImplInfo>, Vec<CaseResult>, Vec<Incident>) {
+        let mut imp = match make() {
+            Ok(i) => i,
+            Err(e) => {
+                set_abort(format!("{e:#}"));
+                return (None, Vec::new(), Vec::new());
+            }
+        };
+        let info = match imp.describe() {
+            Ok(i) => i,
+            Err(e) => {
+                set_abort(format!("{e:#}"));
+                return (None, Vec::new(), imp.shutdown());
+            }
+        };
         let mut out = Vec::new();
-        loop {
+        while !stop.load(Ordering::Relaxed) {
+            if let Some(sig) = crate::subprocess::cleanup::interrupted() {
+                set_abort(format!("interrupted by signal {sig}"));
+                break;
+            }
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(c) = cases.get(i) else { break };
             let r = run_case(&mut *imp, &info, c, i);
             on_case(&r, c);
             out.push(r);
+            charge_late(&mut *imp, cases, &mut out);
         }
-        Ok((info, out, imp.shutdown()))
+        let incidents = imp.shutdown();
+        (Some(info), out, incidents)
     };
+    let jobs = jobs.max(1);
     let parts: Vec<_> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs.max(1)).map(|_| s.spawn(worker)).collect();
+        let handles: Vec<_> = (0..jobs).map(|_| s.spawn(worker)).collect();
         handles
             .into_iter()
             .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a worker panicked")))
+                h.join().unwrap_or_else(|_| {
+                    set_abort("a worker panicked".into());
+                    (None, Vec::new(), Vec::new())
+                })
             })
-            .collect::<anyhow::Result<Vec<_>>>()
-    })?;
+            .collect()
+    });
     let mut implementation = None;
     let mut results = Vec::with_capacity(cases.len());
     let mut incidents = Vec::new();
     for (k, (info, rs, inc)) in parts.into_iter().enumerate() {
-        implementation.get_or_insert(info);
+        if let Some(i) = info {
+            implementation.get_or_insert(i);
+        }
         results.extend(rs);
         incidents.extend(inc.into_iter().map(|i| {
             if jobs > 1 {
@@ -198,13 +326,15 @@ pub fn run_cases_parallel(
         }));
     }
     results.sort_by_key(|r| r.case);
-    let implementation = implementation.ok_or_else(|| anyhow::anyhow!("no worker ran"))?;
-    Ok(RunResult {
+    let aborted = abort.into_inner().unwrap_or_else(|e| e.into_inner());
+    RunResult {
         suite: suite.to_string(),
-        implementation,
+        implementation: implementation.unwrap_or_else(ImplInfo::not_started),
         results,
         incidents,
         problems,
+        aborted,
+        strict: false,
         elapsed: start.elapsed(),
-    })
+    }
 }

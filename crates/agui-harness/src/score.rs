@@ -4,6 +4,7 @@
 use crate::expect::{Expected, Facts};
 use crate::implementation::Capabilities;
 use crate::outcome::Outcome;
+use agui_model::{Obligation, RuleId};
 use serde_json::Value;
 use std::fmt;
 
@@ -51,16 +52,18 @@ impl fmt::Display for Score {
     }
 }
 
-/// How a rule the implementation named compares with the expectation
-/// (credited separately from the score).
+/// How a rule the implementation named compares with the expectation.
+/// RULES.md: with the `rule` capability a named rule "must name one of the
+/// violations at the index it names: naming another rule (or an id that is
+/// not in this catalogue) is a FAIL (\"misnamed\"), whatever the index".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Naming {
-    /// The named rule is the expected violation at that index.
+    /// The named rule is a violation the case states at that index.
     Right,
-    /// It is not.
+    /// It is not (a FAIL).
     Wrong,
-    /// The rejection index lies past the violation the case states; what is
-    /// broken there is not known, so the naming is not judged.
+    /// The case does not state the violations at that index (it states only
+    /// its first violation, and the rule could break there too); not judged.
     Unjudged,
 }
 
@@ -97,7 +100,8 @@ impl Scored {
 }
 
 /// Scores an answer. Only what the capabilities promise is used: an index
-/// without `index`, a projection without `projection` are ignored.
+/// without `index`, a rule without `rule`, a projection without
+/// `projection` are ignored.
 pub fn score(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scored {
     let facts = expected.facts();
     match outcome {
@@ -111,6 +115,15 @@ pub fn score(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scor
         Outcome::Reject { index, rule, .. } => {
             let index = if caps.index {
                 match index {
+                    Some(i) if *i > expected.events => {
+                        return Scored::new(
+                            Score::Errored,
+                            format!(
+                                "malformed answer: rejection index {i} is past the end of the stream ({} events)",
+                                expected.events
+                            ),
+                        );
+                    }
                     Some(i) => Some(*i),
                     None => {
                         return Scored::new(
@@ -123,8 +136,18 @@ pub fn score(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scor
                 None
             };
             let mut s = score_reject(&facts, index);
-            if caps.rule {
-                s.naming = rule.as_deref().map(|r| naming(expected, index, r));
+            if let (true, Some(named)) = (caps.rule, rule.as_deref()) {
+                let n = naming(expected, index, named);
+                s.naming = Some(n);
+                if n == Naming::Wrong {
+                    let why = misnamed(expected, index, named);
+                    s.reason = if s.score == Score::Fail {
+                        format!("{}; {why}", s.reason)
+                    } else {
+                        why
+                    };
+                    s.score = Score::Fail;
+                }
             }
             s
         }
@@ -138,24 +161,26 @@ fn describe_first(expected: &Expected) -> String {
     }
 }
 
+/// The stated violation that decides an acceptance: the first of the given
+/// obligation.
+fn first_with(expected: &Expected, o: Obligation) -> String {
+    let hit = match &expected.all {
+        Some(all) => all.iter().find(|(r, _)| r.obligation() == o).copied(),
+        None => expected.first.filter(|(r, _)| r.obligation() == o),
+    };
+    match hit {
+        Some((r, i)) => format!("`{r}` at {i}"),
+        None => describe_first(expected),
+    }
+}
+
 fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) -> Scored {
-    if let Some(m) = facts.m {
+    if facts.m.is_some() {
         return Scored::new(
             Score::Fail,
             format!(
-                "accepted a stream with a must-reject violation at {m}: {}",
-                describe_first(expected)
-            ),
-        );
-    }
-    if !facts.f_exact {
-        // The case says "reject" but names only an earlier warning; the
-        // obligation of its error violation is not stated.
-        return Scored::new(
-            Score::Warn,
-            format!(
-                "accepted a stream the case rejects (first violation {}; the obligation of its error violation is not stated)",
-                describe_first(expected)
+                "accepted a stream with a must-reject violation ({})",
+                first_with(expected, Obligation::MustReject)
             ),
         );
     }
@@ -163,20 +188,12 @@ fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) 
         return Scored::new(
             Score::Warn,
             format!(
-                "accepted a should-reject violation: {}",
-                describe_first(expected)
+                "accepted a should-reject violation ({})",
+                first_with(expected, Obligation::ShouldReject)
             ),
         );
     }
-    if facts.may_reject {
-        return Scored::new(
-            Score::Info,
-            format!(
-                "accepted a may-reject violation: {}",
-                describe_first(expected)
-            ),
-        );
-    }
+    // Valid, or may-reject violations only: the projection is scored.
     if let (Some(got), Some(want)) = (projection, expected.projection.as_ref())
         && !eq_ignoring_nulls(got, want)
     {
@@ -187,6 +204,15 @@ fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) 
         s.projection_mismatch = Some((normalize(want), normalize(got)));
         return s;
     }
+    if facts.may_reject {
+        return Scored::new(
+            Score::Info,
+            format!(
+                "accepted a may-reject violation ({})",
+                first_with(expected, Obligation::MayReject)
+            ),
+        );
+    }
     Scored::new(Score::Pass, "")
 }
 
@@ -196,20 +222,15 @@ fn score_reject(facts: &Facts, index: Option<usize>) -> Scored {
     }
     if let Some(i) = index {
         if let Some(f) = facts.f.filter(|f| i < *f) {
-            let what = if facts.f_exact {
-                "the first error violation is"
-            } else {
-                "the first error violation is at or after"
-            };
             return Scored::new(
                 Score::Fail,
-                format!("rejected at {i}, a valid prefix ({what} {f})"),
+                format!("rejected at {i}, inside the valid prefix (the first error is at {f})"),
             );
         }
         if let Some(m) = facts.m.filter(|m| i > *m) {
             return Scored::new(
                 Score::Fail,
-                format!("rejected at {i}, past the must-reject violation at {m}"),
+                format!("rejected at {i}, after letting through the must-reject violation at {m}"),
             );
         }
     }
@@ -217,16 +238,57 @@ fn score_reject(facts: &Facts, index: Option<usize>) -> Scored {
 }
 
 fn naming(expected: &Expected, index: Option<usize>, named: &str) -> Naming {
+    let Some(rule) = RuleId::from_id(named).filter(|r| r.rule().is_violation()) else {
+        return Naming::Wrong;
+    };
     if let Some(all) = &expected.all {
         let hit = all
             .iter()
-            .any(|(r, i)| r.as_str() == named && index.is_none_or(|x| x == *i));
+            .any(|(r, i)| *r == rule && index.is_none_or(|x| x == *i));
         return if hit { Naming::Right } else { Naming::Wrong };
     }
-    match expected.first {
-        Some((r, _)) if r.as_str() == named => Naming::Right,
-        Some((_, i)) if index.is_some_and(|x| x != i) => Naming::Unjudged,
-        _ => Naming::Wrong,
+    let Some((first, at)) = expected.first else {
+        return Naming::Wrong;
+    };
+    if rule == first && index.is_none_or(|x| x == at) {
+        return Naming::Right;
+    }
+    // Violations at one event are reported in catalogue order: a rule
+    // listed before the stated first one cannot also break at its index. A
+    // later rule, or another index, is not stated by the case.
+    if index == Some(at) && rule < first {
+        Naming::Wrong
+    } else {
+        Naming::Unjudged
+    }
+}
+
+fn misnamed(expected: &Expected, index: Option<usize>, named: &str) -> String {
+    match RuleId::from_id(named).filter(|r| r.rule().is_violation()) {
+        None => format!("misnamed: `{named}` is not a violation rule of the catalogue"),
+        Some(_) => {
+            let at = match index {
+                Some(i) => {
+                    let stated = expected
+                        .stated_at(i)
+                        .or_else(|| {
+                            expected
+                                .first
+                                .filter(|(_, f)| *f == i)
+                                .map(|(r, _)| vec![r])
+                        })
+                        .unwrap_or_default();
+                    if stated.is_empty() {
+                        format!("the case states no violation at {i}")
+                    } else {
+                        let names: Vec<String> = stated.iter().map(|r| format!("`{r}`")).collect();
+                        format!("the violations at {i} are {}", names.join(", "))
+                    }
+                }
+                None => "the case states no such violation".into(),
+            };
+            format!("misnamed: named `{named}`; {at}")
+        }
     }
 }
 
@@ -275,6 +337,13 @@ mod tests {
             first,
             projection: None,
             all: None,
+            events: 10,
+        }
+    }
+    fn listed(verdict: Verdict, all: &[(RuleId, usize)]) -> Expected {
+        Expected {
+            all: Some(all.to_vec()),
+            ..exp(verdict, all.first().copied())
         }
     }
     fn accept() -> Outcome {
@@ -288,6 +357,7 @@ mod tests {
         }
     }
     const ALL: Capabilities = Capabilities::ALL;
+    use RuleId as R;
 
     #[test]
     fn accept_scores_by_obligation() {
@@ -296,27 +366,21 @@ mod tests {
             (
                 exp(
                     Verdict::Reject,
-                    Some((RuleId::OwnershipContinuationDisagrees, 3)),
+                    Some((R::OwnershipContinuationDisagrees, 3)),
                 ),
                 Score::Fail,
             ),
+            (listed(Verdict::Reject, &[(R::TextNotOpen, 3)]), Score::Warn),
             (
-                exp(Verdict::Reject, Some((RuleId::TextNotOpen, 3))),
-                Score::Warn,
-            ),
-            (
-                exp(Verdict::Reject, Some((RuleId::RunUnterminated, 3))),
+                listed(Verdict::Reject, &[(R::RunUnterminated, 10)]),
                 Score::Info,
             ),
             (
-                exp(Verdict::Accept, Some((RuleId::InterruptUnknownId, 3))),
+                exp(Verdict::Accept, Some((R::InterruptUnknownId, 3))),
                 Score::Info,
             ),
             (
-                exp(
-                    Verdict::Accept,
-                    Some((RuleId::AttributionNotAttributable, 0)),
-                ),
+                exp(Verdict::Accept, Some((R::AttributionNotAttributable, 0))),
                 Score::Pass,
             ),
         ];
@@ -325,16 +389,33 @@ mod tests {
         }
     }
 
+    /// Issue point 6: `reasoning.already-open` (should-reject) and
+    /// `ownership.continuation-disagrees` (must-reject) at one event: M = F,
+    /// and accepting is a FAIL, not a WARN.
+    #[test]
+    fn a_must_reject_sharing_the_first_index_fails_acceptance() {
+        let e = listed(
+            Verdict::Reject,
+            &[
+                (R::ReasoningAlreadyOpen, 4),
+                (R::OwnershipContinuationDisagrees, 4),
+            ],
+        );
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Fail);
+        assert_eq!(score(&e, &reject(4, None), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &reject(5, None), ALL).score, Score::Fail);
+    }
+
     #[test]
     fn reject_scores_by_index() {
         let must = exp(
             Verdict::Reject,
-            Some((RuleId::OwnershipContinuationDisagrees, 3)),
+            Some((R::OwnershipContinuationDisagrees, 3)),
         );
         assert_eq!(score(&must, &reject(3, None), ALL).score, Score::Pass);
         assert_eq!(score(&must, &reject(2, None), ALL).score, Score::Fail);
         assert_eq!(score(&must, &reject(4, None), ALL).score, Score::Fail);
-        let should = exp(Verdict::Reject, Some((RuleId::TextNotOpen, 3)));
+        let should = listed(Verdict::Reject, &[(R::TextNotOpen, 3)]);
         assert_eq!(score(&should, &reject(7, None), ALL).score, Score::Pass);
         assert_eq!(score(&should, &reject(1, None), ALL).score, Score::Fail);
         assert_eq!(
@@ -344,20 +425,32 @@ mod tests {
     }
 
     #[test]
+    fn an_index_past_the_end_is_errored() {
+        let should = listed(Verdict::Reject, &[(R::TextNotOpen, 3)]);
+        // 10 events: index 10 is end of input, 11 is past it.
+        assert_eq!(score(&should, &reject(10, None), ALL).score, Score::Pass);
+        let s = score(&should, &reject(11, None), ALL);
+        assert_eq!(s.score, Score::Errored);
+        assert!(s.reason.contains("past the end"), "{}", s.reason);
+    }
+
+    #[test]
     fn full_knowledge_fails_a_rejection_past_a_later_must_reject() {
-        let mut e = exp(Verdict::Reject, Some((RuleId::TextNotOpen, 2)));
-        e.all = Some(vec![
-            (RuleId::TextNotOpen, 2),
-            (RuleId::OwnershipContinuationDisagrees, 5),
-        ]);
+        let e = listed(
+            Verdict::Reject,
+            &[(R::TextNotOpen, 2), (R::OwnershipContinuationDisagrees, 5)],
+        );
         assert_eq!(score(&e, &reject(5, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &reject(6, None), ALL).score, Score::Fail);
         assert_eq!(score(&e, &accept(), ALL).score, Score::Fail);
     }
 
     #[test]
-    fn rule_naming_is_credited_separately() {
-        let e = exp(Verdict::Reject, Some((RuleId::TextNotOpen, 3)));
+    fn a_misnamed_rule_fails() {
+        let e = listed(
+            Verdict::Reject,
+            &[(R::TextNotOpen, 3), (R::RunUnterminated, 10)],
+        );
         let right = score(&e, &reject(3, Some("text.not-open")), ALL);
         assert_eq!(
             (right.score, right.naming),
@@ -366,16 +459,54 @@ mod tests {
         let wrong = score(&e, &reject(3, Some("tool.not-open")), ALL);
         assert_eq!(
             (wrong.score, wrong.naming),
-            (Score::Pass, Some(Naming::Wrong))
+            (Score::Fail, Some(Naming::Wrong))
         );
-        let later = score(&e, &reject(5, Some("tool.not-open")), ALL);
-        assert_eq!(later.naming, Some(Naming::Unjudged));
+        assert!(wrong.reason.starts_with("misnamed"), "{}", wrong.reason);
+        // Right rule, but not at the index named.
+        let elsewhere = score(&e, &reject(10, Some("text.not-open")), ALL);
+        assert_eq!(elsewhere.score, Score::Fail);
+        let later = score(&e, &reject(10, Some("run.unterminated")), ALL);
+        assert_eq!(later.score, Score::Pass);
+        let unknown = score(&e, &reject(3, Some("text.no-such-rule")), ALL);
+        assert_eq!(
+            (unknown.score, unknown.naming),
+            (Score::Fail, Some(Naming::Wrong))
+        );
+        let obligation = score(&e, &reject(3, Some("accept.empty-id")), ALL);
+        assert_eq!(obligation.score, Score::Fail);
         let no_cap = score(
             &e,
             &reject(3, Some("tool.not-open")),
             Capabilities { rule: false, ..ALL },
         );
-        assert_eq!(no_cap.naming, None);
+        assert_eq!((no_cap.score, no_cap.naming), (Score::Pass, None));
+    }
+
+    #[test]
+    fn naming_against_a_first_violation_only() {
+        let e = exp(
+            Verdict::Reject,
+            Some((R::OwnershipContinuationDisagrees, 3)),
+        );
+        // `schema.not-json` comes earlier in the catalogue: it cannot share
+        // the index of a stated first violation.
+        let earlier = score(&e, &reject(3, Some("schema.not-json")), ALL);
+        assert_eq!(earlier.score, Score::Fail);
+        // `chunk.ambiguous` comes later: it could break there too.
+        let later = score(&e, &reject(3, Some("chunk.ambiguous")), ALL);
+        assert_eq!(
+            (later.score, later.naming),
+            (Score::Pass, Some(Naming::Unjudged))
+        );
+        let valid = score(
+            &exp(Verdict::Accept, None),
+            &reject(2, Some("text.not-open")),
+            ALL,
+        );
+        assert_eq!(
+            (valid.score, valid.naming),
+            (Score::Fail, Some(Naming::Wrong))
+        );
     }
 
     #[test]
@@ -383,9 +514,10 @@ mod tests {
         let caps = Capabilities::default();
         let e = exp(
             Verdict::Reject,
-            Some((RuleId::OwnershipContinuationDisagrees, 3)),
+            Some((R::OwnershipContinuationDisagrees, 3)),
         );
         assert_eq!(score(&e, &reject(0, None), caps).score, Score::Pass);
+        assert_eq!(score(&e, &reject(99, None), caps).score, Score::Pass);
         let missing = Outcome::Reject {
             index: None,
             rule: None,
@@ -408,18 +540,25 @@ mod tests {
         let s = score(&e, &other, ALL);
         assert_eq!(s.score, Score::Fail);
         assert!(s.projection_mismatch.is_some());
-        assert_eq!(
-            score(
-                &e,
-                &other,
-                Capabilities {
-                    projection: false,
-                    ..ALL
-                }
-            )
-            .score,
-            Score::Pass
-        );
+        let no_cap = Capabilities {
+            projection: false,
+            ..ALL
+        };
+        assert_eq!(score(&e, &other, no_cap).score, Score::Pass);
+    }
+
+    #[test]
+    fn projection_is_scored_when_only_may_reject_violations() {
+        let mut e = listed(Verdict::Reject, &[(R::RunUnterminated, 10)]);
+        e.projection = Some(json!({"runs": [{"runId": "r1", "status": "running"}]}));
+        let same = Outcome::Accept {
+            projection: Some(json!({"runs": [{"runId": "r1", "status": "running"}]})),
+        };
+        assert_eq!(score(&e, &same, ALL).score, Score::Info);
+        let other = Outcome::Accept {
+            projection: Some(json!({"runs": [{"runId": "r1", "status": "finished"}]})),
+        };
+        assert_eq!(score(&e, &other, ALL).score, Score::Fail);
     }
 
     #[test]
@@ -436,10 +575,14 @@ mod tests {
     }
 
     #[test]
-    fn warning_then_unknown_error() {
-        let e = exp(Verdict::Reject, Some((RuleId::InterruptUnknownId, 4)));
-        assert_eq!(score(&e, &reject(3, None), ALL).score, Score::Fail);
-        assert_eq!(score(&e, &reject(6, None), ALL).score, Score::Pass);
-        assert_eq!(score(&e, &accept(), ALL).score, Score::Warn);
+    fn warning_then_error() {
+        let e = listed(
+            Verdict::Reject,
+            &[(R::InterruptUnknownId, 4), (R::RunUnterminated, 10)],
+        );
+        // F is the first *error* violation: 10, not the warning's 4.
+        assert_eq!(score(&e, &reject(4, None), ALL).score, Score::Fail);
+        assert_eq!(score(&e, &reject(10, None), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Info);
     }
 }

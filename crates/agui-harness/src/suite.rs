@@ -117,7 +117,7 @@ impl SuiteCase {
 
     /// From a corpus case.
     pub fn from_corpus(case: agui_corpus::Case, path: PathBuf) -> Result<SuiteCase, String> {
-        let expected = Expected::from_corpus(&case.expect, case.projection)?;
+        let expected = Expected::from_case(&case)?;
         Ok(SuiteCase {
             id: case.id,
             description: case.description,
@@ -142,6 +142,11 @@ impl SuiteCase {
             },
             obligation: self.obligation,
             projection: self.expected.projection.clone(),
+            violations: self.expected.all.as_ref().map(|v| {
+                v.iter()
+                    .map(|&(rule, index)| agui_corpus::Stated { rule, index })
+                    .collect()
+            }),
         }
     }
 }
@@ -221,6 +226,54 @@ impl Suite {
         for p in plan {
             let id = p.id();
             match p.materialize() {
+                Ok(c) => cases.push(c),
+                Err(e) => problems.push(format!("{id}: {e}")),
+            }
+        }
+        (cases, problems)
+    }
+
+    /// [`Suite::cases`] for the cases whose id contains `filter` (all when
+    /// `None`), generated on `jobs` threads (generation dominates a run
+    /// against a fast implementation). Order and problems as `cases`.
+    pub fn cases_matching(
+        &self,
+        filter: Option<&str>,
+        jobs: usize,
+    ) -> (Vec<SuiteCase>, Vec<String>) {
+        let (mut plan, mut problems) = self.plan();
+        if let Some(f) = filter {
+            plan.retain(|p| p.id().contains(f));
+        }
+        let chunk = plan.len().div_ceil(jobs.max(1)).max(1);
+        let mut parts: Vec<Vec<Planned>> = Vec::new();
+        while !plan.is_empty() {
+            let rest = plan.split_off(chunk.min(plan.len()));
+            parts.push(std::mem::replace(&mut plan, rest));
+        }
+        let done: Vec<Vec<(String, Result<SuiteCase, String>)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = parts
+                .into_iter()
+                .map(|part| {
+                    s.spawn(move || {
+                        part.into_iter()
+                            .map(|p| (p.id(), p.materialize()))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        vec![(String::new(), Err("generation panicked".into()))]
+                    })
+                })
+                .collect()
+        });
+        let mut cases = Vec::new();
+        for (id, r) in done.into_iter().flatten() {
+            match r {
                 Ok(c) => cases.push(c),
                 Err(e) => problems.push(format!("{id}: {e}")),
             }

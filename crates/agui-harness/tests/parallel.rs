@@ -13,7 +13,7 @@ fn parallel_runs_keep_case_order_and_scores() {
     let cases: Vec<_> = (0..40).map(|i| valid(&format!("c/{i:02}"))).collect();
     let make =
         || -> anyhow::Result<Box<dyn Implementation + Send>> { Ok(Box::new(fake("crash@c/17"))) };
-    let run = run_cases_parallel("t", 3, &make, &cases, Vec::new(), &|_, _| {}).unwrap();
+    let run = run_cases_parallel("t", 3, &make, &cases, Vec::new(), &|_, _| {});
     let order: Vec<usize> = run.results.iter().map(|r| r.case).collect();
     assert_eq!(order, (0..40).collect::<Vec<_>>());
     for r in &run.results {
@@ -34,9 +34,13 @@ fn parallel_runs_keep_case_order_and_scores() {
 }
 
 #[test]
-fn a_worker_that_cannot_start_fails_the_run() {
+fn a_worker_that_cannot_start_aborts_the_run() {
     let make =
         || -> anyhow::Result<Box<dyn Implementation + Send>> { Ok(Box::new(fake("bad-version"))) };
-    let err = run_cases_parallel("t", 2, &make, &[valid("a")], Vec::new(), &|_, _| {}).unwrap_err();
-    assert!(err.to_string().contains("protocol 99"), "{err}");
+    let run = run_cases_parallel("t", 2, &make, &[valid("a")], Vec::new(), &|_, _| {});
+    let why = run.aborted.clone().unwrap();
+    assert!(why.contains("protocol 99"), "{why}");
+    assert!(run.results.is_empty());
+    assert_eq!(run.status(), agui_harness::RunStatus::Incomplete);
+    assert_eq!(run.status().exit_code(), 3);
 }

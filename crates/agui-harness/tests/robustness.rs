@@ -111,11 +111,36 @@ fn stdout_flood_is_capped() {
     );
 }
 
+/// A double answer is charged to the case that caused it, whether the
+/// second line is already there with the first or arrives while the next
+/// case runs (the next case then still gets its own answer).
 #[test]
-fn a_second_answer_desynchronises_the_next_case() {
-    let r = run(&mut fake("two-answers@b"), &three());
-    assert_eq!(scores(&r), [Score::Pass, Score::Pass, Score::Errored]);
-    assert_eq!(errored(&r, 2).reason, "answer has seq 2, expected 3");
+fn a_second_answer_is_charged_to_its_own_case() {
+    for behaviour in ["two-answers@b", "late-second-answer@b"] {
+        let r = run(&mut fake(behaviour), &three());
+        assert_eq!(
+            scores(&r),
+            [Score::Pass, Score::Errored, Score::Pass],
+            "{behaviour}"
+        );
+        let reason = errored(&r, 1).reason;
+        assert!(
+            reason.starts_with("answered twice"),
+            "{behaviour}: {reason}"
+        );
+    }
+}
+
+/// Issue point 9: a process that exited while a process it started holds
+/// stdout open is told apart from a hang.
+#[test]
+fn an_exit_is_told_from_a_hang() {
+    let r = run(&mut fake("exit-leaving-stdout@b"), &three());
+    assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
+    assert_eq!(
+        errored(&r, 1).reason,
+        "the process exited (exit status 0) without answering; a process it started kept stdout open"
+    );
 }
 
 #[test]
@@ -166,7 +191,13 @@ fn a_process_that_never_reads_stdin_cannot_block_the_harness() {
 fn memory_limit_turns_a_hog_into_an_error() {
     let mut s = spawn(&format!("{FAKE} alloc@b"));
     s.memory_limit = Some(256 << 20);
-    let mut imp = agui_harness::subprocess::Persistent::new(s, timeouts());
+    // A generous case limit: on a loaded machine the crash can take longer
+    // than the short limit of the other tests.
+    let limits = agui_harness::subprocess::Timeouts {
+        case: Duration::from_secs(5),
+        ..timeouts()
+    };
+    let mut imp = agui_harness::subprocess::Persistent::new(s, limits);
     let r = run(&mut imp, &three());
     assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
     let e = errored(&r, 1);
@@ -264,4 +295,90 @@ fn one_shot_mode() {
         "the process printed no result (exit status 0)"
     );
     assert!(reason("flood").starts_with("stdout line longer than"));
+}
+
+/// Whether a process is still running (a zombie counts as gone: it was
+/// killed and waits only for its reaper).
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(s) => !s
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// Waits (boundedly) until none of `pids` runs.
+fn all_gone(pids: &[u32]) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if pids.iter().all(|p| !alive(*p)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// The pids "OWN CHILD" the fake wrote with `--fork`, one line per process.
+fn forked(pidfile: &std::path::Path) -> Vec<(u32, u32)> {
+    std::fs::read_to_string(pidfile)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (a, b) = l.split_once(' ')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        })
+        .collect()
+}
+
+fn pidfile(name: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("agui-fake-{name}-{}.pids", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+/// Issue point 2: a child the implementation started (and left running)
+/// does not outlive the run, after a clean stop as after a restart.
+#[test]
+fn a_forked_child_does_not_outlive_the_run() {
+    let file = pidfile("persistent");
+    let cmd = format!(
+        "env AGUI_FAKE_PIDFILE={} {FAKE} --fork crash@b",
+        file.display()
+    );
+    let r = run(
+        &mut agui_harness::subprocess::Persistent::new(spawn(&cmd), timeouts()),
+        &three(),
+    );
+    assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
+    let pids = forked(&file);
+    let _ = std::fs::remove_file(&file);
+    // The first process (crashed on b) and its restart each forked one.
+    assert_eq!(pids.len(), 2, "{pids:?}");
+    let all: Vec<u32> = pids.iter().flat_map(|(a, b)| [*a, *b]).collect();
+    assert!(all_gone(&all), "still running: {all:?}");
+}
+
+#[test]
+fn a_forked_child_of_a_one_shot_process_does_not_outlive_its_case() {
+    let file = pidfile("one-shot");
+    let info = ImplInfo {
+        name: "fake".into(),
+        version: String::new(),
+        language: String::new(),
+        capabilities: Capabilities::default(),
+    };
+    let cmd = format!(
+        "env AGUI_FAKE_PIDFILE={} {FAKE} --one-shot --fork accept",
+        file.display()
+    );
+    let mut imp = OneShot::new(spawn(&cmd), timeouts(), info);
+    let r = run(&mut imp, &[valid("a"), valid("b")]);
+    assert_eq!(scores(&r), [Score::Pass, Score::Pass]);
+    let pids = forked(&file);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(pids.len(), 2, "{pids:?}");
+    let all: Vec<u32> = pids.iter().flat_map(|(a, b)| [*a, *b]).collect();
+    assert!(all_gone(&all), "still running: {all:?}");
 }

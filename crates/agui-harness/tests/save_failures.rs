@@ -55,6 +55,7 @@ fn case() -> SuiteCase {
             first: Some((RuleId::OwnershipContinuationDisagrees, 5)),
             projection: None,
             all: None,
+            events: 10,
         },
         obligation: None,
         origin: Origin::Generated {

@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 /// (case, fake behaviour, expected score, expected naming)
 fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
     let must = Some((RuleId::OwnershipContinuationDisagrees, 2));
-    let should = Some((RuleId::TextNotOpen, 2));
-    let may = Some((RuleId::RunUnterminated, 2));
+    let should = &[(RuleId::TextNotOpen, 2)];
+    let may = &[(RuleId::RunUnterminated, 2)];
     vec![
         (valid("valid/accepted"), "accept", Score::Pass, None),
         (valid("valid/rejected"), "reject:0", Score::Fail, None),
@@ -44,33 +44,51 @@ fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
             None,
         ),
         (
-            case("should/accepted", Verdict::Reject, should),
+            stated("should/accepted", Verdict::Reject, should),
             "accept",
             Score::Warn,
             None,
         ),
         (
-            case("should/later", Verdict::Reject, should),
-            "reject:3:tool.not-open",
+            stated("should/later", Verdict::Reject, should),
+            "reject:3",
             Score::Pass,
-            Some(Naming::Unjudged),
+            None,
         ),
         (
-            case("should/wrong-rule", Verdict::Reject, should),
+            stated("should/wrong-rule", Verdict::Reject, should),
             "reject:2:tool.not-open",
-            Score::Pass,
+            Score::Fail,
             Some(Naming::Wrong),
         ),
         (
-            case("may/accepted", Verdict::Reject, may),
+            case("must/unknown-rule", Verdict::Reject, must),
+            "reject:2:no.such-rule",
+            Score::Fail,
+            Some(Naming::Wrong),
+        ),
+        (
+            case("must/past-the-end", Verdict::Reject, must),
+            "reject:5",
+            Score::Errored,
+            None,
+        ),
+        (
+            stated("may/accepted", Verdict::Reject, may),
             "accept",
             Score::Info,
             None,
         ),
         (
-            case("may/rejected", Verdict::Reject, may),
+            stated("may/rejected", Verdict::Reject, may),
             "reject-end",
             Score::Pass,
+            None,
+        ),
+        (
+            valid("say/rejected"),
+            "'say:[ag-ui][enforce] Removed m1'",
+            Score::Fail,
             None,
         ),
         (valid("skip/me"), "skip", Score::Skipped, None),
@@ -122,15 +140,15 @@ fn json_report_has_a_line_per_case_and_a_summary() {
         json!({"id": "must/accepted", "score": "FAIL",
                "expected": {"verdict": "reject", "rule": "ownership.continuation-disagrees", "index": 2},
                "got": {"verdict": "accept"},
-               "reason": "accepted a stream with a must-reject violation at 2: `ownership.continuation-disagrees` (must-reject) at 2",
+               "reason": "accepted a stream with a must-reject violation (`ownership.continuation-disagrees` at 2)",
                "elapsed_us": lines[2]["elapsed_us"], "seed": 7, "mode": "valid"})
     );
     assert_eq!(lines[3]["rule_named"], "right");
     let s = &lines[cases.len()]["summary"];
-    assert_eq!(s["cases"], 13);
+    assert_eq!(s["cases"], 16);
     assert_eq!(
         s["scores"],
-        json!({"PASS": 5, "FAIL": 4, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 1, "named_right": 1, "named_wrong": 1})
+        json!({"PASS": 4, "FAIL": 7, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 2, "named_right": 1, "named_wrong": 2})
     );
     assert_eq!(s["rules"]["text.not-open"]["WARN"], 1);
     assert_eq!(s["rules"]["valid"]["PASS"], 1);
@@ -142,7 +160,9 @@ fn terminal_report_lists_failures_and_the_rule_table() {
     let (run, cases) = run_all();
     let text = terminal::render(&run, &cases, false);
     assert!(
-        text.contains("FAIL    must/late: rejected at 3, past the must-reject violation at 2"),
+        text.contains(
+            "FAIL    must/late: rejected at 3, after letting through the must-reject violation at 2"
+        ),
         "{text}"
     );
     assert!(
@@ -155,9 +175,18 @@ fn terminal_report_lists_failures_and_the_rule_table() {
     );
     assert!(text.contains("| fake: about to crash"), "{text}");
     assert!(
-        !text.contains("should/accepted"),
-        "WARN is not listed without -v"
+        text.contains(
+            "WARN    should/accepted: accepted a should-reject violation (`text.not-open` at 2)"
+        ),
+        "WARN is listed: {text}"
     );
+    assert!(!text.contains("may/accepted"), "INFO only with -v");
+    // The implementation's message and its stderr (issue point 9).
+    assert!(
+        text.contains("implementation says: [ag-ui][enforce] Removed m1"),
+        "{text}"
+    );
+    assert!(text.contains("| [ag-ui][enforce] Removed m1"), "{text}");
     let row = text
         .lines()
         .find(|l| l.starts_with("ownership.continuation-disagrees"))
@@ -168,31 +197,53 @@ fn terminal_report_lists_failures_and_the_rule_table() {
         [
             "ownership.continuation-disagrees",
             "1",
-            "3",
+            "4",
             "0",
             "0",
             "0",
-            "0",
-            "1/0"
+            "1",
+            "1/1"
         ]
     );
-    assert!(text.contains("13 cases: 5 PASS, 4 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 1 ERRORED; rules named right 1 / wrong 1"));
+    assert!(text.contains("16 cases: 4 PASS, 7 FAIL, 1 WARN, 1 INFO, 1 SKIPPED, 2 ERRORED; rules named right 1 / wrong 2"));
 }
 
 #[test]
 fn junit_and_markdown() {
     let (run, cases) = run_all();
     let xml = junit::render(&run, &cases).unwrap();
-    assert_eq!(xml.matches("<failure").count(), 4, "{xml}");
-    assert_eq!(xml.matches("<error").count(), 1);
+    assert_eq!(xml.matches("<failure").count(), 7, "{xml}");
+    assert_eq!(xml.matches("<error").count(), 2);
     assert_eq!(xml.matches("<skipped").count(), 1);
-    assert_eq!(xml.matches("<testcase").count(), 13);
+    assert_eq!(xml.matches("<testcase").count(), 16);
+    // The rule's area as classname; a failure body; WARN marked.
+    assert!(
+        xml.contains(r#"<testcase name="must/late" classname="ownership""#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("why: rejected at 3, after letting through the must-reject violation at 2"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("implementation says: [ag-ui][enforce] Removed m1"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<property name="score" value="WARN"/>"#),
+        "{xml}"
+    );
     let md = markdown::render(&run, &cases);
     assert!(
-        md.contains("| `text.not-open` | 2 | 0 | 1 | 0 | 0 | 0 | 0 | 1 |"),
+        md.contains("| `text.not-open` | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 1 |"),
         "{md}"
     );
     assert!(md.contains("| `must/late` | FAIL |"), "{md}");
+    assert!(md.contains("| `should/accepted` | WARN |"), "{md}");
+    assert!(
+        md.contains("| [ag-ui][enforce] Removed m1 | [ag-ui][enforce] Removed m1 |"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -219,11 +270,7 @@ fn schema_only_implementations_skip_stream_rule_cases() {
             Verdict::Reject,
             Some((RuleId::SchemaMissingField, 1)),
         ),
-        case(
-            "stream-rule",
-            Verdict::Reject,
-            Some((RuleId::TextNotOpen, 2)),
-        ),
+        stated("stream-rule", Verdict::Reject, &[(RuleId::TextNotOpen, 2)]),
     ];
     // It rejects everything at 1: right for the schema case, wrong for the
     // valid one, and never asked about the stream-rule case.

@@ -8,7 +8,10 @@
 //! one-shot). `AGUI_CONFORM_SUITE` names another suite.
 //!
 //! PASS, WARN and INFO pass; FAIL and ERRORED fail with the reason;
-//! SKIPPED shows as ignored, never as passed.
+//! SKIPPED shows as ignored, never as passed. Each WARN (and INFO) is
+//! printed on stderr as it happens and counted at the end;
+//! `AGUI_CONFORM_STRICT=1` makes WARN fail. Suite problems (a lost case
+//! file, a missing folder) fail the extra trial `suite/problems`.
 
 use agui_harness::implementation::{ImplInfo, Implementation};
 use agui_harness::report::terminal;
@@ -16,7 +19,15 @@ use agui_harness::runner::run_case;
 use agui_harness::session::ImplSpec;
 use agui_harness::{Score, Suite, SuiteCase};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+
+static WARNED: AtomicU64 = AtomicU64::new(0);
+static INFORMED: AtomicU64 = AtomicU64::new(0);
+
+fn strict() -> bool {
+    std::env::var("AGUI_CONFORM_STRICT").is_ok_and(|v| v == "1")
+}
 
 type Imp = Box<dyn Implementation + Send>;
 
@@ -46,13 +57,27 @@ fn check(case: &SuiteCase) -> Result<Completion, Failed> {
         p.push(imp);
     }
     match r.scored.score {
-        Score::Pass | Score::Warn | Score::Info => Ok(Completion::Completed),
+        Score::Warn if strict() => Err(terminal::case_detail(&r, case).into()),
+        Score::Warn | Score::Info => {
+            let n = if r.scored.score == Score::Warn {
+                &WARNED
+            } else {
+                &INFORMED
+            };
+            n.fetch_add(1, Ordering::Relaxed);
+            eprintln!("{}", terminal::case_detail(&r, case));
+            Ok(Completion::Completed)
+        }
+        Score::Pass => Ok(Completion::Completed),
         Score::Skipped => Ok(Completion::ignored_with(r.scored.reason)),
         Score::Fail | Score::Errored => Err(terminal::case_detail(&r, case).into()),
     }
 }
 
 fn main() {
+    // Ctrl-C kills the implementations too (they run in their own
+    // process groups), then exits.
+    agui_harness::subprocess::cleanup::install(agui_harness::subprocess::cleanup::OnSignal::Exit);
     let args = Arguments::from_args();
     let suite_name = std::env::var("AGUI_CONFORM_SUITE").unwrap_or_else(|_| "default".into());
     let suite = match Suite::find(&suite_name) {
@@ -83,14 +108,30 @@ fn main() {
     let _ = SPEC.set(spec);
     // Generated cases are generated when their test runs, not when the
     // suite is listed (nextest lists once per test process).
-    let trials = plan
+    let mut trials: Vec<Trial> = plan
         .into_iter()
         .map(|p| {
             let name = p.id();
             Trial::ignorable_test(name, move || check(&p.materialize()?))
         })
         .collect();
+    // Lost cases, or none at all, are never silently green.
+    let mut problems = problems;
+    if trials.is_empty() {
+        problems.push(format!("suite `{}` has no case", suite.name));
+    }
+    if !problems.is_empty() {
+        let text = problems.join("\n");
+        trials.push(Trial::test("suite/problems", move || Err(text.into())));
+    }
     let conclusion = libtest_mimic::run(&args, trials);
+    let (w, i) = (
+        WARNED.load(Ordering::Relaxed),
+        INFORMED.load(Ordering::Relaxed),
+    );
+    if w + i > 0 {
+        eprintln!("{w} case(s) WARN (deviation from the reference clients), {i} INFO; see above");
+    }
     if let Ok(mut pool) = POOL.lock() {
         for mut imp in pool.drain(..) {
             for incident in imp.shutdown() {

@@ -22,6 +22,12 @@ pub enum Command {
         /// without that file, that every case's `spec` is).
         #[arg(long, value_name = "DIR")]
         spec: Option<PathBuf>,
+        /// A vendor's own folder: only what `run` needs (case schema, the
+        /// id rule, expectations) and the reference comparison; the golden
+        /// corpus's gates (every rule covered, known areas, schema-valid
+        /// events) are off.
+        #[arg(long)]
+        vendor: bool,
     },
     /// Write the corpus built into this binary (cases, case.schema.json,
     /// README.md, spec-quotes.md) into DIR, for runners in other languages.
@@ -38,7 +44,7 @@ pub enum Command {
 /// Exit status: 0 all good, 1 any problem, 2 the directory cannot be read.
 pub fn run(cmd: Command) -> anyhow::Result<u8> {
     match cmd {
-        Command::Check { dir, spec } => check(&dir, spec.as_deref()),
+        Command::Check { dir, spec, vendor } => check(&dir, spec.as_deref(), vendor),
         Command::Export { dir, force } => export(&dir, force),
     }
 }
@@ -53,23 +59,32 @@ fn export(dir: &Path, force: bool) -> anyhow::Result<u8> {
     }
     let n = agui_assets::export("corpus", dir)
         .with_context(|| format!("cannot write the corpus into {}", dir.display()))?;
-    println!(
-        "wrote {n} files of the built-in corpus to {} (`agui-conform corpus check {}` checks it)",
-        dir.display(),
-        dir.display()
-    );
+    super::rules::to_stdout(|out| {
+        writeln!(
+            out,
+            "wrote {n} files of the built-in corpus to {} (`agui-conform corpus check {}` checks it)",
+            dir.display(),
+            dir.display()
+        )
+    })?;
     Ok(0)
 }
 
-fn check(dir: &Path, spec: Option<&Path>) -> anyhow::Result<u8> {
-    let summary = agui_corpus::check_dir_with_spec(dir, spec).with_context(|| match spec {
-        Some(s) => format!(
-            "cannot read corpus directory {} or spec directory {}",
-            dir.display(),
-            s.display()
-        ),
-        None => format!("cannot read corpus directory {}", dir.display()),
-    })?;
+fn check(dir: &Path, spec: Option<&Path>, vendor: bool) -> anyhow::Result<u8> {
+    let which = if vendor {
+        agui_corpus::check::Gates::Vendor
+    } else {
+        agui_corpus::check::Gates::Golden
+    };
+    let summary =
+        agui_corpus::check::check_dir_with(dir, spec, which).with_context(|| match spec {
+            Some(s) => format!(
+                "cannot read corpus directory {} or spec directory {}",
+                dir.display(),
+                s.display()
+            ),
+            None => format!("cannot read corpus directory {}", dir.display()),
+        })?;
     super::rules::to_stdout(|out| write!(out, "{}", render(dir, &summary)))?;
     Ok(if summary.ok() { 0 } else { 1 })
 }

@@ -161,6 +161,17 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     if let Some(f) = &args.filter {
         inputs.retain(|i| i.id.contains(f.as_str()));
     }
+    // Never silently green (suites/README.md, exit status 3).
+    if inputs.is_empty() {
+        eprintln!(
+            "agui-conform: no producer case to run{}",
+            args.filter
+                .as_deref()
+                .map(|f| format!(" (--filter `{f}` matches none)"))
+                .unwrap_or_default()
+        );
+        return Ok(3);
+    }
     let mut limits = Limits::default();
     if let Some(ms) = args.timeout_ms {
         limits.total = Duration::from_millis(ms.max(1));

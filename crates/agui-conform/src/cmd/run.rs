@@ -71,6 +71,10 @@ pub struct Args {
     /// No progress bar on stderr.
     #[arg(long)]
     pub no_progress: bool,
+    /// WARN fails the run too (for implementations that promise to match
+    /// the AG-UI reference clients).
+    #[arg(long)]
+    pub strict: bool,
     /// Run this many implementations at once (processes, for a command);
     /// 0 or 1: one.
     #[arg(long, short = 'j', default_value_t = 1)]
@@ -84,10 +88,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.producer.producer {
         return super::producer::run_suite(url, &args);
     }
+    agui_harness::subprocess::cleanup::install(
+        agui_harness::subprocess::cleanup::OnSignal::WindDown,
+    );
     let suite = Suite::find(args.suite.as_deref().unwrap_or("default"))?;
-    let (mut cases, problems) = suite.cases();
-    if let Some(f) = &args.filter {
-        cases.retain(|c| c.id.contains(f.as_str()));
+    let jobs = args.jobs.max(1);
+    let (cases, mut problems) = suite.cases_matching(args.filter.as_deref(), jobs);
+    if let (Some(f), true) = (&args.filter, cases.is_empty()) {
+        problems.push(format!("--filter `{f}` matches no case"));
     }
     let mut timeouts: Timeouts = suite.file.timeouts.to_timeouts();
     if let Some(ms) = args.timeout_ms {
@@ -130,7 +138,6 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             let _ = writeln!(stdout.lock(), "{}", json::case_line(r, c));
         }
     };
-    let jobs = args.jobs.max(1);
     let mut run = run_cases_parallel(
         &suite.name,
         jobs,
@@ -138,13 +145,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         &cases,
         problems,
         &on_case,
-    )?;
+    );
+    run.strict = args.strict;
     bar.finish_and_clear();
 
     let shrinkable = run.results.iter().any(|r| {
         r.scored.score == Score::Fail && matches!(cases[r.case].origin, Origin::Generated { .. })
     });
-    if let (Some(dir), true) = (&args.save_failures, shrinkable) {
+    let interrupted = agui_harness::subprocess::cleanup::interrupted();
+    if let (Some(dir), true, None) = (&args.save_failures, shrinkable, interrupted) {
         // A fresh implementation: the run's own ones are stopped.
         let mut imp = spec.build()?;
         imp.describe()?;
@@ -183,6 +192,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         run.incidents.extend(imp.shutdown());
     }
 
+    // The requested report files come first: they are written whatever
+    // happens to stdout (a closed pipe, a second signal).
+    if let Some(p) = &args.junit {
+        std::fs::write(p, junit::render(&run, &cases)?)?;
+    }
+    if let Some(p) = &args.markdown {
+        std::fs::write(p, markdown::render(&run, &cases))?;
+    }
     if json_mode {
         writeln!(stdout.lock(), "{}", json::summary_line(&run, &cases))?;
     } else {
@@ -192,11 +209,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             terminal::render(&run, &cases, args.verbose)
         )?;
     }
-    if let Some(p) = &args.junit {
-        std::fs::write(p, junit::render(&run, &cases)?)?;
+    if let Some(why) = run.incomplete() {
+        eprintln!("agui-conform: {why}");
     }
-    if let Some(p) = &args.markdown {
-        std::fs::write(p, markdown::render(&run, &cases))?;
-    }
-    Ok(if run.ok() { 0 } else { 1 })
+    // 128 + N after signal N, as a shell reports a process it killed.
+    Ok(match agui_harness::subprocess::cleanup::interrupted() {
+        Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
+        None => run.status().exit_code(),
+    })
 }

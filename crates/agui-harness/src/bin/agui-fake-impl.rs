@@ -2,14 +2,21 @@
 //! of the agui-conform protocol, for the harness's own tests. Not an
 //! implementation to score.
 //!
-//! `agui-fake-impl [--one-shot] [--caps a,b] BEHAVIOUR[@SUBSTR]`
+//! `agui-fake-impl [--one-shot] [--fork] [--caps a,b] BEHAVIOUR[@SUBSTR]`
+//!
+//! `--fork` first starts a child (`sleep 1000`, its stdout closed) and
+//! appends "OWN_PID CHILD_PID" to the file `$AGUI_FAKE_PIDFILE`: the
+//! harness must kill it with the implementation.
 //!
 //! With `@SUBSTR` the behaviour applies only to cases whose id contains
 //! SUBSTR; other cases are accepted. Behaviours:
 //! answers: `accept`, `reject:N[:RULE]`, `reject-end`, `projection:JSON`,
 //! `skip`, `self-error`; misbehaviours: `crash`, `hang`, `silent`,
 //! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`,
-//! `two-answers`; process-level: `exit-after-handshake`, `ignore-stop`,
+//! `two-answers`, `late-second-answer` (the second 200 ms later),
+//! `exit-leaving-stdout` (starts a child that holds stdout open, exits
+//! without answering), `say:TEXT` (writes TEXT to stderr, rejects at 0
+//! with the message TEXT); process-level: `exit-after-handshake`, `ignore-stop`,
 //! `bad-version`, `no-handshake`.
 
 use serde_json::{Value, json};
@@ -45,6 +52,10 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
             r
         }
         "reject-end" => json!({"verdict": "reject", "index": events.len()}),
+        "say" => {
+            eprintln!("{arg}");
+            json!({"verdict": "reject", "index": 0, "message": arg})
+        }
         "projection" => {
             json!({"verdict": "accept", "projection": serde_json::from_str::<Value>(arg).unwrap_or(Value::Null)})
         }
@@ -65,6 +76,15 @@ fn misbehave(name: &str, seq: &Value) {
         "garbage" => emit("this is not json"),
         "silent-exit" => std::process::exit(0),
         "wrong-seq" => emit(&json!({"seq": seq.as_u64().unwrap_or(0) + 1000, "result": {"verdict": "accept"}}).to_string()),
+        "late-second-answer" => {
+            emit(&json!({"seq": seq, "result": {"verdict": "accept"}}).to_string());
+            std::thread::sleep(Duration::from_millis(200));
+            emit(&json!({"seq": seq, "result": {"verdict": "accept"}}).to_string());
+        }
+        "exit-leaving-stdout" => {
+            let _ = spawn_sleeper(true);
+            std::process::exit(0);
+        }
         "two-answers" => {
             emit(&json!({"seq": seq, "result": {"verdict": "accept"}}).to_string());
             emit(&json!({"seq": seq, "result": {"verdict": "accept"}}).to_string());
@@ -93,9 +113,36 @@ fn misbehave(name: &str, seq: &Value) {
     }
 }
 
+/// Starts `sleep 1000` (holding our stdout when `keep_stdout`) and records
+/// "OWN_PID CHILD_PID" in `$AGUI_FAKE_PIDFILE`.
+fn spawn_sleeper(keep_stdout: bool) -> Option<u32> {
+    let mut cmd = std::process::Command::new("sleep");
+    cmd.arg("1000").stdin(std::process::Stdio::null());
+    if !keep_stdout {
+        cmd.stdout(std::process::Stdio::null());
+    }
+    let child = cmd.spawn().ok()?;
+    let pid = child.id();
+    std::mem::forget(child);
+    if let Ok(path) = std::env::var("AGUI_FAKE_PIDFILE") {
+        use std::io::Write as _;
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(f, "{} {pid}", std::process::id());
+        }
+    }
+    Some(pid)
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let one_shot = take_flag(&mut args, "--one-shot");
+    if take_flag(&mut args, "--fork") {
+        let _ = spawn_sleeper(false);
+    }
     let caps = take_value(&mut args, "--caps").unwrap_or_else(|| "verdict,index,rule".into());
     let spec = args.pop().unwrap_or_else(|| "accept".into());
     let (behaviour, only) = match spec.split_once('@') {

@@ -26,6 +26,9 @@ pub fn case_line(r: &CaseResult, c: &SuiteCase) -> Value {
     if let Some(n) = r.scored.naming {
         v["rule_named"] = json!(n.as_str());
     }
+    if let Some(t) = &r.stderr {
+        v["stderr"] = json!(t);
+    }
     if let Some((want, got)) = &r.scored.projection_mismatch {
         v["projection"] = json!({"expected": want, "reported": got});
     }
@@ -61,6 +64,11 @@ pub fn summary_line(run: &RunResult, cases: &[SuiteCase]) -> Value {
         "rules": rules,
         "incidents": run.incidents,
         "problems": run.problems,
+        "aborted": run.aborted,
+        "incomplete": run.incomplete(),
+        "strict": run.strict,
+        "status": run.status().as_str(),
+        "exit_status": run.status().exit_code(),
         "elapsed_ms": run.elapsed.as_millis() as u64,
         "ok": run.ok(),
     }})

@@ -1,10 +1,18 @@
-//! `--markdown FILE`: the summary and per-rule tables, and the cases that
-//! failed or errored.
+//! `--markdown FILE`: the run's status, the summary and per-rule tables,
+//! and every case that failed, errored or warned, with the
+//! implementation's message and stderr.
 
-use super::{COLUMNS, describe_expected, rule_label, totals_line};
+use super::{
+    COLUMNS, describe_expected, is_listed, last_lines, message, rule_label, status_line, stderr,
+    totals_line,
+};
 use crate::runner::RunResult;
 use crate::suite::SuiteCase;
 use std::fmt::Write;
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', "<br>")
+}
 
 pub fn render(run: &RunResult, cases: &[SuiteCase]) -> String {
     let i = &run.implementation;
@@ -15,7 +23,14 @@ pub fn render(run: &RunResult, cases: &[SuiteCase]) -> String {
         run.suite,
         i.capabilities.names().join(", ")
     );
+    let _ = writeln!(out, "**{}**\n", status_line(run));
     let _ = writeln!(out, "{}\n", totals_line(&run.total()));
+    for p in &run.problems {
+        let _ = writeln!(out, "- Problem: {p}");
+    }
+    if !run.problems.is_empty() {
+        out.push('\n');
+    }
     out.push_str("| rule |");
     for (h, _) in COLUMNS {
         let _ = write!(out, " {h} |");
@@ -32,23 +47,28 @@ pub fn render(run: &RunResult, cases: &[SuiteCase]) -> String {
         }
         let _ = writeln!(out, " {} | {} |", t.named_right, t.named_wrong);
     }
-    let bad: Vec<_> = run
-        .results
-        .iter()
-        .filter(|r| r.scored.score.is_bad())
+    let listed: Vec<_> = (0..run.results.len())
+        .filter(|k| is_listed(run, *k))
+        .map(|k| &run.results[k])
         .collect();
-    if !bad.is_empty() {
-        out.push_str("\n## Failed and errored cases\n\n| case | score | expected | got | why |\n|---|---|---|---|---|\n");
-        for r in bad {
+    if !listed.is_empty() {
+        out.push_str("\n## Failed, errored and warned cases\n\n| case | score | expected | got | why | implementation said | stderr (end) |\n|---|---|---|---|---|---|---|\n");
+        for r in listed {
             let c = &cases[r.case];
+            let said = message(r).map(cell).unwrap_or_default();
+            let err = stderr(r)
+                .map(|t| cell(&last_lines(t, 4).join("\n")))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} | {} | {} |",
                 c.id,
                 r.scored.score,
-                describe_expected(&c.expected),
-                r.outcome.short().replace('|', "\\|"),
-                r.scored.reason.replace('|', "\\|")
+                cell(&describe_expected(&c.expected)),
+                cell(&r.outcome.short()),
+                cell(&r.scored.reason),
+                said,
+                err
             );
         }
     }

@@ -7,7 +7,8 @@ pub mod markdown;
 pub mod terminal;
 
 use crate::expect::Expected;
-use crate::runner::{RunResult, Tally};
+use crate::outcome::{Errored, Outcome};
+use crate::runner::{CaseResult, RunResult, Tally};
 use crate::score::Score;
 use crate::suite::SuiteCase;
 use agui_model::{RuleId, Verdict};
@@ -20,7 +21,18 @@ pub fn describe_expected(e: &Expected) -> String {
             format!("accept (warning `{r}` at {i}, {})", r.obligation().as_str())
         }
         (Verdict::Reject, Some((r, i))) => {
-            format!("reject at {i} (`{r}`, {})", r.obligation().as_str())
+            let mut d = format!("reject at {i} (`{r}`, {}", r.obligation().as_str());
+            // A stated must-reject violation other than the first one
+            // decides acceptance: say which.
+            let must = e.all.as_ref().and_then(|all| {
+                all.iter()
+                    .find(|(x, _)| x.obligation() == agui_model::Obligation::MustReject)
+            });
+            if let Some((m, at)) = must.filter(|(m, _)| *m != r) {
+                d.push_str(&format!("; must-reject `{m}` at {at}"));
+            }
+            d.push(')');
+            d
         }
         (Verdict::Reject, None) => "reject".into(),
         (Verdict::Inconclusive, _) => "inconclusive".into(),
@@ -101,6 +113,59 @@ pub fn seed_note(c: &SuiteCase) -> Option<String> {
     }
 }
 
+/// FAIL, ERRORED and WARN are listed case by case in every report.
 pub(crate) fn is_listed(r: &RunResult, i: usize) -> bool {
-    r.results[i].scored.score.is_bad()
+    let s = r.results[i].scored.score;
+    s.is_bad() || s == Score::Warn
+}
+
+/// The implementation's own message, when its answer carried one.
+pub fn message(r: &CaseResult) -> Option<&str> {
+    match &r.outcome {
+        Outcome::Reject {
+            message: Some(m), ..
+        } => Some(m),
+        _ => None,
+    }
+}
+
+/// The implementation's stderr for a case: what it wrote while answering,
+/// or the tail an ERRORED outcome kept.
+pub fn stderr(r: &CaseResult) -> Option<&str> {
+    match &r.outcome {
+        Outcome::Errored(Errored {
+            stderr_tail: Some(t),
+            ..
+        }) => Some(t),
+        _ => r.stderr.as_deref(),
+    }
+}
+
+/// The last `n` lines of a text.
+pub fn last_lines(t: &str, n: usize) -> Vec<&str> {
+    let mut v: Vec<&str> = t.trim_end().lines().rev().take(n).collect();
+    v.reverse();
+    v
+}
+
+/// The run's state in one line, for every report's head.
+pub fn status_line(run: &RunResult) -> String {
+    let st = run.status();
+    match run.incomplete() {
+        Some(why) => format!(
+            "{} (exit status {}): {why}",
+            st.as_str().to_uppercase(),
+            st.exit_code()
+        ),
+        None => format!(
+            "{} (exit status {}){}",
+            st.as_str().to_uppercase(),
+            st.exit_code(),
+            if run.strict {
+                "; --strict: WARN fails"
+            } else {
+                ""
+            }
+        ),
+    }
 }

@@ -1,13 +1,15 @@
 //! The report for people on a terminal: each failing or errored case with
 //! the reason and a minimal diff, then the per-rule table and the totals.
 
-use super::{COLUMNS, describe_expected, is_listed, json_diff, rule_label, seed_note, totals_line};
-use crate::outcome::{Errored, Outcome};
+use super::{
+    COLUMNS, describe_expected, is_listed, json_diff, last_lines, message, rule_label, seed_note,
+    status_line, stderr, totals_line,
+};
 use crate::runner::{CaseResult, RunResult};
 use crate::suite::SuiteCase;
 use std::fmt::Write;
 
-/// One case in detail (FAIL and ERRORED; all with `verbose`).
+/// One case in detail (FAIL, ERRORED, WARN; all with `verbose`).
 pub fn case_detail(r: &CaseResult, c: &SuiteCase) -> String {
     let mut s = format!("{:<7} {}", r.scored.score.as_str(), c.id);
     if !r.scored.reason.is_empty() {
@@ -30,18 +32,13 @@ pub fn case_detail(r: &CaseResult, c: &SuiteCase) -> String {
             let _ = write!(s, "\n        {line}");
         }
     }
-    if let Outcome::Errored(Errored {
-        stderr_tail: Some(t),
-        ..
-    }) = &r.outcome
-    {
-        {
-            let t = t.trim_end();
-            let last: Vec<&str> = t.lines().rev().take(8).collect();
-            s.push_str("\n        stderr tail:");
-            for l in last.iter().rev() {
-                let _ = write!(s, "\n        | {l}");
-            }
+    if let Some(m) = message(r) {
+        let _ = write!(s, "\n        implementation says: {m}");
+    }
+    if let Some(t) = stderr(r) {
+        s.push_str("\n        stderr tail:");
+        for l in last_lines(t, 8) {
+            let _ = write!(s, "\n        | {l}");
         }
     }
     s
@@ -94,6 +91,7 @@ pub fn render(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
     for inc in &run.incidents {
         let _ = writeln!(out, "incident: {inc}");
     }
+    let _ = writeln!(out, "{}", status_line(run));
     let total = run.total();
     let secs = run.elapsed.as_secs_f64();
     let rate = if secs > 0.0 {

@@ -2,6 +2,7 @@
 //! `suites/PROTOCOL.md`: persistent (one process, many cases) and one-shot
 //! (one process per case).
 
+pub mod cleanup;
 pub mod oneshot;
 pub mod persistent;
 pub mod process;

@@ -15,6 +15,7 @@ pub struct OneShot {
     spawn: Spawn,
     timeouts: Timeouts,
     info: ImplInfo,
+    last_stderr: Option<String>,
 }
 
 impl OneShot {
@@ -23,6 +24,7 @@ impl OneShot {
             spawn,
             timeouts,
             info,
+            last_stderr: None,
         }
     }
 }
@@ -42,6 +44,7 @@ impl Implementation for OneShot {
     }
 
     fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
+        self.last_stderr = None;
         let mut proc = match Proc::start(&self.spawn) {
             Ok(p) => p,
             Err(e) => {
@@ -80,22 +83,28 @@ impl Implementation for OneShot {
                 );
             }
             Err(Wait::Timeout) => {
-                return fail(
-                    &mut proc,
-                    format!(
+                let reason = match proc.exited() {
+                    Some(s) => format!(
+                        "the process exited ({}) without a result; a process it started kept stdout open",
+                        describe_exit(Some(s))
+                    ),
+                    None => format!(
                         "no answer within {} ms (hang)",
                         self.timeouts.case.as_millis()
                     ),
-                );
+                };
+                return fail(&mut proc, reason);
             }
         };
-        // The answer counts; a process that lingers after it is killed.
-        if proc
-            .wait_until(Instant::now() + self.timeouts.stop)
-            .is_none()
-        {
-            proc.kill();
-        }
+        // The answer counts; a process that lingers after it is killed,
+        // and so is whatever it started (its process group), in any case.
+        proc.wait_until(Instant::now() + self.timeouts.stop);
+        proc.kill();
+        self.last_stderr = proc.stderr_tail();
         outcome
+    }
+
+    fn case_stderr(&mut self) -> Option<String> {
+        self.last_stderr.take()
     }
 }

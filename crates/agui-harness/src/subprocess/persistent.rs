@@ -23,6 +23,10 @@ pub struct Persistent {
     start_failures: u32,
     starts: u32,
     buf: Vec<u8>,
+    /// The last case answered well (id, seq): a late second answer of it is
+    /// charged to it, not to the case that reads it.
+    prev: Option<(String, u64)>,
+    late: Vec<(String, String)>,
 }
 
 /// A failed start: the reason and the stderr tail.
@@ -42,6 +46,8 @@ impl Persistent {
             start_failures: 0,
             starts: 0,
             buf: Vec::new(),
+            prev: None,
+            late: Vec::new(),
         }
     }
 
@@ -159,18 +165,65 @@ impl Implementation for Persistent {
         let Some(proc) = self.proc.as_mut() else {
             return Outcome::errored("no process");
         };
+        proc.mark_stderr();
         proc.send(&self.buf);
-        let got = proc.line(Instant::now() + self.timeouts.case);
-        match got {
-            Ok(Line::Text(l)) => match protocol::parse_run_answer(&l, seq) {
-                Ok(o) => o,
-                Err(reason) => self.fail(reason),
-            },
-            other => {
-                let reason = describe_silence(proc, other, self.spawn.max_line, self.timeouts.case);
+        let deadline = Instant::now() + self.timeouts.case;
+        let answer = loop {
+            match proc.line(deadline) {
+                Ok(Line::Text(l)) => {
+                    let stale = protocol::answer_seq(&l).and_then(|s| {
+                        self.prev
+                            .as_ref()
+                            .filter(|(_, p)| *p == s && s < seq)
+                            .map(|(id, _)| id.clone())
+                    });
+                    if let Some(prev) = stale {
+                        self.late.push((
+                            prev,
+                            "answered twice: a second answer arrived after the next case was sent"
+                                .into(),
+                        ));
+                        continue;
+                    }
+                    break protocol::parse_run_answer(&l, seq);
+                }
+                other => {
+                    break Err(describe_silence(
+                        proc,
+                        other,
+                        self.spawn.max_line,
+                        self.timeouts.case,
+                    ));
+                }
+            }
+        };
+        let answer = answer.and_then(|o| match proc.line_now() {
+            Some(extra) => Err(format!(
+                "answered twice: another line followed the answer: {}",
+                protocol::snippet(&extra)
+            )),
+            None => Ok(o),
+        });
+        match answer {
+            Ok(o) => {
+                self.prev = Some((id.to_string(), seq));
+                o
+            }
+            Err(reason) => {
+                self.prev = None;
                 self.fail(reason)
             }
         }
+    }
+
+    /// Read on demand (only for cases that did not pass): the share of
+    /// stderr since the case was sent.
+    fn case_stderr(&mut self) -> Option<String> {
+        self.proc.as_mut().and_then(Proc::stderr_since_mark)
+    }
+
+    fn late_errors(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.late)
     }
 
     fn shutdown(&mut self) -> Vec<Incident> {
@@ -199,6 +252,8 @@ impl Implementation for Persistent {
                     ));
                 }
             }
+            // Whatever it started dies with it (its process group).
+            p.kill();
         }
         incidents
     }
@@ -230,6 +285,13 @@ fn describe_silence(
             let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
             format!("the process closed stdout ({})", describe_exit(status))
         }
-        Err(Wait::Timeout) => format!("no answer within {} ms (hang)", limit.as_millis()),
+        Err(Wait::Timeout) => match proc.exited() {
+            // Exited, but something it started holds stdout open.
+            Some(s) => format!(
+                "the process exited ({}) without answering; a process it started kept stdout open",
+                describe_exit(Some(s))
+            ),
+            None => format!("no answer within {} ms (hang)", limit.as_millis()),
+        },
     }
 }

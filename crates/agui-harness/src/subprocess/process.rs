@@ -78,8 +78,24 @@ pub struct Proc {
     eof: bool,
     eof_reported: bool,
     max_line: usize,
-    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr: Arc<Mutex<Tail>>,
     stderr_thread: Option<thread::JoinHandle<()>>,
+    /// A duplicate of the stderr pipe, to see whether the reader thread
+    /// has caught up (`FIONREAD`) without waiting blindly.
+    stderr_probe: Option<std::os::fd::OwnedFd>,
+    /// Stderr bytes read when the current case began ([`Proc::mark_stderr`]).
+    stderr_mark: u64,
+    /// The exit status, once seen (the zombie is left unreaped until
+    /// [`Proc::kill`] has killed the process group).
+    exit: Option<ExitStatus>,
+    reaped: bool,
+}
+
+/// The last bytes of stderr and how many were read in all.
+#[derive(Default)]
+struct Tail {
+    bytes: VecDeque<u8>,
+    total: u64,
 }
 
 fn set_nonblocking(fd: std::os::fd::RawFd) -> std::io::Result<()> {
@@ -102,6 +118,11 @@ impl Proc {
             .stderr(Stdio::piped());
         unix_setup(&mut cmd, spec.memory_limit);
         let mut child = cmd.spawn()?;
+        let pgid = child.id() as i32;
+        if !super::cleanup::register(pgid) {
+            // Interrupted meanwhile: the new group dies with the others.
+            super::cleanup::kill_all();
+        }
         let stdin = child
             .stdin
             .take()
@@ -116,7 +137,11 @@ impl Proc {
             .ok_or_else(|| std::io::Error::other("no stderr pipe"))?;
         set_nonblocking(stdin.as_raw_fd())?;
         set_nonblocking(stdout.as_raw_fd())?;
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_probe = {
+            use std::os::fd::AsFd;
+            stderr_pipe.as_fd().try_clone_to_owned().ok()
+        };
+        let stderr = Arc::new(Mutex::new(Tail::default()));
         let tail = stderr.clone();
         let stderr_thread = thread::spawn(move || keep_tail(stderr_pipe, tail));
         Ok(Proc {
@@ -133,7 +158,21 @@ impl Proc {
             max_line: spec.max_line,
             stderr,
             stderr_thread: Some(stderr_thread),
+            stderr_probe,
+            stderr_mark: 0,
+            exit: None,
+            reaped: false,
         })
+    }
+
+    /// The child's exit status if it has exited, without reaping it (its
+    /// pid stays reserved, so its process group can still be killed
+    /// safely).
+    pub fn exited(&mut self) -> Option<ExitStatus> {
+        if self.exit.is_none() && !self.reaped {
+            self.exit = peek_exit(self.child.id());
+        }
+        self.exit
     }
 
     /// Queues bytes for stdin and writes what the pipe takes now (never
@@ -298,15 +337,23 @@ impl Proc {
         }
     }
 
+    /// A complete line that is already there (read without waiting), if
+    /// any: after an answer, a second line is a double answer.
+    pub fn line_now(&mut self) -> Option<Vec<u8>> {
+        let _ = self.read_some();
+        match self.buffered_line() {
+            Some(Line::Text(l)) => Some(l),
+            _ => None,
+        }
+    }
+
     /// Waits for the child to exit, until `deadline` (writing queued stdin
     /// bytes meanwhile).
     pub fn wait_until(&mut self, deadline: Instant) -> Option<ExitStatus> {
         loop {
             self.flush_some();
-            match self.child.try_wait() {
-                Ok(Some(s)) => return Some(s),
-                Ok(None) => {}
-                Err(_) => return None,
+            if let Some(s) = self.exited() {
+                return Some(s);
             }
             let now = Instant::now();
             if now >= deadline {
@@ -316,55 +363,137 @@ impl Proc {
         }
     }
 
-    /// Kills the child and its process group, and reaps it.
+    /// Kills the child's process group (the child and whatever it started
+    /// that stayed in the group), then reaps the child. Every way a `Proc`
+    /// ends goes through here (also [`Drop`]), after a clean exit too: a
+    /// grandchild must not outlive the run.
     pub fn kill(&mut self) {
         self.stdin = None;
         self.pending.clear();
+        if self.reaped {
+            return;
+        }
         kill_group(&self.child);
+        let pgid = self.child.id() as i32;
+        super::cleanup::unregister(pgid);
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Ok(s) = self.child.wait() {
+            self.exit = Some(s);
+        }
+        self.reaped = true;
+    }
+
+    /// Starts a new case's share of stderr (see [`Proc::stderr_since_mark`]).
+    pub fn mark_stderr(&mut self) {
+        self.stderr_mark = self.stderr.lock().map(|t| t.total).unwrap_or(0);
+    }
+
+    /// What stderr received since [`Proc::mark_stderr`] (at most the kept
+    /// tail), once the reader thread has emptied the pipe (at most 20 ms).
+    pub fn stderr_since_mark(&mut self) -> Option<String> {
+        let until = Instant::now() + Duration::from_millis(20);
+        while self.stderr_unread() > 0 && Instant::now() < until {
+            thread::sleep(Duration::from_micros(200));
+        }
+        // The reader may hold bytes between its read and its lock.
+        thread::sleep(Duration::from_micros(200));
+        let t = self.stderr.lock().ok()?;
+        let new = t.total.saturating_sub(self.stderr_mark);
+        let n = usize::try_from(new)
+            .unwrap_or(usize::MAX)
+            .min(t.bytes.len());
+        if n == 0 {
+            return None;
+        }
+        let bytes: Vec<u8> = t.bytes.iter().skip(t.bytes.len() - n).copied().collect();
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Bytes waiting in the stderr pipe (0 when unknown).
+    fn stderr_unread(&self) -> i32 {
+        let Some(fd) = &self.stderr_probe else {
+            return 0;
+        };
+        let mut n: libc::c_int = 0;
+        // SAFETY: FIONREAD on a descriptor this process owns, writing one int.
+        let r = unsafe { libc::ioctl(fd.as_raw_fd(), libc::FIONREAD, &mut n) };
+        if r < 0 { 0 } else { n }
     }
 
     /// The last bytes the child wrote to stderr. After the child is gone,
     /// waits briefly for the stderr reader to drain the pipe.
     pub fn stderr_tail(&mut self) -> Option<String> {
-        if let (Ok(Some(_)), Some(h)) = (self.child.try_wait(), self.stderr_thread.take()) {
+        let gone = self.reaped || self.exited().is_some();
+        if let (true, Some(h)) = (gone, self.stderr_thread.take()) {
             let until = Instant::now() + Duration::from_millis(100);
             while !h.is_finished() && Instant::now() < until {
                 thread::sleep(Duration::from_millis(1));
             }
         }
         let buf = self.stderr.lock().ok()?;
-        if buf.is_empty() {
+        if buf.bytes.is_empty() {
             return None;
         }
-        let bytes: Vec<u8> = buf.iter().copied().collect();
+        let bytes: Vec<u8> = buf.bytes.iter().copied().collect();
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 }
 
 impl Drop for Proc {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
-        }
+        self.kill();
     }
 }
 
-fn keep_tail(mut stderr: std::process::ChildStderr, tail: Arc<Mutex<VecDeque<u8>>>) {
+fn keep_tail(mut stderr: std::process::ChildStderr, tail: Arc<Mutex<Tail>>) {
     let mut buf = [0u8; 4096];
     loop {
         match stderr.read(&mut buf) {
             Ok(0) | Err(_) => return,
             Ok(n) => {
                 if let Ok(mut t) = tail.lock() {
-                    t.extend(&buf[..n]);
-                    let excess = t.len().saturating_sub(STDERR_TAIL);
-                    t.drain(..excess);
+                    t.bytes.extend(&buf[..n]);
+                    t.total += n as u64;
+                    let excess = t.bytes.len().saturating_sub(STDERR_TAIL);
+                    t.bytes.drain(..excess);
                 }
             }
         }
     }
+}
+
+/// `waitid(P_PID, pid, WEXITED | WNOHANG | WNOWAIT)`: the exit status of a
+/// child that has exited, leaving it unreaped.
+#[cfg(unix)]
+fn peek_exit(pid: u32) -> Option<ExitStatus> {
+    use std::os::unix::process::ExitStatusExt;
+    // SAFETY: `info` is zeroed (si_pid 0 means "no child changed state"
+    // under WNOHANG) and only read after a successful call.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        if r != 0 || info.si_pid() == 0 {
+            return None;
+        }
+        let status = info.si_status();
+        let raw = match info.si_code {
+            libc::CLD_EXITED => (status & 0xff) << 8,
+            libc::CLD_KILLED => status & 0x7f,
+            libc::CLD_DUMPED => (status & 0x7f) | 0x80,
+            _ => return None,
+        };
+        Some(ExitStatus::from_raw(raw))
+    }
+}
+
+#[cfg(not(unix))]
+fn peek_exit(_pid: u32) -> Option<ExitStatus> {
+    None
 }
 
 #[cfg(unix)]

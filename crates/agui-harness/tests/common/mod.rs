@@ -56,6 +56,7 @@ pub fn case(id: &str, verdict: Verdict, first: Option<(RuleId, usize)>) -> Suite
             first,
             projection: None,
             all: None,
+            events: 4,
         },
         obligation: None,
         origin: Origin::Generated {
@@ -63,6 +64,13 @@ pub fn case(id: &str, verdict: Verdict, first: Option<(RuleId, usize)>) -> Suite
             mode: GenMode::Valid,
         },
     }
+}
+
+/// A case that states every violation of its stream (`all[0]` first).
+pub fn stated(id: &str, verdict: Verdict, all: &[(RuleId, usize)]) -> SuiteCase {
+    let mut c = case(id, verdict, all.first().copied());
+    c.expected.all = Some(all.to_vec());
+    c
 }
 
 pub fn valid(id: &str) -> SuiteCase {

@@ -1,0 +1,294 @@
+//! `agui-conform run` as CI runs it: a run that ran nothing, lost cases or
+//! aborted is never green (exit status 3, suites/README.md) and still
+//! writes every report it was asked for; `--strict` fails on WARN; SIGINT
+//! and SIGTERM kill the implementation and whatever it started, and the
+//! reports say why the run stopped. The implementations are small shell
+//! scripts speaking suites/PROTOCOL.md.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+/// A scratch folder, removed at the end.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("agui-cli-run-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Answers the handshake, then accepts every case (echoing its `seq`).
+const ACCEPT_ALL: &str = r#"while read -r line; do
+  case "$line" in
+    *'"cmd":"start"'*) echo '{"protocol":1,"implementation":{"name":"accept-all"},"capabilities":["verdict","index","rule"]}' ;;
+    *'"cmd":"stop"'*) exit 0 ;;
+    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
+       echo "{\"seq\":$seq,\"result\":{\"verdict\":\"accept\"}}" ;;
+  esac
+done
+"#;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .arg("run")
+        .args(["--no-progress", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn summary(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    serde_json::from_str::<Value>(last).unwrap_or(Value::Null)["summary"].clone()
+}
+
+fn code(out: &Output) -> Option<i32> {
+    out.status.code()
+}
+
+#[test]
+fn a_filter_matching_nothing_is_not_green() {
+    let d = Dir::new("filter");
+    let junit = d.path("j.xml");
+    let out = run(&[
+        "--suite",
+        "quick",
+        "--filter",
+        "no-case-has-this-id",
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), Some(3), "{out:?}");
+    let s = summary(&out);
+    assert_eq!(s["ok"], false);
+    assert_eq!(s["cases"], 0);
+    assert_eq!(s["exit_status"], 3);
+    assert!(
+        s["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("--filter `no-case-has-this-id` matches no case"),
+        "{s}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("<error"), "{xml}");
+}
+
+#[test]
+fn a_lost_corpus_file_or_folder_is_not_green() {
+    let d = Dir::new("lost");
+    d.file(
+        "corpus/run/good.json",
+        r#"{"id": "run/good", "description": "d", "spec": "s",
+            "events": [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                       {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}],
+            "expect": {"verdict": "accept"}}"#,
+    );
+    d.file("corpus/run/broken.json", "{ not json");
+    let suite = d.file("s.toml", "[corpus]\ndirs = [\"corpus\"]\n");
+    let out = run(&["--suite", suite.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(3), "{out:?}");
+    let s = summary(&out);
+    assert_eq!(s["cases"], 1);
+    assert_eq!(s["scores"]["PASS"], 1);
+    assert!(s["problems"][0].as_str().unwrap().contains("broken.json"));
+
+    let missing = d.file("m.toml", "[corpus]\ndirs = [\"no-such-folder\"]\n");
+    let out = run(&["--suite", missing.to_str().unwrap()]);
+    assert_eq!(code(&out), Some(3), "{out:?}");
+    assert!(
+        summary(&out)["problems"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("not found")
+    );
+}
+
+/// Issue point 4: an implementation that never answers `start` aborts
+/// the run, and the JSON summary, JUnit and Markdown still say why.
+#[test]
+fn a_silent_start_aborts_with_every_report_written() {
+    let d = Dir::new("silent-start");
+    let script = d.file("silent.sh", "sleep 30\n");
+    let (junit, md) = (d.path("j.xml"), d.path("r.md"));
+    let imp = format!("sh {}", script.display());
+    let t = Instant::now();
+    let out = run(&[
+        "--suite",
+        "quick",
+        "--impl",
+        &imp,
+        "--start-timeout-ms",
+        "300",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    assert_eq!(code(&out), Some(3), "{out:?}");
+    let s = summary(&out);
+    let why = s["aborted"].as_str().unwrap();
+    assert!(why.contains("no handshake answer"), "{why}");
+    assert_eq!(s["ok"], false);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("no handshake answer"), "{xml}");
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.contains("INCOMPLETE (exit status 3)"), "{md}");
+}
+
+#[test]
+fn strict_fails_on_warn() {
+    let d = Dir::new("strict");
+    let script = d.file("accept.sh", ACCEPT_ALL);
+    let imp = format!("sh {}", script.display());
+    // `text.not-open` is should-reject: accepting it is a WARN.
+    let args = [
+        "--suite",
+        "quick",
+        "--filter",
+        "entities/text-not-open-interleaved",
+        "--impl",
+        &imp,
+    ];
+    let out = run(&args);
+    assert_eq!(code(&out), Some(0), "{out:?}");
+    assert_eq!(summary(&out)["scores"]["WARN"], 1);
+    let mut strict = args.to_vec();
+    strict.push("--strict");
+    let out = run(&strict);
+    assert_eq!(code(&out), Some(1), "{out:?}");
+    assert_eq!(summary(&out)["strict"], true);
+}
+
+fn is_running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => false,
+        Ok(s) => !s
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// Issue point 2: a signal to the harness mid-run kills the hanging
+/// implementation and the child it started (both in their own process
+/// group, out of the terminal's reach), and the reports are written.
+#[test]
+fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
+    for (signal, status) in [("TERM", 143), ("INT", 130)] {
+        let d = Dir::new(&format!("signal-{signal}"));
+        let pids = d.path("pids");
+        // Handshake, start a child, then hang on the first case.
+        let script = d.file(
+            "hang.sh",
+            &format!(
+                "read -r line\nsleep 1000 &\necho \"$$ $!\" > {}\n\
+                 echo '{{\"protocol\":1,\"implementation\":{{\"name\":\"hang\"}},\"capabilities\":[\"verdict\"]}}'\n\
+                 read -r line\nsleep 1000\n",
+                pids.display()
+            ),
+        );
+        let junit = d.path("j.xml");
+        let mut child = Command::new(BIN)
+            .args([
+                "run",
+                "--no-progress",
+                "--format",
+                "json",
+                "--suite",
+                "quick",
+            ])
+            .args(["--timeout-ms", "60000", "--junit", junit.to_str().unwrap()])
+            .args(["--impl", &format!("sh {}", script.display())])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = wait_until(Duration::from_secs(20), || {
+            std::fs::read_to_string(&pids).is_ok_and(|s| s.ends_with('\n'))
+        });
+        assert!(started, "the implementation never started");
+        // Let the first case reach the implementation.
+        std::thread::sleep(Duration::from_millis(300));
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut exit = None;
+        wait_until(Duration::from_secs(20), || {
+            exit = child.try_wait().unwrap();
+            exit.is_some()
+        });
+        let Some(exit) = exit else {
+            let _ = child.kill();
+            panic!("the harness did not end after SIG{signal}");
+        };
+        assert_eq!(exit.code(), Some(status), "SIG{signal}");
+        let text = std::fs::read_to_string(&pids).unwrap();
+        let ours: Vec<u32> = text
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        assert_eq!(ours.len(), 2, "{text}");
+        assert!(
+            wait_until(Duration::from_secs(5), || ours
+                .iter()
+                .all(|p| !is_running(*p))),
+            "SIG{signal}: still running: {ours:?}"
+        );
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        let sig = if signal == "TERM" { 15 } else { 2 };
+        assert!(
+            xml.contains(&format!("interrupted by signal {sig}")),
+            "{xml}"
+        );
+        let mut stdout = String::new();
+        use std::io::Read;
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        let last: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        assert_eq!(last["summary"]["ok"], false);
+        assert!(Path::new(&junit).exists());
+    }
+}

@@ -1,0 +1,117 @@
+//! Nothing outlives a run: every implementation process group is recorded
+//! while it may hold members, and SIGINT/SIGTERM of the harness kill them
+//! all (an implementation runs in its own process group, so a Ctrl-C on
+//! the terminal never reaches it).
+//!
+//! [`install`] blocks the two signals in the calling thread (call it first
+//! in `main`, before any thread starts, so that every thread inherits the
+//! mask) and waits for them on a thread of its own with `sigwait(2)`: no
+//! code runs in a signal handler. Children do not inherit the mask: std's
+//! `Command` resets it before `exec`.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+/// Process groups (leader pids) that may still have members.
+static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// The first signal received, 0 when none.
+static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
+
+/// What the harness does on the first SIGINT/SIGTERM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnSignal {
+    /// Kill every implementation and let the run wind down (it stops taking
+    /// cases and writes its reports, see [`interrupted`]); a second signal
+    /// exits at once.
+    WindDown,
+    /// Kill every implementation and exit with 128 + the signal number.
+    Exit,
+}
+
+/// The signal that interrupted the run, if one did.
+pub fn interrupted() -> Option<i32> {
+    match INTERRUPTED.load(Ordering::Relaxed) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// Records a process group (its leader's pid) as live. Returns false when
+/// the harness was already interrupted: the caller kills the group at once.
+pub(crate) fn register(pgid: i32) -> bool {
+    if let Ok(mut l) = LIVE.lock() {
+        l.push(pgid);
+    }
+    interrupted().is_none()
+}
+
+/// Forgets a process group (after it was killed, before its leader is
+/// reaped: a pid is not reused while its zombie is unreaped).
+pub(crate) fn unregister(pgid: i32) {
+    if let Ok(mut l) = LIVE.lock() {
+        l.retain(|p| *p != pgid);
+    }
+}
+
+/// Kills every recorded process group.
+pub fn kill_all() {
+    if let Ok(l) = LIVE.lock() {
+        for pgid in l.iter() {
+            // SAFETY: plain syscall on a group this process started.
+            unsafe {
+                libc::kill(-*pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Installs the SIGINT/SIGTERM watcher (once; later calls do nothing).
+#[cfg(unix)]
+pub fn install(mode: OnSignal) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: sigset manipulation on a local set; pthread_sigmask on
+        // the calling thread.
+        let set = unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGINT);
+            libc::sigaddset(&mut set, libc::SIGTERM);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            set
+        };
+        let spawned = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || watch(set, mode));
+        if spawned.is_err() {
+            // No watcher: give the signals their default action back.
+            // SAFETY: as above.
+            unsafe {
+                libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+pub fn install(_mode: OnSignal) {}
+
+#[cfg(unix)]
+fn watch(set: libc::sigset_t, mode: OnSignal) {
+    loop {
+        let mut sig: libc::c_int = 0;
+        // SAFETY: `set` is a valid signal set; `sig` a valid out pointer.
+        if unsafe { libc::sigwait(&set, &mut sig) } != 0 {
+            continue;
+        }
+        let first = INTERRUPTED
+            .compare_exchange(0, sig, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok();
+        kill_all();
+        if mode == OnSignal::Exit || !first {
+            eprintln!("agui-conform: signal {sig}: implementations killed");
+            std::process::exit(128 + sig);
+        }
+        eprintln!("agui-conform: signal {sig}: implementations killed; writing reports");
+    }
+}
