@@ -90,13 +90,14 @@ pub fn write_cases(args: &Args, out: &mut impl Write) -> anyhow::Result<()> {
                     std::fs::create_dir_all(parent)
                         .with_context(|| format!("creating {}", parent.display()))?;
                 }
-                let mut text = serde_json::to_string_pretty(&case)?;
+                // `lines` replaces `events` in a file (exactly one of the two).
+                let mut text = case.to_pretty();
                 text.push('\n');
                 std::fs::write(&path, text)
                     .with_context(|| format!("writing {}", path.display()))?;
             }
             None => {
-                serde_json::to_writer(&mut *out, &case)?;
+                serde_json::to_writer(&mut *out, &agui_model::json::Out(&case.to_json()))?;
                 out.write_all(b"\n")?;
             }
         }

@@ -42,20 +42,32 @@ impl Implementation for OneShot {
     }
 
     fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
+        let mut input = Vec::new();
+        for e in events {
+            if serde_json::to_writer(&mut input, e).is_err() {
+                return Outcome::errored("cannot encode the case");
+            }
+            input.push(b'\n');
+        }
+        self.answer(&input)
+    }
+
+    /// The lines go to stdin as they are.
+    fn run_lines(&mut self, _id: &str, lines: &[String], _projection_scored: bool) -> Outcome {
+        self.answer(agui_corpus::case::join_lines(lines).as_bytes())
+    }
+}
+
+impl OneShot {
+    /// Runs the process on one stream and reads its result line.
+    fn answer(&mut self, input: &[u8]) -> Outcome {
         let mut proc = match Proc::start(&self.spawn) {
             Ok(p) => p,
             Err(e) => {
                 return Outcome::errored(format!("cannot start `{}`: {e}", self.spawn.program));
             }
         };
-        let mut input = Vec::new();
-        for e in events {
-            if serde_json::to_writer(&mut input, e).is_err() {
-                return fail(&mut proc, "cannot encode the case".into());
-            }
-            input.push(b'\n');
-        }
-        proc.send(&input);
+        proc.send(input);
         proc.close_stdin();
         let outcome = match proc.line(Instant::now() + self.timeouts.case) {
             Ok(Line::Text(l)) => match protocol::parse_result_line(&l) {
