@@ -56,7 +56,10 @@ fn modes(args: &Args) -> anyhow::Result<Vec<Mode>> {
         None => Ok(vec![Mode::Valid]),
         Some("all") => Ok(RuleId::violations().map(Mode::Invalid).collect()),
         Some(id) => match RuleId::from_id(id) {
-            Some(r) if r.rule().is_violation() => Ok(vec![Mode::Invalid(r)]),
+            Some(r) if r.rule().is_stream_rule() => Ok(vec![Mode::Invalid(r)]),
+            Some(r) if r.rule().is_violation() => {
+                bail!("`{r}` judges an HTTP exchange, not a stream: nothing to generate")
+            }
             Some(r) => bail!("`{r}` is an accept.* obligation, not a violation rule"),
             None => bail!("unknown rule id `{id}` (see `agui-conform rules`)"),
         },
@@ -120,7 +123,13 @@ mod tests {
             modes(&a("chunk.ambiguous")).unwrap(),
             vec![Mode::Invalid(RuleId::ChunkAmbiguous)]
         );
-        assert_eq!(modes(&a("all")).unwrap().len(), 43);
+        // RULES.md's stream rules: 38 errors and 7 warnings.
+        assert_eq!(modes(&a("all")).unwrap().len(), 45);
+        assert_eq!(
+            modes(&a("schema.lone-surrogate")).unwrap(),
+            vec![Mode::Invalid(RuleId::SchemaLoneSurrogate)]
+        );
+        assert!(modes(&a("transport.status")).is_err());
         assert!(modes(&a("accept.empty-id")).is_err());
         assert!(modes(&a("no.such-rule")).is_err());
     }
