@@ -27,11 +27,13 @@ IMPLEMENTATION = {
     "version": f"{version('ag-ui-protocol')} (pydantic {version('pydantic')})",
     "language": "python",
 }
-CAPABILITIES = ["verdict", "index", "schema-only"]
+CAPABILITIES = ["verdict", "index", "schema-only", "raw-lines"]
 
 
 class RawLine(str):
-    """A one-shot input line that is not JSON."""
+    """A stream item as the raw text of its line: a one-shot input line, or
+    a line of a `lines` case (capability raw-lines). The SDK's models decode
+    it themselves, as a Python consumer decoding a wire event would."""
 
 
 def describe(error: ValidationError) -> str:
@@ -51,11 +53,9 @@ def describe(error: ValidationError) -> str:
 def run_case(events: list) -> dict:
     """The protocol `result` for one case: reject at the first invalid item."""
     for index, item in enumerate(events):
-        if isinstance(item, RawLine):
-            return {"verdict": "reject", "index": index, "message": "not JSON"}
         try:
             # The item as it was on the wire, decoded by the SDK's own models.
-            EVENT.validate_json(json.dumps(item))
+            EVENT.validate_json(item if isinstance(item, RawLine) else json.dumps(item))
         except ValidationError as error:
             return {"verdict": "reject", "index": index, "message": describe(error)}
     return {"verdict": "accept"}
@@ -94,7 +94,11 @@ def serve_persistent() -> int:
                       "capabilities": CAPABILITIES})
         elif cmd == "run":
             case = msg.get("case") or {}
-            send(answer(msg.get("seq"), case.get("events")))
+            lines = case.get("lines")
+            if isinstance(lines, list):
+                send(answer(msg.get("seq"), [RawLine(line) for line in lines]))
+            else:
+                send(answer(msg.get("seq"), case.get("events")))
         elif cmd == "stop":
             return 0
         else:
@@ -106,12 +110,9 @@ def serve_one_shot() -> int:
     events = []
     for line in sys.stdin:
         line = line.rstrip("\n")
-        if not line:
+        if not line.strip():
             continue
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            events.append(RawLine(line))
+        events.append(RawLine(line))
     send(run_case(events))
     return 0
 

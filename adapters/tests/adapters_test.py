@@ -70,6 +70,20 @@ CASES = [
 ]
 
 
+# Cases given as raw JSON Lines text (capability raw-lines): the lines reach
+# the implementation as written. A duplicate key is JSON (the last value
+# counts for both JSON.parse and pydantic); a line that is not JSON is
+# rejected at its own index, which shows the text itself was read.
+RAW_CASES = [
+    ("schema/duplicate-key",
+     [json.dumps(RS), '{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}',
+      '{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a","delta":"b"}',
+      '{"type":"TEXT_MESSAGE_END","messageId":"m1"}', json.dumps(RF)],
+     "accept"),
+    ("schema/not-json", [json.dumps(RS), '{"type":"CUSTOM",', json.dumps(RF)], 1),
+]
+
+
 class Adapter:
     def __init__(self, name, args=()):
         self.proc = subprocess.Popen(COMMANDS[name] + list(args), stdin=subprocess.PIPE,
@@ -115,6 +129,15 @@ def test_adapter(name, results):
         else:
             ok = result.get("verdict") == "reject" and result.get("index") == want
         check(results, f"{name}: {cid} -> {want}", ok and answer.get("seq") == seq, repr(answer))
+    check(results, f"{name}: declares raw-lines", "raw-lines" in caps, repr(caps))
+    for seq, (cid, lines, want) in enumerate(RAW_CASES, start=100):
+        answer = a.ask({"cmd": "run", "seq": seq, "case": {"id": cid, "lines": lines}})
+        result = (answer or {}).get("result", {})
+        if want == "accept":
+            ok = result.get("verdict") == "accept"
+        else:
+            ok = result.get("verdict") == "reject" and result.get("index") == want
+        check(results, f"{name}: raw lines {cid} -> {want}", ok and answer.get("seq") == seq, repr(answer))
     code = a.stop()
     check(results, f"{name}: stop exits with status 0", code == 0, repr(code))
 

@@ -32,7 +32,9 @@ const implementation = {
 };
 // verdict + index only: the client names no rule, and it keeps no invocation
 // list, so it cannot report the projection (see adapters/README.md).
-const capabilities = ["verdict", "index"];
+// raw-lines: a case given as raw JSON Lines text goes to the client's SSE
+// parser as written.
+const capabilities = ["verdict", "index", "raw-lines"];
 
 if (process.argv.includes("--client-view")) {
   // Not the protocol: one JSON array of stream items per input line, answered

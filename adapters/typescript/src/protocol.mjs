@@ -35,9 +35,12 @@ export async function servePersistent({ implementation, capabilities, runCase })
         break;
       case "run": {
         const seq = msg.seq;
-        const events = msg.case?.events;
+        // `lines` (capability raw-lines): the stream as the producer wrote
+        // it, handed to the client's own SSE parser line by line.
+        const lines = msg.case?.lines;
+        const events = Array.isArray(lines) ? lines.map((l) => new RawLine(String(l))) : msg.case?.events;
         if (!Array.isArray(events)) {
-          send({ seq, errored: { message: "run: case.events is not an array" } });
+          send({ seq, errored: { message: "run: case has neither events nor lines" } });
           break;
         }
         let answer;
@@ -61,19 +64,16 @@ export async function servePersistent({ implementation, capabilities, runCase })
 
 /**
  * One-shot mode: the case's items arrive as JSON Lines and stdin closes; the
- * answer is the `result` object alone. A line that is not JSON is passed on as
- * the raw line it was (the implementation decides what that means).
+ * answer is the `result` object alone. Every line is passed on as the raw
+ * line it was (the client's own SSE parser reads it: duplicate keys, lone
+ * surrogates and huge numbers reach it as written).
  */
 export async function serveOneShot({ runCase }) {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   const events = [];
   for await (const line of lines) {
-    if (line === "") continue;
-    try {
-      events.push(JSON.parse(line));
-    } catch {
-      events.push(new RawLine(line));
-    }
+    if (line.trim() === "") continue;
+    events.push(new RawLine(line));
   }
   let answer;
   try {

@@ -2,19 +2,21 @@
 //! case schema, schema-valid events, ids. Each returns the problems it
 //! found, empty when the gate passes.
 
-use crate::case::Case;
+use crate::case::{Case, read_lines};
 use crate::case_schema;
 use crate::load::{Corpus, LoadedCase, ProblemKind};
 use agui_model::RuleId;
+use agui_model::stream::Item;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Distinct subagent ids a case's events use, and whether any event names a
 /// `parentSubagentRunId`: what makes a case "interleaved with nesting".
 pub fn interleaving(case: &Case) -> (usize, bool) {
+    let values = case.values();
     let mut ids = BTreeSet::new();
     let mut nested = false;
-    for e in &case.events {
+    for e in values.iter() {
         walk(e, &mut ids, &mut nested);
     }
     (ids.len(), nested)
@@ -107,7 +109,10 @@ pub fn is_schema_rule(rule: RuleId) -> bool {
 }
 
 /// Every event is schema-valid, except, in a case whose expected rule is a
-/// schema rule, the event at the expected index.
+/// schema rule, the event at the expected index. A `lines` case is read
+/// with the checker's reader: a line that is not JSON is a fault; the
+/// parse warnings (`schema.duplicate-key`, `schema.lone-surrogate`) are
+/// not judged here but by the case's own expectation.
 pub fn events_schema_valid(cases: &[LoadedCase]) -> Vec<String> {
     let mut out = Vec::new();
     for c in cases {
@@ -115,10 +120,31 @@ pub fn events_schema_valid(cases: &[LoadedCase]) -> Vec<String> {
             Some(r) if is_schema_rule(r) => c.case.expect.index,
             _ => None,
         };
-        for (i, e) in c.case.events.iter().enumerate() {
+        let items: Vec<Result<Value, String>> = match &c.case.lines {
+            None => c.case.events.iter().cloned().map(Ok).collect(),
+            Some(lines) => read_lines(lines)
+                .into_iter()
+                .map(|item| match item {
+                    Item::Value { value, .. } => Ok(value),
+                    Item::Unparseable { reason, .. } => Err(reason),
+                    Item::OverLimit { reason, .. } => Err(reason),
+                })
+                .collect(),
+        };
+        for (i, e) in items.iter().enumerate() {
             if Some(i) == exempt {
                 continue;
             }
+            let e = match e {
+                Ok(e) => e,
+                Err(reason) => {
+                    out.push(format!(
+                        "{}: event {i}: not JSON: {reason} (schema.not-json)",
+                        c.path.display()
+                    ));
+                    continue;
+                }
+            };
             for issue in agui_model::schema::validate(e) {
                 let at = if issue.path.is_empty() {
                     String::new()

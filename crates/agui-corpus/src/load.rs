@@ -3,7 +3,7 @@
 //! [`Problem`] of its own; the other files still load.
 
 use crate::case::{Case, Stated};
-use agui_model::{Obligation, Severity, Verdict};
+use agui_model::{Obligation, Severity, Verdict, json};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -122,12 +122,10 @@ fn load_texts(
                 continue;
             }
         };
-        let raw: Value = match serde_json::from_str(&text) {
+        let raw: Value = match parse_file(&text) {
             Ok(v) => v,
             Err(e) => {
-                corpus
-                    .malformed
-                    .push(problem(&path, ProblemKind::Json, format!("not JSON: {e}")));
+                corpus.malformed.push(problem(&path, ProblemKind::Json, e));
                 continue;
             }
         };
@@ -183,6 +181,24 @@ fn problem(path: &Path, kind: ProblemKind, message: String) -> Problem {
         path: path.to_path_buf(),
         kind,
         message,
+    }
+}
+
+/// Reads a case file as RFC 8259 JSON ([`agui_model::json`]): a projection
+/// may hold a number outside a double's range (`1e400`), kept as written.
+/// A duplicate key or a lone surrogate escape in the file itself is refused
+/// (a stream that needs one gives it in `lines`).
+pub fn parse_file(text: &str) -> Result<Value, String> {
+    let parsed =
+        json::parse(text, &json::ParseOptions::default()).map_err(|e| format!("not JSON: {e}"))?;
+    match parsed.notes.first() {
+        None => Ok(parsed.value),
+        Some(json::Note::DuplicateKey { path, key }) => Err(format!(
+            "not a case file: key `{key}` twice in the object at `{path}` (write such a stream in `lines`)"
+        )),
+        Some(json::Note::LoneSurrogate { path, .. }) => Err(format!(
+            "not a case file: a lone surrogate escape at `{path}` (write such a stream in `lines`)"
+        )),
     }
 }
 
@@ -254,6 +270,22 @@ pub fn parse_case(rel: &Path, raw: Value) -> Result<Case, Vec<Fault>> {
 /// Deserialises a case (`Err` when it is not one at all) and lists the
 /// faults a single file can have.
 fn read_case(rel: &Path, raw: Value) -> Result<(Case, Vec<Fault>), Fault> {
+    let has = |k: &str| raw.get(k).is_some();
+    match (has("events"), has("lines")) {
+        (true, true) => {
+            return Err((
+                ProblemKind::Format,
+                "not a case: give the stream as `events` or as `lines`, not both".into(),
+            ));
+        }
+        (false, false) => {
+            return Err((
+                ProblemKind::Format,
+                "not a case: missing field `events` (or `lines`)".into(),
+            ));
+        }
+        _ => {}
+    }
     let case: Case = serde_json::from_value(raw)
         .map_err(|e| (ProblemKind::Format, format!("not a case: {e}")))?;
     let mut faults = Vec::new();
@@ -270,10 +302,43 @@ fn read_case(rel: &Path, raw: Value) -> Result<(Case, Vec<Fault>), Fault> {
             ),
         ));
     }
+    for msg in lines_faults(&case) {
+        faults.push((ProblemKind::Format, msg));
+    }
     for msg in expect_faults(&case) {
         faults.push((ProblemKind::Expect, msg));
     }
     Ok((case, faults))
+}
+
+/// `lines` must read as one item per line: no line breaks inside a line,
+/// no blank line (a blank line is no item), and the reader (which takes a
+/// first line opening an array that does not close on it for a JSON array
+/// file) must see exactly one item per line.
+pub fn lines_faults(case: &Case) -> Vec<String> {
+    let Some(lines) = &case.lines else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if l.contains(['\n', '\r']) {
+            out.push(format!("`lines[{i}]` holds a line break"));
+        } else if l.trim().is_empty() {
+            out.push(format!(
+                "`lines[{i}]` is blank (a blank line is no stream item)"
+            ));
+        }
+    }
+    if out.is_empty() {
+        let n = crate::case::read_lines(lines).len();
+        if n != lines.len() {
+            out.push(format!(
+                "`lines` reads as {n} stream items, not {} (one per line)",
+                lines.len()
+            ));
+        }
+    }
+    out
 }
 
 /// Consistency of `expect`, `violations`, `obligation` and `projection`
@@ -287,16 +352,31 @@ pub fn expect_faults(case: &Case) -> Vec<String> {
         _ => {}
     }
     if let Some(index) = e.index
-        && index > case.events.len()
+        && index > case.len()
     {
         out.push(format!(
             "`expect.index` {index} is out of range: the case has {} events",
-            case.events.len()
+            case.len()
+        ));
+    }
+    if let Some(r) = e.rule
+        && r.rule().is_violation()
+        && !r.rule().is_stream_rule()
+    {
+        out.push(format!(
+            "`{r}` judges an HTTP exchange, not a stream: no case expects it"
         ));
     }
     match (e.verdict, e.rule) {
         (Verdict::Reject, None) => {
             out.push("verdict `reject` needs `expect.rule` and `expect.index`".to_string())
+        }
+        // A warning first, an error after it (or later at the same event,
+        // in catalogue order).
+        (Verdict::Reject, Some(r)) if r.severity() == Severity::None => {
+            out.push(format!(
+                "verdict `reject` needs an error rule, or a warning rule that an error follows, but `{r}` is an obligation"
+            ));
         }
         (Verdict::Accept, Some(r)) if r.severity() != Severity::Warning => out.push(format!(
             "verdict `accept` with a rule needs a warning rule, but `{r}` has severity {}",

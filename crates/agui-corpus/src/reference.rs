@@ -1,7 +1,7 @@
 //! Running a case against the reference model and explaining a mismatch.
 
 use crate::case::Case;
-use agui_model::{Report, RuleId, Verdict, Violation, check_values};
+use agui_model::{Checker, Report, RuleId, Verdict, Violation};
 use serde_json::Value;
 use std::fmt::{self, Write as _};
 
@@ -24,10 +24,11 @@ pub struct Mismatch {
     pub context: String,
 }
 
-/// Checks the case's events with the reference model and compares verdict,
-/// first violation and (when the case has one) projection.
+/// Checks the case's stream with the reference model (`lines` through the
+/// checker's reader, [`Case::check`]) and compares verdict, first violation
+/// and (when the case has one) projection.
 pub fn run_case(case: &Case) -> Result<(), Box<Mismatch>> {
-    let report = check_values(&case.events);
+    let report = case.check(Checker::new());
     compare(case, &report)
 }
 
@@ -81,7 +82,7 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
         actual: report.violations.clone(),
         stated: stated.filter(|_| stated_differs),
         projection_diff,
-        context: events_around(&case.events, &marks),
+        context: lines_around(&case.shown(), &marks),
     }))
 }
 
@@ -107,8 +108,8 @@ pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
     if e == a {
         return None;
     }
-    let pe = serde_json::to_string_pretty(&e).unwrap_or_default();
-    let pa = serde_json::to_string_pretty(&a).unwrap_or_default();
+    let pe = serde_json::to_string_pretty(&agui_model::json::Out(&e)).unwrap_or_default();
+    let pa = serde_json::to_string_pretty(&agui_model::json::Out(&a)).unwrap_or_default();
     let diff = similar::TextDiff::from_lines(&pe, &pa);
     Some(
         diff.unified_diff()
@@ -122,6 +123,13 @@ pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
 /// last, numbered, each marked index flagged with `>`; the end of input
 /// shown when an index points there. Without marks, the first five events.
 pub fn events_around(events: &[Value], marks: &[usize]) -> String {
+    let shown: Vec<String> = events.iter().map(show_event).collect();
+    lines_around(&shown, marks)
+}
+
+/// [`events_around`] over items already shown one per line (a `lines`
+/// case shows its own text).
+pub fn lines_around(events: &[String], marks: &[usize]) -> String {
     let mut out = String::new();
     let (lo, hi) = match (marks.iter().min(), marks.iter().max()) {
         (Some(&a), Some(&b)) => (a.saturating_sub(2), (b + 3).min(events.len())),
@@ -132,7 +140,7 @@ pub fn events_around(events: &[Value], marks: &[usize]) -> String {
     }
     for (i, e) in events.iter().enumerate().take(hi).skip(lo) {
         let mark = if marks.contains(&i) { '>' } else { ' ' };
-        let _ = writeln!(out, "  {mark} {i:>3} {}", show_event(e));
+        let _ = writeln!(out, "  {mark} {i:>3} {e}");
     }
     if hi < events.len() {
         let _ = writeln!(out, "        …");

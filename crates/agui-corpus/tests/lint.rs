@@ -99,7 +99,7 @@ fn malformed_files_are_reported_with_path_and_reason_and_the_rest_load() {
         with(
             good("run/reject-warning"),
             "expect",
-            json!({"verdict": "reject", "rule": "interrupt.unknown-id", "index": 1}),
+            json!({"verdict": "reject", "rule": "accept.empty-id", "index": 1}),
         ),
     );
     d.case(
@@ -163,7 +163,7 @@ fn malformed_files_are_reported_with_path_and_reason_and_the_rest_load() {
     expect_one(
         "reject-warning.json",
         ProblemKind::Expect,
-        "M is not determined",
+        "is an obligation",
     );
     expect_one(
         "accept-error.json",
@@ -362,7 +362,9 @@ fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
     );
 }
 
-/// The schema's rule enums are the catalogue's, split by severity.
+/// The schema's rule enums are the catalogue's stream rules and
+/// obligations, split by severity (the `transport.*` rules judge HTTP
+/// exchanges, never a case's stream).
 #[test]
 fn case_schema_lists_exactly_the_catalogue() {
     let s = case_schema::schema_value().unwrap();
@@ -375,8 +377,8 @@ fn case_schema_lists_exactly_the_catalogue() {
             .collect()
     };
     let of = |sev: Severity| -> Vec<String> {
-        RuleId::ALL
-            .iter()
+        RuleId::violations()
+            .chain(RuleId::obligations())
             .filter(|r| r.severity() == sev)
             .map(|r| r.as_str().to_string())
             .collect()
@@ -622,4 +624,129 @@ fn the_built_in_corpus_is_the_corpus_folder() {
     assert_eq!(ids(&built_in), ids(&disk));
     assert!(built_in.cases[0].path.starts_with("<built-in>/corpus"));
     assert_eq!(built_in.cases[0].rel, disk.cases[0].rel);
+}
+
+fn lines_case(id: &str, lines: &[&str], expect: Value) -> Value {
+    json!({"id": id, "description": "d", "spec": "s", "lines": lines, "expect": expect})
+}
+
+#[test]
+fn a_case_gives_its_stream_as_events_or_as_lines() {
+    let d = TempDir::new("lines");
+    let rs = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
+    let rf = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;
+    d.case(
+        "run/lines.json",
+        lines_case("run/lines", &[rs, rf], json!({"verdict": "accept"})),
+    );
+    d.case(
+        "run/both.json",
+        with(
+            lines_case("run/both", &[rs, rf], json!({"verdict": "accept"})),
+            "events",
+            json!([]),
+        ),
+    );
+    d.case(
+        "run/neither.json",
+        json!({"id": "run/neither", "description": "d", "spec": "s", "expect": {"verdict": "accept"}}),
+    );
+    d.case(
+        "run/blank.json",
+        lines_case("run/blank", &[rs, " ", rf], json!({"verdict": "accept"})),
+    );
+    d.case(
+        "run/break.json",
+        lines_case(
+            "run/break",
+            &[&format!("{rs}\n{rf}")],
+            json!({"verdict": "accept"}),
+        ),
+    );
+    // A duplicate key in the case file itself (not in a line) is refused.
+    d.write(
+        "run/dup-in-file.json",
+        r#"{"id": "run/dup-in-file", "id": "run/dup-in-file", "description": "d", "spec": "s", "events": [], "expect": {"verdict": "accept"}}"#,
+    );
+    let c = load_dir(&d.0).unwrap();
+    assert_eq!(
+        c.cases
+            .iter()
+            .map(|c| c.case.id.as_str())
+            .collect::<Vec<_>>(),
+        ["run/lines"]
+    );
+    let has = |file: &str, words: &str| {
+        let ps = problems_of(&c, file);
+        assert!(
+            ps.iter().any(|p| p.message.contains(words)),
+            "{file}: wanted {words:?}, got {ps:?}"
+        );
+    };
+    has("both.json", "not both");
+    has("neither.json", "missing field `events` (or `lines`)");
+    has("blank.json", "`lines[1]` is blank");
+    has("break.json", "`lines[0]` holds a line break");
+    has("dup-in-file.json", "key `id` twice");
+    // The schema says the same of the files that parsed.
+    let schema = gate::schema(&c);
+    for f in ["both.json", "neither.json", "blank.json", "break.json"] {
+        assert!(schema.iter().any(|p| p.contains(f)), "{f}: {schema:?}");
+    }
+    assert!(
+        !schema.iter().any(|p| p.contains("lines.json")),
+        "{schema:?}"
+    );
+    let case = &c.cases[0].case;
+    assert_eq!((case.len(), case.values().len()), (2, 2));
+    assert!(run_case(case).is_ok());
+}
+
+/// `lines` go through the checker's own reader: a duplicate key is a
+/// warning (the last value decides), where `events` could not hold it.
+#[test]
+fn lines_are_checked_as_the_producer_wrote_them() {
+    let rs = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
+    let rf = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;
+    let c = case_of(lines_case(
+        "schema/x",
+        &[
+            rs,
+            r#"{"type":"CUSTOM","name":"a","name":"b","value":1}"#,
+            rf,
+        ],
+        json!({"verdict": "accept", "rule": "schema.duplicate-key", "index": 1}),
+    ));
+    assert!(run_case(&c).is_ok(), "{}", run_case(&c).unwrap_err());
+    assert_eq!(c.values()[1]["name"], json!("b"));
+    // Reported against the line as written.
+    let mut wrong = c.clone();
+    wrong.expect = serde_json::from_value(json!({"verdict": "accept"})).unwrap();
+    let m = run_case(&wrong).unwrap_err();
+    assert!(
+        m.context.contains(r#""name":"a","name":"b""#),
+        "{}",
+        m.context
+    );
+    // A case file with a projection number outside a double's range.
+    let text = r#"{"id": "schema/y", "description": "d", "spec": "s",
+        "lines": ["{\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\"}",
+                  "{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1e400}}",
+                  "{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}"],
+        "expect": {"verdict": "accept"},
+        "projection": {"runs": [{"threadId": "t1", "runId": "r1", "status": "finished",
+            "invocations": [], "messages": [], "state": {"n": 1e400}, "interrupts": []}]}}"#;
+    let raw = agui_corpus::load::parse_file(text).unwrap();
+    let c: Case = serde_json::from_value(raw).unwrap();
+    assert!(run_case(&c).is_ok(), "{}", run_case(&c).unwrap_err());
+    assert!(c.to_pretty().contains("\"n\": 1e400"), "{}", c.to_pretty());
+    // Written back, `lines` replaces `events`.
+    assert!(c.to_json().get("events").is_none());
+    // 1e401 is another number.
+    let other = text.replace(
+        "\"n\": 1e400}, \"interrupts\"",
+        "\"n\": 1e401}, \"interrupts\"",
+    );
+    let c: Case = serde_json::from_value(agui_corpus::load::parse_file(&other).unwrap()).unwrap();
+    assert!(run_case(&c).is_err());
 }

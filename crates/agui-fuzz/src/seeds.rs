@@ -25,7 +25,22 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone)]
 pub struct Case {
     pub id: String,
+    /// The items as values (a `lines` case: each line as the checker's
+    /// reader reads it).
     pub events: Vec<Value>,
+    /// The raw stream of a `lines` case (duplicate keys, lone surrogates,
+    /// huge numbers: the shapes a value cannot write back).
+    pub lines: Option<Vec<String>>,
+}
+
+impl Case {
+    /// The stream as the check_bytes target reads it.
+    pub fn bytes(&self) -> Vec<u8> {
+        match &self.lines {
+            Some(lines) => agui_corpus::case::join_lines(lines).into_bytes(),
+            None => jsonl(&self.events),
+        }
+    }
 }
 
 /// Every case file under `dir` (any `*.json` with an `id` and an `events`
@@ -35,14 +50,33 @@ pub fn load_cases(dir: &Path) -> io::Result<Vec<Case>> {
     walk(dir, &mut files)?;
     let mut cases = Vec::new();
     for f in files {
-        let text = fs::read(&f)?;
-        let Ok(v) = serde_json::from_slice::<Value>(&text) else {
+        let text = fs::read_to_string(&f)?;
+        let Ok(v) = agui_corpus::load::parse_file(&text) else {
             continue;
         };
-        if let (Some(id), Some(events)) = (v["id"].as_str(), v["events"].as_array()) {
+        let Some(id) = v["id"].as_str() else { continue };
+        if let Some(events) = v["events"].as_array() {
             cases.push(Case {
                 id: id.to_owned(),
                 events: events.clone(),
+                lines: None,
+            });
+        } else if let Some(lines) = v["lines"].as_array() {
+            let lines: Vec<String> = lines
+                .iter()
+                .filter_map(|l| l.as_str().map(str::to_owned))
+                .collect();
+            let events = agui_corpus::case::read_lines(&lines)
+                .into_iter()
+                .filter_map(|item| match item {
+                    agui_model::stream::Item::Value { value, .. } => Some(value),
+                    _ => None,
+                })
+                .collect();
+            cases.push(Case {
+                id: id.to_owned(),
+                events,
+                lines: Some(lines),
             });
         }
     }
@@ -86,7 +120,7 @@ pub fn seeds(
 
     let streams = out.entry("check_bytes").or_default();
     for c in cases {
-        let bytes = jsonl(&c.events);
+        let bytes = c.bytes();
         if bytes.len() <= max_stream_bytes {
             streams.push((seed_name(&c.id, "jsonl"), bytes));
         }

@@ -8,7 +8,7 @@ use crate::mutate::mutate;
 use crate::render::render;
 use crate::scenario::Scenario;
 use agui_corpus::{Case, Expect, Stated};
-use agui_model::{Obligation, RuleId, Severity, Verdict};
+use agui_model::{Checker, Obligation, Report, RuleId, Severity, Verdict};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use rand::{RngCore, SeedableRng};
@@ -27,7 +27,13 @@ pub enum Mode {
 /// A generated stream with the answer the spec gives for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Generated {
+    /// The stream items as values. For a `lines` stream, the stream the
+    /// lines were made from: check [`Generated::lines`] instead
+    /// ([`Generated::check`]).
     pub events: Vec<Value>,
+    /// The stream as raw JSON Lines text, for faults a value cannot hold
+    /// (`schema.duplicate-key`, `schema.lone-surrogate`).
+    pub lines: Option<Vec<String>>,
     pub verdict: Verdict,
     /// The first violation (absent for valid streams).
     pub rule: Option<RuleId>,
@@ -47,6 +53,7 @@ pub fn generate(config: &Config, mode: Mode, u: &mut Unstructured) -> arbitrary:
             let r = render(&sc);
             Ok(Generated {
                 events: r.values(),
+                lines: None,
                 verdict: Verdict::Accept,
                 rule: None,
                 index: None,
@@ -70,6 +77,7 @@ pub fn generate(config: &Config, mode: Mode, u: &mut Unstructured) -> arbitrary:
             let violations = stated_violations(m.rule, m.index, &mut events);
             Ok(Generated {
                 events,
+                lines: m.lines,
                 verdict,
                 rule: Some(m.rule),
                 index: Some(m.index),
@@ -170,6 +178,7 @@ pub fn generate_seeded(config: &Config, seed: u64, mode: Mode) -> Generated {
     // The smallest scenario: every mode is tested to accept it.
     generate(config, mode, &mut Unstructured::new(&[])).unwrap_or_else(|_| Generated {
         events: Vec::new(),
+        lines: None,
         verdict: Verdict::Accept,
         rule: None,
         index: None,
@@ -179,6 +188,35 @@ pub fn generate_seeded(config: &Config, seed: u64, mode: Mode) -> Generated {
 }
 
 impl Generated {
+    /// The stream as JSON Lines bytes: the lines, or each event.
+    pub fn jsonl(&self) -> Vec<u8> {
+        match &self.lines {
+            Some(lines) => agui_corpus::case::join_lines(lines).into_bytes(),
+            None => {
+                let mut out = Vec::new();
+                for e in &self.events {
+                    out.extend(e.to_string().into_bytes());
+                    out.push(b'\n');
+                }
+                out
+            }
+        }
+    }
+
+    /// Checks the stream as it would be read: `lines` through the
+    /// checker's reader, `events` value by value.
+    pub fn check(&self, mut checker: Checker) -> Report {
+        match &self.lines {
+            Some(_) => agui_model::check::check_bytes(&self.jsonl(), checker),
+            None => {
+                for e in &self.events {
+                    checker.push(e);
+                }
+                checker.finish()
+            }
+        }
+    }
+
     /// As a corpus case.
     pub fn into_case(self, id: String, seed: u64) -> Case {
         let (description, spec) = match self.rule {
@@ -198,11 +236,17 @@ impl Generated {
                 )
             }
         };
+        let events = if self.lines.is_some() {
+            Vec::new()
+        } else {
+            self.events
+        };
         Case {
             id,
             description,
             spec,
-            events: self.events,
+            events,
+            lines: self.lines,
             expect: Expect {
                 verdict: self.verdict,
                 rule: self.rule,

@@ -25,6 +25,7 @@ pub mod ev;
 pub mod front;
 pub mod mutate;
 pub mod patch;
+pub mod raw;
 pub mod render;
 pub mod rng;
 pub mod scenario;

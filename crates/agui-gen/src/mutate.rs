@@ -23,7 +23,12 @@ use serde_json::{Value, json};
 /// A mutated stream and what it breaks first.
 #[derive(Debug, Clone)]
 pub struct Mutated {
+    /// The stream items as values (for a `lines` stream: the valid stream
+    /// the lines were made from, which reads the same but for the warning).
     pub events: Vec<Value>,
+    /// The stream as raw JSON Lines text, when a value cannot hold the
+    /// fault ([`crate::raw`]); then it is the stream.
+    pub lines: Option<Vec<String>>,
     pub rule: RuleId,
     pub index: usize,
     /// Only for accepted streams (warning rules) whose projection is known.
@@ -55,6 +60,8 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
             ensure_finished(&mut sc)
         }
         R::RunAfterError => ensure_error(&mut sc, u)?,
+        R::SchemaDuplicateKey => return crate::raw::duplicate_key(&render(&sc), u).map(Some),
+        R::SchemaLoneSurrogate => return crate::raw::lone_surrogate(&render(&sc), u).map(Some),
         _ => {}
     }
     if !rule.rule().is_violation() {
@@ -149,6 +156,7 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
     };
     Ok(Some(Mutated {
         events: c.v,
+        lines: None,
         rule,
         index,
         projection,
@@ -269,6 +277,7 @@ fn resumed_not_suspended(mut sc: Scenario, u: &mut Unstructured) -> Result<Mutat
     let index = announce_index(&r, b, &id).ok_or(arbitrary::Error::IncorrectFormat)?;
     Ok(Mutated {
         events: r.values(),
+        lines: None,
         rule: RuleId::LifecycleResumedNotSuspended,
         index,
         projection: Some(r.projection),
@@ -375,6 +384,7 @@ fn interrupt_warning(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Re
     let index = r.runs[k].end;
     Ok(Mutated {
         events: r.values(),
+        lines: None,
         rule,
         index,
         projection: Some(r.projection),

@@ -2,14 +2,14 @@
 //! construction-side checks that need no checker.
 //!
 //! Case counts: `AGUI_GEN_CASES` (default 2000) valid seeds, and
-//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 100 × 43 rules), and proportionally more for the other properties.
+//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 100 × 45 rules), and proportionally more for the other properties.
 
 use agui_gen::mutate::has_mutator;
 use agui_gen::{
     Config, Mode, generate, generate_case, generate_case_with, invalid_stream, valid_stream,
 };
 use agui_model::projection::same;
-use agui_model::{EventType, RuleId, Severity, Verdict, check_values};
+use agui_model::{Checker, EventType, Report, RuleId, Severity, Verdict, check_values};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -57,28 +57,47 @@ fn assert_valid(events: &[Value], projection: &Value, what: &str) {
 }
 
 /// The reference's first violation is exactly the expected rule and index.
-fn assert_first(events: &[Value], rule: RuleId, index: usize, what: &str) {
-    let report = check_values(events);
+/// `report` is the reference's report of the stream `shown`.
+fn assert_first(report: &Report, shown: &str, rule: RuleId, index: usize, what: &str) {
     let first = report.violations.first().map(|v| (v.rule, v.index));
     assert_eq!(
         first,
         Some((rule, index)),
-        "{what}: expected first violation {rule} at {index}, got {:?}\n{}",
+        "{what}: expected first violation {rule} at {index}, got {:?}\n{shown}",
         report
             .violations
             .iter()
             .take(4)
             .map(|v| (v.rule.as_str(), v.index, v.message.clone()))
             .collect::<Vec<_>>(),
-        show(events)
     );
     if rule.severity() == Severity::Warning {
         assert_eq!(
             report.verdict(),
             Verdict::Accept,
-            "{what}: warning stream must stay accepted\n{}",
-            show(events)
+            "{what}: warning stream must stay accepted\n{shown}"
         );
+    }
+}
+
+/// A case's stream, numbered (its lines as written, for a `lines` case).
+fn show_case(c: &agui_corpus::Case) -> String {
+    c.shown()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| format!("{i:3} {e}\n"))
+        .collect()
+}
+
+/// A generated stream, numbered.
+fn show_generated(g: &agui_gen::Generated) -> String {
+    match &g.lines {
+        Some(lines) => lines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("{i:3} {e}\n"))
+            .collect(),
+        None => show(&g.events),
     }
 }
 
@@ -90,7 +109,7 @@ fn every_violation_rule_has_a_mutator() {
         .collect();
     assert!(missing.is_empty(), "rules without a mutator: {missing:?}");
     assert!(RuleId::obligations().all(|r| !has_mutator(r)));
-    assert_eq!(RuleId::violations().count(), 43);
+    assert_eq!(RuleId::violations().count(), 45);
     // And each one produces a case, even from the smallest scenario.
     for rule in RuleId::violations() {
         let g = generate(
@@ -182,9 +201,17 @@ fn mutated_streams_break_exactly_their_rule_first() {
                 Verdict::Accept
             };
             assert_eq!(c.expect.verdict, verdict);
-            assert_first(&c.events, rule, c.expect.index.unwrap(), &c.id);
+            // A `lines` case is checked as written, through the reader.
+            let report = c.check(Checker::new());
+            assert_first(
+                &report,
+                &show_case(&c),
+                rule,
+                c.expect.index.unwrap(),
+                &c.id,
+            );
             if let Some(p) = &c.projection {
-                let got = check_values(&c.events)
+                let got = report
                     .projection
                     .map(|p| p.to_json())
                     .unwrap_or(Value::Null);
@@ -192,7 +219,7 @@ fn mutated_streams_break_exactly_their_rule_first() {
                     same(&got, p),
                     "{}: projection differs\nexpected {p}\n     got {got}\n{}",
                     c.id,
-                    show(&c.events)
+                    show_case(&c)
                 );
             }
         }
@@ -251,7 +278,8 @@ fn arbitrary_front_end_smoke() {
         }
         if let Ok(g) = invalid_stream(&mut Unstructured::new(&bytes)) {
             assert_first(
-                &g.events,
+                &g.check(Checker::new()),
+                &show_generated(&g),
                 g.rule.unwrap(),
                 g.index.unwrap(),
                 &format!("arbitrary invalid #{i}"),
@@ -280,9 +308,9 @@ proptest! {
     ) {
         let g = generate(&Config::default(), Mode::Invalid(rule), &mut Unstructured::new(&bytes));
         if let Ok(g) = g {
-            let report = check_values(&g.events);
+            let report = g.check(Checker::new());
             let first = report.violations.first().map(|v| (v.rule, v.index));
-            prop_assert_eq!(first, Some((rule, g.index.unwrap())), "{}", show(&g.events));
+            prop_assert_eq!(first, Some((rule, g.index.unwrap())), "{}", show_generated(&g));
         }
     }
 }
@@ -304,7 +332,7 @@ fn streams_are_schema_valid_where_they_should_be() {
         let schema_rule = rule.rule().area == "schema";
         for seed in 0..5 {
             let c = generate_case(seed, Mode::Invalid(rule));
-            for (i, e) in c.events.iter().enumerate() {
+            for (i, e) in c.values().iter().enumerate() {
                 if schema_rule && Some(i) == c.expect.index {
                     assert!(
                         !agui_model::schema::validate(e).is_empty()
@@ -597,5 +625,77 @@ fn valid_streams_reach_the_accept_families() {
         "after-finish-attribution",
     ] {
         assert!(seen.contains(want), "never generated: {want}");
+    }
+}
+
+/// Generated cases written as `gen --out` writes them load as corpus
+/// files and pass `corpus check` (a `lines` case included: `lines`
+/// replaces `events` in the file).
+#[test]
+fn generated_case_files_load_and_pass() {
+    let dir = std::env::temp_dir().join(format!("agui-gen-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut n = 0;
+    for seed in 0..3 {
+        let mut modes: Vec<Mode> = vec![Mode::Valid];
+        modes.extend(RuleId::violations().map(Mode::Invalid));
+        for mode in modes {
+            let c = generate_case(seed, mode);
+            let path = dir.join(format!("{}.json", c.id));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, c.to_pretty()).unwrap();
+            n += 1;
+        }
+    }
+    let s = agui_corpus::check_dir(&dir).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(s.malformed.is_empty(), "{:?}", s.malformed);
+    assert!(
+        s.failed.is_empty(),
+        "{}",
+        s.failed
+            .iter()
+            .map(|f| format!("{}: {}", f.id, f.detail))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert_eq!((s.cases, s.passed), (n, n));
+    let schema = s.gates.iter().find(|g| g.name == "gate/schema").unwrap();
+    assert!(schema.problems.is_empty(), "{:?}", schema.problems);
+}
+
+/// By construction, without a checker: every line but one is the source
+/// stream's own; the duplicate-key line reads (last value wins, as
+/// serde_json reads it) as the source event while being longer; the
+/// lone-surrogate line holds a lone escape, which serde_json refuses.
+#[test]
+fn raw_mutations_are_in_the_lines() {
+    let config = Config::default();
+    for seed in 0..50 {
+        for rule in [RuleId::SchemaDuplicateKey, RuleId::SchemaLoneSurrogate] {
+            let g = agui_gen::generate_seeded(&config, seed, Mode::Invalid(rule));
+            let lines = g.lines.as_ref().expect("written as lines");
+            let i = g.index.unwrap();
+            assert_eq!(lines.len(), g.events.len());
+            for (j, (l, e)) in lines.iter().zip(&g.events).enumerate() {
+                if j != i {
+                    assert_eq!(*l, e.to_string(), "{rule} seed {seed}: line {j} changed");
+                }
+            }
+            let line = &lines[i];
+            if rule == RuleId::SchemaDuplicateKey {
+                let read: Value = serde_json::from_str(line).unwrap();
+                assert_eq!(read, g.events[i], "{rule} seed {seed}: {line}");
+                assert!(line.len() > g.events[i].to_string().len(), "{line}");
+            } else {
+                assert!(
+                    ["\\ud83d", "\\udc00", "\\ud800", "\\udfff"]
+                        .iter()
+                        .any(|e| line.contains(e)),
+                    "{line}"
+                );
+                assert!(serde_json::from_str::<Value>(line).is_err(), "{line}");
+            }
+        }
     }
 }

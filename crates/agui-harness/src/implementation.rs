@@ -17,6 +17,10 @@ pub struct Capabilities {
     pub projection: bool,
     /// Only the wire schema is checked, event by event.
     pub schema_only: bool,
+    /// Takes a case as raw JSON Lines text (`lines`): a duplicate key or a
+    /// lone surrogate, which a JSON value cannot carry. Without it such
+    /// cases are skipped.
+    pub raw_lines: bool,
 }
 
 impl Capabilities {
@@ -25,6 +29,7 @@ impl Capabilities {
         rule: true,
         projection: true,
         schema_only: false,
+        raw_lines: true,
     };
 
     /// From the protocol's list of names; `verdict` is mandatory.
@@ -38,6 +43,7 @@ impl Capabilities {
                 "rule" => c.rule = true,
                 "projection" => c.projection = true,
                 "schema-only" => c.schema_only = true,
+                "raw-lines" => c.raw_lines = true,
                 // Unknown capabilities are ignored: a newer adapter may
                 // announce more than this harness scores.
                 _ => {}
@@ -57,6 +63,7 @@ impl Capabilities {
             (self.rule, "rule"),
             (self.projection, "projection"),
             (self.schema_only, "schema-only"),
+            (self.raw_lines, "raw-lines"),
         ] {
             if on {
                 v.push(n);
@@ -113,6 +120,15 @@ pub trait Implementation {
         self.run_case(id, events)
     }
 
+    /// Answers one case given as raw JSON Lines text (`lines`); asked only
+    /// of an implementation with the `raw-lines` capability.
+    fn run_lines(&mut self, id: &str, lines: &[String], projection_scored: bool) -> Outcome {
+        let _ = (id, lines, projection_scored);
+        Outcome::Skipped {
+            reason: "this implementation cannot take raw lines".into(),
+        }
+    }
+
     /// Ends it; reports anything that went wrong on the way out.
     fn shutdown(&mut self) -> Vec<Incident> {
         Vec::new()
@@ -153,15 +169,33 @@ impl Reference {
 
 /// The reference's answer for a stream.
 pub fn reference_outcome(events: &[Value], with_projection: bool) -> Outcome {
-    let mut c = if with_projection {
-        agui_model::Checker::new()
-    } else {
-        agui_model::Checker::without_projection()
-    };
+    let mut c = reference_checker(with_projection);
     for e in events {
         c.push(e);
     }
-    let report = c.finish();
+    outcome_of(c.finish())
+}
+
+/// The reference's answer for a stream of raw JSON Lines text, read as
+/// `agui-conform check` reads it ([`agui_model::check`]).
+pub fn reference_outcome_lines(lines: &[String], with_projection: bool) -> Outcome {
+    let bytes = agui_corpus::case::join_lines(lines);
+    outcome_of(agui_model::check::check_bytes(
+        bytes.as_bytes(),
+        reference_checker(with_projection),
+    ))
+}
+
+fn reference_checker(with_projection: bool) -> agui_model::Checker {
+    if with_projection {
+        agui_model::Checker::new()
+    } else {
+        agui_model::Checker::without_projection()
+    }
+}
+
+/// Reject at the first error, else accept with the projection.
+fn outcome_of(report: agui_model::Report) -> Outcome {
     match report
         .violations
         .iter()
@@ -192,6 +226,10 @@ impl Implementation for Reference {
     fn run_case_hinted(&mut self, _id: &str, events: &[Value], projection_scored: bool) -> Outcome {
         reference_outcome(events, projection_scored && !self.without_projection)
     }
+
+    fn run_lines(&mut self, _id: &str, lines: &[String], projection_scored: bool) -> Outcome {
+        reference_outcome_lines(lines, projection_scored && !self.without_projection)
+    }
 }
 
 impl<T: Implementation + ?Sized> Implementation for Box<T> {
@@ -203,6 +241,9 @@ impl<T: Implementation + ?Sized> Implementation for Box<T> {
     }
     fn run_case_hinted(&mut self, id: &str, events: &[Value], projection_scored: bool) -> Outcome {
         (**self).run_case_hinted(id, events, projection_scored)
+    }
+    fn run_lines(&mut self, id: &str, lines: &[String], projection_scored: bool) -> Outcome {
+        (**self).run_lines(id, lines, projection_scored)
     }
     fn shutdown(&mut self) -> Vec<Incident> {
         (**self).shutdown()

@@ -19,7 +19,7 @@ pub fn stop_request() -> Value {
     serde_json::json!({"cmd": "stop"})
 }
 
-/// `{"cmd": "run", "seq": N, "case": {"id", "events"}}`, borrowed.
+/// `{"cmd": "run", "seq": N, "case": {"id", "events" | "lines"}}`, borrowed.
 #[derive(Serialize)]
 pub struct RunRequest<'a> {
     pub cmd: &'static str,
@@ -30,7 +30,11 @@ pub struct RunRequest<'a> {
 #[derive(Serialize)]
 pub struct CaseRef<'a> {
     pub id: &'a str,
-    pub events: &'a [Value],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<&'a [Value]>,
+    /// Raw JSON Lines text, only to an implementation with `raw-lines`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<&'a [String]>,
 }
 
 impl<'a> RunRequest<'a> {
@@ -38,9 +42,37 @@ impl<'a> RunRequest<'a> {
         RunRequest {
             cmd: "run",
             seq,
-            case: CaseRef { id, events },
+            case: CaseRef {
+                id,
+                events: Some(events),
+                lines: None,
+            },
         }
     }
+
+    /// A case given as raw JSON Lines text.
+    pub fn lines(seq: u64, id: &'a str, lines: &'a [String]) -> Self {
+        RunRequest {
+            cmd: "run",
+            seq,
+            case: CaseRef {
+                id,
+                events: None,
+                lines: Some(lines),
+            },
+        }
+    }
+}
+
+/// Reads an answer line as RFC 8259 JSON ([`agui_model::json`]): a
+/// projection may print a number outside a double's range as written
+/// (`1e400`), which serde_json alone refuses. A duplicate key keeps its
+/// last value.
+fn read_answer<T: serde::de::DeserializeOwned>(line: &[u8]) -> Result<T, String> {
+    let text = std::str::from_utf8(line).map_err(|e| e.to_string())?;
+    let parsed = agui_model::json::parse(text, &agui_model::json::ParseOptions::default())
+        .map_err(|e| e.to_string())?;
+    serde_json::from_value(parsed.value).map_err(|e| e.to_string())
 }
 
 /// The answer to `start`.
@@ -150,7 +182,7 @@ pub struct RunAnswer {
 /// Parses one answer line to `run` with sequence number `seq`. `Err` means
 /// a protocol violation (the process is then restarted).
 pub fn parse_run_answer(line: &[u8], seq: u64) -> Result<Outcome, String> {
-    let a: RunAnswer = serde_json::from_slice(line)
+    let a: RunAnswer = read_answer(line)
         .map_err(|e| format!("not a protocol message ({e}): {}", snippet(line)))?;
     if a.seq.as_u64() != Some(seq) {
         return Err(format!("answer has seq {}, expected {seq}", a.seq));
@@ -181,8 +213,8 @@ pub fn answer_seq(line: &[u8]) -> Option<u64> {
 
 /// Parses a one-shot result line.
 pub fn parse_result_line(line: &[u8]) -> Result<Outcome, String> {
-    let r: ResultMsg = serde_json::from_slice(line)
-        .map_err(|e| format!("not a result object ({e}): {}", snippet(line)))?;
+    let r: ResultMsg =
+        read_answer(line).map_err(|e| format!("not a result object ({e}): {}", snippet(line)))?;
     Ok(r.into_outcome())
 }
 

@@ -168,6 +168,14 @@ pub fn run_case(
         Outcome::Skipped {
             reason: "schema-only implementation; the case is decided by stream rules".into(),
         }
+    } else if let Some(lines) = &case.lines {
+        if info.capabilities.raw_lines {
+            imp.run_lines(&case.id, lines, case.expected.projection.is_some())
+        } else {
+            Outcome::Skipped {
+                reason: "the case is raw JSON Lines text (a duplicate key or a lone surrogate, which a JSON value cannot carry) and the implementation does not declare `raw-lines`".into(),
+            }
+        }
     } else {
         imp.run_case_hinted(&case.id, &case.events, case.expected.projection.is_some())
     };
@@ -336,5 +344,55 @@ pub fn run_cases_parallel(
         aborted,
         strict: false,
         elapsed: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::implementation::Reference;
+    use crate::suite::Origin;
+    use agui_model::Verdict;
+
+    fn lines_case() -> SuiteCase {
+        let lines = [
+            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+            r#"{"type":"CUSTOM","name":"a","name":"b","value":1}"#,
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+        ];
+        SuiteCase {
+            id: "schema/x".into(),
+            description: String::new(),
+            events: Vec::new(),
+            lines: Some(lines.iter().map(|l| l.to_string()).collect()),
+            expected: crate::Expected {
+                verdict: Verdict::Accept,
+                first: Some((RuleId::SchemaDuplicateKey, 1)),
+                projection: None,
+                all: None,
+                events: 3,
+            },
+            obligation: None,
+            origin: Origin::Corpus {
+                path: Default::default(),
+            },
+        }
+    }
+
+    #[test]
+    fn raw_lines_go_only_to_implementations_that_take_them() {
+        let case = lines_case();
+        let mut imp = Reference::default();
+        let mut info = Reference::info();
+        let r = run_case(&mut imp, &info, &case, 0);
+        assert_eq!(r.outcome, Outcome::Accept { projection: None });
+        assert_eq!(r.scored.score, Score::Info);
+        info.capabilities.raw_lines = false;
+        let r = run_case(&mut imp, &info, &case, 0);
+        match &r.outcome {
+            Outcome::Skipped { reason } => assert!(reason.contains("raw-lines"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(r.scored.score, Score::Skipped);
     }
 }

@@ -122,6 +122,14 @@ pub fn save_failure(
         case.description
     );
     let original = write_case(dir, &orig)?;
+    if case.lines.is_some() {
+        return Ok(Saved {
+            original,
+            shrunk: None,
+            sizes: (case.lines.as_ref().map_or(0, Vec::len), 0),
+            note: "not shrunk: the case is raw lines (shrinking works on events)".into(),
+        });
+    }
     if !reference_agrees(case) {
         return Ok(Saved {
             original,
@@ -178,7 +186,7 @@ fn write_case(dir: &Path, case: &SuiteCase) -> anyhow::Result<PathBuf> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p)?;
     }
-    let mut text = serde_json::to_string_pretty(&case.to_corpus(&spec))?;
+    let mut text = case.to_corpus(&spec).to_pretty();
     text.push('\n');
     std::fs::write(&path, text)?;
     Ok(path)

@@ -101,7 +101,12 @@ pub struct SuiteCase {
     /// Stable, path-like (`ownership/tagged-content-disagrees`, `gen/valid/17`).
     pub id: String,
     pub description: String,
+    /// The stream items (empty when the case gives `lines`).
     pub events: Vec<Value>,
+    /// The stream as raw JSON Lines text, when the case gives it so (a
+    /// duplicate key, a lone surrogate: what a value cannot hold). Sent to
+    /// implementations that declare `raw-lines`; skipped for the others.
+    pub lines: Option<Vec<String>>,
     pub expected: Expected,
     /// The `accept.*` obligation a valid case tests.
     pub obligation: Option<RuleId>,
@@ -122,6 +127,7 @@ impl SuiteCase {
             id: case.id,
             description: case.description,
             events: case.events,
+            lines: case.lines,
             expected,
             obligation: case.obligation,
             origin: Origin::Corpus { path },
@@ -135,6 +141,7 @@ impl SuiteCase {
             description: self.description.clone(),
             spec: spec.to_string(),
             events: self.events.clone(),
+            lines: self.lines.clone(),
             expect: agui_corpus::Expect {
                 verdict: self.expected.verdict,
                 rule: self.expected.first.map(|(r, _)| r),

@@ -31,17 +31,21 @@ fn protocol_answers_equal_in_process_answers() {
             capabilities: caps,
         },
     );
+    let mut raw = 0;
     for (i, c) in cases.iter().enumerate() {
-        let want = reference.run_case(&c.id, &c.events);
-        assert_eq!(persistent.run_case(&c.id, &c.events), want, "{}", c.id);
-        if i % 10 == 0 {
-            assert_eq!(
-                one_shot.run_case(&c.id, &c.events),
-                want,
-                "{} (one-shot)",
-                c.id
-            );
+        // A case of raw lines (duplicate keys, lone surrogates, 1e400)
+        // crosses the protocol as its text.
+        let answer = |imp: &mut dyn Implementation| match &c.lines {
+            Some(lines) => imp.run_lines(&c.id, lines, true),
+            None => imp.run_case(&c.id, &c.events),
+        };
+        let want = answer(&mut reference);
+        assert_eq!(answer(&mut persistent), want, "{}", c.id);
+        if i % 10 == 0 || c.lines.is_some() {
+            assert_eq!(answer(&mut one_shot), want, "{} (one-shot)", c.id);
         }
+        raw += usize::from(c.lines.is_some());
     }
+    assert!(raw >= 5, "only {raw} raw-lines cases");
     assert!(persistent.shutdown().is_empty());
 }

@@ -29,6 +29,15 @@ fn what_the_harness_sends_is_valid() {
     let events = common::valid_events();
     let run = serde_json::to_value(RunRequest::new(7, "gen/valid/1", &events)).unwrap();
     valid(&schema("run"), &run);
+    let lines =
+        vec![r#"{"type":"RUN_STARTED","threadId":"t","runId":"t","runId":"r"}"#.to_string()];
+    let run = serde_json::to_value(RunRequest::lines(8, "schema/duplicate-key", &lines)).unwrap();
+    valid(&schema("run"), &run);
+    assert_eq!(run["case"]["lines"][0], lines[0]);
+    assert!(run["case"].get("events").is_none());
+    let mut both = run.clone();
+    both["case"]["events"] = json!([]);
+    assert!(!schema("run").is_valid(&both));
 }
 
 /// Talks to the example implementation: start, two runs, stop.
@@ -45,22 +54,50 @@ fn what_the_example_answers_is_valid() {
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
         json!(42),
     ];
+    // Raw lines: a duplicate key and a number past a double, shown as written.
+    let huge = vec![
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","runId":"r"}"#.to_string(),
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"n":1e400}}"#.to_string(),
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#.to_string(),
+    ];
     for m in [
         start_request(),
         serde_json::to_value(RunRequest::new(1, "a", &events)).unwrap(),
         serde_json::to_value(RunRequest::new(2, "b", &broken)).unwrap(),
+        serde_json::to_value(RunRequest::lines(3, "c", &huge)).unwrap(),
         stop_request(),
     ] {
         writeln!(stdin, "{m}").unwrap();
     }
     drop(stdin);
-    let lines: Vec<Value> = BufReader::new(child.stdout.take().unwrap())
+    let raw: Vec<String> = BufReader::new(child.stdout.take().unwrap())
         .lines()
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .map(Result::unwrap)
         .collect();
     assert!(child.wait().unwrap().success());
-    assert_eq!(lines.len(), 3);
+    assert_eq!(raw.len(), 4);
+    assert!(raw[3].contains(r#""state":{"n":1e400}"#), "{}", raw[3]);
+    let lines: Vec<Value> = raw[..3]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The harness reads the number as written (a kept big number).
+    match agui_harness::protocol::parse_run_answer(raw[3].as_bytes(), 3) {
+        Ok(agui_harness::Outcome::Accept {
+            projection: Some(p),
+        }) => assert_eq!(
+            p["runs"][0]["state"]["n"],
+            json!(agui_model::json::big_number("1e400"))
+        ),
+        other => panic!("{other:?}"),
+    }
     valid(&schema("start-answer"), &lines[0]);
+    assert!(
+        lines[0]["capabilities"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("raw-lines"))
+    );
     let answers = schema("run-answer");
     valid(&answers, &lines[1]);
     valid(&answers, &lines[2]);

@@ -50,6 +50,7 @@ fn case() -> SuiteCase {
         id: "gen/ownership.continuation-disagrees/41".into(),
         description: "a continuation tagged with another owner".into(),
         events,
+        lines: None,
         expected: Expected {
             verdict: Verdict::Reject,
             first: Some((RuleId::OwnershipContinuationDisagrees, 5)),

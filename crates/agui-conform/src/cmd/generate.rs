@@ -56,7 +56,10 @@ fn modes(args: &Args) -> anyhow::Result<Vec<Mode>> {
         None => Ok(vec![Mode::Valid]),
         Some("all") => Ok(RuleId::violations().map(Mode::Invalid).collect()),
         Some(id) => match RuleId::from_id(id) {
-            Some(r) if r.rule().is_violation() => Ok(vec![Mode::Invalid(r)]),
+            Some(r) if r.rule().is_stream_rule() => Ok(vec![Mode::Invalid(r)]),
+            Some(r) if r.rule().is_violation() => {
+                bail!("`{r}` judges an HTTP exchange, not a stream: nothing to generate")
+            }
             Some(r) => bail!("`{r}` is an accept.* obligation, not a violation rule"),
             None => bail!("unknown rule id `{id}` (see `agui-conform rules`)"),
         },
@@ -90,13 +93,14 @@ pub fn write_cases(args: &Args, out: &mut impl Write) -> anyhow::Result<()> {
                     std::fs::create_dir_all(parent)
                         .with_context(|| format!("creating {}", parent.display()))?;
                 }
-                let mut text = serde_json::to_string_pretty(&case)?;
+                // `lines` replaces `events` in a file (exactly one of the two).
+                let mut text = case.to_pretty();
                 text.push('\n');
                 std::fs::write(&path, text)
                     .with_context(|| format!("writing {}", path.display()))?;
             }
             None => {
-                serde_json::to_writer(&mut *out, &case)?;
+                serde_json::to_writer(&mut *out, &agui_model::json::Out(&case.to_json()))?;
                 out.write_all(b"\n")?;
             }
         }
@@ -119,9 +123,13 @@ mod tests {
             modes(&a("chunk.ambiguous")).unwrap(),
             vec![Mode::Invalid(RuleId::ChunkAmbiguous)]
         );
-        // 45 stream rules: RULES.md revision 2 less `accept.*` and
-        // `transport.*`.
+        // RULES.md's stream rules: 38 errors and 7 warnings.
         assert_eq!(modes(&a("all")).unwrap().len(), 45);
+        assert_eq!(
+            modes(&a("schema.lone-surrogate")).unwrap(),
+            vec![Mode::Invalid(RuleId::SchemaLoneSurrogate)]
+        );
+        assert!(modes(&a("transport.status")).is_err());
         assert!(modes(&a("accept.empty-id")).is_err());
         assert!(modes(&a("no.such-rule")).is_err());
     }

@@ -6,9 +6,15 @@
 //! without the `projection` capability);
 //! `agui-example-impl --one-shot` reads one stream (JSON Lines) from stdin
 //! and prints one result line.
+//!
+//! It declares `raw-lines`: a case may come as raw JSON Lines text, read
+//! like stdin ([`agui_model::check`]). Messages are read as RFC 8259 JSON
+//! (any nesting) and answers written with [`Out`], so a projection prints
+//! a number outside a double's range as written.
 
+use agui_model::json::{self, Out};
 use serde_json::{Value, json};
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 /// The result object for a stream: reject at the first error-severity
 /// violation, else accept with the projection.
@@ -32,20 +38,32 @@ fn result(report: agui_model::Report) -> Value {
 }
 
 fn one_shot() -> std::io::Result<()> {
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input)?;
-    let mut c = agui_model::Checker::new();
-    for (n, line) in input.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Value>(line) {
-            Ok(v) => c.push(&v),
-            Err(e) => c.push_unparseable(&format!("line {}: {e}", n + 1)),
-        }
-    }
-    println!("{}", result(c.finish()));
+    let report =
+        agui_model::check::check_reader(std::io::stdin().lock(), agui_model::Checker::new())?;
+    println!("{}", serde_json::to_string(&Out(&result(report)))?);
     Ok(())
+}
+
+/// The answer to a `run` request: its `events`, or its raw `lines`.
+fn run(case: &Value, projection: bool) -> Value {
+    let c = if projection {
+        agui_model::Checker::new()
+    } else {
+        agui_model::Checker::without_projection()
+    };
+    if let Some(lines) = case["lines"].as_array() {
+        let mut text = String::new();
+        for l in lines {
+            text.push_str(l.as_str().unwrap_or_default());
+            text.push('\n');
+        }
+        return result(agui_model::check::check_bytes(text.as_bytes(), c));
+    }
+    let mut c = c;
+    for e in case["events"].as_array().map(Vec::as_slice).unwrap_or(&[]) {
+        c.push(e);
+    }
+    result(c.finish())
 }
 
 fn persistent(projection: bool) -> std::io::Result<()> {
@@ -53,8 +71,8 @@ fn persistent(projection: bool) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lock().lines() {
         let line = line?;
-        let msg: Value = match serde_json::from_str(&line) {
-            Ok(m) => m,
+        let msg: Value = match json::parse(&line, &json::ParseOptions::default()) {
+            Ok(m) => m.value,
             Err(e) => {
                 eprintln!("agui-example-impl: not JSON: {e}");
                 continue;
@@ -65,33 +83,19 @@ fn persistent(projection: bool) -> std::io::Result<()> {
                 "protocol": 1,
                 "implementation": {"name": "agui-example-impl", "version": env!("CARGO_PKG_VERSION"), "language": "rust"},
                 "capabilities": if projection {
-                    json!(["verdict", "index", "rule", "projection"])
+                    json!(["verdict", "index", "rule", "projection", "raw-lines"])
                 } else {
-                    json!(["verdict", "index", "rule"])
+                    json!(["verdict", "index", "rule", "raw-lines"])
                 },
             }),
-            Some("run") => {
-                let events = msg["case"]["events"]
-                    .as_array()
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[]);
-                let mut c = if projection {
-                    agui_model::Checker::new()
-                } else {
-                    agui_model::Checker::without_projection()
-                };
-                for e in events {
-                    c.push(e);
-                }
-                json!({"seq": msg["seq"], "result": result(c.finish())})
-            }
+            Some("run") => json!({"seq": msg["seq"], "result": run(&msg["case"], projection)}),
             Some("stop") => return Ok(()),
             _ => {
                 eprintln!("agui-example-impl: unknown message: {line}");
                 continue;
             }
         };
-        serde_json::to_writer(&mut out, &answer)?;
+        serde_json::to_writer(&mut out, &Out(&answer))?;
         out.write_all(b"\n")?;
         out.flush()?;
     }

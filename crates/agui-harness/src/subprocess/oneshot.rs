@@ -44,6 +44,29 @@ impl Implementation for OneShot {
     }
 
     fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
+        let mut input = Vec::new();
+        for e in events {
+            if serde_json::to_writer(&mut input, e).is_err() {
+                return Outcome::errored("cannot encode the case");
+            }
+            input.push(b'\n');
+        }
+        self.answer(&input)
+    }
+
+    /// The lines go to stdin as they are.
+    fn run_lines(&mut self, _id: &str, lines: &[String], _projection_scored: bool) -> Outcome {
+        self.answer(agui_corpus::case::join_lines(lines).as_bytes())
+    }
+
+    fn case_stderr(&mut self) -> Option<String> {
+        self.last_stderr.take()
+    }
+}
+
+impl OneShot {
+    /// Runs the process on one stream and reads its result line.
+    fn answer(&mut self, input: &[u8]) -> Outcome {
         self.last_stderr = None;
         let mut proc = match Proc::start(&self.spawn) {
             Ok(p) => p,
@@ -51,14 +74,7 @@ impl Implementation for OneShot {
                 return Outcome::errored(format!("cannot start `{}`: {e}", self.spawn.program));
             }
         };
-        let mut input = Vec::new();
-        for e in events {
-            if serde_json::to_writer(&mut input, e).is_err() {
-                return fail(&mut proc, "cannot encode the case".into());
-            }
-            input.push(b'\n');
-        }
-        proc.send(&input);
+        proc.send(input);
         proc.close_stdin();
         let outcome = match proc.line(Instant::now() + self.timeouts.case) {
             Ok(Line::Text(l)) => match protocol::parse_result_line(&l) {
@@ -102,9 +118,5 @@ impl Implementation for OneShot {
         proc.kill();
         self.last_stderr = proc.stderr_tail();
         outcome
-    }
-
-    fn case_stderr(&mut self) -> Option<String> {
-        self.last_stderr.take()
     }
 }

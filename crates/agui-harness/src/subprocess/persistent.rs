@@ -134,6 +134,41 @@ impl Implementation for Persistent {
     }
 
     fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome {
+        self.exchange(id, |seq, buf| {
+            serde_json::to_writer(buf, &RunRequest::new(seq, id, events))
+        })
+    }
+
+    fn run_lines(&mut self, id: &str, lines: &[String], _projection_scored: bool) -> Outcome {
+        self.exchange(id, |seq, buf| {
+            serde_json::to_writer(buf, &RunRequest::lines(seq, id, lines))
+        })
+    }
+
+    /// Read on demand (only for cases that did not pass): the share of
+    /// stderr since the case was sent.
+    fn case_stderr(&mut self) -> Option<String> {
+        self.proc.as_mut().and_then(Proc::stderr_since_mark)
+    }
+
+    fn late_errors(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.late)
+    }
+
+    fn shutdown(&mut self) -> Vec<Incident> {
+        self.stop()
+    }
+}
+
+impl Persistent {
+    /// Sends one `run` request for case `id` (written by `request` for a
+    /// sequence number) and reads its answer, (re)starting the process
+    /// first when needed.
+    fn exchange(
+        &mut self,
+        id: &str,
+        request: impl FnOnce(u64, &mut Vec<u8>) -> serde_json::Result<()>,
+    ) -> Outcome {
         if self.proc.is_none() {
             if self.start_failures >= MAX_START_FAILURES {
                 return Outcome::errored(format!(
@@ -158,7 +193,7 @@ impl Implementation for Persistent {
         self.seq += 1;
         let seq = self.seq;
         self.buf.clear();
-        if let Err(e) = serde_json::to_writer(&mut self.buf, &RunRequest::new(seq, id, events)) {
+        if let Err(e) = request(seq, &mut self.buf) {
             return Outcome::errored(format!("cannot encode the case: {e}"));
         }
         self.buf.push(b'\n');
@@ -216,17 +251,7 @@ impl Implementation for Persistent {
         }
     }
 
-    /// Read on demand (only for cases that did not pass): the share of
-    /// stderr since the case was sent.
-    fn case_stderr(&mut self) -> Option<String> {
-        self.proc.as_mut().and_then(Proc::stderr_since_mark)
-    }
-
-    fn late_errors(&mut self) -> Vec<(String, String)> {
-        std::mem::take(&mut self.late)
-    }
-
-    fn shutdown(&mut self) -> Vec<Incident> {
+    fn stop(&mut self) -> Vec<Incident> {
         let mut incidents = Vec::new();
         if self.starts > 1 {
             let n = self.starts - 1;

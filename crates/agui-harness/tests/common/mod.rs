@@ -51,6 +51,7 @@ pub fn case(id: &str, verdict: Verdict, first: Option<(RuleId, usize)>) -> Suite
         id: id.to_string(),
         description: String::new(),
         events: valid_events(),
+        lines: None,
         expected: Expected {
             verdict,
             first,
