@@ -454,11 +454,11 @@ fn violations_faults(case: &Case, v: &[Stated]) -> Vec<String> {
                 s.rule
             ));
         }
-        if s.index > case.events.len() {
+        if s.index > case.len() {
             out.push(format!(
                 "`violations[{k}]`: index {} is out of range ({} events)",
                 s.index,
-                case.events.len()
+                case.len()
             ));
         }
         if k > 0 && s.index < v[k - 1].index {

@@ -58,7 +58,7 @@ impl Expected {
                 .violations
                 .as_ref()
                 .map(|v| v.iter().map(|s| (s.rule, s.index)).collect()),
-            events: case.events.len(),
+            events: case.len(),
         };
         x.consistent()?;
         Ok(x)
