@@ -246,7 +246,8 @@ fn generated_cases_state_every_violation() {
                 continue;
             };
             let stated: Vec<(RuleId, usize)> = stated.iter().map(|s| (s.rule, s.index)).collect();
-            let mut found: Vec<(RuleId, usize)> = check_values(&c.events)
+            let mut found: Vec<(RuleId, usize)> = c
+                .check(agui_model::Checker::without_projection())
                 .violations
                 .iter()
                 .map(|v| (v.rule, v.index))

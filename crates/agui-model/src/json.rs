@@ -564,10 +564,8 @@ pub fn settle_surrogates(v: &mut Value) {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
-            Value::String(s) => {
-                if s.chars().any(|c| as_surrogate(c).is_some()) {
-                    *s = printable(s);
-                }
+            Value::String(s) if s.chars().any(|c| as_surrogate(c).is_some()) => {
+                *s = printable(s);
             }
             Value::Array(items) => stack.extend(items.iter_mut()),
             Value::Object(map) => {
@@ -632,10 +630,10 @@ pub fn needs_out(v: &Value) -> bool {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
-            Value::String(s) => {
-                if s.starts_with(BIG_NUMBER) || s.chars().any(|c| as_surrogate(c).is_some()) {
-                    return true;
-                }
+            Value::String(s)
+                if s.starts_with(BIG_NUMBER) || s.chars().any(|c| as_surrogate(c).is_some()) =>
+            {
+                return true;
             }
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => {
