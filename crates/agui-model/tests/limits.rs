@@ -113,3 +113,21 @@ fn kept_violations_are_capped_but_all_counted() {
     // Nothing went unjudged: the verdict stands.
     assert_eq!(report.verdict(), Verdict::Reject);
 }
+
+/// A low nesting limit holds on every line, the fast path's included.
+#[test]
+fn a_low_nesting_limit_holds_on_the_fast_path_too() {
+    let deep = r#"{"type":"CUSTOM","name":"c","value":[[[[[[[[1]]]]]]]]}"#;
+    let bytes = stream(&[RUN, deep, FIN]);
+    let limits = Limits {
+        nesting: 3,
+        ..Limits::default()
+    };
+    let report = check_bytes(&bytes, Checker::new().with_limits(limits));
+    assert_eq!(report.limits.len(), 1, "{:?}", report.limits);
+    assert_eq!(
+        (report.limits[0].kind, report.limits[0].index),
+        (LimitKind::Nesting, 1)
+    );
+    assert_eq!(report.verdict(), Verdict::Inconclusive);
+}

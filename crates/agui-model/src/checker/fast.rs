@@ -29,7 +29,9 @@ impl Checker {
     /// Checks one line on the fast path and returns `true`, or returns
     /// `false` having changed nothing (the caller takes the `Value` path).
     pub fn try_push_line(&mut self, line: &[u8]) -> bool {
-        if self.phase != Phase::Active {
+        // The fast path takes nesting up to its own depth below the event:
+        // under a lower limit, every line goes where the limit is judged.
+        if self.phase != Phase::Active || self.limits.nesting <= crate::fast::MAX_DEPTH {
             return false;
         }
         // simdutf8: the same answer as `std::str::from_utf8`, in about half
