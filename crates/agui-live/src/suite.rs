@@ -3,10 +3,11 @@
 //! rule of error and warning severity.
 //!
 //! Scores: FAIL when an error-severity violation was found in the events
-//! received; otherwise ERRORED when the exchange failed (no 2xx, a cut
-//! connection, a timeout, no events — the end-of-input rules are not held
-//! against a stream the transport cut); otherwise WARN when warnings were
-//! found, PASS when nothing was.
+//! received or in the exchange (`transport.*`: a non-2xx status, a body
+//! cut inside a run, an unclosed event); otherwise ERRORED when the
+//! exchange failed in a way no rule judges (our own time limit, no events
+//! — the end-of-input rules are not held against a stream we cut);
+//! otherwise WARN when warnings were found, PASS when nothing was.
 
 use crate::capture::CaptureWriter;
 use crate::live::{self, LiveRun, Options};

@@ -68,8 +68,10 @@ fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 }
 
 /// `check --url`: violations on stderr as they are found, then the same
-/// report as `check FILE` on stdout. Exit 0 accept, 1 reject, 2 when the
-/// exchange failed (the report then covers the events received).
+/// report as `check FILE` on stdout, the `transport.*` rules included.
+/// Exit 0 accept, 1 reject (a non-2xx status is `transport.status`), 3
+/// inconclusive (our own time limit), 2 when the request failed or the
+/// body held no event (the report then covers the events received).
 pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Result<u8> {
     let live = &args.live;
     let body = match &live.run_input {
@@ -84,6 +86,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         headers: headers(&live.headers)?,
         max_event_bytes: args.max_line_bytes,
         projection,
+        ..Options::default()
     };
     let mut capture = match &live.save {
         Some(p) => Some(CaptureWriter::new(

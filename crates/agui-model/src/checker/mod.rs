@@ -167,7 +167,8 @@ pub struct Checker {
     state_off: bool,
     /// The kept violations reached [`Limits::violations`].
     kept_full: bool,
-    /// The input was cut at a limit ([`Checker::cut`]).
+    /// The input was cut at a limit ([`Checker::cut`]) or by a transport
+    /// failure ([`Checker::end_early`]): no `run.unterminated` at the end.
     cut: bool,
     /// Violations of the event being checked, sorted into catalogue order
     /// before they join `violations`.
@@ -324,6 +325,40 @@ impl Checker {
     pub fn cut(&mut self, n: LimitNotice) {
         self.cut = true;
         self.notice(n);
+    }
+
+    /// Reports a violation found outside the events (the `transport.*`
+    /// rules of a live check or an SSE capture), through the same counting
+    /// and sink as the rest, at its own index (normally [`Checker::events`],
+    /// so it stays in stream order).
+    pub fn report_external(&mut self, v: Violation) {
+        self.pending.push(v);
+        self.flush();
+    }
+
+    /// Whether the stream's last run has its terminal event: a transport
+    /// failure now leaves no run unfinished.
+    pub fn run_ended(&self) -> bool {
+        matches!(self.phase, Phase::Finished | Phase::Errored)
+    }
+
+    /// Whether a run is open (started, or implied by a first event that is
+    /// not `RUN_STARTED`, and not yet ended).
+    pub fn run_open(&self) -> bool {
+        self.phase == Phase::Active
+    }
+
+    /// The connection ended abnormally with the last run still open:
+    /// `transport.ended-early` here, reported instead of `run.unterminated`
+    /// at the end (RULES.md "Transport rules").
+    pub fn end_early(&mut self, why: &str) {
+        let i = self.index;
+        self.cut = true;
+        self.report_external(Violation::new(
+            RuleId::TransportEndedEarly,
+            i,
+            format!("the connection ended before the last run's RUN_FINISHED or RUN_ERROR: {why}"),
+        ));
     }
 
     /// Records a limit notice at once (notices are not sorted with an
