@@ -1,14 +1,15 @@
 //! `agui-conform check`: checks one recorded stream against every rule.
 //!
 //! The input is read with [`agui_model::check::check_reader`] (JSON Lines or
-//! one JSON array, streamed) under the checker's limits. Every finding is
+//! one JSON array, streamed) under the checker's limits, or as a saved SSE
+//! body ([`super::input_format`]). Every finding is
 //! written the moment it is found — memory never grows with the number of
 //! violations, and from a pipe or a terminal each violation reaches stdout
 //! as soon as its line has been read. Exit status: 0 accept, 1 reject,
 //! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
 //! error).
 
-use agui_model::check::check_reader_until;
+use super::input_format::{self, InputFormat};
 use agui_model::limits::{self, Limits};
 use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
 use anyhow::Context;
@@ -55,6 +56,11 @@ pub struct Args {
     /// `state-bytes` limit notice.
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
     pub max_state_bytes: usize,
+    /// How to read the input [default: `sse` when its first line starts
+    /// `data:`, `event:`, `id:`, `retry:` or `:`, else JSON Lines or one
+    /// JSON array, told apart by the reader].
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "url")]
+    pub input_format: Option<InputFormat>,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: super::producer::LiveArgs,
@@ -117,12 +123,14 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.live.url {
         return super::producer::check_url(url, &args, wants_projection);
     }
-    let (input, live) = open_input(&args.input)?;
+    let (mut input, live) = open_input(&args.input)?;
     let name = label(&args.input);
+    let format = input_format::resolve(&mut *input, args.input_format)
+        .with_context(|| format!("reading {name}"))?;
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
     let report = match args.format {
-        Format::Json => check_json(input, &args, wants_projection, live, out),
-        Format::Text => check_text(input, &args, &name, live, out),
+        Format::Json => check_json(input, format, &args, wants_projection, live, out),
+        Format::Text => check_text(input, format, &args, &name, live, out),
     }
     .with_context(|| format!("reading {name}"))?;
     let Some(report) = report else {
@@ -154,6 +162,7 @@ fn broken_pipe(e: &io::Error) -> bool {
 /// closed.
 fn check_json(
     input: impl BufRead,
+    format: InputFormat,
     args: &Args,
     projection: bool,
     live: bool,
@@ -180,7 +189,7 @@ fn check_json(
             }
         });
     let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
-    let report = check_reader_until(input, checker, stop)?;
+    let report = input_format::check(input, format, checker, stop)?;
     let Some(stream) = stream.borrow_mut().take() else {
         return Ok(Some(report));
     };
@@ -197,6 +206,7 @@ fn check_json(
 /// `--format text`: one line per finding as found, then the summary.
 fn check_text(
     input: impl BufRead,
+    format: InputFormat,
     args: &Args,
     name: &str,
     live: bool,
@@ -218,7 +228,7 @@ fn check_text(
         .with_limits(args.limits())
         .with_sink(move |f: Finding<'_>| findings.borrow_mut().finding(f));
     let stop = move || failed.borrow().error.is_some();
-    let report = check_reader_until(input, checker, stop)?;
+    let report = input_format::check(input, format, checker, stop)?;
     let mut text = text.borrow_mut();
     match text.finish(name, &report) {
         Ok(()) => Ok(Some(report)),

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod corpus;
 pub mod generate;
+pub mod input_format;
 pub mod producer;
 pub mod rules;
 pub mod rules_md;
