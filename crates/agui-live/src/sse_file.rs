@@ -88,7 +88,10 @@ mod tests {
         assert!(!looks_like_sse(b""));
     }
 
-    fn check(body: &[u8]) -> (Vec<(RuleId, usize)>, Vec<(usize, usize)>) {
+    /// (rule, index) of each violation, and (index, line) of each event.
+    type Found = (Vec<(RuleId, usize)>, Vec<(usize, usize)>);
+
+    fn check(body: &[u8]) -> Found {
         let mut lines = Vec::new();
         let report =
             check_sse_reader(body, Checker::new(), || false, |i, l| lines.push((i, l))).unwrap();

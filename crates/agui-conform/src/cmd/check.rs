@@ -10,6 +10,7 @@
 //! error).
 
 use super::input_format::{self, InputFormat};
+use super::sarif::Collected;
 use agui_model::limits::{self, Limits};
 use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
 use anyhow::Context;
@@ -26,9 +27,13 @@ pub struct Args {
     /// for standard input.
     #[arg(default_value = "-")]
     pub input: PathBuf,
-    /// Output form: a readable report, or one JSON object.
+    /// Output form: a readable report, one JSON object, or a SARIF 2.1.0
+    /// log (GitHub code scanning).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Also write the check as a JUnit XML test case to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
     /// Also print the projection (text output).
     #[arg(long, conflicts_with = "no_projection")]
     pub projection: bool,
@@ -71,6 +76,7 @@ pub struct Args {
 pub enum Format {
     Text,
     Json,
+    Sarif,
 }
 
 /// Violations listed by the text report unless `--all` is given.
@@ -119,6 +125,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     let wants_projection = match args.format {
         Format::Text => args.projection,
         Format::Json => !args.no_projection,
+        Format::Sarif => false,
     };
     if let Some(url) = &args.live.url {
         return super::producer::check_url(url, &args, wants_projection);
@@ -128,15 +135,31 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     let format = input_format::resolve(&mut *input, args.input_format)
         .with_context(|| format!("reading {name}"))?;
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
-    let report = match args.format {
-        Format::Json => check_json(input, format, &args, wants_projection, live, out),
-        Format::Text => check_text(input, format, &args, &name, live, out),
+    let started = std::time::Instant::now();
+    // Outputs written at the end (SARIF, JUnit) keep what is found.
+    let found = (args.junit.is_some() || args.format == Format::Sarif)
+        .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
+    let report = match (args.format, &found) {
+        (Format::Sarif, Some(f)) => super::sarif::check_file(input, format, &args, &name, out, f),
+        (Format::Json | Format::Sarif, _) => check_json(
+            input,
+            format,
+            &args,
+            wants_projection,
+            live,
+            out,
+            found.clone(),
+        ),
+        (Format::Text, _) => check_text(input, format, &args, &name, live, out, found.clone()),
     }
     .with_context(|| format!("reading {name}"))?;
     let Some(report) = report else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
+    if let (Some(path), Some(f)) = (&args.junit, &found) {
+        super::junit::write(path, &name, &report, &f.borrow(), started.elapsed())?;
+    }
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
     }
@@ -167,6 +190,7 @@ fn check_json(
     projection: bool,
     live: bool,
     out: impl Write + 'static,
+    tee: Option<Rc<RefCell<Collected>>>,
 ) -> io::Result<Option<Report>> {
     let stream = Rc::new(RefCell::new(Some(
         JsonStream::new(out, args.printed()).live(live),
@@ -186,6 +210,9 @@ fn check_json(
         .with_sink(move |f: Finding<'_>| {
             if let Some(s) = findings.borrow_mut().as_mut() {
                 s.finding(f);
+            }
+            if let Some(t) = &tee {
+                t.borrow_mut().push(f);
             }
         });
     let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
@@ -211,6 +238,7 @@ fn check_text(
     name: &str,
     live: bool,
     out: impl Write + 'static,
+    tee: Option<Rc<RefCell<Collected>>>,
 ) -> io::Result<Option<Report>> {
     let text = Rc::new(RefCell::new(TextStream::new(
         out,
@@ -226,7 +254,12 @@ fn check_text(
     };
     let checker = checker
         .with_limits(args.limits())
-        .with_sink(move |f: Finding<'_>| findings.borrow_mut().finding(f));
+        .with_sink(move |f: Finding<'_>| {
+            findings.borrow_mut().finding(f);
+            if let Some(t) = &tee {
+                t.borrow_mut().push(f);
+            }
+        });
     let stop = move || failed.borrow().error.is_some();
     let report = input_format::check(input, format, checker, stop)?;
     let mut text = text.borrow_mut();

@@ -3,6 +3,7 @@
 //! `agui-live`; this module turns flags into its options and prints.
 
 use super::check;
+use super::sarif;
 use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, LiveError, Options, Progress, client, input};
@@ -117,12 +118,21 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
             ),
         };
     };
+    let started = std::time::Instant::now();
     let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
     let report = &run.report;
     super::rules::to_stdout(|out| match args.format {
         check::Format::Json => check::write_json_line(out, report),
         check::Format::Text => check::write_text(out, url, report, args.all, check::colour()),
+        check::Format::Sarif => sarif::write(
+            out,
+            &sarif::log(&sarif::Source::Url(url), &report.violations, &report.limits),
+        ),
     })?;
+    if let Some(path) = &args.junit {
+        let found = sarif::Collected::of(report);
+        super::junit::write(path, url, report, &found, started.elapsed())?;
+    }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
