@@ -25,7 +25,7 @@ use crate::client::{self, Limits, Request};
 use crate::error::{LiveError, body_start, is_event_stream};
 use crate::sse::{Dispatch, SseParser, Unfinished};
 use agui_model::json::{self, Note, ParseOptions};
-use agui_model::{Checker, LimitKind, LimitNotice, Report, RuleId, Violation};
+use agui_model::{Checker, LimitKind, LimitNotice, Report, RuleId, RuleLevels, Violation};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,8 @@ pub struct Options {
     /// The silence that is `transport.idle` ([`IDLE_WARNING`]; shorter
     /// only in tests).
     pub idle_warning: Duration,
+    /// Rule configuration (rules off or at another severity).
+    pub levels: RuleLevels,
 }
 
 impl Default for Options {
@@ -60,6 +62,7 @@ impl Default for Options {
             max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
             projection: false,
             idle_warning: IDLE_WARNING,
+            levels: RuleLevels::default(),
         }
     }
 }
@@ -123,7 +126,8 @@ pub fn check_url(
         Checker::new()
     } else {
         Checker::without_projection()
-    };
+    }
+    .with_levels(opts.levels.clone());
     let mut found: Vec<Violation> = Vec::new();
     if !response.is_success() {
         let why = response.status_error().to_string();

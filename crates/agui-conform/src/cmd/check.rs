@@ -66,6 +66,10 @@ pub struct Args {
     /// JSON array, told apart by the reader].
     #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "url")]
     pub input_format: Option<InputFormat>,
+    /// Rule configuration (`--rule`, `--fail-on`, `--max-warnings`,
+    /// agui-conform.toml).
+    #[command(flatten)]
+    pub rule_config: super::config::RuleArgs,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: super::producer::LiveArgs,
@@ -106,7 +110,8 @@ impl Args {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(mut args: Args) -> anyhow::Result<u8> {
+    args.rule_config.policy = super::config::resolve(&args.rule_config)?;
     let limits = args.limits();
     // serde_json's `Value` recurses when it is cloned, printed or dropped:
     // a stack sized for the nesting limit makes every depth safe.
@@ -163,7 +168,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
     }
-    Ok(exit_status(&report))
+    Ok(args.rule_config.policy.exit_status(&report))
 }
 
 /// `check`'s exit status for a report: 0 accept, 1 reject, 3 inconclusive.
@@ -207,6 +212,7 @@ fn check_json(
     };
     let checker = checker
         .with_limits(args.limits())
+        .with_levels(args.rule_config.policy.levels.clone())
         .with_sink(move |f: Finding<'_>| {
             if let Some(s) = findings.borrow_mut().as_mut() {
                 s.finding(f);
@@ -254,6 +260,7 @@ fn check_text(
     };
     let checker = checker
         .with_limits(args.limits())
+        .with_levels(args.rule_config.policy.levels.clone())
         .with_sink(move |f: Finding<'_>| {
             findings.borrow_mut().finding(f);
             if let Some(t) = &tee {
@@ -418,8 +425,8 @@ impl<W: Write> TextStream<W> {
 
 /// `  #3     error   rule: message (at path)`.
 fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<()> {
-    let severity = v.rule.severity().as_str();
-    let severity = match v.rule.severity() {
+    let severity = v.severity.as_str();
+    let severity = match v.severity {
         Severity::Error => c.paint("31", &format!("{severity:<7}")),
         _ => c.paint("33", &format!("{severity:<7}")),
     };

@@ -33,7 +33,7 @@ pub fn render(
             details,
             "#{} {} {}: {}",
             v.index,
-            v.rule.severity().as_str(),
+            v.severity.as_str(),
             v.rule,
             v.message
         );

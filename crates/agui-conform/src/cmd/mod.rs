@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod config;
 pub mod corpus;
 pub mod generate;
 pub mod input_format;

@@ -7,7 +7,6 @@ use super::sarif;
 use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, LiveError, Options, Progress, client, input};
-use agui_model::Verdict;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -87,6 +86,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         headers: headers(&live.headers)?,
         max_event_bytes: args.max_line_bytes,
         projection,
+        levels: args.rule_config.policy.levels.clone(),
         ..Options::default()
     };
     let mut capture = match &live.save {
@@ -112,7 +112,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
                 err,
                 "  live #{:<5} {:<7} {}: {}",
                 v.index,
-                v.rule.severity().as_str(),
+                v.severity.as_str(),
                 v.rule,
                 v.message
             ),
@@ -157,11 +157,10 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         }
         None => {}
     }
-    Ok(match (failed, report.verdict()) {
-        (true, _) => 2,
-        (false, Verdict::Accept) => 0,
-        (false, Verdict::Reject) => 1,
-        (false, Verdict::Inconclusive) => check::EXIT_INCONCLUSIVE,
+    Ok(if failed {
+        2
+    } else {
+        args.rule_config.policy.exit_status(report)
     })
 }
 

@@ -147,7 +147,7 @@ pub fn log(source: &Source<'_>, violations: &[Violation], limits: &[LimitNotice]
         .map(|v| {
             let mut r = json!({
                 "ruleId": v.rule.as_str(),
-                "level": level(v.rule.severity()),
+                "level": level(v.severity),
                 "message": {"text": v.message},
                 "locations": [location(source, v.index)],
                 "properties": {"eventIndex": v.index},
@@ -206,6 +206,7 @@ pub fn check_file(
     let tee = Rc::clone(found);
     let checker = Checker::without_projection()
         .with_limits(args.limits())
+        .with_levels(args.rule_config.policy.levels.clone())
         .with_sink(move |f: Finding<'_>| tee.borrow_mut().push(f));
     let mut lines = Vec::new();
     let report = match format {

@@ -35,6 +35,7 @@ mod names;
 
 use crate::events::EventType;
 use crate::json::Note;
+use crate::levels::RuleLevels;
 use crate::limits::{LimitKind, LimitNotice, Limits};
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
@@ -136,7 +137,7 @@ impl Counts {
     }
 
     fn add_violation(&mut self, v: &Violation) {
-        if v.rule.severity() == crate::rules::Severity::Error {
+        if v.severity == crate::rules::Severity::Error {
             self.errors += 1;
             if !self.unjudged {
                 self.error_first = true;
@@ -163,6 +164,8 @@ pub struct Checker {
     limits: Limits,
     /// Every finding goes here too, when set; then none is kept.
     sink: Option<Sink>,
+    /// Rule configuration: rules turned off or given another severity.
+    levels: Option<RuleLevels>,
     /// State tracking stopped at a state limit.
     state_off: bool,
     /// The kept violations reached [`Limits::violations`].
@@ -219,6 +222,7 @@ impl Checker {
             counts: Counts::default(),
             limits: Limits::default(),
             sink: None,
+            levels: None,
             state_off: false,
             kept_full: false,
             cut: false,
@@ -264,6 +268,13 @@ impl Checker {
     /// lists none, but still counts them.
     pub fn with_sink(mut self, sink: impl FnMut(Finding<'_>) + 'static) -> Self {
         self.sink = Some(Box::new(sink));
+        self
+    }
+
+    /// Applies a rule configuration: a rule turned off is neither reported
+    /// nor counted; a rule given another severity counts with it.
+    pub fn with_levels(mut self, levels: RuleLevels) -> Self {
+        self.levels = (!levels.is_empty()).then_some(levels);
         self
     }
 
@@ -435,7 +446,13 @@ impl Checker {
         }
         self.pending.sort_by_key(|v| v.rule);
         let mut pending = std::mem::take(&mut self.pending);
-        for v in pending.drain(..) {
+        for mut v in pending.drain(..) {
+            if let Some(level) = self.levels.as_ref().and_then(|l| l.get(v.rule)) {
+                if level == crate::rules::Severity::None {
+                    continue;
+                }
+                v.severity = level;
+            }
             self.counts.add_violation(&v);
             if let Some(sink) = self.sink.as_mut() {
                 sink(Finding::Violation(&v));
