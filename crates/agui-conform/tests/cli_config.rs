@@ -139,3 +139,35 @@ fn mistakes_in_the_configuration_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("agui-conform.toml"));
 }
+
+#[test]
+fn run_producer_takes_the_same_configuration() {
+    // A producer whose every answer is RUN_STARTED alone: run.unterminated.
+    #[path = "../../agui-live/tests/support/server.rs"]
+    mod server;
+    let s = server::Server::replying(server::Reply::sse(format!("data: {START}\n\n")));
+    let d = dir("suite");
+    let run = |extra: &[&str]| {
+        let mut c = Command::new(BIN);
+        c.current_dir(&d)
+            .args(["run", "--producer", &s.url(), "--no-progress"])
+            .args(extra);
+        c.output().unwrap()
+    };
+    assert_eq!(run(&[]).status.code(), Some(1));
+    let out = run(&["--rule", "run.unterminated=off"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let warn = ["--rule", "run.unterminated=warning"];
+    assert_eq!(run(&warn).status.code(), Some(0));
+    assert_eq!(
+        run(&[&warn[..], &["--fail-on", "warning"]].concat())
+            .status
+            .code(),
+        Some(1)
+    );
+}

@@ -172,7 +172,7 @@ impl InputResult {
     pub fn count(&self, severity: Severity) -> usize {
         self.violations
             .iter()
-            .filter(|v| v.rule.severity() == severity)
+            .filter(|v| v.severity == severity)
             .count()
     }
 }
@@ -182,11 +182,11 @@ pub fn score(run: &LiveRun) -> Score {
     let events = run.report.events;
     let counts = |v: &&Violation| run.failure.is_none() || v.index < events;
     let mut held = run.report.violations.iter().filter(counts);
-    if held.clone().any(|v| v.rule.severity() == Severity::Error) {
+    if held.clone().any(|v| v.severity == Severity::Error) {
         Score::Fail
     } else if run.failure.is_some() {
         Score::Errored
-    } else if held.any(|v| v.rule.severity() == Severity::Warning) {
+    } else if held.any(|v| v.severity == Severity::Warning) {
         Score::Warn
     } else {
         Score::Pass
@@ -290,7 +290,7 @@ pub fn render_text(suite: &str, url: &str, results: &[InputResult]) -> String {
                     out,
                     "        #{:<5} {:<7} {}: {}",
                     v.index,
-                    v.rule.severity().as_str(),
+                    v.severity.as_str(),
                     v.rule,
                     v.message
                 );

@@ -52,6 +52,9 @@ pub struct ProducerArgs {
     /// With --producer: save each stream as DIR/INPUT.jsonl.
     #[arg(long, value_name = "DIR", requires = "producer")]
     pub captures: Option<PathBuf>,
+    /// With --producer: rule configuration, as for `check`.
+    #[command(flatten)]
+    pub rule_config: super::config::RuleArgs,
 }
 
 fn seconds(flag: &str, s: f64) -> anyhow::Result<Duration> {
@@ -165,7 +168,9 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
 }
 
 /// `run --producer URL`: every input of the suite, one line each, then a
-/// summary. Exit 0 when no input FAILed or ERRORED, 1 otherwise.
+/// summary, under the rule configuration. Exit 0 when no input FAILed or
+/// ERRORED (and the warnings are within `--fail-on`/`--max-warnings`), 1
+/// otherwise.
 pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     let p = &args.producer;
     let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
@@ -180,9 +185,11 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     if let Some(s) = p.idle_timeout {
         limits.idle = seconds("--idle-timeout", s)?;
     }
+    let policy = super::config::resolve(&p.rule_config)?;
     let opts = Options {
         limits,
         headers: headers(&p.headers)?,
+        levels: policy.levels.clone(),
         ..Options::default()
     };
     let name = dir
@@ -204,9 +211,20 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
             write!(out, "{}", suite::render_text(&name, url, &results))
         }
     })?;
-    Ok(if results.iter().any(|r| Score::is_bad(r.score)) {
-        1
-    } else {
-        0
-    })
+    let warnings: usize = results
+        .iter()
+        .map(|r| r.count(agui_model::Severity::Warning))
+        .sum();
+    let too_many = match (policy.fail_on, policy.max_warnings) {
+        (super::config::FailOn::Warning, _) => warnings > 0,
+        (_, Some(n)) => warnings > n,
+        _ => false,
+    };
+    Ok(
+        if results.iter().any(|r| Score::is_bad(r.score)) || too_many {
+            1
+        } else {
+            0
+        },
+    )
 }
