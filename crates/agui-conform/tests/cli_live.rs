@@ -2,7 +2,7 @@
 //! binary against the test server of agui-live (127.0.0.1 only).
 //!
 //! Expected answers: exit statuses as documented (0 accept, 1 reject, 2
-//! usage/IO/HTTP error); the corpus case `ownership/continuation-disagrees`
+//! usage/IO/connection error); the corpus case `ownership/continuation-disagrees`
 //! states its first violation (`ownership.continuation-disagrees` at 2).
 
 #[path = "../../agui-live/tests/support/server.rs"]
@@ -139,20 +139,21 @@ fn input_file_and_headers_are_sent() {
 }
 
 #[test]
-fn http_errors_exit_2_with_a_clear_message() {
+fn a_non_2xx_status_is_transport_status_and_exits_1() {
     let server = Server::replying(Reply::sse("model overloaded").status(503));
     let out = run(&["check", "--url", &server.url()]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
+    // RULES.md: transport.status is an error at index 0: reject, exit 1.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("transport.status"), "{report}");
     assert!(
-        err.contains("HTTP 503") && err.contains("model overloaded"),
-        "{err}"
+        report.contains("HTTP 503") && report.contains("model overloaded"),
+        "{report}"
     );
-    assert!(out.stdout.is_empty());
 }
 
 #[test]
-fn a_cut_stream_is_reported_saved_and_exits_2() {
+fn a_body_ending_mid_event_is_reported_and_saved() {
     let events = valid_events();
     let mut body = sse_body(&events[..3]);
     body.extend_from_slice(b"data: {\"type\":\"TEXT_MESSAGE_E");
@@ -165,17 +166,28 @@ fn a_cut_stream_is_reported_saved_and_exits_2() {
         "--save",
         save.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    assert!(err.contains("connection closed mid-event"), "{err}");
-    assert!(
-        err.contains("the report covers the 3 events received"),
-        "{err}"
-    );
-    // The report of what arrived is still printed (the run never ended).
-    assert!(text(&out.stdout).contains("run.unterminated"));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    // The event lost at the end, and the run that never ended, both at 3.
+    let report = text(&out.stdout);
+    assert!(report.contains("transport.unterminated-event"), "{report}");
+    assert!(report.contains("run.unterminated"), "{report}");
     let served: String = events[..3].iter().map(|e| format!("{e}\n")).collect();
     assert_eq!(std::fs::read_to_string(&save).unwrap(), served);
+
+    // A chunked body cut inside the run ended early: no run.unterminated.
+    let mut body = sse_body(&events[..3]);
+    body.extend_from_slice(b"data: {\"type\":\"TEXT_MESSAGE_E");
+    let server = Server::replying(Reply::sse(body).end(End::Cut));
+    let out = run(&["check", "--url", &server.url(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules: Vec<(&str, u64)> = v["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| (x["rule"].as_str().unwrap(), x["index"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(rules, [("transport.ended-early", 3)]);
 }
 
 #[test]

@@ -8,6 +8,11 @@
 //! limit (and never past the deadline). The channel holds a few chunks, so
 //! memory stays bounded however large the body is. A reader thread left
 //! blocked after an idle timeout ends at the total deadline at the latest.
+//!
+//! Compression: the request asks for `gzip, deflate`; ureq decodes gzip
+//! itself (its `gzip` feature) and a `deflate` body (zlib, RFC 9110) is
+//! decoded here with flate2. A decoding error is a read error, so it ends
+//! the stream like a reset would (`transport.ended-early`).
 
 use crate::error::{LiveError, body_start};
 use std::io::{self, Read};
@@ -82,8 +87,7 @@ pub fn parse_header(arg: &str) -> Result<(String, String), LiveError> {
     Ok((name.to_owned(), value.trim().to_owned()))
 }
 
-/// Sends the request and waits for the response head. A non-2xx status is
-/// an error carrying the first bytes of the body.
+/// Sends the request and waits for the response head (of any status).
 pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
     let start = Instant::now();
     let deadline = start + req.limits.total;
@@ -93,6 +97,7 @@ pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
         // The response head is awaited at most the idle limit too.
         .timeout_recv_response(Some(req.limits.idle))
         .user_agent(concat!("agui-conform/", env!("CARGO_PKG_VERSION")))
+        .accept_encoding("gzip, deflate")
         .build()
         .into();
     let mut builder = agent.post(req.url);
@@ -118,28 +123,30 @@ pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
         .headers()
         .get("content-type")
         .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let deflate = response
+        .headers()
+        .get("content-encoding")
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"deflate"));
     let reader = response.into_body().into_reader();
     let (tx, rx) = sync_channel(CHANNEL_CHUNKS);
-    std::thread::Builder::new()
+    let spawned = std::thread::Builder::new()
         .name("agui-live-body".into())
-        .spawn(move || pump(reader, tx))
-        .map_err(|e| LiveError::Transport(format!("cannot start the body reader: {e}")))?;
-    let mut response = Response {
+        .spawn(move || {
+            if deflate {
+                pump(flate2::read::ZlibDecoder::new(reader), tx)
+            } else {
+                pump(reader, tx)
+            }
+        });
+    spawned.map_err(|e| LiveError::Transport(format!("cannot start the body reader: {e}")))?;
+    Ok(Response {
         status,
         content_type,
         chunks: rx,
         deadline,
         limits: req.limits,
         done: false,
-    };
-    if !(200..300).contains(&status) {
-        let (start, more) = response.first_bytes(crate::error::BODY_START_BYTES + 1);
-        return Err(LiveError::Status {
-            status,
-            body_start: body_start(&start, more),
-        });
-    }
-    Ok(response)
+    })
 }
 
 /// Reads the body into the channel until it ends, fails or nobody listens.
@@ -163,6 +170,20 @@ fn pump(mut reader: impl Read, tx: std::sync::mpsc::SyncSender<Chunk>) {
 }
 
 impl Response {
+    /// Whether the status is 2xx.
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The error for a non-2xx status, with the first bytes of the body.
+    pub fn status_error(&mut self) -> LiveError {
+        let (start, more) = self.first_bytes(crate::error::BODY_START_BYTES + 1);
+        LiveError::Status {
+            status: self.status,
+            body_start: body_start(&start, more),
+        }
+    }
+
     /// The next bytes of the body; `Ok(None)` at its end.
     pub fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, LiveError> {
         if self.done {

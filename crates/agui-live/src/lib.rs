@@ -4,7 +4,7 @@
 //! `RunAgentInput` and reads the run back as `text/event-stream`, one event
 //! per `data` field. This crate sends the input ([`client`]), frames the
 //! body as SSE ([`sse`]), checks each event with the reference checker as it
-//! arrives ([`live`]), saves the capture as JSON Lines ([`capture`]) and runs
+//! arrives ([`live`]) or from a saved body ([`sse_file`]), saves the capture as JSON Lines ([`capture`]) and runs
 //! the producer suite of scenario inputs ([`suite`]). See README.md.
 
 pub mod capture;
@@ -13,6 +13,7 @@ pub mod error;
 pub mod input;
 pub mod live;
 pub mod sse;
+pub mod sse_file;
 pub mod suite;
 
 pub use client::Limits;

@@ -41,6 +41,12 @@ pub enum Dispatch<'a> {
     },
     /// An event whose data exceeded the limit; `bytes` is its full size.
     Oversize { bytes: u64 },
+    /// A line that is neither a comment nor a `data`, `event`, `id` or
+    /// `retry` field (`transport.framing`): a standard client ignores it,
+    /// so an event written without `data:` is lost. Given once per event
+    /// (the lines up to the next blank one), before that event's dispatch;
+    /// `name` is the line's start, up to the colon (at most 8 bytes).
+    Unknown { name: &'a [u8] },
 }
 
 /// What [`SseParser::finish`] found pending at the end of the body.
@@ -111,6 +117,8 @@ pub struct SseParser {
     retry: Option<u64>,
     max_event_bytes: usize,
     dispatched: u64,
+    /// An unknown field was already given for the current event.
+    unknown_told: bool,
 }
 
 impl SseParser {
@@ -132,6 +140,7 @@ impl SseParser {
             retry: None,
             max_event_bytes,
             dispatched: 0,
+            unknown_told: false,
         }
     }
 
@@ -217,6 +226,7 @@ impl SseParser {
                     b'\r' | b'\n' => {
                         // A field with no colon: its value is empty.
                         let field = self.field();
+                        self.tell_unknown(field, on);
                         self.small.clear();
                         self.end_field(field);
                         self.end_of_line(b);
@@ -224,6 +234,7 @@ impl SseParser {
                     }
                     b':' => {
                         let field = self.field();
+                        self.tell_unknown(field, on);
                         self.small.clear();
                         self.state = State::ValueStart(field);
                         bytes = &bytes[1..];
@@ -275,6 +286,14 @@ impl SseParser {
             b"id" => Field::Id,
             b"retry" => Field::Retry,
             _ => Field::Other,
+        }
+    }
+
+    /// Gives the first unknown field line of an event to `on`.
+    fn tell_unknown(&mut self, field: Field, on: &mut dyn FnMut(Dispatch<'_>)) {
+        if field == Field::Other && !self.unknown_told {
+            self.unknown_told = true;
+            on(Dispatch::Unknown { name: &self.name });
         }
     }
 
@@ -360,6 +379,7 @@ impl SseParser {
         self.data_len = 0;
         self.has_data = false;
         self.oversize = false;
+        self.unknown_told = false;
         self.event_type.clear();
     }
 
@@ -395,7 +415,11 @@ mod tests {
         let mut sizes = chunks.iter().cycle();
         while !rest.is_empty() {
             let n = (*sizes.next().unwrap()).clamp(1, rest.len());
-            p.feed(&rest[..n], &mut |d| out.push(show(d)));
+            p.feed(&rest[..n], &mut |d| {
+                if !matches!(d, Dispatch::Unknown { .. }) {
+                    out.push(show(d))
+                }
+            });
             rest = &rest[n..];
         }
         out
@@ -405,11 +429,28 @@ mod tests {
         match d {
             Dispatch::Data { data, .. } => String::from_utf8_lossy(data).into_owned(),
             Dispatch::Oversize { bytes } => format!("<{bytes}>"),
+            Dispatch::Unknown { name } => format!("?{}", String::from_utf8_lossy(name)),
         }
     }
 
     fn events(input: &[u8]) -> Vec<String> {
         events_in_chunks(input, &[usize::MAX], 1 << 20)
+    }
+
+    /// Every dispatch, unknown field lines included.
+    fn all(input: &[u8]) -> Vec<String> {
+        let mut p = SseParser::new(1 << 20);
+        let mut out = Vec::new();
+        p.feed(input, &mut |d| out.push(show(d)));
+        out
+    }
+
+    #[test]
+    fn unknown_lines_are_told_once_per_event() {
+        // A JSON line without `data:` is an unknown field named `{"type"`;
+        // the second unknown line of the same event is not told again.
+        let body = b"{\"type\":\"RUN_STARTED\"}\nfoo: 1\n\ndata: a\n\nbar\n\n: comment\nevent: x\nid: 1\nretry: 5\n\n";
+        assert_eq!(all(body), ["?{\"type\"", "a", "?bar"]);
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! rule of error and warning severity.
 //!
 //! Scores: FAIL when an error-severity violation was found in the events
-//! received; otherwise ERRORED when the exchange failed (no 2xx, a cut
-//! connection, a timeout, no events — the end-of-input rules are not held
-//! against a stream the transport cut); otherwise WARN when warnings were
-//! found, PASS when nothing was.
+//! received or in the exchange (`transport.*`: a non-2xx status, a body
+//! cut inside a run, an unclosed event); otherwise ERRORED when the
+//! exchange failed in a way no rule judges (our own time limit, no events
+//! — the end-of-input rules are not held against a stream we cut);
+//! otherwise WARN when warnings were found, PASS when nothing was.
 
 use crate::capture::CaptureWriter;
 use crate::live::{self, LiveRun, Options};
@@ -171,7 +172,7 @@ impl InputResult {
     pub fn count(&self, severity: Severity) -> usize {
         self.violations
             .iter()
-            .filter(|v| v.rule.severity() == severity)
+            .filter(|v| v.severity == severity)
             .count()
     }
 }
@@ -181,11 +182,11 @@ pub fn score(run: &LiveRun) -> Score {
     let events = run.report.events;
     let counts = |v: &&Violation| run.failure.is_none() || v.index < events;
     let mut held = run.report.violations.iter().filter(counts);
-    if held.clone().any(|v| v.rule.severity() == Severity::Error) {
+    if held.clone().any(|v| v.severity == Severity::Error) {
         Score::Fail
     } else if run.failure.is_some() {
         Score::Errored
-    } else if held.any(|v| v.rule.severity() == Severity::Warning) {
+    } else if held.any(|v| v.severity == Severity::Warning) {
         Score::Warn
     } else {
         Score::Pass
@@ -289,7 +290,7 @@ pub fn render_text(suite: &str, url: &str, results: &[InputResult]) -> String {
                     out,
                     "        #{:<5} {:<7} {}: {}",
                     v.index,
-                    v.rule.severity().as_str(),
+                    v.severity.as_str(),
                     v.rule,
                     v.message
                 );

@@ -111,7 +111,13 @@ fn framing_variants_at_awkward_boundaries() {
         assert_eq!(run.failure, None, "{pieces:?} {framing:?}");
         assert!(warnings.is_empty());
         assert_eq!(run.report.events, 5, "{pieces:?} {framing:?}");
-        assert_eq!(rules(&run), [], "{pieces:?} {framing:?}");
+        // `foo: bar` is a line a client ignores (transport.framing), in
+        // the block of the third event: index 2.
+        assert_eq!(
+            rules(&run),
+            [(RuleId::TransportFraming, 2)],
+            "{pieces:?} {framing:?}"
+        );
     }
 }
 
@@ -215,53 +221,60 @@ fn violations_are_reported_as_they_arrive() {
 }
 
 #[test]
-fn non_2xx_status_is_an_error_with_the_body_start() {
+fn non_2xx_status_is_transport_status_with_the_body_start() {
     let server = Server::replying(
         Reply::sse("upstream model overloaded\nretry later")
             .status(503)
             .content_type(Some("text/plain")),
     );
-    let e = check_url(&server.url(), &input(), &opts(), None, &mut |_| {}).unwrap_err();
-    assert_eq!(
-        e,
-        LiveError::Status {
-            status: 503,
-            body_start: "upstream model overloaded\\nretry later".into()
-        }
-    );
-    assert!(e.to_string().contains("HTTP 503"));
+    let (run, _) = check(&server, &opts());
+    assert_eq!(run.status, 503);
+    assert_eq!(run.failure, None);
+    // transport.status at 0 and nothing else: the body is not judged.
+    assert_eq!(rules(&run), [(RuleId::TransportStatus, 0)]);
+    assert_eq!(run.report.verdict(), agui_model::Verdict::Reject);
+    let m = &run.report.violations[0].message;
+    assert!(m.contains("HTTP 503"), "{m}");
+    assert!(m.contains("upstream model overloaded\\nretry later"), "{m}");
     // A long body is cut with a mark.
     let server = Server::replying(Reply::sse("x".repeat(5000)).status(404));
-    let e = check_url(&server.url(), &input(), &opts(), None, &mut |_| {}).unwrap_err();
-    let LiveError::Status {
-        status: 404,
-        body_start,
-    } = e
-    else {
-        panic!("{e:?}")
-    };
-    assert!(body_start.ends_with('…') && body_start.len() < 400);
+    let (run, _) = check(&server, &opts());
+    assert_eq!(rules(&run), [(RuleId::TransportStatus, 0)]);
+    let m = &run.report.violations[0].message;
+    assert!(m.ends_with('…') && m.len() < 500, "{m}");
 }
 
 #[test]
-fn wrong_content_type_warns_and_is_still_read_as_sse() {
+fn wrong_content_type_is_a_warning_and_is_still_read_as_sse() {
     let body = format!("data: {START}\n\ndata: {FINISH}\n\n");
     for ct in [Some("application/json"), None] {
         let server = Server::replying(Reply::sse(body.clone()).content_type(ct));
         let (run, warnings) = check(&server, &opts());
         assert_eq!(run.failure, None);
         assert_eq!(run.report.events, 2);
-        assert_eq!(warnings.len(), 1, "{warnings:?}");
-        assert!(
-            warnings[0].contains("not text/event-stream"),
-            "{warnings:?}"
-        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(rules(&run), [(RuleId::TransportContentType, 0)]);
+        assert_eq!(run.report.verdict(), agui_model::Verdict::Accept);
     }
-    // A JSON body is not SSE: no events, and the message shows the body.
+    // Parameters are allowed.
+    let server = Server::replying(
+        Reply::sse(body.clone()).content_type(Some("text/event-stream; charset=utf-8")),
+    );
+    assert_eq!(rules(&check(&server, &opts()).0), []);
+    // A JSON body is not SSE: its line is ignored by a client (framing),
+    // left unclosed at the end, and the failure shows the body.
     let server = Server::replying(
         Reply::sse(r#"{"error":"use /stream"}"#).content_type(Some("application/json")),
     );
     let (run, _) = check(&server, &opts());
+    assert_eq!(
+        rules(&run),
+        [
+            (RuleId::TransportContentType, 0),
+            (RuleId::TransportFraming, 0),
+            (RuleId::TransportUnterminatedEvent, 0)
+        ]
+    );
     assert_eq!(
         run.failure,
         Some(LiveError::NoEvents {
@@ -269,12 +282,18 @@ fn wrong_content_type_warns_and_is_still_read_as_sse() {
             body_start: r#"{"error":"use /stream"}"#.into()
         })
     );
-    assert!(
-        run.failure
-            .unwrap()
-            .to_string()
-            .contains("application/json")
+}
+
+#[test]
+fn an_event_without_data_is_framing_at_the_index_it_would_have_had() {
+    let body = format!(
+        "data: {START}\n\n{{\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}}\n\ndata: {FINISH}\n\n"
     );
+    let server = Server::replying(Reply::sse(body));
+    let (run, _) = check(&server, &opts());
+    assert_eq!(run.report.events, 2);
+    assert_eq!(rules(&run), [(RuleId::TransportFraming, 1)]);
+    assert!(run.report.violations[0].message.contains("`{\"type\"`"));
 }
 
 #[test]
@@ -288,30 +307,117 @@ fn connection_closed_mid_event_keeps_what_came_before() {
             .pieces(&[4], Duration::ZERO),
     );
     let (run, saved) = check_saving(&server, &opts());
-    assert_eq!(
-        run.failure,
-        Some(LiveError::ClosedMidEvent {
-            data_bytes: 18, // `{"type":"TEXT_MESS`
-            mid_line: true
-        })
-    );
+    assert_eq!(run.failure, None);
     assert_eq!(run.report.events, 1);
     assert_eq!(saved, format!("{START}\n"));
-    // The run never ended: run.unterminated at index 1 (= events).
-    assert_eq!(rules(&run), [(RuleId::RunUnterminated, 1)]);
+    // The event left open, then the run that never ended, both at 1.
+    assert_eq!(
+        rules(&run),
+        [
+            (RuleId::TransportUnterminatedEvent, 1),
+            (RuleId::RunUnterminated, 1)
+        ]
+    );
+    assert!(
+        run.report.violations[0]
+            .message
+            .contains("18 bytes of data, cut inside a line")
+    );
 
-    // Chunked or sized, the connection closing early is a transport error.
+    // Chunked or sized, a body cut mid-event inside a run ended early:
+    // transport.ended-early instead of run.unterminated.
     for framing in [Framing::Chunked, Framing::Length] {
         let server = Server::replying(Reply::sse(cut.clone()).framing(framing).end(End::Cut));
         let (run, saved) = check_saving(&server, &opts());
-        assert!(
-            matches!(run.failure, Some(LiveError::Transport(_))),
-            "{framing:?}: {:?}",
-            run.failure
-        );
+        assert_eq!(run.failure, None, "{framing:?}");
         assert_eq!(run.report.events, 1);
         assert_eq!(saved, format!("{START}\n"));
+        assert_eq!(
+            rules(&run),
+            [(RuleId::TransportEndedEarly, 1)],
+            "{framing:?}"
+        );
     }
+    // Cut after the run ended: a warning, no violation.
+    let server = Server::replying(
+        Reply::sse(format!("{good}data: {FINISH}\n\ndata: {{\"ty"))
+            .framing(Framing::Chunked)
+            .end(End::Cut),
+    );
+    let (run, warnings) = check(&server, &opts());
+    assert_eq!(rules(&run), []);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+}
+
+#[test]
+fn a_silence_inside_a_run_is_transport_idle() {
+    let first = format!("data: {START}\n\n");
+    let body = format!("{first}data: {FINISH}\n\n");
+    let server = Server::replying(
+        Reply::sse(body).pieces(&[first.len(), usize::MAX], Duration::from_millis(400)),
+    );
+    let opts = Options {
+        idle_warning: Duration::from_millis(200),
+        ..opts()
+    };
+    let (run, _) = check(&server, &opts);
+    // The gap before the first event and after the last are outside a run.
+    assert_eq!(rules(&run), [(RuleId::TransportIdle, 1)]);
+    assert_eq!(run.report.verdict(), agui_model::Verdict::Accept);
+    // The default threshold is RULES.md's 30 s.
+    assert_eq!(Options::default().idle_warning, Duration::from_secs(30));
+}
+
+#[test]
+fn a_body_held_back_then_sent_at_once_is_transport_buffered() {
+    let body = format!("data: {START}\n\ndata: {FINISH}\n\n");
+    let server = Server::replying(Reply::sse(body.clone()).delay(Duration::from_millis(1100)));
+    let (run, _) = check(&server, &opts());
+    assert_eq!(rules(&run), [(RuleId::TransportBuffered, 2)]);
+    // The same events flushed as they happen, over as long: not buffered.
+    let first = format!("data: {START}\n\n").len();
+    let server =
+        Server::replying(Reply::sse(body).pieces(&[first, usize::MAX], Duration::from_millis(600)));
+    let (run, _) = check(&server, &opts());
+    assert_eq!(rules(&run), []);
+}
+
+#[test]
+fn compressed_bodies_are_decoded() {
+    use flate2::write::{GzEncoder, ZlibEncoder};
+    let body = format!("data: {START}\n\ndata: {FINISH}\n\n");
+    let mut gz = GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(body.as_bytes()).unwrap();
+    let mut zl = ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+    zl.write_all(body.as_bytes()).unwrap();
+    for (encoding, bytes) in [
+        ("gzip", gz.finish().unwrap()),
+        ("deflate", zl.finish().unwrap()),
+    ] {
+        let server = Server::replying(
+            Reply::sse(bytes)
+                .header("Content-Encoding", encoding)
+                .pieces(&[7], Duration::ZERO),
+        );
+        let (run, _) = check(&server, &opts());
+        assert_eq!(run.failure, None, "{encoding}");
+        assert_eq!(run.report.events, 2, "{encoding}");
+        assert_eq!(rules(&run), [], "{encoding}");
+        let accept = server.requests()[0]
+            .header("accept-encoding")
+            .unwrap()
+            .to_owned();
+        assert!(
+            accept.contains("gzip") && accept.contains("deflate"),
+            "{accept}"
+        );
+    }
+    // A body that does not decode ends the stream early.
+    let server = Server::replying(
+        Reply::sse(format!("data: {START}\n\n")).header("Content-Encoding", "gzip"),
+    );
+    let (run, _) = check(&server, &opts());
+    assert_eq!(rules(&run), [(RuleId::TransportEndedEarly, 0)]);
 }
 
 #[test]

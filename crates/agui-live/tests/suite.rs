@@ -11,6 +11,7 @@ mod support;
 
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, Options};
+use agui_model::RuleId;
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::server::{Reply, Server};
@@ -136,7 +137,8 @@ fn each_input_is_scored_and_reported() {
             ("history-attributed", Score::Fail),
             ("plain", Score::Pass),
             ("resume-after-interrupt", Score::Warn),
-            ("state-carrying", Score::Errored),
+            // HTTP 500: transport.status, an error.
+            ("state-carrying", Score::Fail),
         ]
     );
     assert_eq!(seen.len(), 4);
@@ -160,7 +162,7 @@ fn each_input_is_scored_and_reported() {
     assert!(lines.iter().any(|l| l.contains("HTTP 500")));
     assert_eq!(
         *lines.last().unwrap(),
-        "summary: 4 inputs — 1 PASS, 1 WARN, 1 FAIL, 1 ERRORED"
+        "summary: 4 inputs — 1 PASS, 1 WARN, 2 FAIL, 0 ERRORED"
     );
 
     let line = suite::json_line(&results[2]);
@@ -173,7 +175,7 @@ fn each_input_is_scored_and_reported() {
     let summary = suite::summary_line("producer", &server.url(), &results);
     assert_eq!(
         summary["summary"]["scores"],
-        json!({"PASS": 1, "WARN": 1, "FAIL": 1, "ERRORED": 1})
+        json!({"PASS": 1, "WARN": 1, "FAIL": 2, "ERRORED": 0})
     );
     assert_eq!(summary["summary"]["rules"]["attribution.null"], 2);
 
@@ -185,9 +187,9 @@ fn each_input_is_scored_and_reported() {
 }
 
 #[test]
-fn a_transport_failure_is_errored_not_failed_for_end_of_input_rules() {
-    // The stream is cut mid-event: run.unterminated is an artifact of the
-    // cut, so the input is ERRORED rather than FAIL.
+fn a_body_ending_mid_event_fails_on_the_transport_rules() {
+    // The body ends mid-event (RULES.md revision 2): the event is lost
+    // (transport.unterminated-event) and the run never ended.
     let server = Server::replying(
         Reply::sse(
             "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: {\"ty",
@@ -202,8 +204,12 @@ fn a_transport_failure_is_errored_not_failed_for_end_of_input_rules() {
         None,
         &mut |_| {},
     );
-    assert_eq!(results[0].score, Score::Errored);
-    assert!(results[0].failure.as_deref().unwrap().contains("mid-event"));
+    assert_eq!(results[0].score, Score::Fail);
+    let rules: Vec<RuleId> = results[0].violations.iter().map(|v| v.rule).collect();
+    assert_eq!(
+        rules,
+        [RuleId::TransportUnterminatedEvent, RuleId::RunUnterminated]
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@ pub mod events;
 #[doc(hidden)]
 pub mod fast;
 pub mod json;
+pub mod levels;
 pub mod limits;
 pub mod patch;
 pub mod projection;
@@ -22,6 +23,7 @@ pub mod violation;
 
 pub use checker::{Checker, Counts, Finding, JsonStream, Report, Sink, check_values};
 pub use events::EventType;
+pub use levels::RuleLevels;
 pub use limits::{LimitKind, LimitNotice, Limits};
 pub use projection::Projection;
 pub use rules::{CATALOGUE, Obligation, Rule, RuleId, Severity};

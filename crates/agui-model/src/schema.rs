@@ -54,10 +54,16 @@ pub fn validate(value: &Value) -> Vec<SchemaIssue> {
     let Some(t) = event_type(obj) else {
         let message = match obj.get("type") {
             None => "missing `type`: an event names one of the 31 AG-UI 1.0 event types".to_owned(),
-            Some(v) => format!(
-                "`type` must be one of the 31 AG-UI 1.0 event types, found {}",
-                found(v)
-            ),
+            Some(v) => {
+                let mut m = format!(
+                    "`type` must be one of the 31 AG-UI 1.0 event types, found {}",
+                    found(v)
+                );
+                if let Some(near) = v.as_str().and_then(near_type) {
+                    m += &format!("; did you mean `{}`?", near.as_str());
+                }
+                m
+            }
         };
         return vec![SchemaIssue {
             rule: RuleId::SchemaUnknownType,
@@ -75,6 +81,29 @@ pub fn validate(value: &Value) -> Vec<SchemaIssue> {
     // Stable: keeps discovery order within one rule.
     ctx.issues.sort_by_key(|i| i.rule);
     ctx.issues
+}
+
+/// The event type a misspelt `type` most likely meant: the same name in
+/// another case or with `-` or spaces for `_` (`text_message_start`), else
+/// the closest name by Jaro-Winkler similarity, if close enough.
+pub fn near_type(name: &str) -> Option<EventType> {
+    let norm: String = name
+        .trim()
+        .chars()
+        .map(|c| match c {
+            '-' | ' ' => '_',
+            c => c.to_ascii_uppercase(),
+        })
+        .collect();
+    if let Some(t) = EventType::from_name(&norm) {
+        return Some(t);
+    }
+    EventType::ALL
+        .iter()
+        .map(|&t| (strsim::jaro_winkler(&norm, t.as_str()), t))
+        .filter(|&(score, _)| score >= 0.9)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, t)| t)
 }
 
 /// The event type named by `type`, if it is one of the 31.
@@ -293,5 +322,40 @@ fn event_fields(t: EventType) -> &'static [Field] {
         }
         E::SubagentFinished => const { &[opt("result", Any)] },
         E::SubagentError => const { &[req("message", Str), opt("code", Str)] },
+    }
+}
+
+#[cfg(test)]
+mod near_type_tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_name_the_type_meant() {
+        assert_eq!(
+            near_type("text_message_start"),
+            Some(EventType::TextMessageStart)
+        );
+        assert_eq!(near_type("Run-Finished"), Some(EventType::RunFinished));
+        // One letter dropped.
+        assert_eq!(
+            near_type("TEXT_MESAGE_CONTENT"),
+            Some(EventType::TextMessageContent)
+        );
+        // Nothing like a type.
+        assert_eq!(near_type("hello"), None);
+        assert_eq!(near_type(""), None);
+    }
+
+    #[test]
+    fn the_unknown_type_message_carries_the_hint() {
+        let issues = validate(&serde_json::json!({"type": "text_message_end", "messageId": "m"}));
+        assert_eq!(issues[0].rule, RuleId::SchemaUnknownType);
+        assert!(
+            issues[0]
+                .message
+                .ends_with("did you mean `TEXT_MESSAGE_END`?"),
+            "{}",
+            issues[0].message
+        );
     }
 }

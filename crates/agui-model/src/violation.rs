@@ -14,6 +14,9 @@ pub struct Violation {
     pub message: String,
     /// JSON path of the offending field inside the event (schema rules).
     pub path: Option<String>,
+    /// The rule's severity, or the one a rule configuration gave it
+    /// ([`crate::RuleLevels`]).
+    pub severity: Severity,
 }
 
 impl Violation {
@@ -23,6 +26,7 @@ impl Violation {
             index,
             message: message.into(),
             path: None,
+            severity: rule.rule().severity,
         }
     }
 
@@ -40,7 +44,7 @@ impl Serialize for Violation {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("rule", rule.id)?;
         m.serialize_entry("index", &self.index)?;
-        m.serialize_entry("severity", rule.severity.as_str())?;
+        m.serialize_entry("severity", self.severity.as_str())?;
         m.serialize_entry("obligation", rule.obligation.as_str())?;
         m.serialize_entry("message", &self.message)?;
         if let Some(p) = &self.path {
@@ -64,10 +68,7 @@ pub enum Verdict {
 
 impl Verdict {
     pub fn of(violations: &[Violation]) -> Verdict {
-        if violations
-            .iter()
-            .any(|v| v.rule.severity() == Severity::Error)
-        {
+        if violations.iter().any(|v| v.severity == Severity::Error) {
             Verdict::Reject
         } else {
             Verdict::Accept

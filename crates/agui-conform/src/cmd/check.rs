@@ -1,14 +1,16 @@
 //! `agui-conform check`: checks one recorded stream against every rule.
 //!
 //! The input is read with [`agui_model::check::check_reader`] (JSON Lines or
-//! one JSON array, streamed) under the checker's limits. Every finding is
+//! one JSON array, streamed) under the checker's limits, or as a saved SSE
+//! body ([`super::input_format`]). Every finding is
 //! written the moment it is found — memory never grows with the number of
 //! violations, and from a pipe or a terminal each violation reaches stdout
 //! as soon as its line has been read. Exit status: 0 accept, 1 reject,
 //! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
 //! error).
 
-use agui_model::check::check_reader_until;
+use super::input_format::{self, InputFormat};
+use super::sarif::Collected;
 use agui_model::limits::{self, Limits};
 use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
 use anyhow::Context;
@@ -25,9 +27,13 @@ pub struct Args {
     /// for standard input.
     #[arg(default_value = "-")]
     pub input: PathBuf,
-    /// Output form: a readable report, or one JSON object.
+    /// Output form: a readable report, one JSON object, or a SARIF 2.1.0
+    /// log (GitHub code scanning).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Also write the check as a JUnit XML test case to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
     /// Also print the projection (text output).
     #[arg(long, conflicts_with = "no_projection")]
     pub projection: bool,
@@ -60,6 +66,15 @@ pub struct Args {
     /// `--url`).
     #[arg(long, value_name = "PATH", conflicts_with = "url")]
     pub html: Option<PathBuf>,
+    /// How to read the input [default: `sse` when its first line starts
+    /// `data:`, `event:`, `id:`, `retry:` or `:`, else JSON Lines or one
+    /// JSON array, told apart by the reader].
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "url")]
+    pub input_format: Option<InputFormat>,
+    /// Rule configuration (`--rule`, `--fail-on`, `--max-warnings`,
+    /// agui-conform.toml).
+    #[command(flatten)]
+    pub rule_config: super::config::RuleArgs,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: super::producer::LiveArgs,
@@ -70,6 +85,7 @@ pub struct Args {
 pub enum Format {
     Text,
     Json,
+    Sarif,
 }
 
 /// Violations listed by the text report unless `--all` is given.
@@ -99,7 +115,8 @@ impl Args {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<u8> {
+pub fn run(mut args: Args) -> anyhow::Result<u8> {
+    args.rule_config.policy = super::config::resolve(&args.rule_config)?;
     let limits = args.limits();
     // serde_json's `Value` recurses when it is cloned, printed or dropped:
     // a stack sized for the nesting limit makes every depth safe.
@@ -118,17 +135,33 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     let wants_projection = match args.format {
         Format::Text => args.projection,
         Format::Json => !args.no_projection,
+        Format::Sarif => false,
     };
     if let Some(url) = &args.live.url {
         return super::producer::check_url(url, &args, wants_projection);
     }
-    let (input, live) = open_input(&args.input)?;
-    let (input, kept) = super::html::keep(input, args.html.is_some())?;
+    let (mut input, live) = open_input(&args.input)?;
     let name = label(&args.input);
+    let format = input_format::resolve(&mut *input, args.input_format)
+        .with_context(|| format!("reading {name}"))?;
+    let (input, kept) = super::html::keep(input, args.html.is_some())?;
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
-    let report = match args.format {
-        Format::Json => check_json(input, &args, wants_projection, live, out),
-        Format::Text => check_text(input, &args, &name, live, out),
+    let started = std::time::Instant::now();
+    // Outputs written at the end (SARIF, JUnit) keep what is found.
+    let found = (args.junit.is_some() || args.format == Format::Sarif)
+        .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
+    let report = match (args.format, &found) {
+        (Format::Sarif, Some(f)) => super::sarif::check_file(input, format, &args, &name, out, f),
+        (Format::Json | Format::Sarif, _) => check_json(
+            input,
+            format,
+            &args,
+            wants_projection,
+            live,
+            out,
+            found.clone(),
+        ),
+        (Format::Text, _) => check_text(input, format, &args, &name, live, out, found.clone()),
     }
     .with_context(|| format!("reading {name}"))?;
     if let (Some(path), Some(kept)) = (&args.html, kept) {
@@ -138,10 +171,13 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
+    if let (Some(path), Some(f)) = (&args.junit, &found) {
+        super::junit::write(path, &name, &report, &f.borrow(), started.elapsed())?;
+    }
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
     }
-    Ok(exit_status(&report))
+    Ok(args.rule_config.policy.exit_status(&report))
 }
 
 /// `check`'s exit status for a report: 0 accept, 1 reject, 3 inconclusive.
@@ -163,10 +199,12 @@ fn broken_pipe(e: &io::Error) -> bool {
 /// closed.
 fn check_json(
     input: impl BufRead,
+    format: InputFormat,
     args: &Args,
     projection: bool,
     live: bool,
     out: impl Write + 'static,
+    tee: Option<Rc<RefCell<Collected>>>,
 ) -> io::Result<Option<Report>> {
     let stream = Rc::new(RefCell::new(Some(
         JsonStream::new(out, args.printed()).live(live),
@@ -183,13 +221,17 @@ fn check_json(
     };
     let checker = checker
         .with_limits(args.limits())
+        .with_levels(args.rule_config.policy.levels.clone())
         .with_sink(move |f: Finding<'_>| {
             if let Some(s) = findings.borrow_mut().as_mut() {
                 s.finding(f);
             }
+            if let Some(t) = &tee {
+                t.borrow_mut().push(f);
+            }
         });
     let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
-    let report = check_reader_until(input, checker, stop)?;
+    let report = input_format::check(input, format, checker, stop)?;
     let Some(stream) = stream.borrow_mut().take() else {
         return Ok(Some(report));
     };
@@ -206,10 +248,12 @@ fn check_json(
 /// `--format text`: one line per finding as found, then the summary.
 fn check_text(
     input: impl BufRead,
+    format: InputFormat,
     args: &Args,
     name: &str,
     live: bool,
     out: impl Write + 'static,
+    tee: Option<Rc<RefCell<Collected>>>,
 ) -> io::Result<Option<Report>> {
     let text = Rc::new(RefCell::new(TextStream::new(
         out,
@@ -225,9 +269,15 @@ fn check_text(
     };
     let checker = checker
         .with_limits(args.limits())
-        .with_sink(move |f: Finding<'_>| findings.borrow_mut().finding(f));
+        .with_levels(args.rule_config.policy.levels.clone())
+        .with_sink(move |f: Finding<'_>| {
+            findings.borrow_mut().finding(f);
+            if let Some(t) = &tee {
+                t.borrow_mut().push(f);
+            }
+        });
     let stop = move || failed.borrow().error.is_some();
-    let report = check_reader_until(input, checker, stop)?;
+    let report = input_format::check(input, format, checker, stop)?;
     let mut text = text.borrow_mut();
     match text.finish(name, &report) {
         Ok(()) => Ok(Some(report)),
@@ -384,8 +434,8 @@ impl<W: Write> TextStream<W> {
 
 /// `  #3     error   rule: message (at path)`.
 fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<()> {
-    let severity = v.rule.severity().as_str();
-    let severity = match v.rule.severity() {
+    let severity = v.severity.as_str();
+    let severity = match v.severity {
         Severity::Error => c.paint("31", &format!("{severity:<7}")),
         _ => c.paint("33", &format!("{severity:<7}")),
     };

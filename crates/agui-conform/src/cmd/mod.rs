@@ -1,11 +1,15 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod config;
 pub mod corpus;
 pub mod generate;
 pub mod html;
+pub mod input_format;
+pub mod junit;
 pub mod producer;
 pub mod rules;
 pub mod rules_md;
 pub mod run;
+pub mod sarif;
 pub mod suites;

@@ -3,10 +3,10 @@
 //! `agui-live`; this module turns flags into its options and prints.
 
 use super::check;
+use super::sarif;
 use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, LiveError, Options, Progress, client, input};
-use agui_model::Verdict;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,6 +52,9 @@ pub struct ProducerArgs {
     /// With --producer: save each stream as DIR/INPUT.jsonl.
     #[arg(long, value_name = "DIR", requires = "producer")]
     pub captures: Option<PathBuf>,
+    /// With --producer: rule configuration, as for `check`.
+    #[command(flatten)]
+    pub rule_config: super::config::RuleArgs,
 }
 
 fn seconds(flag: &str, s: f64) -> anyhow::Result<Duration> {
@@ -68,8 +71,10 @@ fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 }
 
 /// `check --url`: violations on stderr as they are found, then the same
-/// report as `check FILE` on stdout. Exit 0 accept, 1 reject, 2 when the
-/// exchange failed (the report then covers the events received).
+/// report as `check FILE` on stdout, the `transport.*` rules included.
+/// Exit 0 accept, 1 reject (a non-2xx status is `transport.status`), 3
+/// inconclusive (our own time limit), 2 when the request failed or the
+/// body held no event (the report then covers the events received).
 pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Result<u8> {
     let live = &args.live;
     let body = match &live.run_input {
@@ -84,6 +89,8 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         headers: headers(&live.headers)?,
         max_event_bytes: args.max_line_bytes,
         projection,
+        levels: args.rule_config.policy.levels.clone(),
+        ..Options::default()
     };
     let mut capture = match &live.save {
         Some(p) => Some(CaptureWriter::new(
@@ -108,18 +115,27 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
                 err,
                 "  live #{:<5} {:<7} {}: {}",
                 v.index,
-                v.rule.severity().as_str(),
+                v.severity.as_str(),
                 v.rule,
                 v.message
             ),
         };
     };
+    let started = std::time::Instant::now();
     let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
     let report = &run.report;
     super::rules::to_stdout(|out| match args.format {
         check::Format::Json => check::write_json_line(out, report),
         check::Format::Text => check::write_text(out, url, report, args.all, check::colour()),
+        check::Format::Sarif => sarif::write(
+            out,
+            &sarif::log(&sarif::Source::Url(url), &report.violations, &report.limits),
+        ),
     })?;
+    if let Some(path) = &args.junit {
+        let found = sarif::Collected::of(report);
+        super::junit::write(path, url, report, &found, started.elapsed())?;
+    }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
@@ -144,16 +160,17 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         }
         None => {}
     }
-    Ok(match (failed, report.verdict()) {
-        (true, _) => 2,
-        (false, Verdict::Accept) => 0,
-        (false, Verdict::Reject) => 1,
-        (false, Verdict::Inconclusive) => check::EXIT_INCONCLUSIVE,
+    Ok(if failed {
+        2
+    } else {
+        args.rule_config.policy.exit_status(report)
     })
 }
 
 /// `run --producer URL`: every input of the suite, one line each, then a
-/// summary. Exit 0 when no input FAILed or ERRORED, 1 otherwise.
+/// summary, under the rule configuration. Exit 0 when no input FAILed or
+/// ERRORED (and the warnings are within `--fail-on`/`--max-warnings`), 1
+/// otherwise.
 pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     let p = &args.producer;
     let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
@@ -179,9 +196,11 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     if let Some(s) = p.idle_timeout {
         limits.idle = seconds("--idle-timeout", s)?;
     }
+    let policy = super::config::resolve(&p.rule_config)?;
     let opts = Options {
         limits,
         headers: headers(&p.headers)?,
+        levels: policy.levels.clone(),
         ..Options::default()
     };
     let name = dir
@@ -203,9 +222,20 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
             write!(out, "{}", suite::render_text(&name, url, &results))
         }
     })?;
-    Ok(if results.iter().any(|r| Score::is_bad(r.score)) {
-        1
-    } else {
-        0
-    })
+    let warnings: usize = results
+        .iter()
+        .map(|r| r.count(agui_model::Severity::Warning))
+        .sum();
+    let too_many = match (policy.fail_on, policy.max_warnings) {
+        (super::config::FailOn::Warning, _) => warnings > 0,
+        (_, Some(n)) => warnings > n,
+        _ => false,
+    };
+    Ok(
+        if results.iter().any(|r| Score::is_bad(r.score)) || too_many {
+            1
+        } else {
+            0
+        },
+    )
 }

@@ -80,6 +80,10 @@ pub struct Reply {
     /// Pause after each piece.
     pub pause: Duration,
     pub end: End,
+    /// Extra response headers.
+    pub headers: Vec<(String, String)>,
+    /// Pause between the response head and the body.
+    pub delay: Duration,
 }
 
 impl Reply {
@@ -93,7 +97,19 @@ impl Reply {
             pieces: vec![usize::MAX],
             pause: Duration::ZERO,
             end: End::Finish,
+            headers: Vec::new(),
+            delay: Duration::ZERO,
         }
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Reply {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    pub fn delay(mut self, d: Duration) -> Reply {
+        self.delay = d;
+        self
     }
 
     pub fn pieces(mut self, sizes: &[usize], pause: Duration) -> Reply {
@@ -242,9 +258,15 @@ fn respond(mut out: TcpStream, r: &Reply) -> std::io::Result<()> {
         }
         Framing::Close => {}
     }
+    for (k, v) in &r.headers {
+        head += &format!("{k}: {v}\r\n");
+    }
     head += "Connection: close\r\n\r\n";
     out.write_all(head.as_bytes())?;
     out.flush()?;
+    if !r.delay.is_zero() {
+        std::thread::sleep(r.delay);
+    }
 
     let mut sizes = r.pieces.iter().cycle();
     let mut send = |bytes: &[u8], out: &mut TcpStream| -> std::io::Result<()> {

@@ -35,6 +35,7 @@ mod names;
 
 use crate::events::EventType;
 use crate::json::Note;
+use crate::levels::RuleLevels;
 use crate::limits::{LimitKind, LimitNotice, Limits};
 use crate::patch;
 use crate::projection::{InvocationStatus, Projection, Projector, content_text};
@@ -137,7 +138,7 @@ impl Counts {
     }
 
     fn add_violation(&mut self, v: &Violation) {
-        if v.rule.severity() == crate::rules::Severity::Error {
+        if v.severity == crate::rules::Severity::Error {
             self.errors += 1;
             if !self.unjudged {
                 self.error_first = true;
@@ -164,11 +165,14 @@ pub struct Checker {
     limits: Limits,
     /// Every finding goes here too, when set; then none is kept.
     sink: Option<Sink>,
+    /// Rule configuration: rules turned off or given another severity.
+    levels: Option<RuleLevels>,
     /// State tracking stopped at a state limit.
     state_off: bool,
     /// The kept violations reached [`Limits::violations`].
     kept_full: bool,
-    /// The input was cut at a limit ([`Checker::cut`]).
+    /// The input was cut at a limit ([`Checker::cut`]) or by a transport
+    /// failure ([`Checker::end_early`]): no `run.unterminated` at the end.
     cut: bool,
     /// Violations of the event being checked, sorted into catalogue order
     /// before they join `violations`.
@@ -221,6 +225,7 @@ impl Checker {
             counts: Counts::default(),
             limits: Limits::default(),
             sink: None,
+            levels: None,
             state_off: false,
             kept_full: false,
             cut: false,
@@ -267,6 +272,13 @@ impl Checker {
     /// lists none, but still counts them.
     pub fn with_sink(mut self, sink: impl FnMut(Finding<'_>) + 'static) -> Self {
         self.sink = Some(Box::new(sink));
+        self
+    }
+
+    /// Applies a rule configuration: a rule turned off is neither reported
+    /// nor counted; a rule given another severity counts with it.
+    pub fn with_levels(mut self, levels: RuleLevels) -> Self {
+        self.levels = (!levels.is_empty()).then_some(levels);
         self
     }
 
@@ -328,6 +340,40 @@ impl Checker {
     pub fn cut(&mut self, n: LimitNotice) {
         self.cut = true;
         self.notice(n);
+    }
+
+    /// Reports a violation found outside the events (the `transport.*`
+    /// rules of a live check or an SSE capture), through the same counting
+    /// and sink as the rest, at its own index (normally [`Checker::events`],
+    /// so it stays in stream order).
+    pub fn report_external(&mut self, v: Violation) {
+        self.pending.push(v);
+        self.flush();
+    }
+
+    /// Whether the stream's last run has its terminal event: a transport
+    /// failure now leaves no run unfinished.
+    pub fn run_ended(&self) -> bool {
+        matches!(self.phase, Phase::Finished | Phase::Errored)
+    }
+
+    /// Whether a run is open (started, or implied by a first event that is
+    /// not `RUN_STARTED`, and not yet ended).
+    pub fn run_open(&self) -> bool {
+        self.phase == Phase::Active
+    }
+
+    /// The connection ended abnormally with the last run still open:
+    /// `transport.ended-early` here, reported instead of `run.unterminated`
+    /// at the end (RULES.md "Transport rules").
+    pub fn end_early(&mut self, why: &str) {
+        let i = self.index;
+        self.cut = true;
+        self.report_external(Violation::new(
+            RuleId::TransportEndedEarly,
+            i,
+            format!("the connection ended before the last run's RUN_FINISHED or RUN_ERROR: {why}"),
+        ));
     }
 
     /// Records a limit notice at once (notices are not sorted with an
@@ -404,7 +450,13 @@ impl Checker {
         }
         self.pending.sort_by_key(|v| v.rule);
         let mut pending = std::mem::take(&mut self.pending);
-        for v in pending.drain(..) {
+        for mut v in pending.drain(..) {
+            if let Some(level) = self.levels.as_ref().and_then(|l| l.get(v.rule)) {
+                if level == crate::rules::Severity::None {
+                    continue;
+                }
+                v.severity = level;
+            }
             self.counts.add_violation(&v);
             if let Some(sink) = self.sink.as_mut() {
                 sink(Finding::Violation(&v));

@@ -1,0 +1,278 @@
+//! `check --format sarif`: one SARIF 2.1.0 log for GitHub code scanning
+//! and other SARIF viewers. The driver lists every rule of the catalogue a
+//! stream can violate; each violation is one result at the event's line of
+//! a recorded stream, or at the URL and event index of a live one. Limit
+//! notices are tool execution notifications: they say what went unjudged.
+
+use super::check::Args;
+use super::input_format::InputFormat;
+use agui_model::check::check_reader;
+use agui_model::rules::{RuleId, Severity};
+use agui_model::stream;
+use agui_model::{Checker, Finding, LimitNotice, Report, Violation};
+use serde_json::{Value, json};
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+/// Where the page of the rule catalogue lives.
+const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
+
+/// What one check found, kept for an output written at the end (SARIF,
+/// JUnit): at most `cap` violations and notices each.
+#[derive(Debug, Default)]
+pub struct Collected {
+    pub violations: Vec<Violation>,
+    pub limits: Vec<LimitNotice>,
+    cap: usize,
+}
+
+impl Collected {
+    pub fn new(cap: usize) -> Self {
+        Collected {
+            cap,
+            ..Collected::default()
+        }
+    }
+
+    /// What a report kept (a live check keeps every finding in it).
+    pub fn of(report: &Report) -> Self {
+        Collected {
+            violations: report.violations.clone(),
+            limits: report.limits.clone(),
+            cap: usize::MAX,
+        }
+    }
+
+    pub fn push(&mut self, f: Finding<'_>) {
+        match f {
+            Finding::Violation(v) if self.violations.len() < self.cap => {
+                self.violations.push(v.clone())
+            }
+            Finding::Limit(n) if self.limits.len() < self.cap => self.limits.push(n.clone()),
+            _ => {}
+        }
+    }
+}
+
+/// Where the stream came from.
+pub enum Source<'a> {
+    /// A file, with the line of each event where known (index → line).
+    File { uri: &'a str, lines: &'a [usize] },
+    /// A live producer.
+    Url(&'a str),
+}
+
+/// The rules a stream can violate, in catalogue order: SARIF's
+/// `tool.driver.rules`, which results point into by `ruleIndex`.
+fn rules() -> Vec<RuleId> {
+    RuleId::ALL
+        .iter()
+        .copied()
+        .filter(|r| r.rule().is_violation())
+        .collect()
+}
+
+/// The docs/rules.md section of an area (GitHub's heading anchors).
+fn anchor(area: &str) -> &'static str {
+    match area {
+        "schema" => "schema-rules-checked-per-event",
+        "run" => "run-rules-base",
+        "entities" => "entity-rules-base",
+        "lifecycle" => "lifecycle-rules-draft",
+        "ownership" => "ownership-rules-draft",
+        "interrupts" => "interrupt-consistency-docs-warnings",
+        "chunks" => "chunk-shorthand-docs-the-typescript-client-100-is-the-executable-reference",
+        "transport" => "transport-rules-http--sse-producers-only",
+        _ => "rule-catalogue-ag-ui-10-event-streams-with-subagent-attribution",
+    }
+}
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::None => "none",
+    }
+}
+
+fn driver_rule(r: RuleId) -> Value {
+    let rule = r.rule();
+    let mut full = rule.statement.to_owned();
+    if let Some(q) = rule.quote {
+        full.push_str(&format!(" Draft: \"{q}\""));
+    }
+    json!({
+        "id": rule.id,
+        "name": rule.id,
+        "shortDescription": {"text": rule.statement},
+        "fullDescription": {"text": full},
+        "helpUri": format!("{RULES_DOC}#{}", anchor(rule.area)),
+        "defaultConfiguration": {"level": level(rule.severity)},
+        "properties": {"area": rule.area, "obligation": rule.obligation.as_str()},
+    })
+}
+
+/// A location: the event's line in a file, or the URL and event index.
+fn location(source: &Source<'_>, index: usize) -> Value {
+    let logical = json!([{
+        "name": format!("event {index}"),
+        "fullyQualifiedName": format!("events[{index}]"),
+        "kind": "element",
+    }]);
+    match source {
+        Source::File { uri, lines } => {
+            let mut physical = json!({"artifactLocation": {"uri": uri}});
+            // Past the last event (end of input): the last event's line.
+            let line = lines.get(index).or(lines.last()).copied();
+            if let Some(line) = line {
+                physical["region"] = json!({"startLine": line});
+            }
+            json!({"physicalLocation": physical, "logicalLocations": logical})
+        }
+        Source::Url(url) => json!({
+            "physicalLocation": {"artifactLocation": {"uri": url}},
+            "logicalLocations": logical,
+        }),
+    }
+}
+
+/// The SARIF log of one check.
+pub fn log(source: &Source<'_>, violations: &[Violation], limits: &[LimitNotice]) -> Value {
+    let rules = rules();
+    let results: Vec<Value> = violations
+        .iter()
+        .map(|v| {
+            let mut r = json!({
+                "ruleId": v.rule.as_str(),
+                "level": level(v.severity),
+                "message": {"text": v.message},
+                "locations": [location(source, v.index)],
+                "properties": {"eventIndex": v.index},
+            });
+            if let Some(i) = rules.iter().position(|r| *r == v.rule) {
+                r["ruleIndex"] = json!(i);
+            }
+            if let Some(p) = &v.path {
+                r["properties"]["path"] = json!(p);
+            }
+            r
+        })
+        .collect();
+    let notifications: Vec<Value> = limits
+        .iter()
+        .map(|n| {
+            json!({
+                "level": "warning",
+                "message": {"text": n.message},
+                "descriptor": {"id": format!("limit.{}", n.kind.as_str())},
+                "locations": [location(source, n.index)],
+                "properties": {"eventIndex": n.index, "limit": n.limit},
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "agui-conform",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                "rules": rules.into_iter().map(driver_rule).collect::<Vec<_>>(),
+            }},
+            "invocations": [{
+                "executionSuccessful": true,
+                "toolExecutionNotifications": notifications,
+            }],
+            "results": results,
+        }],
+    })
+}
+
+/// `check FILE --format sarif`: checks `input`, keeping what is found in
+/// `found`, then writes the log. The lines of the events come from the SSE
+/// reader, or for JSON from a second read of the file (none from stdin).
+pub fn check_file(
+    input: impl BufRead,
+    format: InputFormat,
+    args: &Args,
+    name: &str,
+    out: impl Write,
+    found: &Rc<RefCell<Collected>>,
+) -> io::Result<Option<Report>> {
+    let tee = Rc::clone(found);
+    let checker = Checker::without_projection()
+        .with_limits(args.limits())
+        .with_levels(args.rule_config.policy.levels.clone())
+        .with_sink(move |f: Finding<'_>| tee.borrow_mut().push(f));
+    let mut lines = Vec::new();
+    let report = match format {
+        InputFormat::Sse => agui_live::sse_file::check_sse_reader(
+            input,
+            checker,
+            || false,
+            |_, line| lines.push(line),
+        )?,
+        InputFormat::Jsonl | InputFormat::Json => {
+            let report = check_reader(input, checker)?;
+            if args.input.as_os_str() != "-" {
+                let file = BufReader::new(File::open(&args.input)?);
+                stream::read_stream(file, &args.limits().read_options(), |item| {
+                    lines.push(item.line());
+                    ControlFlow::Continue(())
+                })?;
+            }
+            report
+        }
+    };
+    let found = found.borrow();
+    let source = Source::File {
+        uri: name,
+        lines: &lines,
+    };
+    match write(out, &log(&source, &found.violations, &found.limits)) {
+        Ok(()) => Ok(Some(report)),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes the log, one line of JSON.
+pub fn write(mut out: impl Write, log: &Value) -> io::Result<()> {
+    serde_json::to_writer(&mut out, log)?;
+    writeln!(out)?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_name_headings_of_the_rules_page() {
+        // GitHub's anchor of each heading: lowercase, punctuation dropped,
+        // spaces as dashes.
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules.md"),
+        )
+        .unwrap();
+        let anchors: Vec<String> = page
+            .lines()
+            .filter_map(|l| l.strip_prefix("## ").or(l.strip_prefix("# ")))
+            .map(|h| {
+                h.to_lowercase()
+                    .chars()
+                    .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
+                    .map(|c| if c == ' ' { '-' } else { c })
+                    .collect()
+            })
+            .collect();
+        for r in rules() {
+            let a = anchor(r.rule().area);
+            assert!(anchors.iter().any(|x| x == a), "{a} for {r}");
+        }
+    }
+}
