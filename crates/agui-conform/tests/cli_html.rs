@@ -32,11 +32,7 @@ fn check_stdin(args: &[&str]) -> Output {
         .spawn()
         .unwrap();
     // A usage error may exit before reading: a broken pipe is not ours.
-    let _ = child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(STREAM.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(STREAM.as_bytes());
     child.wait_with_output().unwrap()
 }
 
