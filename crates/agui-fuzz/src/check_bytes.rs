@@ -95,15 +95,7 @@ pub fn run(bytes: &[u8]) {
     let report = check_items(&items);
 
     // Deterministic: a second reading and checking gives the same report.
-    let again = check_items(&read_items(bytes));
-    assert_eq!(
-        report.violations, again.violations,
-        "checking is not deterministic"
-    );
-    assert_eq!(
-        report.projection, again.projection,
-        "projection is not deterministic"
-    );
+    same_report(&report, &check_items(&read_items(bytes)), "a second check");
     assert_eq!(
         report.events,
         items.len(),
@@ -124,20 +116,7 @@ pub fn run(bytes: &[u8]) {
     under_small_limits(bytes);
 
     // The fast path is the `Value` path.
-    let fast = check_fast(bytes);
-    assert_eq!(
-        report.violations, fast.violations,
-        "the fast path reports other violations"
-    );
-    assert_eq!(
-        report.limits, fast.limits,
-        "the fast path hits other limits"
-    );
-    assert_eq!(report.counts, fast.counts, "the fast path counts otherwise");
-    assert_eq!(
-        report.projection, fast.projection,
-        "the fast path projects otherwise"
-    );
+    same_report(&report, &check_fast(bytes), "the fast path");
 
     if report.verdict() == Verdict::Accept {
         reserialized_stays_accepted(&items, &report);
@@ -160,6 +139,14 @@ pub fn run(bytes: &[u8]) {
     }
 }
 
+/// Two checks of one stream agree on everything they report.
+fn same_report(a: &Report, b: &Report, what: &str) {
+    assert_eq!(a.violations, b.violations, "{what}: other violations");
+    assert_eq!(a.limits, b.limits, "{what}: other limit notices");
+    assert_eq!(a.counts, b.counts, "{what}: other counts");
+    assert_eq!(a.projection, b.projection, "{what}: another projection");
+}
+
 /// Limits small enough for short inputs to reach them: the limit paths
 /// give the same report on the fast and `Value` paths, a limit is never a
 /// violation, and the verdict follows RULES.md "Checker limits".
@@ -173,18 +160,7 @@ fn under_small_limits(bytes: &[u8]) {
     let items = read_items_with(bytes, &small.read_options());
     let slow = check_items_with(&items, small);
     let fast = agui_model::check::check_bytes(bytes, Checker::new().with_limits(small));
-    assert_eq!(
-        slow.violations, fast.violations,
-        "limits: fast path differs"
-    );
-    assert_eq!(
-        slow.limits, fast.limits,
-        "limits: fast path hits other limits"
-    );
-    assert_eq!(
-        slow.counts, fast.counts,
-        "limits: fast path counts otherwise"
-    );
+    same_report(&slow, &fast, "under small limits, the fast path");
     for n in &slow.limits {
         assert!(n.index <= slow.events, "a notice past the end: {n:?}");
         assert!(
