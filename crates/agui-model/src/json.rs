@@ -625,44 +625,6 @@ impl Serialize for Out<'_> {
     }
 }
 
-/// Whether any string, key or number in `v` needs [`Out`] to print right.
-pub fn needs_out(v: &Value) -> bool {
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s)
-                if s.starts_with(BIG_NUMBER) || s.chars().any(|c| as_surrogate(c).is_some()) =>
-            {
-                return true;
-            }
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => {
-                for (k, v) in map {
-                    if k.chars().any(|c| as_surrogate(c).is_some()) {
-                        return true;
-                    }
-                    stack.push(v);
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Drops a value without recursion (a `Value` nested 100,000 deep would
-/// overflow the stack in its own `Drop`).
-pub fn drop_deep(v: Value) {
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 /// How deep `v` nests (a scalar is 0).
 pub fn depth(v: &Value) -> usize {
     let mut deepest = 0;
@@ -826,7 +788,7 @@ mod tests {
         let opts = ParseOptions { max_depth: deep };
         let got = parse(&text, &opts).unwrap();
         assert_eq!(depth(&got.value), deep);
-        drop_deep(got.value);
+        crate::patch::drop_value(got.value);
         let over = ParseOptions {
             max_depth: deep - 1,
         };
@@ -837,7 +799,7 @@ mod tests {
         // The default admits 10,000 levels.
         let ten = format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000));
         let got = p(&ten).unwrap();
-        drop_deep(got.value);
+        crate::patch::drop_value(got.value);
     }
 
     #[test]

@@ -893,7 +893,7 @@ mod tests {
         match item {
             Item::Value { value, .. } => {
                 let d = json::depth(&value);
-                json::drop_deep(value);
+                crate::patch::drop_value(value);
                 d
             }
             other => panic!("expected a value, got {other:?}"),
