@@ -111,8 +111,8 @@ pub struct Limits {
 
 /// The default longest line: 64 MiB.
 pub const DEFAULT_LINE_BYTES: usize = 64 * 1024 * 1024;
-/// The default largest state: 64 MiB.
-pub const DEFAULT_STATE_BYTES: usize = 64 * 1024 * 1024;
+/// The default largest state: the patch applier's own default budget.
+pub const DEFAULT_STATE_BYTES: usize = crate::patch::DEFAULT_STATE_BYTES;
 /// The default number of violations kept in memory.
 pub const DEFAULT_VIOLATIONS: usize = 100_000;
 
