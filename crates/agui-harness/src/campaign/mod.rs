@@ -293,7 +293,11 @@ fn found(
     if !sh.wanted(sig, n) {
         return;
     }
-    let budget = if scored.score == Score::Errored {
+    let over = sh.plan.time.is_some_and(|t| sh.start.elapsed() >= t);
+    let budget = if over {
+        // Time is up: kept as found.
+        0
+    } else if scored.score == Score::Errored {
         ERRORED_SHRINK_BUDGET.min(sh.plan.shrink_budget)
     } else {
         sh.plan.shrink_budget
