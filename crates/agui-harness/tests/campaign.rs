@@ -52,13 +52,25 @@ fn a_planted_bug_is_found_and_shrunk_to_a_few_events() {
     let c = run_with(&plan(1, 300), &mut OwnerBlindReasoning, &|_, _| {});
     assert_eq!(c.status(), RunStatus::Failed, "{}", summary::text(&c));
     assert!(!c.findings.is_empty());
-    let smallest = c
+    // On valid streams the bug shows as a wrong projection (a subagent's
+    // reasoning read as the parent's): that finding is shrunk to a few
+    // events, one of them a tagged reasoning-message event.
+    let valid = c
         .findings
         .iter()
-        .map(|f| summary::saved_case(f).events.len())
-        .min()
-        .unwrap_or(usize::MAX);
-    assert!(smallest <= 6, "{}", summary::text(&c));
+        .find(|f| f.signature == (None, Score::Fail))
+        .unwrap_or_else(|| panic!("{}", summary::text(&c)));
+    assert!(valid.number < 300);
+    let events = &summary::saved_case(valid).events;
+    assert!(events.len() <= 6, "{}", summary::text(&c));
+    assert!(
+        events.iter().any(|e| e["type"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("REASONING_MESSAGE_"))
+            && e.get("subagentRunId").is_some()),
+        "{}",
+        summary::text(&c)
+    );
     for f in &c.findings {
         // The shrunk case still fails with the same score, and its
         // expectation is the generator's or agrees with the reference.

@@ -109,15 +109,22 @@ pub fn shrink(
         let mut judged = |events: &[Value], tests: &mut usize, outcome: &mut (String, String)| {
             judged_case(&base, events).is_some_and(|c| still_fails(&c, tests, outcome))
         };
-        let left = budget - tests;
-        let mut events = ddmin(
-            &cur.events,
-            |sub| judged(sub, &mut tests, &mut outcome),
-            left,
-        );
-        simplify(&mut events, budget, &mut tests, |e, t| {
-            judged(e, t, &mut outcome)
-        });
+        // Simplified values may free more events to delete: a few rounds.
+        let mut events = cur.events.clone();
+        for _ in 0..3 {
+            let before = events.clone();
+            drop_entities(&mut events, budget, &mut tests, |e, t| {
+                judged(e, t, &mut outcome)
+            });
+            let left = budget.saturating_sub(tests);
+            events = ddmin(&events, |sub| judged(sub, &mut tests, &mut outcome), left);
+            simplify(&mut events, budget, &mut tests, |e, t| {
+                judged(e, t, &mut outcome)
+            });
+            if events == before || tests >= budget {
+                break;
+            }
+        }
         if events != cur.events
             && let Some(c) = judged_case(&base, &events)
         {
@@ -149,6 +156,48 @@ fn judged_case(base: &SuiteCase, events: &[Value]) -> Option<SuiteCase> {
     c.events = events.to_vec();
     c.expected = expected;
     (c.rule_key() == base.rule_key()).then_some(c)
+}
+
+/// Deletes every event naming one id (`messageId`, `toolCallId`,
+/// `subagentRunId`, … of a value) at once: an entity's start and end go
+/// together, which event-by-event deletion cannot do when they are apart.
+fn drop_entities(
+    events: &mut Vec<Value>,
+    budget: usize,
+    tests: &mut usize,
+    mut fails: impl FnMut(&[Value], &mut usize) -> bool,
+) {
+    let ids = |e: &Value| -> Vec<String> {
+        match e {
+            Value::Object(m) => m
+                .iter()
+                .filter(|(k, _)| k.ends_with("Id"))
+                .filter_map(|(_, v)| v.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let mut seen: Vec<String> = Vec::new();
+    for e in events.iter() {
+        for id in ids(e) {
+            if !seen.contains(&id) {
+                seen.push(id);
+            }
+        }
+    }
+    for id in seen {
+        if *tests >= budget {
+            return;
+        }
+        let cand: Vec<Value> = events
+            .iter()
+            .filter(|e| !ids(e).contains(&id))
+            .cloned()
+            .collect();
+        if cand.len() < events.len() && fails(&cand, tests) {
+            *events = cand;
+        }
+    }
 }
 
 /// Removes fields (all but `type`) and shortens long strings to one
