@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 /// Which streams to draw.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ModeArg {
+    /// Only valid streams (false rejections, projections).
     Valid,
+    /// Only streams breaking a rule (one of --rules).
     Invalid,
     /// One valid stream in four.
     #[default]
