@@ -71,7 +71,8 @@ pub struct Stats {
     pub tally: Tally,
     /// Cases per signature that failed (FAIL or ERRORED).
     pub failures: BTreeMap<Signature, u64>,
-    /// Violation rules the campaign generated streams for.
+    /// Violation rules of the cases answered (not SKIPPED): what the
+    /// implementation was actually tested on.
     pub covered: BTreeSet<RuleId>,
     pub valid: u64,
     /// Case numbers the generator declined (no stream; not run).
@@ -83,9 +84,10 @@ impl Stats {
         self.cases += 1;
         self.tally.add(scored);
         match case.rule_key() {
-            Some(r) => {
+            Some(r) if scored.score != Score::Skipped => {
                 self.covered.insert(r);
             }
+            Some(_) => {}
             None => self.valid += 1,
         }
         if scored.score.is_bad() {
