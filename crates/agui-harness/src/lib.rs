@@ -8,6 +8,8 @@
 //! re-implements a rule and never asks the reference model for a case's
 //! expected answer (except to shrink a failure, see [`shrink`]).
 
+#[cfg(feature = "gen")]
+pub mod campaign;
 pub mod expect;
 pub mod generated;
 pub mod implementation;

@@ -180,7 +180,8 @@ fn spec_of(case: &SuiteCase) -> String {
     }
 }
 
-fn write_case(dir: &Path, case: &SuiteCase) -> anyhow::Result<PathBuf> {
+/// Writes `case` as `DIR/<id>.json` in the corpus format.
+pub fn write_case(dir: &Path, case: &SuiteCase) -> anyhow::Result<PathBuf> {
     let spec = spec_of(case);
     let path = dir.join(format!("{}.json", case.id));
     if let Some(p) = path.parent() {

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod config;
 pub mod corpus;
+pub mod fuzz;
 pub mod generate;
 pub mod html;
 pub mod input_format;

@@ -1,0 +1,221 @@
+//! `agui-conform fuzz --impl CMD`: an endless campaign of generated
+//! streams against an implementation (agui_harness::campaign), with live
+//! progress and a summary. Exit status as `run`: 0 no FAIL or ERRORED,
+//! 1 some, 3 incomplete (the implementation did not start, no case ran),
+//! 128 + N after signal N.
+
+use agui_harness::campaign::{self, Mix, Plan, Stats, summary};
+use agui_harness::session::ImplSpec;
+use agui_harness::subprocess::Timeouts;
+use agui_model::RuleId;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Which streams to draw.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ModeArg {
+    /// Only valid streams (false rejections, projections).
+    Valid,
+    /// Only streams breaking a rule (one of --rules).
+    Invalid,
+    /// One valid stream in four.
+    #[default]
+    Mixed,
+}
+
+/// Output format of the final summary.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The implementation: `reference`, or a command line ('CMD ARGS', run
+    /// without a shell) speaking suites/PROTOCOL.md (persistent mode).
+    #[arg(long = "impl", value_name = "CMD ARGS")]
+    pub implementation: String,
+    /// Stop after this long (`90s`, `5m`, `1h`; plain numbers are seconds).
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Stop after this many cases. Neither --time nor --cases: until
+    /// interrupted.
+    #[arg(long)]
+    pub cases: Option<u64>,
+    /// The campaign seed: with --cases, the same seed runs the same cases
+    /// and keeps the same findings [default: drawn, and printed].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run this many implementations (processes) at once.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub jobs: usize,
+    /// Save each distinct failure (per rule and score), shrunk, here as a
+    /// corpus case; DIR/fuzz.toml is a suite of them for `run --suite`.
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: ModeArg,
+    /// Only these violation rules in invalid streams (comma-separated ids).
+    #[arg(long, value_delimiter = ',', value_parser = parse_rule)]
+    pub rules: Vec<RuleId>,
+    /// Most questions to the implementation while shrinking one failure.
+    #[arg(long, default_value_t = 2000)]
+    pub shrink_budget: usize,
+    /// Time limit per case in ms.
+    #[arg(long, default_value_t = 5000)]
+    pub timeout_ms: u64,
+    /// Time limit for the handshake in ms.
+    #[arg(long, default_value_t = 10_000)]
+    pub start_timeout_ms: u64,
+    /// Address-space limit of the implementation process, in MiB (Linux).
+    #[arg(long)]
+    pub memory_limit_mb: Option<u64>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Also write JUnit XML here (one test case per distinct failure).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// No live progress on stderr (it is off anyway when stderr is not a
+    /// terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// `90`, `90s`, `5m`, `2h`, `500ms`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (n, unit) = s.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (e.g. 90s, 5m, 1h)"))?;
+    Ok(match unit {
+        "" | "s" => Duration::from_secs(n),
+        "ms" => Duration::from_millis(n),
+        "m" | "min" => Duration::from_secs(n * 60),
+        "h" => Duration::from_secs(n * 3600),
+        _ => return Err(format!("`{s}`: unknown unit `{unit}` (ms, s, m, h)")),
+    })
+}
+
+fn parse_rule(s: &str) -> Result<RuleId, String> {
+    RuleId::from_id(s.trim())
+        .filter(|r| r.rule().is_violation())
+        .ok_or_else(|| format!("`{s}` is not a violation rule (see `agui-conform rules`)"))
+}
+
+/// The live line: cases, rate, failures by rule, coverage.
+fn progress_line(s: &Stats, elapsed: Duration) -> String {
+    let rate = s.cases as f64 / elapsed.as_secs_f64().max(1e-9);
+    let mut fails: Vec<String> = s
+        .failures
+        .iter()
+        .take(4)
+        .map(|((r, sc), n)| format!("{} {}×{n}", sc.as_str(), r.map_or("valid", |r| r.as_str())))
+        .collect();
+    if s.failures.len() > 4 {
+        fails.push(format!("+{} more", s.failures.len() - 4));
+    }
+    format!(
+        "{} cases · {rate:.0}/s · {}/{} rules · failures: {}",
+        s.cases,
+        s.covered.len(),
+        RuleId::violations().count(),
+        if fails.is_empty() {
+            "none".into()
+        } else {
+            fails.join(", ")
+        }
+    )
+}
+
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    agui_harness::subprocess::cleanup::install(
+        agui_harness::subprocess::cleanup::OnSignal::WindDown,
+    );
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64 & 0xFFFF_FFFF)
+    });
+    let plan = Plan {
+        seed,
+        cases: args.cases,
+        time: args.time,
+        mix: match args.mode {
+            ModeArg::Valid => Mix::Valid,
+            ModeArg::Invalid => Mix::Invalid,
+            ModeArg::Mixed => Mix::Mixed,
+        },
+        rules: args.rules.clone(),
+        save: args.save.clone(),
+        shrink_budget: args.shrink_budget,
+    };
+    let spec = ImplSpec {
+        command: Some(args.implementation.clone()),
+        timeouts: Timeouts {
+            case: Duration::from_millis(args.timeout_ms),
+            start: Duration::from_millis(args.start_timeout_ms),
+            ..Timeouts::default()
+        },
+        memory_limit: args.memory_limit_mb.map(|m| m << 20),
+        ..ImplSpec::default()
+    };
+    let show = !args.no_progress && std::io::stderr().is_terminal();
+    let bar = if show {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.enable_steady_tick(Duration::from_millis(200));
+        b.set_message(format!("seed {seed}: starting"));
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let last = Mutex::new(Instant::now() - Duration::from_secs(1));
+    let on_progress = |s: &Stats, elapsed: Duration| {
+        if !show {
+            return;
+        }
+        if let Ok(mut l) = last.lock()
+            && l.elapsed() >= Duration::from_millis(100)
+        {
+            *l = Instant::now();
+            bar.set_message(format!("seed {seed}: {}", progress_line(s, elapsed)));
+        }
+    };
+    if !show && args.format == Format::Text {
+        eprintln!("agui-conform fuzz: seed {seed}");
+    }
+    let c = campaign::run_parallel(&plan, args.jobs, &|| spec.build(), &on_progress);
+    bar.finish_and_clear();
+    if let Some(p) = &args.junit {
+        std::fs::write(p, summary::junit(&c)?)?;
+    }
+    let stdout = std::io::stdout();
+    match args.format {
+        Format::Json => writeln!(stdout.lock(), "{}", summary::json(&c))?,
+        Format::Text => write!(stdout.lock(), "{}", summary::text(&c))?,
+    }
+    Ok(match agui_harness::subprocess::cleanup::interrupted() {
+        Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
+        None => c.status().exit_code(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert!(parse_duration("5x").is_err());
+        assert!(parse_duration("m").is_err());
+    }
+}

@@ -1,0 +1,182 @@
+//! `agui-conform fuzz` end to end: a crashing or hanging implementation is
+//! ERRORED and the campaign goes on after a restart; `--seed` reproduces a
+//! campaign; each distinct failure is saved as a corpus case that
+//! `corpus check --vendor` and `run --suite` load; exit statuses as `run`.
+//! The implementations are small shell scripts speaking suites/PROTOCOL.md.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+/// A scratch folder, removed at the end.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("agui-cli-fuzz-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+    fn script(&self, name: &str, text: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        format!("sh {}", p.display())
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Answers the handshake and accepts every case, except that a case whose
+/// line contains `$1` gets behaviour `$2`: `crash` (the process dies) or
+/// `hang` (no answer, ever).
+const SCRIPT: &str = r#"while read -r line; do
+  case "$line" in
+    *'"cmd":"start"'*) echo '{"protocol":1,"implementation":{"name":"sh"},"capabilities":["verdict","index","rule"]}' ;;
+    *'"cmd":"stop"'*) exit 0 ;;
+    *"$1"*) if [ "$2" = crash ]; then kill -9 $$; else sleep 100; fi ;;
+    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
+       echo "{\"seq\":$seq,\"result\":{\"verdict\":\"accept\"}}" ;;
+  esac
+done
+"#;
+
+fn fuzz(args: &[&str]) -> (Output, Value) {
+    let out = Command::new(BIN)
+        .arg("fuzz")
+        .args(["--no-progress", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let summary = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out, summary)
+}
+
+#[test]
+fn crashes_and_hangs_are_errored_and_the_campaign_goes_on() {
+    let d = Dir::new("crash");
+    for (behaviour, extra) in [("crash", vec![]), ("hang", vec!["--timeout-ms", "300"])] {
+        let imp = format!("{} fuzz/valid/1 {behaviour}", d.script("imp.sh", SCRIPT));
+        let mut args = vec![
+            "--impl", &imp, "--cases", "25", "--seed", "4", "--mode", "valid",
+        ];
+        args.extend(extra);
+        let (out, s) = fuzz(&args);
+        assert_eq!(out.status.code(), Some(1), "{s}");
+        // Every case ran: valid/1 and valid/10..19 errored, the others passed.
+        assert_eq!(s["cases"], 25, "{s}");
+        assert_eq!(s["scores"]["ERRORED"], 11, "{behaviour}: {s}");
+        assert_eq!(s["scores"]["PASS"], 14, "{behaviour}: {s}");
+        let f = &s["findings"][0];
+        assert_eq!(
+            (&f["rule"], &f["score"]),
+            (&Value::from("valid"), &Value::from("ERRORED"))
+        );
+        assert_eq!(f["number"], 1, "{s}");
+        let incidents = s["incidents"].to_string();
+        assert!(incidents.contains("restarted"), "{behaviour}: {incidents}");
+    }
+}
+
+#[test]
+fn a_seed_reproduces_a_campaign_and_failures_are_saved_as_corpus_cases() {
+    let d = Dir::new("seed");
+    let imp = format!("{} no-such-text crash", d.script("imp.sh", SCRIPT));
+    let save = d.path("found");
+    let save_s = save.display().to_string();
+    let strip = |mut v: Value| {
+        v["elapsed_s"] = Value::Null;
+        v["cases_per_s"] = Value::Null;
+        if let Some(fs) = v["findings"].as_array_mut() {
+            for f in fs {
+                f["saved"] = Value::Null;
+            }
+        }
+        v
+    };
+    let (out, a) = fuzz(&[
+        "--impl", &imp, "--cases", "60", "--seed", "11", "--save", &save_s,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let (_, b) = fuzz(&["--impl", &imp, "--cases", "60", "--seed", "11", "-j", "2"]);
+    assert_eq!(strip(a.clone()), strip(b));
+    let (_, c) = fuzz(&["--impl", &imp, "--cases", "60", "--seed", "12"]);
+    assert_ne!(strip(a.clone()), strip(c));
+
+    // Accepting everything fails the must-reject rules: one saved case per
+    // rule and score, loadable as a vendor corpus and as a suite.
+    let findings = a["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        let p = PathBuf::from(f["saved"].as_str().unwrap());
+        assert!(p.starts_with(&save), "{p:?}");
+        assert_eq!(f["score"], "FAIL");
+    }
+    let check = Command::new(BIN)
+        .args(["corpus", "check", "--vendor", &save_s])
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let suite = save.join("fuzz.toml").display().to_string();
+    let run = Command::new(BIN)
+        .args([
+            "run",
+            "--no-progress",
+            "--format",
+            "json",
+            "--suite",
+            &suite,
+            "--impl",
+            &imp,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let last = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    let summary: Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(
+        summary["summary"]["scores"]["FAIL"],
+        findings.len(),
+        "{summary}"
+    );
+}
+
+#[test]
+fn the_reference_runs_clean_and_exits_zero() {
+    let (out, s) = fuzz(&["--impl", "reference", "--cases", "200", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{s}");
+    assert_eq!(s["cases"], 200);
+    assert_eq!(s["status"], "passed");
+    assert_eq!(s["findings"], Value::Array(vec![]));
+}
+
+#[test]
+fn an_implementation_that_does_not_start_is_incomplete() {
+    let (out, s) = fuzz(&["--impl", "/no/such/program", "--cases", "5", "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(3), "{s}");
+    assert_eq!(s["status"], "incomplete");
+}
