@@ -44,6 +44,8 @@ enum Command {
     Run(cmd::run::Args),
     /// List the suites `run --suite NAME` finds (built-in and local).
     Suites(cmd::suites::Args),
+    /// Merge run records (`run --record`) into the conformance report.
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Some(Command::Gen(a)) => cmd::generate::run(a),
         Some(Command::Run(a)) => cmd::run::run(a),
         Some(Command::Suites(a)) => cmd::suites::run(a),
+        Some(Command::Report(a)) => cmd::report::run(a),
         None => cmd::run::run(cmd::run::Args::default()),
     };
     match result {
