@@ -121,6 +121,15 @@ fn summary(out: &mut String, m: &Merged) {
         };
         let _ = write!(out, "<td>{}</td></tr>", escape_html(&run));
     }
+    for (label, why) in &m.missing {
+        let _ = write!(
+            out,
+            "<tr class=\"missing\"><th>{}</th><td colspan=\"{}\">not run: {}</td></tr>",
+            escape_html(label),
+            Score::ALL.len() + 4,
+            escape_html(why)
+        );
+    }
     out.push_str("</tbody></table></section>\n");
 }
 

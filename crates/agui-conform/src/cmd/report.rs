@@ -17,6 +17,10 @@ pub struct Args {
     /// A column's heading, in record order [default: the implementation's name].
     #[arg(long, value_name = "LABEL")]
     pub label: Vec<String>,
+    /// An implementation that has no record, and why (`LABEL=WHY`): listed
+    /// as not run.
+    #[arg(long, value_name = "LABEL=WHY")]
+    pub missing: Vec<String>,
     /// Write the Markdown report here.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
@@ -61,7 +65,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .unwrap_or_else(|| record.header.implementation.name.clone());
         columns.push(Column::new(label, record));
     }
-    let merged = Merged::new(columns);
+    let mut merged = Merged::new(columns);
+    merged.missing = args
+        .missing
+        .iter()
+        .map(|m| match m.split_once('=') {
+            Some((label, why)) => (label.to_owned(), why.to_owned()),
+            None => (m.clone(), "no record".to_owned()),
+        })
+        .collect();
     let notes: Notes = match &args.notes {
         Some(p) => {
             let text =

@@ -62,6 +62,9 @@ pub fn summary_table(m: &Merged) -> Vec<String> {
         }
         t.push(row);
     }
+    for (label, _) in &m.missing {
+        t.push(format!("| {} | not run | | | | | | | | |", cell(label)));
+    }
     t
 }
 
@@ -100,6 +103,9 @@ pub fn render(m: &Merged, notes: &Notes) -> String {
                 }
             }
         }
+    }
+    for (label, why) in &m.missing {
+        let _ = writeln!(out, "**{label} did not run:** {why}\n");
     }
     out.push_str(LEGEND);
     out.push_str("\n\n");

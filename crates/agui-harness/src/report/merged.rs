@@ -47,6 +47,8 @@ pub struct Merged {
     pub case_ids: Vec<String>,
     /// Per-rule rows (the cases' `group`), in catalogue order, `valid` last.
     pub groups: Vec<String>,
+    /// Implementations that have no record, with why (`report --missing`).
+    pub missing: Vec<(String, String)>,
 }
 
 impl Merged {
@@ -68,6 +70,7 @@ impl Merged {
             columns,
             case_ids,
             groups,
+            missing: Vec::new(),
         }
     }
 
