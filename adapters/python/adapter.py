@@ -59,7 +59,7 @@ def run_case(events: list) -> dict:
         except ValidationError as error:
             # explain (suites/PROTOCOL.md): the SDK stage that decided.
             return {"verdict": "reject", "index": index, "message": describe(error),
-                    "explain": {"stage": "ag_ui.core.Event (pydantic validation of one event)"}}
+                    "explain": {"stage": "ag_ui.core.Event"}}
     return {"verdict": "accept"}
 
 

@@ -234,6 +234,21 @@ fn failures(out: &mut String, m: &Merged, notes: &Notes) {
     }
 }
 
+/// An event on one line with its `type` first, as producers write it
+/// (the other keys in sorted order).
+fn type_first(e: &Value) -> String {
+    match e.as_object() {
+        Some(map) if map.contains_key("type") => {
+            let mut parts = vec![format!("\"type\":{}", map["type"])];
+            for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "type") {
+                parts.push(format!("{}:{v}", Value::String(k.clone())));
+            }
+            format!("{{{}}}", parts.join(","))
+        }
+        _ => e.to_string(),
+    }
+}
+
 fn stream_len(m: &Merged, id: &str) -> usize {
     match m.stream(id) {
         Some(Stream::Events(e)) => e.len(),
@@ -255,9 +270,21 @@ fn case_section(out: &mut String, m: &Merged, notes: &Notes, id: &str) {
             "Generated case (seed {seed}, {mode}); the answers below are to the generated stream.\n"
         );
     }
-    if let Some(stream) = m.stream(id) {
+    let shrunk = m
+        .columns
+        .iter()
+        .any(|col| col.case(id).is_some_and(|c| c.shrunk.is_some()));
+    let stream = m.stream(id).filter(|_| !shrunk);
+    if shrunk {
+        let _ = writeln!(
+            out,
+            "The generated stream ({} items) is drawn in the HTML report; below, the minimal stream shrinking kept.\n",
+            stream_len(m, id)
+        );
+    }
+    if let Some(stream) = stream {
         let lines: Vec<String> = match stream {
-            Stream::Events(e) => e.iter().map(Value::to_string).collect(),
+            Stream::Events(e) => e.iter().map(type_first).collect(),
             Stream::Lines(l) => l.clone(),
         };
         let long = lines.len() > 10;
@@ -289,7 +316,7 @@ fn case_section(out: &mut String, m: &Merged, notes: &Notes, id: &str) {
             );
             out.push_str("```json\n");
             for e in &s.events {
-                out.push_str(&e.to_string());
+                out.push_str(&type_first(e));
                 out.push('\n');
             }
             let _ = writeln!(out, "```\n\nExpected on it: {}.\n", s.expected);
