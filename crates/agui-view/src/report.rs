@@ -65,6 +65,11 @@ pub fn render(m: &Merged, rules_href: &str) -> String {
     out
 }
 
+/// Text written for Markdown (`code` in backticks) shown as plain text.
+fn plain(s: &str) -> String {
+    s.replace('`', "")
+}
+
 /// The CSS class of a score's cell.
 fn score_class(s: Score) -> &'static str {
     match s {
@@ -224,7 +229,7 @@ fn case_matrix(out: &mut String, m: &Merged, rules_href: &str) -> BTreeMap<Strin
                 out,
                 "<code title=\"{}\">{eid}</code></th><td>{}</td>",
                 escape_html(&first.description),
-                escape_html(&first.expected.text)
+                escape_html(&plain(&first.expected.text))
             );
             for (k, col) in m.columns.iter().enumerate() {
                 match col.case(id) {
@@ -271,7 +276,7 @@ fn answers(out: &mut String, m: &Merged, id: &str) {
         let _ = write!(
             out,
             "<li class=\"expected\"><b>expected</b>: {}</li>",
-            escape_html(&first.expected.text)
+            escape_html(&plain(&first.expected.text))
         );
     }
     for col in &m.columns {
