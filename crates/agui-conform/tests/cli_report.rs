@@ -202,6 +202,7 @@ fn a_report_merges_fixed_records() {
         "### `schema.unknown-type`",
         "In 1 of 1 case(s) it accepts a stream that a consumer must reject (1). Why: impl-a drops events of unknown type.",
         "#### `schema/unknown-type`",
+        "The sentence the case tests: “`type` absent or not one of the 31 event types”",
         "{\"type\":\"NOPE\"}\n",
         "Expected: reject at 1 (`schema.unknown-type`, must-reject).",
         "| Impl A | accept | FAIL | must-reject violation accepted | stage `enforceEvents`; warned “Dropping unrecognised event 'NOPE'” |",

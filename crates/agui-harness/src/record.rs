@@ -56,6 +56,10 @@ pub struct Case {
     pub id: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// The sentence of the spec a corpus case tests (its `spec`), for every
+    /// case that keeps its stream.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub spec: String,
     /// The per-rule row it counts in: its first violation's rule, else the
     /// `accept.*` obligation it tests, else `valid`.
     pub group: String,
@@ -297,9 +301,14 @@ fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
         Origin::Generated { seed, mode } => (Some(*seed), Some(mode.label())),
         Origin::Corpus { .. } => (None, None),
     };
+    let spec = match &c.origin {
+        Origin::Corpus { path } if drawn => spec_of(path),
+        _ => String::new(),
+    };
     Case {
         id: c.id.clone(),
         description: c.description.clone(),
+        spec,
         group: rule_label(c.rule_key()).to_owned(),
         expected: Expected {
             verdict: e.verdict.as_str().to_owned(),
@@ -325,6 +334,23 @@ fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
         shrunk: shrunk.cloned(),
         elapsed_us: u64::try_from(r.elapsed.as_micros()).unwrap_or(u64::MAX),
     }
+}
+
+/// The `spec` sentence of the corpus case file at `path` (empty when it
+/// cannot be read: a suite case keeps no `spec` of its own).
+fn spec_of(path: &std::path::Path) -> String {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return String::new();
+    };
+    agui_model::json::parse(&text, &agui_model::json::ParseOptions::default())
+        .ok()
+        .and_then(|p| {
+            p.value
+                .get("spec")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .unwrap_or_default()
 }
 
 /// The answer as `run --format json` writes it, without an accepted
