@@ -264,8 +264,8 @@ fn case_section(out: &mut String, m: &Merged, notes: &Notes, id: &str) {
     if !first.description.is_empty() {
         let _ = writeln!(out, "{}\n", first.description);
     }
-    if !first.spec.is_empty() {
-        let _ = writeln!(out, "The sentence the case tests: “{}”\n", first.spec);
+    if let Some(spec) = m.spec(id) {
+        let _ = writeln!(out, "The sentence the case tests: “{spec}”\n");
     }
     if let (Some(seed), Some(mode)) = (first.seed, &first.mode) {
         let _ = writeln!(

@@ -87,6 +87,15 @@ impl Merged {
             .find_map(|c| c.case(id).and_then(|x| x.stream.as_ref()))
     }
 
+    /// The spec sentence of case `id` from whichever record kept it.
+    pub fn spec(&self, id: &str) -> Option<&str> {
+        self.columns.iter().find_map(|c| {
+            c.case(id)
+                .map(|x| x.spec.as_str())
+                .filter(|s| !s.is_empty())
+        })
+    }
+
     /// Counts per score of one column in one group.
     pub fn tally(&self, col: usize, group: &str) -> Totals {
         let mut t = Totals::default();
