@@ -3,7 +3,6 @@
 //! browser by agui-view's tests).
 
 #[path = "../../agui-live/tests/support/server.rs"]
-#[allow(dead_code)]
 mod server;
 
 use std::io::Write;

@@ -343,14 +343,15 @@ fn lanes_data(m: &Merged, id: &str, rules_href: &str) -> Option<String> {
 /// The expected rejection index, and each non-passing answered one.
 fn pins(m: &Merged, id: &str) -> Vec<Pin> {
     let mut out = Vec::new();
-    if let Some(c) = m.any(id) {
-        if let (Some(i), Some(r)) = (c.expected.index, &c.expected.rule) {
-            out.push(Pin {
-                index: i,
-                label: format!("expected: {} at {i} ({r})", c.expected.verdict),
-                kind: PinKind::Expected,
-            });
-        }
+    if let Some((c, i, r)) = m
+        .any(id)
+        .and_then(|c| Some((c, c.expected.index?, c.expected.rule.as_ref()?)))
+    {
+        out.push(Pin {
+            index: i,
+            label: format!("expected: {} at {i} ({r})", c.expected.verdict),
+            kind: PinKind::Expected,
+        });
     }
     for col in &m.columns {
         let Some(c) = col.case(id) else { continue };
