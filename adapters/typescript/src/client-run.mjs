@@ -137,6 +137,40 @@ function explain(logs, error) {
   return { ...(stage && { stage }), ...(warnings.length > 0 && { warnings }) };
 }
 
+/** A message the client keeps, in the projection's message form
+ * (docs/projection.md): id, role, owner, content as text, tool calls,
+ * activity type. */
+function shownMessage(m) {
+  const out = { id: m.id, role: m.role };
+  if (m.subagentRunId !== undefined && m.subagentRunId !== null) out.owner = m.subagentRunId;
+  if (m.role === "activity") {
+    out.content = m.content;
+    out.activityType = m.activityType;
+  } else if (typeof m.content === "string") {
+    out.content = m.content;
+  } else if (Array.isArray(m.content)) {
+    out.content = m.content.filter((p) => p?.type === "text").map((p) => p.text ?? "").join("");
+  } else {
+    out.content = "";
+  }
+  if (m.role === "assistant" && (m.toolCalls ?? []).length > 0) {
+    out.toolCalls = m.toolCalls.map((t) => ({ id: t.id, name: t.function?.name, args: t.function?.arguments }));
+  }
+  return out;
+}
+
+/** What the client shows after an accepted stream, in projection form:
+ * its reducer's messages (one list across runs), state and pending
+ * interrupts. It keeps no invocations, so this is not a projection; the
+ * report compares it with the expected one, informationally. */
+function shown(agent) {
+  return {
+    messages: agent.messages.map(shownMessage),
+    state: agent.state,
+    interrupts: agent.pendingInterrupts.map((i) => ({ id: i.id, ...(i.subagentRunId != null && { owner: i.subagentRunId }) })),
+  };
+}
+
 /** The protocol `result` (or `errored`) for one case. */
 export async function runCase(events) {
   const agent = new ReplayAgent(events);
@@ -160,7 +194,7 @@ export async function runCase(events) {
     }
     return { result: { verdict: "reject", index: failure.index, message, ...(why && { explain: why }) } };
   }
-  return { result: { verdict: "accept", ...(why && { explain: why }) } };
+  return { result: { verdict: "accept", explain: { ...why, shown: shown(agent) } } };
 }
 
 /**

@@ -212,6 +212,11 @@ fn a_report_merges_fixed_records() {
         "| `schema.unknown-type` | must-reject | **1 FAIL** | 1 PASS |",
         "| `text.not-open` | should-reject | 1 WARN | 1 SKIPPED |",
         "| `valid` | must-accept | 1 PASS | 1 PASS |",
+        // impl-a's adapter shows m1 without the owner the projection states.
+        "## What Impl A shows (informational)",
+        "1 case(s) compared; 0 agree.",
+        "| `valid/simple` | message `m1` owner | `\"s1\"` | absent | an untagged opener belongs to the parent |",
+        "- **`valid/simple`:** Why: impl-a drops owners of messages.",
     ];
     for e in expected {
         assert!(text.contains(e), "missing {e:?} in:\n{text}");
@@ -219,6 +224,7 @@ fn a_report_merges_fixed_records() {
     // Only one rule has a FAIL; a note on a passing row is not shown.
     assert_eq!(text.matches("\n### ").count(), 1, "{text}");
     assert!(!text.contains("Never shown"));
+    assert!(!text.contains("What Impl B shows"), "impl-b shows nothing");
     // Per rule: catalogue order (schema before entity rules), valid last.
     let at = |s: &str| text.find(s).unwrap();
     assert!(at("| `schema.unknown-type` | must") < at("| `text.not-open` | should"));

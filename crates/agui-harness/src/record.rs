@@ -110,6 +110,10 @@ pub struct Expected {
     pub index: Option<usize>,
     /// For people: `reject at 3 (`text.not-open`, should-reject)`.
     pub text: String,
+    /// The expected projection, kept when the adapter's `explain` shows
+    /// what the implementation holds (`shown`), so a report can compare.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub projection: Option<Value>,
 }
 
 /// A stream as the case gives it.
@@ -301,8 +305,10 @@ fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
         Origin::Generated { seed, mode } => (Some(*seed), Some(mode.label())),
         Origin::Corpus { .. } => (None, None),
     };
+    let shown = r.explain.as_ref().is_some_and(|x| x.get("shown").is_some());
+    let compared = shown && e.projection.is_some();
     let spec = match &c.origin {
-        Origin::Corpus { path } if drawn => spec_of(path),
+        Origin::Corpus { path } if drawn || compared => spec_of(path),
         _ => String::new(),
     };
     Case {
@@ -315,6 +321,7 @@ fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
             rule: e.first.map(|(r, _)| r.as_str().to_owned()),
             index: e.first.map(|(_, i)| i),
             text: describe_expected(e),
+            projection: e.projection.clone().filter(|_| compared),
         },
         answer: answer_of(r),
         projection: r

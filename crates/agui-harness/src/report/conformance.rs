@@ -111,6 +111,9 @@ pub fn render(m: &Merged, notes: &Notes) -> String {
     out.push_str("\n\n");
     failures(&mut out, m, notes);
     warnings(&mut out, m, notes);
+    for k in 0..m.columns.len() {
+        shown_section(&mut out, m, notes, k);
+    }
     per_rule(&mut out, m);
     for c in &m.columns {
         let Some(f) = &c.record.footer else { continue };
@@ -413,6 +416,75 @@ fn warnings(out: &mut String, m: &Merged, notes: &Notes) {
             if let Some(n) = note(notes, m, k, g).filter(|_| warned) {
                 let _ = writeln!(out, "- **{}, `{g}`:** {n}", col.label);
             }
+        }
+    }
+    out.push('\n');
+}
+
+/// `absent`, or the value as inline JSON.
+fn show(v: &Option<Value>) -> String {
+    match v {
+        None => "absent".into(),
+        Some(v) => format!("`{v}`"),
+    }
+}
+
+/// What column `k`'s implementation shows after the accepted cases that
+/// state a projection, compared with it (when its adapter says: `shown`).
+fn shown_section(out: &mut String, m: &Merged, notes: &Notes, k: usize) {
+    let col = &m.columns[k];
+    let compared: Vec<(&Case, &Value, &Value)> = col
+        .record
+        .cases
+        .iter()
+        .filter_map(|c| {
+            let shown = c.explain.as_ref()?.get("shown")?;
+            Some((c, c.expected.projection.as_ref()?, shown))
+        })
+        .collect();
+    if compared.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## What {} shows (informational)\n", col.label);
+    let _ = writeln!(
+        out,
+        "{} keeps no list of invocations, so it cannot report the projection (`docs/projection.md`) and is not scored on it. Its adapter reports what it does keep after an accepted stream (`explain.shown`: messages with their owners, state, pending interrupts), compared here with the expected projection: each expected message by id (its last run's version) on role, owner, content, tool calls and activity type; the last run's state; the last run's interrupts with their owners. Not compared: invocations, message order and messages the projection does not show.\n",
+        col.label
+    );
+    let differing: Vec<(&Case, Vec<super::shown::Difference>)> = compared
+        .iter()
+        .map(|(c, p, s)| (*c, super::shown::differences(p, s)))
+        .filter(|(_, d)| !d.is_empty())
+        .collect();
+    let _ = writeln!(
+        out,
+        "{} case(s) compared; {} agree.\n",
+        compared.len(),
+        compared.len() - differing.len()
+    );
+    if differing.is_empty() {
+        return;
+    }
+    out.push_str(
+        "| case | what | expected | shown | the sentence the case tests |\n|---|---|---|---|---|\n",
+    );
+    for (c, diffs) in &differing {
+        for (what, want, got) in diffs {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} |",
+                c.id,
+                cell(what),
+                cell(&show(want)),
+                cell(&show(got)),
+                cell(&c.spec)
+            );
+        }
+    }
+    out.push('\n');
+    for (c, _) in &differing {
+        if let Some(n) = note(notes, m, k, &format!("view:{}", c.id)) {
+            let _ = writeln!(out, "- **`{}`:** {n}", c.id);
         }
     }
     out.push('\n');
