@@ -451,7 +451,7 @@ fn shown_section(out: &mut String, m: &Merged, notes: &Notes, k: usize) {
         "{} keeps no list of invocations, so it cannot report the projection (`docs/projection.md`) and is not scored on it. Its adapter reports what it does keep after an accepted stream (`explain.shown`: messages with their owners, state, pending interrupts), compared here with the expected projection: each expected message by id (its last run's version) on role, owner, content, tool calls and activity type; the last run's state; the last run's interrupts with their owners. Not compared: invocations, message order and messages the projection does not show.\n",
         col.label
     );
-    let differing: Vec<(&Case, Vec<super::shown::Difference>)> = compared
+    let differing: Vec<Differing<'_>> = compared
         .iter()
         .map(|(c, p, s)| (*c, super::shown::differences(p, s)))
         .filter(|(_, d)| !d.is_empty())
@@ -465,10 +465,37 @@ fn shown_section(out: &mut String, m: &Merged, notes: &Notes, k: usize) {
     if differing.is_empty() {
         return;
     }
+    // Corpus cases, each with its sentence; generated ones folded.
+    let (generated, corpus): (Vec<&Differing<'_>>, Vec<&Differing<'_>>) =
+        differing.iter().partition(|(c, _)| c.seed.is_some());
+    table_of_differences(out, &corpus);
+    if !generated.is_empty() {
+        let _ = writeln!(
+            out,
+            "<details><summary>{} generated case(s) differ as well</summary>\n",
+            generated.len()
+        );
+        table_of_differences(out, &generated);
+        out.push_str("</details>\n\n");
+    }
+    for (c, _) in &differing {
+        if let Some(n) = note(notes, m, k, &format!("view:{}", c.id)) {
+            let _ = writeln!(out, "- **`{}`:** {n}", c.id);
+        }
+    }
+    out.push('\n');
+}
+
+type Differing<'a> = (&'a Case, Vec<super::shown::Difference>);
+
+fn table_of_differences(out: &mut String, rows: &[&Differing<'_>]) {
+    if rows.is_empty() {
+        return;
+    }
     out.push_str(
         "| case | what | expected | shown | the sentence the case tests |\n|---|---|---|---|---|\n",
     );
-    for (c, diffs) in &differing {
+    for (c, diffs) in rows {
         for (what, want, got) in diffs {
             let _ = writeln!(
                 out,
@@ -479,12 +506,6 @@ fn shown_section(out: &mut String, m: &Merged, notes: &Notes, k: usize) {
                 cell(&show(got)),
                 cell(&c.spec)
             );
-        }
-    }
-    out.push('\n');
-    for (c, _) in &differing {
-        if let Some(n) = note(notes, m, k, &format!("view:{}", c.id)) {
-            let _ = writeln!(out, "- **`{}`:** {n}", c.id);
         }
     }
     out.push('\n');
