@@ -4,7 +4,8 @@
 //! implementation that keeps no invocations cannot report a projection and
 //! is not scored on one, but the parts it does keep can be compared.
 //!
-//! Compared: each expected message by id (its last run's version) on role,
+//! Compared: each expected message by id (its last run's version, against
+//! the last one shown with that id) on role,
 //! owner, content, tool calls and activity type; the last run's state; the
 //! last run's interrupts (id, owner). Not compared: invocations, message
 //! order, and messages the projection does not hold (a client may keep one
@@ -50,8 +51,10 @@ pub fn differences(projection: &Value, shown: &Value) -> Vec<Difference> {
         .collect();
     let mut out = Vec::new();
     for (id, want) in expected {
+        // The last message shown with that id (a client may list one id twice).
         let got = shown_messages
             .iter()
+            .rev()
             .find(|m| m.get("id").and_then(Value::as_str) == Some(id));
         let Some(got) = got else {
             out.push((
@@ -119,7 +122,8 @@ mod tests {
              "interrupts": [{"id": "i1", "owner": "s2"}]}
         ]});
         let shown = json!({
-            "messages": [{"id": "m1", "role": "assistant", "owner": "s1", "content": "b"},
+            "messages": [{"id": "m1", "role": "assistant", "owner": "s2", "content": "stale"},
+                         {"id": "m1", "role": "assistant", "owner": "s1", "content": "b"},
                          {"id": "h0", "role": "user", "content": "history"}],
             "state": {},
             "interrupts": [{"id": "i1", "owner": "s2"}]
