@@ -1,35 +1,51 @@
 #!/usr/bin/env bash
-# Runs the default suite against the reference model, the AG-UI TypeScript
-# client and the Python SDK (adapters/), and renders the side-by-side report.
+# Runs a suite against the reference model and each peer adapter
+# (adapters/), keeping one run record each (`agui-conform run --record`),
+# and merges the records into the side-by-side conformance report
+# (`agui-conform report`): docs/conformance/README.md and index.html.
 #
-#   scripts/conformance-report.sh [--out FILE] [--suite NAME] [--keep DIR]
-#                                 [--no-install] [--no-build]
+#   scripts/conformance-report.sh [--out FILE] [--html FILE] [--suite NAME]
+#                                 [--keep DIR] [--peer SPEC]... [--no-install]
+#                                 [--no-build]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/README.md]
+#   --html FILE   where the HTML page goes [default: next to --out, index.html]
 #   --suite NAME  the suite to run [default: default]
-#   --keep DIR    keep each run's `--format json` output in DIR
+#   --keep DIR    keep the run records (KEY.jsonl) and stderr logs in DIR
+#   --peer SPEC   another implementation, `KEY|LABEL|COMMAND|READY`: READY is a
+#                 path that exists once it is installed (may be empty);
+#                 repeatable, added after the built-in peers below
 #   --no-install  do not run adapters/install.sh first
 #   --no-build    use target/debug/agui-conform as it is
 #
-# Exit status: 0 when all three ran to the end; 1 when a peer could not be
-# installed or started, a run did not finish (harness error), or a peer's
-# adapter ERRORED on a case. The peers' own FAILs are findings, not errors:
-# they go into the report and do not change the exit status.
+# Exit status: 0 when every implementation ran to the end; 1 when a peer
+# could not be installed or started, a run did not finish (harness error),
+# or a peer's adapter ERRORED on a case. The peers' own FAILs are findings,
+# not errors: they go into the report and do not change the exit status.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-out="docs/conformance/README.md" suite="default" keep="" install=1 build=1
+out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
+# The peers: KEY|LABEL|COMMAND|READY. The reference model has no command.
+peers=(
+  "reference|Reference model||"
+  "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
+  "python|Python SDK|${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}|adapters/python/.venv/bin/python"
+)
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
+    --html) html="$2"; shift 2 ;;
     --suite) suite="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
+    --peer) peers+=("$2"); shift 2 ;;
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+[ -n "$html" ] || html="$(dirname "$out")/index.html"
 say() { printf 'conformance-report: %s\n' "$*" >&2; }
 work="${keep:-$(mktemp -d)}"
 mkdir -p "$work"
@@ -45,69 +61,50 @@ if [ "$install" = 1 ]; then
   adapters/install.sh || say "continuing with the adapters that are installed"
 fi
 
-"$bin" rules --format json > "$work/rules.json" || { say "agui-conform rules failed"; exit 1; }
-
-ts_cmd="${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}"
-py_cmd="${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}"
-runs=() missing=()
-
-# run KEY LABEL [CMD]: one suite run; a finished run has a summary line.
-run() {
-  local key="$1" label="$2" cmd="${3:-}" file="$work/$1.jsonl" rc
-  if [ -n "$cmd" ]; then
-    # Failing generated cases are shrunk and kept, for the report's minimal streams.
-    rm -rf "$work/saved-$key"
-    "$bin" run --suite "$suite" --format json --no-progress --impl "$cmd" \
-      --save-failures "$work/saved-$key" > "$file" 2> "$work/$key.stderr"
-  else
-    "$bin" run --suite "$suite" --format json --no-progress > "$file" 2> "$work/$key.stderr"
+records=() labels=() missing=()
+for spec in "${peers[@]}"; do
+  IFS='|' read -r key label cmd ready <<<"$spec"
+  if [ -n "$ready" ] && [ ! -e "$ready" ]; then
+    say "$label: not installed ($ready is missing; see adapters/README.md)"
+    missing+=(--missing "$label=not installed: $ready is missing (adapters/install.sh failed or was not run)")
+    status=1
+    continue
   fi
+  record="$work/$key.jsonl"
+  rm -rf "$work/saved-$key"
+  impl=()
+  # Failing generated cases are shrunk and kept: the record carries the
+  # minimal streams.
+  [ -n "$cmd" ] && impl=(--impl "$cmd" --save-failures "$work/saved-$key")
+  "$bin" run --suite "$suite" --no-progress "${impl[@]}" --record "$record" \
+    > "$work/$key.txt" 2> "$work/$key.stderr"
   rc=$?
-  if [ $rc -gt 1 ] || ! tail -n 1 "$file" | grep -q '"summary"'; then
+  if [ $rc -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
     say "$label: the run did not finish (exit $rc): $(tail -n 3 "$work/$key.stderr" | tr '\n' ' ')"
-    missing+=("$key=$label=the run did not finish (exit $rc): $(tail -n 1 "$work/$key.stderr")")
+    missing+=(--missing "$label=the run did not finish (exit $rc): $(tail -n 1 "$work/$key.stderr")")
     status=1
-    return
+    continue
   fi
-  local errored
-  errored="$(tail -n 1 "$file" | python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["scores"]["ERRORED"])')"
-  if [ "$errored" != 0 ] && [ -n "$cmd" ]; then
-    say "$label: $errored case(s) ERRORED (an adapter or harness problem; see the report)"
+  say "$label: $(grep -E '^[0-9]+ cases' "$work/$key.txt" | tail -n 1)"
+  if [ -n "$cmd" ] && tail -n 1 "$record" | grep -q '"ERRORED":[1-9]'; then
+    say "$label: some case(s) ERRORED (an adapter or harness problem; see the report)"
     status=1
   fi
-  runs+=("--run" "$key=$label=$file${cmd:+=$cmd}")
-  [ -n "$cmd" ] && runs+=("--saved" "$key=$work/saved-$key")
-  say "$label: $(tail -n 1 "$file" | python3 -c 'import json,sys; s=json.load(sys.stdin)["summary"]["scores"]; print(", ".join(f"{v} {k}" for k, v in s.items() if v and k.isupper()))')"
-}
+  records+=("$record")
+  labels+=(--label "$label")
+done
 
-run reference "Reference model"
-if [ -d adapters/typescript/node_modules/@ag-ui/client ] && command -v node >/dev/null 2>&1; then
-  run typescript "TypeScript client" "$ts_cmd"
-else
-  say "TypeScript client: not installed (run adapters/install.sh typescript)"
-  missing+=("typescript=TypeScript client=not installed: adapters/install.sh typescript failed or was not run")
-  status=1
-fi
-if [ -x adapters/python/.venv/bin/python ]; then
-  run python "Python SDK" "$py_cmd"
-else
-  say "Python SDK: not installed (run adapters/install.sh python)"
-  missing+=("python=Python SDK=not installed: adapters/install.sh python failed or was not run")
-  status=1
-fi
-
-margs=()
-for m in "${missing[@]+"${missing[@]}"}"; do margs+=("--missing" "$m"); done
-if ! grep -q 'reference=' <<<"${runs[*]:-}"; then
-  say "the reference run did not finish; no report written"
+if [ ${#records[@]} -eq 0 ]; then
+  say "no run finished; no report written"
   exit 1
 fi
 readme=()
 # The default report also refreshes the summary between the README's
-# <!-- conformance-summary:start/end --> markers, when it has them.
+# <!-- conformance-summary:start/end --> markers.
 [ "$out" = "docs/conformance/README.md" ] && readme=(--readme README.md)
-python3 scripts/conformance_report.py "${readme[@]+"${readme[@]}"}" --rules "$work/rules.json" --corpus corpus \
-  --notes docs/conformance/notes.json --view "typescript=$ts_cmd" "${runs[@]}" "${margs[@]+"${margs[@]}"}" --out "$out" \
+"$bin" report "${records[@]}" "${labels[@]}" "${missing[@]+"${missing[@]}"}" \
+  --notes docs/conformance/notes.json "${readme[@]+"${readme[@]}"}" \
+  --markdown "$out" --html "$html" \
   || { say "rendering the report failed"; exit 1; }
-say "wrote $out"
+say "wrote $out and $html"
 exit $status

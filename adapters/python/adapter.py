@@ -57,7 +57,9 @@ def run_case(events: list) -> dict:
             # The item as it was on the wire, decoded by the SDK's own models.
             EVENT.validate_json(item if isinstance(item, RawLine) else json.dumps(item))
         except ValidationError as error:
-            return {"verdict": "reject", "index": index, "message": describe(error)}
+            # explain (suites/PROTOCOL.md): the SDK stage that decided.
+            return {"verdict": "reject", "index": index, "message": describe(error),
+                    "explain": {"stage": "ag_ui.core.Event"}}
     return {"verdict": "accept"}
 
 

@@ -198,12 +198,43 @@ def test_client_view(results):
     check(results, "typescript: --client-view shows m1 owned by s1 with its text", ok, proc.stdout)
 
 
+def test_explain(results):
+    """The answers' `explain` (suites/PROTOCOL.md): the stage of the client
+    that decided, and what it logged, with no random ids."""
+    def one_shot(name, events):
+        proc = subprocess.run(COMMANDS[name] + ["--one-shot"], capture_output=True, text=True,
+                              input="".join(json.dumps(e) + "\n" for e in events), timeout=60)
+        try:
+            return json.loads(proc.stdout)
+        except ValueError:
+            return {"stdout": proc.stdout}
+    # An unknown type: enforcement drops it with a warning, the run goes on.
+    got = one_shot("typescript", [RS, {"type": "NOPE"}, RF])
+    why = got.get("explain", {})
+    check(results, "typescript: explain names enforceEvents and its warning for a dropped event",
+          got.get("verdict") == "accept" and why.get("stage") == "enforceEvents"
+          and any("NOPE" in w for w in why.get("warnings", [])), repr(got))
+    # A pre-1.0 THINKING_START: translated with a warning, then verifyEvents
+    # rejects the reasoning span it left open (with a minted id, hidden).
+    got = one_shot("typescript", [RS, {"type": "THINKING_START"}, RF])
+    why = got.get("explain", {})
+    check(results, "typescript: explain names verifyEvents, keeps the compat warning, hides minted ids",
+          got.get("index") == 2 and why.get("stage") == "verifyEvents"
+          and any(w.startswith("[ag-ui][compat]") for w in why.get("warnings", []))
+          and "<uuid>" in got.get("message", ""), repr(got))
+    if os.path.exists(COMMANDS["python"][0]):
+        got = one_shot("python", [RS, {"type": "NOPE"}, RF])
+        check(results, "python: explain names the SDK's event union on a rejection",
+              got.get("explain") == {"stage": "ag_ui.core.Event"}, repr(got))
+
+
 def main():
     wanted = sys.argv[1:] or list(COMMANDS)
     results = []
     if "typescript" in wanted:
         test_lock(results)
         test_client_view(results)
+        test_explain(results)
     for name in wanted:
         if not os.path.exists(COMMANDS[name][0]) and name == "python":
             check(results, f"{name}: installed", False, "run adapters/install.sh first")

@@ -80,22 +80,121 @@ function describe(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
+
+// The client's log tags, and the stage of its inbound pipeline each names.
+const TAGGED_STAGES = {
+  compat: "CompatibilityBoundary",
+  legacy: "CompatibilityBoundary",
+  enforce: "enforceEvents",
+  transform: "transformChunks",
+  compact: "compactEvents",
+  proto: "parseProtoStream",
+};
+
+/** The stage a log line comes from: its `[ag-ui][tag]`, else the reducer
+ * (`defaultApplyEvents` logs untagged `TYPE: …` warnings). */
+function stageOfLog(line) {
+  const tag = /^\[ag-ui\]\[([a-z-]+)\]/.exec(line);
+  if (tag) return TAGGED_STAGES[tag[1]] ?? `[ag-ui][${tag[1]}]`;
+  return /^[A-Z_]+: /.test(line) || /^Failed to apply/.test(line) ? "defaultApplyEvents" : undefined;
+}
+
+/** The stage whose error stopped the run. */
+function stageOfError(error) {
+  if (error instanceof SyntaxError) return "transformHttpEventStream";
+  if (Array.isArray(error?.issues)) return "enforceEvents";
+  if (error?.name === "AGUIError" || error?.constructor?.name === "AGUIError") return "verifyEvents";
+  return undefined;
+}
+
+/** What the client logged while `body` ran (first lines, ids it minted at
+ * random shown as `<uuid>`), passed on to the adapter's own logging. */
+async function capturingLogs(body) {
+  const logs = [];
+  const saved = {};
+  for (const level of ["log", "info", "warn", "error"]) {
+    saved[level] = console[level];
+    console[level] = (...args) => {
+      const first = args.map((a) => (a instanceof Error ? a.message : String(a))).join(" ").split("\n")[0];
+      if (!first.startsWith("Agent execution failed")) logs.push(first.replace(UUID, "<uuid>"));
+      saved[level](...args);
+    };
+  }
+  try {
+    return { value: await body(), logs };
+  } finally {
+    Object.assign(console, saved);
+  }
+}
+
+/** The answer's `explain` (suites/PROTOCOL.md): the stage of the client's
+ * pipeline that decided it, and the warnings it logged. */
+function explain(logs, error) {
+  const warnings = logs.slice(0, 5);
+  const stage = (error === undefined ? undefined : stageOfError(error)) ?? warnings.map(stageOfLog).find(Boolean);
+  if (stage === undefined && warnings.length === 0) return undefined;
+  return { ...(stage && { stage }), ...(warnings.length > 0 && { warnings }) };
+}
+
+/** A message the client keeps, in the projection's message form
+ * (docs/projection.md): id, role, owner, content as text, tool calls,
+ * activity type. */
+function shownMessage(m) {
+  const out = { id: m.id, role: m.role };
+  if (m.subagentRunId !== undefined && m.subagentRunId !== null) out.owner = m.subagentRunId;
+  if (m.role === "activity") {
+    out.content = m.content;
+    out.activityType = m.activityType;
+  } else if (typeof m.content === "string") {
+    out.content = m.content;
+  } else if (Array.isArray(m.content)) {
+    out.content = m.content.filter((p) => p?.type === "text").map((p) => p.text ?? "").join("");
+  } else {
+    out.content = "";
+  }
+  if (m.role === "assistant" && (m.toolCalls ?? []).length > 0) {
+    out.toolCalls = m.toolCalls.map((t) => ({ id: t.id, name: t.function?.name, args: t.function?.arguments }));
+  }
+  return out;
+}
+
+/** What the client shows after an accepted stream, in projection form:
+ * its reducer's messages (one list across runs), state and pending
+ * interrupts. It keeps no invocations, so this is not a projection; the
+ * report compares it with the expected one, informationally. */
+function shown(agent) {
+  return {
+    messages: agent.messages.map(shownMessage),
+    state: agent.state,
+    interrupts: agent.pendingInterrupts.map((i) => ({ id: i.id, ...(i.subagentRunId != null && { owner: i.subagentRunId }) })),
+  };
+}
+
 /** The protocol `result` (or `errored`) for one case. */
 export async function runCase(events) {
   const agent = new ReplayAgent(events);
-  try {
-    await agent.runAgent();
-  } catch (error) {
+  const { value: error, logs } = await capturingLogs(async () => {
+    try {
+      await agent.runAgent();
+      return undefined;
+    } catch (e) {
+      return e ?? new Error("unknown failure");
+    }
+  });
+  const why = explain(logs, error);
+  if (error !== undefined) {
     const failure = agent.failure;
-    const message = describe(error);
+    // Ids the client minted at random would make every run's report differ.
+    const message = describe(error).replace(UUID, "<uuid>");
     if (failure === undefined || !failure.synchronous) {
       // The client failed after the whole stream was delivered, somewhere we
       // cannot tie to one event: report it rather than guess an index.
       return { errored: { message: `client failed after delivery: ${message}` } };
     }
-    return { result: { verdict: "reject", index: failure.index, message } };
+    return { result: { verdict: "reject", index: failure.index, message, ...(why && { explain: why }) } };
   }
-  return { result: { verdict: "accept" } };
+  return { result: { verdict: "accept", explain: { ...why, shown: shown(agent) } } };
 }
 
 /**

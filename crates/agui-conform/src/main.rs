@@ -46,6 +46,8 @@ enum Command {
     Suites(cmd::suites::Args),
     /// Fuzz an implementation with generated streams (until --time/--cases), shrinking and saving each distinct failure.
     Fuzz(cmd::fuzz::Args),
+    /// Merge run records (`run --record`) into the conformance report.
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Run(a)) => cmd::run::run(a),
         Some(Command::Suites(a)) => cmd::suites::run(a),
         Some(Command::Fuzz(a)) => cmd::fuzz::run(a),
+        Some(Command::Report(a)) => cmd::report::run(a),
         None => cmd::run::run(cmd::run::Args::default()),
     };
     match result {

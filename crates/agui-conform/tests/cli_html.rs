@@ -2,6 +2,9 @@
 //! holds the stream and its violations (the page itself is tested in a
 //! browser by agui-view's tests).
 
+#[path = "../../agui-live/tests/support/server.rs"]
+mod server;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -64,9 +67,33 @@ fn an_unwritable_page_is_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("p.html"));
 }
 
+/// `check --url --html`: the page draws the events received, as `--save`
+/// keeps them, with the violations found; saving and drawing together
+/// write the same events.
 #[test]
-fn html_with_url_is_a_usage_error() {
-    let out = check_stdin(&["--url", "http://127.0.0.1:9/", "--html", "p.html"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--html"));
+fn html_with_url_draws_the_events_received() {
+    let events = server::corpus_events("ownership/continuation-disagrees.json");
+    let srv = server::Server::replying(
+        server::Reply::sse(server::sse_body(&events)).pieces(&[7], std::time::Duration::ZERO),
+    );
+    let url = srv.url();
+    let page = dir().join("live.html");
+    let save = dir().join("live.jsonl");
+    let out = Command::new(BIN)
+        .args(["check", "--url", &url, "--html", page.to_str().unwrap()])
+        .args(["--save", save.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains(&format!("<h1>{url}</h1>")));
+    // The corpus case states its first violation at index 2.
+    assert!(html.contains(r#"[2,"#) && html.contains(r#","ownership.continuation-disagrees","#));
+    let served: String = events.iter().map(|e| format!("{e}\n")).collect();
+    assert_eq!(std::fs::read_to_string(&save).unwrap(), served);
+    for e in &events {
+        let json = serde_json::to_string(e).unwrap().replace('<', "\\u003c");
+        assert!(html.contains(&json), "{json}");
+    }
 }

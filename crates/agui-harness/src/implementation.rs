@@ -140,6 +140,12 @@ pub trait Implementation {
         None
     }
 
+    /// The `explain` object of the last answer (suites/PROTOCOL.md): what
+    /// only the adapter knows about it, for run records.
+    fn case_explain(&mut self) -> Option<Value> {
+        None
+    }
+
     /// Earlier cases found to have misbehaved only later, as (case id,
     /// reason): a second answer that arrived after the next case was sent.
     fn late_errors(&mut self) -> Vec<(String, String)> {
@@ -250,6 +256,9 @@ impl<T: Implementation + ?Sized> Implementation for Box<T> {
     }
     fn case_stderr(&mut self) -> Option<String> {
         (**self).case_stderr()
+    }
+    fn case_explain(&mut self) -> Option<Value> {
+        (**self).case_explain()
     }
     fn late_errors(&mut self) -> Vec<(String, String)> {
         (**self).late_errors()

@@ -15,6 +15,7 @@ pub mod generated;
 pub mod implementation;
 pub mod outcome;
 pub mod protocol;
+pub mod record;
 pub mod report;
 pub mod runner;
 pub mod score;

@@ -129,6 +129,11 @@ pub struct ResultMsg {
     pub message: Option<String>,
     #[serde(default)]
     pub projection: Option<Value>,
+    /// What only the adapter knows about its answer (the stage of its
+    /// implementation that decided it, the warnings it logged): kept
+    /// verbatim for run records and reports, never scored.
+    #[serde(default)]
+    pub explain: Option<Value>,
 }
 
 #[derive(Debug, Deserialize, PartialEq, Eq)]
@@ -182,19 +187,33 @@ pub struct RunAnswer {
 /// Parses one answer line to `run` with sequence number `seq`. `Err` means
 /// a protocol violation (the process is then restarted).
 pub fn parse_run_answer(line: &[u8], seq: u64) -> Result<Outcome, String> {
+    parse_run_answer_explained(line, seq).map(|(o, _)| o)
+}
+
+/// [`parse_run_answer`], with the result's `explain` object.
+pub fn parse_run_answer_explained(
+    line: &[u8],
+    seq: u64,
+) -> Result<(Outcome, Option<Value>), String> {
     let a: RunAnswer = read_answer(line)
         .map_err(|e| format!("not a protocol message ({e}): {}", snippet(line)))?;
     if a.seq.as_u64() != Some(seq) {
         return Err(format!("answer has seq {}, expected {seq}", a.seq));
     }
     match (a.result, a.skipped, a.errored) {
-        (Some(r), None, None) => Ok(r.into_outcome()),
-        (None, Some(s), None) => Ok(Outcome::Skipped { reason: s.reason }),
-        (None, None, Some(e)) => Ok(Outcome::Errored(Errored {
-            reason: format!("implementation reported an error: {}", e.message),
-            stderr_tail: None,
-            context: e.context,
-        })),
+        (Some(mut r), None, None) => {
+            let explain = r.explain.take();
+            Ok((r.into_outcome(), explain))
+        }
+        (None, Some(s), None) => Ok((Outcome::Skipped { reason: s.reason }, None)),
+        (None, None, Some(e)) => Ok((
+            Outcome::Errored(Errored {
+                reason: format!("implementation reported an error: {}", e.message),
+                stderr_tail: None,
+                context: e.context,
+            }),
+            None,
+        )),
         _ => Err(format!(
             "answer must hold exactly one of result, skipped, errored: {}",
             snippet(line)
@@ -213,9 +232,15 @@ pub fn answer_seq(line: &[u8]) -> Option<u64> {
 
 /// Parses a one-shot result line.
 pub fn parse_result_line(line: &[u8]) -> Result<Outcome, String> {
-    let r: ResultMsg =
+    parse_result_line_explained(line).map(|(o, _)| o)
+}
+
+/// [`parse_result_line`], with the result's `explain` object.
+pub fn parse_result_line_explained(line: &[u8]) -> Result<(Outcome, Option<Value>), String> {
+    let mut r: ResultMsg =
         read_answer(line).map_err(|e| format!("not a result object ({e}): {}", snippet(line)))?;
-    Ok(r.into_outcome())
+    let explain = r.explain.take();
+    Ok((r.into_outcome(), explain))
 }
 
 /// At most 200 characters of a line, for error messages.

@@ -19,6 +19,8 @@ pub struct CaseResult {
     /// What the implementation wrote to stderr while answering, for a case
     /// that did not pass (an ERRORED outcome carries its own tail).
     pub stderr: Option<String>,
+    /// The answer's `explain` object (suites/PROTOCOL.md), when it had one.
+    pub explain: Option<serde_json::Value>,
 }
 
 /// Counts per score (and rule naming) for one row of the summary.
@@ -185,12 +187,14 @@ pub fn run_case(
     } else {
         None
     };
+    let explain = imp.case_explain();
     CaseResult {
         case: index,
         outcome,
         scored,
         elapsed: t.elapsed(),
         stderr,
+        explain,
     }
 }
 

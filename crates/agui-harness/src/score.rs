@@ -9,7 +9,10 @@ use serde_json::Value;
 use std::fmt;
 
 /// The score of one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Score {
     Pass,
     Fail,

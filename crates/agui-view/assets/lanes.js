@@ -292,6 +292,15 @@ function drawFlags(rows, y0, first, last) {
       out.push(f);
     }
   }
+  // Pins (a report's expected and answered indexes) cross every lane.
+  for (const [at, label, kind] of D.pins || []) {
+    const x = Math.round(xOf(at + 0.5));
+    if (at < first || at > last + 1 || x < LABEL_W) continue;
+    const p = el("div", { class: "pin pin-" + kind, "data-pin": kind, "data-index": String(at), style: `left:${x}px;top:0;height:${Math.max(0, view.total - y0)}px` },
+      el("span", { class: "label" }, label));
+    p.addEventListener("click", () => select(at, true));
+    out.push(p);
+  }
   layer.replaceChildren(...out);
 }
 
@@ -590,6 +599,7 @@ function start() {
   const m = /event=(\d+)/.exec(location.hash);
   if (m) select(Number(m[1]), true);
   else if (flagIndexes.length) select(flagIndexes[0], true);
+  else if ((D.pins || []).length) select(D.pins[0][0], true);
   drawAll();
   // Read by the browser test and the render-time measurement.
   document.body.dataset.firstDrawMs = performance.now().toFixed(1);

@@ -12,6 +12,7 @@
 
 pub mod layout;
 pub mod page;
+pub mod report;
 
 pub use layout::Layout;
 pub use page::Options;

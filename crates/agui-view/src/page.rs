@@ -19,6 +19,35 @@ pub struct Options {
     pub title: String,
     /// The rule catalogue's text; each rule id links to `{rules_href}#{id}`.
     pub rules_href: String,
+    /// Indexes marked across every lane (a report's expected and answered
+    /// rejection indexes).
+    pub pins: Vec<Pin>,
+}
+
+/// An index marked across every lane, with its label.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pin {
+    pub index: usize,
+    pub label: String,
+    pub kind: PinKind,
+}
+
+/// What a pin marks; picks its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PinKind {
+    /// Where the expected answer rejects.
+    Expected,
+    /// Where an implementation rejected.
+    Answered,
+}
+
+impl PinKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            PinKind::Expected => "expected",
+            PinKind::Answered => "answered",
+        }
+    }
 }
 
 impl Default for Options {
@@ -26,6 +55,7 @@ impl Default for Options {
         Options {
             title: "AG-UI stream".to_owned(),
             rules_href: RULES_HREF.to_owned(),
+            pins: Vec::new(),
         }
     }
 }
@@ -66,6 +96,8 @@ struct Data<'a> {
     /// The catalogue entry of each rule flagged: `[statement, severity,
     /// obligation]`.
     rules: BTreeMap<&'static str, (&'static str, &'static str, &'static str)>,
+    /// `[index, label, kind]`.
+    pins: Vec<(usize, &'a str, &'static str)>,
     events: &'a [Value],
 }
 
@@ -177,6 +209,11 @@ fn data<'a>(layout: &'a Layout, events: &'a [Value], options: &'a Options) -> Da
             .map(|f| (f.index, f.lane, f.rule.as_str(), f.message.as_str()))
             .collect(),
         rules,
+        pins: options
+            .pins
+            .iter()
+            .map(|p| (p.index, p.label.as_str(), p.kind.as_str()))
+            .collect(),
         events,
     }
 }
@@ -214,17 +251,35 @@ pub fn escape_html(s: &str) -> String {
 
 /// The whole page.
 pub fn render(layout: &Layout, events: &[Value], options: &Options) -> String {
-    let title = escape_html(&options.title);
-    let data = script_json(&data(layout, events, options));
-    let mut page = String::with_capacity(data.len() + CSS.len() + JS.len() + 4096);
-    page.push_str(&SKELETON_HEAD.replace("{title}", &title));
-    page.push_str(CSS);
-    page.push_str(&SKELETON_BODY.replace("{title}", &title));
+    let (head, tail) = shell(&options.title);
+    let data = data_json(layout, events, options);
+    let mut page = String::with_capacity(head.len() + data.len() + tail.len());
+    page.push_str(&head);
     page.push_str(&data);
-    page.push_str("</script>\n<script>\n");
-    page.push_str(JS);
-    page.push_str("</script>\n</body>\n</html>\n");
+    page.push_str(&tail);
     page
+}
+
+/// The page's data block (script-safe JSON), which goes between the two
+/// halves of [`shell`].
+pub fn data_json(layout: &Layout, events: &[Value], options: &Options) -> String {
+    script_json(&data(layout, events, options))
+}
+
+/// The page around its data block: everything before it (with `title`,
+/// escaped) and everything after it. A report holds one shell and many
+/// data blocks, and joins them when a case is opened.
+pub fn shell(title: &str) -> (String, String) {
+    let title = escape_html(title);
+    let mut head = String::with_capacity(CSS.len() + 4096);
+    head.push_str(&SKELETON_HEAD.replace("{title}", &title));
+    head.push_str(CSS);
+    head.push_str(&SKELETON_BODY.replace("{title}", &title));
+    let mut tail = String::with_capacity(JS.len() + 64);
+    tail.push_str("</script>\n<script>\n");
+    tail.push_str(JS);
+    tail.push_str("</script>\n</body>\n</html>\n");
+    (head, tail)
 }
 
 const SKELETON_HEAD: &str = r#"<!DOCTYPE html>

@@ -186,3 +186,96 @@ fn a_100000_event_stream_renders() {
         common::attribute(&dom, "data-first-draw-ms").unwrap_or("?")
     );
 }
+
+#[test]
+fn pins_mark_the_expected_and_the_answered_index() {
+    let Some(browser) = common::chromium("pins_mark_the_expected_and_the_answered_index") else {
+        return;
+    };
+    let events = corpus_events("ownership/continuation-disagrees-interleaved");
+    let report = check_values(&events);
+    let options = Options {
+        title: "pins".to_owned(),
+        pins: vec![
+            agui_view::page::Pin {
+                index: 11,
+                label: "expected: reject at 11".to_owned(),
+                kind: agui_view::page::PinKind::Expected,
+            },
+            agui_view::page::Pin {
+                index: 16,
+                label: "peer: reject at 16 (FAIL)".to_owned(),
+                kind: agui_view::page::PinKind::Answered,
+            },
+        ],
+        ..Options::default()
+    };
+    let page = common::tempdir("pins").join("lanes.html");
+    std::fs::write(&page, render_lanes(&events, &report.violations, &options)).expect("page");
+    let dom = common::dump_dom(browser, &page);
+    assert_drawn(&dom);
+    assert!(
+        dom.contains(r#"data-pin="expected" data-index="11""#),
+        "{dom}"
+    );
+    assert!(dom.contains(r#"data-pin="answered" data-index="16""#));
+    assert!(dom.contains("peer: reject at 16 (FAIL)"));
+}
+
+/// The report page of the hand-written fixture records of agui-conform's
+/// record → report test: one FAIL, one WARN, one SKIPPED.
+fn fixture_report() -> PathBuf {
+    use agui_harness::record::Record;
+    use agui_harness::report::merged::{Column, Merged};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agui-conform/tests/fixtures/records");
+    let columns = ["impl-a", "impl-b"]
+        .iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(dir.join(format!("{name}.jsonl"))).expect("fixture");
+            let record = Record::parse(&text).expect("a record");
+            Column::new(name.to_uppercase(), record)
+        })
+        .collect();
+    let html = agui_view::report::render(&Merged::new(columns), "docs/rules.md");
+    let path = common::tempdir("report").join("report.html");
+    std::fs::write(&path, html).expect("page written");
+    path
+}
+
+#[test]
+fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
+    let Some(browser) = common::chromium("the_report_matrix_is_drawn_and_a_case_opens_into_lanes")
+    else {
+        return;
+    };
+    let page = fixture_report();
+    let url = PathBuf::from(format!("{}#open=schema%2Funknown-type", page.display()));
+    let dom = common::dump_dom(browser, &url);
+    assert_eq!(common::attribute(&dom, "data-error"), None, "page error");
+    assert_eq!(common::attribute(&dom, "data-ready"), Some("true"));
+    // Both non-passing cases can open; the rule rows and cells are there.
+    assert_eq!(common::attribute(&dom, "data-openable"), Some("2"));
+    for rule in ["schema.unknown-type", "text.not-open", "valid"] {
+        assert!(
+            dom.contains(&format!(r#"<tr data-rule="{rule}">"#)),
+            "{rule}"
+        );
+    }
+    assert!(dom.contains(r#"<td class="cell s-fail" data-impl="0">1 FAIL</td>"#));
+    assert!(dom.contains(r#"<td class="cell s-skip" data-impl="1">1 SKIPPED</td>"#));
+    // #open= opened that case: its row is shown, its lanes page loaded
+    // into the frame (with the expected pin in its data), the other not.
+    assert!(dom.contains(r#"aria-expanded="true""#));
+    assert_eq!(dom.matches("srcdoc=").count(), 1, "one frame filled");
+    assert!(dom.contains("expected: reject at 1 (schema.unknown-type)"));
+    assert!(dom.contains("stage <code>enforceEvents</code>"));
+
+    let png = page.with_extension("png");
+    common::screenshot(browser, &url, &png);
+    let (colours, ink) = colour_spread(&png);
+    assert!(colours > 20, "{colours} colours");
+    assert!(
+        ink > 0.05,
+        "only {ink:.3} of the screenshot is not background"
+    );
+}

@@ -62,9 +62,9 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
     pub max_state_bytes: usize,
     /// Also write the stream drawn as lanes (one per owner) with its
-    /// violations to PATH: one self-contained HTML page (not yet with
-    /// `--url`).
-    #[arg(long, value_name = "PATH", conflicts_with = "url")]
+    /// violations to PATH: one self-contained HTML page (with `--url`: the
+    /// events received, as `--save` keeps them).
+    #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
     /// How to read the input [default: `sse` when its first line starts
     /// `data:`, `event:`, `id:`, `retry:` or `:`, else JSON Lines or one

@@ -6,7 +6,8 @@
 
 use agui_model::{Checker, Limits};
 use anyhow::Context;
-use std::io::{BufRead, Cursor, Read};
+use std::cell::RefCell;
+use std::io::{BufRead, Cursor, Read, Write};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -43,4 +44,42 @@ pub fn write(path: &Path, kept: Rc<[u8]>, limits: &Limits, title: &str) -> anyho
     };
     let page = agui_view::render_lanes(&events, &report.violations, &options);
     std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The events of a live check as its capture writes them (`check --url
+/// --html`): the same JSON Lines `--save` writes, kept in memory so that
+/// the page draws exactly what was checked.
+#[derive(Clone, Default)]
+pub struct Recorded(Rc<RefCell<Vec<u8>>>);
+
+impl Recorded {
+    /// The bytes recorded so far.
+    pub fn bytes(&self) -> Rc<[u8]> {
+        self.0.borrow().as_slice().into()
+    }
+}
+
+impl Write for Recorded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes to both: the `--save` file and the page's copy.
+pub struct Tee<A, B>(pub A, pub B);
+
+impl<A: Write, B: Write> Write for Tee<A, B> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write_all(buf)?;
+        self.1.write_all(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()?;
+        self.1.flush()
+    }
 }

@@ -9,6 +9,7 @@ pub mod html;
 pub mod input_format;
 pub mod junit;
 pub mod producer;
+pub mod report;
 pub mod rules;
 pub mod rules_md;
 pub mod run;

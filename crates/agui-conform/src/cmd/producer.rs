@@ -92,12 +92,20 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         levels: args.rule_config.policy.levels.clone(),
         ..Options::default()
     };
-    let mut capture = match &live.save {
-        Some(p) => Some(CaptureWriter::new(
+    // `--html` keeps a copy of the capture (what `--save` writes) to draw.
+    let recorded = args.html.as_ref().map(|_| super::html::Recorded::default());
+    let save = match &live.save {
+        Some(p) => Some(
             std::fs::File::create(p)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
-        )),
+        ),
         None => None,
+    };
+    let mut capture = match (save, recorded.clone()) {
+        (Some(f), Some(r)) => Some(CaptureWriter::new(super::html::Tee(f, r))),
+        (Some(f), None) => Some(CaptureWriter::new(f)),
+        (None, Some(r)) => Some(CaptureWriter::new(r)),
+        (None, None) => None,
     };
     let mut on = |p: Progress<'_>| {
         let mut err = std::io::stderr().lock();
@@ -138,6 +146,9 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
+    }
+    if let (Some(path), Some(r)) = (&args.html, &recorded) {
+        super::html::write(path, r.bytes(), &args.limits(), url)?;
     }
     let mut failed = false;
     if let Some(e) = &run.capture_error {

@@ -6,7 +6,7 @@ use agui_harness::runner::run_cases_parallel;
 use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
 use agui_harness::suite::{Origin, SuiteCase};
-use agui_harness::{CaseResult, Score, Suite, shrink};
+use agui_harness::{CaseResult, Score, Suite, record, shrink};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -62,6 +62,14 @@ pub struct Args {
     /// Also write a Markdown summary here.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
+    /// Also write the run record here (JSON Lines, docs/run-record.schema.json;
+    /// `agui-conform report` merges records).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Also write the conformance report page of this run here (the
+    /// one-record `agui-conform report --html`).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Shrink failing generated cases and save them here (corpus format).
     #[arg(long, value_name = "DIR")]
     pub save_failures: Option<PathBuf>,
@@ -86,6 +94,9 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.producer.producer {
+        if args.record.is_some() || args.html.is_some() {
+            anyhow::bail!("--record and --html record a consumer run; not with --producer");
+        }
         return super::producer::run_suite(url, &args);
     }
     agui_harness::subprocess::cleanup::install(
@@ -153,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         r.scored.score == Score::Fail && matches!(cases[r.case].origin, Origin::Generated { .. })
     });
     let interrupted = agui_harness::subprocess::cleanup::interrupted();
+    let mut shrunk = std::collections::BTreeMap::new();
     if let (Some(dir), true, None) = (&args.save_failures, shrinkable, interrupted) {
         // A fresh implementation: the run's own ones are stopped.
         let mut imp = spec.build()?;
@@ -175,6 +187,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                         s.original.display()
                     );
                     if let Some(p) = &s.shrunk {
+                        if let Some(kept) = super::report::read_shrunk(p) {
+                            shrunk.insert(r.case, kept);
+                        }
                         eprintln!(
                             "  shrunk {} → {} events: {}",
                             s.sizes.0,
@@ -199,6 +214,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     if let Some(p) = &args.markdown {
         std::fs::write(p, markdown::render(&run, &cases))?;
+    }
+    if args.record.is_some() || args.html.is_some() {
+        let text = record::render(&run, &cases, &record::Meta::now(), &shrunk);
+        if let Some(p) = &args.record {
+            std::fs::write(p, &text)?;
+        }
+        if let Some(p) = &args.html {
+            super::report::write_html_of(&text, p)?;
+        }
     }
     if json_mode {
         writeln!(stdout.lock(), "{}", json::summary_line(&run, &cases))?;

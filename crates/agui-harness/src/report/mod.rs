@@ -1,9 +1,12 @@
 //! Reports of a run: for people (terminal, Markdown) and machines (JSON
 //! Lines, JUnit XML).
 
+pub mod conformance;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod merged;
+pub mod shown;
 pub mod terminal;
 
 use crate::expect::Expected;

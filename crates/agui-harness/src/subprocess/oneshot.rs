@@ -16,6 +16,7 @@ pub struct OneShot {
     timeouts: Timeouts,
     info: ImplInfo,
     last_stderr: Option<String>,
+    last_explain: Option<Value>,
 }
 
 impl OneShot {
@@ -25,6 +26,7 @@ impl OneShot {
             timeouts,
             info,
             last_stderr: None,
+            last_explain: None,
         }
     }
 }
@@ -62,12 +64,17 @@ impl Implementation for OneShot {
     fn case_stderr(&mut self) -> Option<String> {
         self.last_stderr.take()
     }
+
+    fn case_explain(&mut self) -> Option<Value> {
+        self.last_explain.take()
+    }
 }
 
 impl OneShot {
     /// Runs the process on one stream and reads its result line.
     fn answer(&mut self, input: &[u8]) -> Outcome {
         self.last_stderr = None;
+        self.last_explain = None;
         let mut proc = match Proc::start(&self.spawn) {
             Ok(p) => p,
             Err(e) => {
@@ -77,8 +84,11 @@ impl OneShot {
         proc.send(input);
         proc.close_stdin();
         let outcome = match proc.line(Instant::now() + self.timeouts.case) {
-            Ok(Line::Text(l)) => match protocol::parse_result_line(&l) {
-                Ok(o) => o,
+            Ok(Line::Text(l)) => match protocol::parse_result_line_explained(&l) {
+                Ok((o, explain)) => {
+                    self.last_explain = explain;
+                    o
+                }
                 Err(reason) => return fail(&mut proc, reason),
             },
             Ok(Line::TooLong(n)) => {

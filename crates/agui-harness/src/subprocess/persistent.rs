@@ -27,6 +27,8 @@ pub struct Persistent {
     /// charged to it, not to the case that reads it.
     prev: Option<(String, u64)>,
     late: Vec<(String, String)>,
+    /// The last answer's `explain` object.
+    explain: Option<Value>,
 }
 
 /// A failed start: the reason and the stderr tail.
@@ -48,6 +50,7 @@ impl Persistent {
             buf: Vec::new(),
             prev: None,
             late: Vec::new(),
+            explain: None,
         }
     }
 
@@ -151,6 +154,10 @@ impl Implementation for Persistent {
         self.proc.as_mut().and_then(Proc::stderr_since_mark)
     }
 
+    fn case_explain(&mut self) -> Option<Value> {
+        self.explain.take()
+    }
+
     fn late_errors(&mut self) -> Vec<(String, String)> {
         std::mem::take(&mut self.late)
     }
@@ -169,6 +176,7 @@ impl Persistent {
         id: &str,
         request: impl FnOnce(u64, &mut Vec<u8>) -> serde_json::Result<()>,
     ) -> Outcome {
+        self.explain = None;
         if self.proc.is_none() {
             if self.start_failures >= MAX_START_FAILURES {
                 return Outcome::errored(format!(
@@ -220,7 +228,7 @@ impl Persistent {
                         ));
                         continue;
                     }
-                    break protocol::parse_run_answer(&l, seq);
+                    break protocol::parse_run_answer_explained(&l, seq);
                 }
                 other => {
                     break Err(describe_silence(
@@ -240,8 +248,9 @@ impl Persistent {
             None => Ok(o),
         });
         match answer {
-            Ok(o) => {
+            Ok((o, explain)) => {
                 self.prev = Some((id.to_string(), seq));
+                self.explain = explain;
                 o
             }
             Err(reason) => {

@@ -1,0 +1,281 @@
+//! `run --record` and `report RECORD…`: records match their published
+//! schema (docs/run-record.schema.json), and a report made from fixed,
+//! hand-written records (tests/fixtures/records/) says what they hold.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_report")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn agui(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/run-record.schema.json"
+    ))
+    .unwrap();
+    jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).unwrap()
+}
+
+/// Every line of a record file, checked against the schema.
+fn valid_lines(path: &Path) -> Vec<Value> {
+    let v = validator();
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (n, line) in lines.iter().enumerate() {
+        let errors: Vec<String> = v.iter_errors(line).map(|e| e.to_string()).collect();
+        assert!(
+            errors.is_empty(),
+            "{} line {}: {errors:?}",
+            path.display(),
+            n + 1
+        );
+    }
+    lines
+}
+
+/// Score counts of the case lines, for comparing with the footer.
+fn counted(lines: &[Value]) -> Value {
+    let mut t = serde_json::Map::new();
+    for s in ["PASS", "FAIL", "WARN", "INFO", "SKIPPED", "ERRORED"] {
+        let n = lines
+            .iter()
+            .filter(|l| l["kind"] == "case" && l["score"] == s)
+            .count();
+        t.insert(s.into(), n.into());
+    }
+    Value::Object(t)
+}
+
+#[test]
+fn a_record_of_the_reference_matches_its_schema() {
+    let d = dir("reference");
+    let record = d.join("ref.jsonl");
+    let out = agui(&[
+        "run",
+        "--suite",
+        "quick",
+        "--no-progress",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = valid_lines(&record);
+    let (first, last) = (&lines[0], &lines[lines.len() - 1]);
+    assert_eq!(first["kind"], "header");
+    assert_eq!(first["suite"], "quick");
+    assert_eq!(first["catalogue"], "RULES.md revision 2");
+    assert_eq!(
+        first["implementation"]["name"],
+        "agui-conform reference model"
+    );
+    assert_eq!(last["kind"], "footer");
+    let cases = lines.len() - 2;
+    assert_eq!(first["cases"], cases);
+    assert_eq!(last["totals"], counted(&lines));
+    // A PASS keeps no stream; every other scored case does.
+    for l in &lines[1..lines.len() - 1] {
+        let drawn = l["score"] != "PASS" && l["score"] != "SKIPPED";
+        assert_eq!(l.get("stream").is_some(), drawn, "{}", l["id"]);
+    }
+}
+
+/// A one-shot implementation that accepts everything, explaining itself:
+/// every must-reject case FAILs, and its record holds the streams, the
+/// adapter's `explain` and its stderr.
+#[test]
+fn a_record_keeps_what_a_failing_implementation_said() {
+    let d = dir("accept-all");
+    let record = d.join("accept.jsonl");
+    let html = d.join("run.html");
+    let script = r#"cat >/dev/null; echo "looked at it" >&2; echo '{"verdict":"accept","explain":{"stage":"acceptor","warnings":["w1"]}}'"#;
+    let imp = format!("sh -c '{}'", script.replace('\'', r"'\''"));
+    let out = agui(&[
+        "run",
+        "--suite",
+        "quick",
+        "--filter",
+        "schema/",
+        "--no-progress",
+        "--one-shot",
+        "--name",
+        "accept-all",
+        "--impl",
+        &imp,
+        "--record",
+        record.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let lines = valid_lines(&record);
+    assert_eq!(lines[0]["implementation"]["name"], "accept-all");
+    let failed: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["kind"] == "case" && l["score"] == "FAIL")
+        .collect();
+    assert!(!failed.is_empty());
+    for l in failed {
+        assert_eq!(l["answer"], serde_json::json!({"verdict": "accept"}));
+        assert_eq!(
+            l["explain"],
+            serde_json::json!({"stage": "acceptor", "warnings": ["w1"]})
+        );
+        assert!(l["stderr"].as_str().unwrap().contains("looked at it"));
+        assert!(l["stream"].is_object(), "{}", l["id"]);
+    }
+    // run --html: the one-record report page.
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<th>accept-all</th>"));
+    assert!(page.contains(r#"<button class="open""#));
+}
+
+#[test]
+fn the_fixture_records_match_the_schema() {
+    for f in ["impl-a.jsonl", "impl-b.jsonl"] {
+        valid_lines(&fixtures().join(f));
+    }
+}
+
+/// Record → report on the hand-written fixtures; every expected line is
+/// written from what the fixtures hold (see their README).
+#[test]
+fn a_report_merges_fixed_records() {
+    let d = dir("fixed");
+    let md = d.join("report.md");
+    let html = d.join("report.html");
+    let readme = d.join("README.md");
+    std::fs::write(
+        &readme,
+        "# x\n\n<!-- conformance-summary:start -->\nold\n<!-- conformance-summary:end -->\n\nrest\n",
+    )
+    .unwrap();
+    let f = fixtures();
+    let out = agui(&[
+        "report",
+        f.join("impl-a.jsonl").to_str().unwrap(),
+        f.join("impl-b.jsonl").to_str().unwrap(),
+        "--label",
+        "Impl A",
+        "--label",
+        "Impl B",
+        "--missing",
+        "Impl C=not installed",
+        "--notes",
+        f.join("notes.json").to_str().unwrap(),
+        "--readme",
+        readme.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    let expected = [
+        "# Conformance report: Impl A and Impl B\n",
+        "Suite `fixture` (3 cases), catalogue RULES.md revision 2, agui-conform 0.1.0.",
+        "| Impl A | `impl-a` 1.0 | verdict, index | 3 | 1 | 1 | 1 | 0 | 0 | 0 |",
+        "| Impl B | `impl-b` 2.0 | verdict, index, schema-only | 3 | 2 | 0 | 0 | 0 | 1 | 0 |",
+        "| Impl C | not run |",
+        "**Impl C did not run:** not installed",
+        "### `schema.unknown-type`",
+        "In 1 of 1 case(s) it accepts a stream that a consumer must reject (1). Why: impl-a drops events of unknown type.",
+        "#### `schema/unknown-type`",
+        "The sentence the case tests: “`type` absent or not one of the 31 event types”",
+        "{\"type\":\"NOPE\"}\n",
+        "Expected: reject at 1 (`schema.unknown-type`, must-reject).",
+        "| Impl A | accept | FAIL | must-reject violation accepted | stage `enforceEvents`; warned “Dropping unrecognised event 'NOPE'” |",
+        "| Impl B | reject at 1 — “type: 'NOPE' is none of the union's tags” | PASS |  |  |",
+        "| `text.not-open` | `entities/text-not-open` | reject at 1 (`text.not-open`, should-reject) | accept (WARN) | skipped: schema-only (SKIPPED) |",
+        "- **Impl A, `text.not-open`:** Why: impl-a's reducer ignores content for unknown messages.",
+        "| `schema.unknown-type` | must-reject | **1 FAIL** | 1 PASS |",
+        "| `text.not-open` | should-reject | 1 WARN | 1 SKIPPED |",
+        "| `valid` | must-accept | 1 PASS | 1 PASS |",
+        // impl-a's adapter shows m1 without the owner the projection states.
+        "## What Impl A shows (informational)",
+        "1 case(s) compared; 0 agree.",
+        "| `valid/simple` | message `m1` owner | `\"s1\"` | absent | an untagged opener belongs to the parent |",
+        "- **`valid/simple`:** Why: impl-a drops owners of messages.",
+    ];
+    for e in expected {
+        assert!(text.contains(e), "missing {e:?} in:\n{text}");
+    }
+    // Only one rule has a FAIL; a note on a passing row is not shown.
+    assert_eq!(text.matches("\n### ").count(), 1, "{text}");
+    assert!(!text.contains("Never shown"));
+    assert!(!text.contains("What Impl B shows"), "impl-b shows nothing");
+    // Per rule: catalogue order (schema before entity rules), valid last.
+    let at = |s: &str| text.find(s).unwrap();
+    assert!(at("| `schema.unknown-type` | must") < at("| `text.not-open` | should"));
+    assert!(at("| `text.not-open` | should") < at("| `valid` |"));
+
+    let readme_text = std::fs::read_to_string(&readme).unwrap();
+    assert!(readme_text.contains("([full report](report.md)"));
+    assert!(readme_text.contains("| Impl A | `impl-a` 1.0 |"));
+    assert!(!readme_text.contains("old"));
+    assert!(readme_text.ends_with("<!-- conformance-summary:end -->\n\nrest\n"));
+
+    let page = std::fs::read_to_string(&html).unwrap();
+    // Two cases did not pass everywhere and have a stream: both open.
+    assert_eq!(page.matches(r#"<button class="open""#).count(), 2);
+    assert!(page.contains(r#"<tr data-rule="schema.unknown-type">"#));
+    assert!(page.contains(r#"<td class="cell s-fail" data-impl="0">1 FAIL</td>"#));
+    assert!(page.contains(r#"<td class="cell s-pass" data-impl="1">1 PASS</td>"#));
+    // Regenerating from the same records changes nothing.
+    let again = agui(&[
+        "report",
+        f.join("impl-a.jsonl").to_str().unwrap(),
+        f.join("impl-b.jsonl").to_str().unwrap(),
+        "--label",
+        "Impl A",
+        "--label",
+        "Impl B",
+        "--missing",
+        "Impl C=not installed",
+        "--notes",
+        f.join("notes.json").to_str().unwrap(),
+        "--markdown",
+        d.join("again.md").to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(d.join("again.md")).unwrap(), text);
+}
+
+#[test]
+fn a_file_that_is_not_a_record_is_refused() {
+    let d = dir("bad");
+    let bad = d.join("bad.jsonl");
+    std::fs::write(&bad, "{\"summary\": {}}\n").unwrap();
+    let out = agui(&[
+        "report",
+        bad.to_str().unwrap(),
+        "--markdown",
+        d.join("r.md").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a run record"), "{err}");
+    let none = agui(&["report", bad.to_str().unwrap()]);
+    assert_eq!(none.status.code(), Some(2));
+}

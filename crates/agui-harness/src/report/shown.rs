@@ -1,0 +1,160 @@
+//! What an implementation shows after an accepted stream (its adapter's
+//! `explain.shown`: messages, state, interrupts in projection form) against
+//! the expected projection (docs/projection.md). Informational: an
+//! implementation that keeps no invocations cannot report a projection and
+//! is not scored on one, but the parts it does keep can be compared.
+//!
+//! Compared: each expected message by id (its last run's version, against
+//! the last one shown with that id) on role,
+//! owner, content, tool calls and activity type; the last run's state; the
+//! last run's interrupts (id, owner). Not compared: invocations, message
+//! order, and messages the projection does not hold (a client may keep one
+//! list across runs, or add the `RUN_STARTED` input's history).
+
+use serde_json::{Map, Value};
+
+/// One difference: what, expected, shown (`None`: absent).
+pub type Difference = (String, Option<Value>, Option<Value>);
+
+const MESSAGE_KEYS: [&str; 5] = ["role", "owner", "content", "toolCalls", "activityType"];
+
+/// The differences between `projection` and `shown`.
+pub fn differences(projection: &Value, shown: &Value) -> Vec<Difference> {
+    let runs = projection
+        .get("runs")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut expected: Vec<(&str, &Map<String, Value>)> = Vec::new();
+    for run in runs {
+        for m in run
+            .get("messages")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let (Some(id), Some(obj)) = (m.get("id").and_then(Value::as_str), m.as_object()) else {
+                continue;
+            };
+            match expected.iter_mut().find(|(x, _)| *x == id) {
+                Some(slot) => slot.1 = obj,
+                None => expected.push((id, obj)),
+            }
+        }
+    }
+    let shown_messages: Vec<&Map<String, Value>> = shown
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .collect();
+    let mut out = Vec::new();
+    for (id, want) in expected {
+        // The last message shown with that id (a client may list one id twice).
+        let got = shown_messages
+            .iter()
+            .rev()
+            .find(|m| m.get("id").and_then(Value::as_str) == Some(id));
+        let Some(got) = got else {
+            out.push((
+                format!("message `{id}`"),
+                Some(Value::from("shown")),
+                Some(Value::from("not shown")),
+            ));
+            continue;
+        };
+        for key in MESSAGE_KEYS {
+            let (a, b) = (present(want.get(key)), present(got.get(key)));
+            if a != b {
+                out.push((format!("message `{id}` {key}"), a.cloned(), b.cloned()));
+            }
+        }
+    }
+    if let Some(last) = runs.last() {
+        let (a, b) = (present(last.get("state")), present(shown.get("state")));
+        if a != b {
+            out.push(("state".into(), a.cloned(), b.cloned()));
+        }
+        let want = interrupts(last.get("interrupts"));
+        let got = interrupts(shown.get("interrupts"));
+        if want != got {
+            out.push(("interrupts".into(), Some(want), Some(got)));
+        }
+    }
+    out
+}
+
+/// A value, with `null` counted as absent (the projection's convention).
+fn present(v: Option<&Value>) -> Option<&Value> {
+    v.filter(|v| !v.is_null())
+}
+
+/// Interrupts as `[{id, owner?}]`.
+fn interrupts(v: Option<&Value>) -> Value {
+    let list = v
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|i| {
+            let mut m = Map::new();
+            m.insert("id".into(), i.get("id").cloned().unwrap_or(Value::Null));
+            if let Some(o) = present(i.get("owner")) {
+                m.insert("owner".into(), o.clone());
+            }
+            Value::Object(m)
+        })
+        .collect();
+    Value::Array(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_owner_shown_wrong_and_a_state_not_taken_are_found() {
+        // Run 2 reopens m1 under s2; the client continued run 1's m1 (s1).
+        let projection = json!({"runs": [
+            {"messages": [{"id": "m1", "role": "assistant", "owner": "s1", "content": "a"}], "state": {}, "interrupts": []},
+            {"messages": [{"id": "m1", "role": "assistant", "owner": "s2", "content": "b"}], "state": {"a": 1},
+             "interrupts": [{"id": "i1", "owner": "s2"}]}
+        ]});
+        let shown = json!({
+            "messages": [{"id": "m1", "role": "assistant", "owner": "s2", "content": "stale"},
+                         {"id": "m1", "role": "assistant", "owner": "s1", "content": "b"},
+                         {"id": "h0", "role": "user", "content": "history"}],
+            "state": {},
+            "interrupts": [{"id": "i1", "owner": "s2"}]
+        });
+        assert_eq!(
+            differences(&projection, &shown),
+            vec![
+                (
+                    "message `m1` owner".into(),
+                    Some(json!("s2")),
+                    Some(json!("s1"))
+                ),
+                ("state".into(), Some(json!({"a": 1})), Some(json!({}))),
+            ]
+        );
+    }
+
+    #[test]
+    fn nulls_are_absent_and_a_missing_message_is_said() {
+        let projection = json!({"runs": [{"messages": [
+            {"id": "m1", "role": "assistant", "owner": null, "content": ""},
+            {"id": "m2", "role": "assistant", "content": ""}
+        ], "state": {}, "interrupts": []}]});
+        let shown = json!({"messages": [{"id": "m1", "role": "assistant", "content": ""}], "state": {}, "interrupts": []});
+        assert_eq!(
+            differences(&projection, &shown),
+            vec![(
+                "message `m2`".into(),
+                Some(json!("shown")),
+                Some(json!("not shown"))
+            )]
+        );
+    }
+}
