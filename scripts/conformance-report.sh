@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the default suite against the reference model, the AG-UI TypeScript
-# client and the Python SDK (adapters/), and renders the side-by-side report.
+# Runs the default suite against the reference model and the consumer peers
+# of adapters/ (the AG-UI TypeScript client, the Python SDK, ag-ui-validate),
+# and renders the side-by-side report.
 #
 #   scripts/conformance-report.sh [--out FILE] [--suite NAME] [--keep DIR]
 #                                 [--no-install] [--no-build]
@@ -11,7 +12,7 @@
 #   --no-install  do not run adapters/install.sh first
 #   --no-build    use target/debug/agui-conform as it is
 #
-# Exit status: 0 when all three ran to the end; 1 when a peer could not be
+# Exit status: 0 when all four ran to the end; 1 when a peer could not be
 # installed or started, a run did not finish (harness error), or a peer's
 # adapter ERRORED on a case. The peers' own FAILs are findings, not errors:
 # they go into the report and do not change the exit status.
@@ -49,6 +50,7 @@ fi
 
 ts_cmd="${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}"
 py_cmd="${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}"
+val_cmd="${AGUI_VALIDATE_CMD:-adapters/validate/.venv/bin/python adapters/validate/adapter.py}"
 runs=() missing=()
 
 # run KEY LABEL [CMD]: one suite run; a finished run has a summary line.
@@ -88,13 +90,18 @@ else
   missing+=("typescript=TypeScript client=not installed: adapters/install.sh typescript failed or was not run")
   status=1
 fi
-if [ -x adapters/python/.venv/bin/python ]; then
-  run python "Python SDK" "$py_cmd"
-else
-  say "Python SDK: not installed (run adapters/install.sh python)"
-  missing+=("python=Python SDK=not installed: adapters/install.sh python failed or was not run")
-  status=1
-fi
+# The Python-venv peers: KEY LABEL COMMAND.
+venv_peers=("python|Python SDK|$py_cmd" "validate|ag-ui-validate|$val_cmd")
+for peer in "${venv_peers[@]}"; do
+  IFS='|' read -r key label cmd <<<"$peer"
+  if [ -x "adapters/$key/.venv/bin/python" ]; then
+    run "$key" "$label" "$cmd"
+  else
+    say "$label: not installed (run adapters/install.sh $key)"
+    missing+=("$key=$label=not installed: adapters/install.sh $key failed or was not run")
+    status=1
+  fi
+done
 
 margs=()
 for m in "${missing[@]+"${missing[@]}"}"; do margs+=("--missing" "$m"); done
