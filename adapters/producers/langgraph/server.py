@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""A deepagents agent served by ag-ui-langgraph, with a scripted chat model.
+
+Usage: server.py PORT   (listens on 127.0.0.1:PORT)
+
+Paths: ``/`` emits the subagent protocol (``subagent_visibility="attributed"``:
+native SUBAGENT_* events and subagentRunId) and ends an interrupted run with
+the structured interrupt outcome (``emit_interrupt_outcome=True``); ``/legacy``
+is the same agent with both options at their defaults (subagents inline, the
+legacy interrupt custom event and no outcome). A MemorySaver checkpointer
+keeps each thread, so a later request with ``resume`` continues it.
+The scenarios are chosen by the user message (common/script.py).
+"""
+
+import json
+import os
+import sys
+import uuid
+from importlib.metadata import version
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import uvicorn  # noqa: E402
+from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint  # noqa: E402
+from deepagents import create_deep_agent  # noqa: E402
+from fastapi import FastAPI  # noqa: E402
+from langchain_core.language_models.chat_models import BaseChatModel  # noqa: E402
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage  # noqa: E402
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult  # noqa: E402
+from langchain_core.tools import tool  # noqa: E402
+from langgraph.checkpoint.memory import MemorySaver  # noqa: E402
+
+from common.script import ScriptedFailure, scenario_of, words  # noqa: E402
+
+RESEARCHER = "SUBAGENT:researcher"
+BOOKER = "SUBAGENT:booker"
+
+
+@tool
+def get_weather(city: str) -> str:
+    """The weather in a city (scripted)."""
+    return f"Sunny, 21 C in {city}."
+
+
+@tool
+def pay(amount: float, currency: str) -> str:
+    """Pay an amount (needs the user's approval)."""
+    return f"Paid {amount} {currency}."
+
+
+def _call(name, args):
+    return {"name": name, "args": args, "id": f"call_{name}_{uuid.uuid4().hex[:8]}", "type": "tool_call"}
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model whose every answer is scripted from the conversation."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def bind_tools(self, tools, **kwargs):
+        return self
+
+    def _reply(self, messages) -> AIMessage:
+        system = " ".join(m.content for m in messages if isinstance(m, SystemMessage) and isinstance(m.content, str))
+        humans = [m for m in messages if isinstance(m, HumanMessage)]
+        last = messages[-1] if messages else None
+        after_tool = isinstance(last, ToolMessage)
+        if RESEARCHER in system:
+            if after_tool:
+                return AIMessage(content=f"Research done: {last.content}")
+            topic = humans[-1].content if humans else "the city"
+            city = "Porto" if "porto" in str(topic).lower() else "Lisbon"
+            return AIMessage(content="", tool_calls=[_call("get_weather", {"city": city})])
+        if BOOKER in system:
+            if after_tool:
+                return AIMessage(content=f"Booking finished: {last.content}")
+            return AIMessage(content="", tool_calls=[_call("pay", {"amount": 120, "currency": "EUR"})])
+        scenario = scenario_of(humans[-1].content if humans else "")
+        if scenario == "failure":
+            raise ScriptedFailure("scripted model failure (the failure scenario)")
+        if after_tool:
+            return AIMessage(content=f"All done. {str(last.content)[:80]}")
+        if scenario == "tool":
+            return AIMessage(content="", tool_calls=[_call("get_weather", {"city": "Lisbon"})])
+        if scenario == "state":
+            todos = [{"content": "buy milk", "status": "pending"}]
+            return AIMessage(content="", tool_calls=[_call("write_todos", {"todos": todos})])
+        if scenario == "interrupt":
+            return AIMessage(content="", tool_calls=[_call("pay", {"amount": 89, "currency": "EUR"})])
+        if scenario == "subagents":
+            return AIMessage(content="", tool_calls=[
+                _call("task", {"description": "Research Lisbon", "subagent_type": "researcher"}),
+                _call("task", {"description": "Research Porto", "subagent_type": "researcher"}),
+            ])
+        if scenario == "subagent-interrupt":
+            return AIMessage(content="", tool_calls=[
+                _call("task", {"description": "Book a flight to Lisbon", "subagent_type": "booker"})])
+        return AIMessage(content="Hello from the scripted deep agent.")
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=self._reply(messages))])
+
+    def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+        reply = self._reply(messages)
+        if reply.tool_calls:
+            chunks = [{"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i}
+                      for i, c in enumerate(reply.tool_calls)]
+            yield ChatGenerationChunk(message=AIMessageChunk(content="", tool_call_chunks=chunks))
+            return
+        for delta in words(reply.content):
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=delta))
+            if run_manager:
+                run_manager.on_llm_new_token(delta, chunk=chunk)
+            yield chunk
+
+
+def build_graph():
+    model = ScriptedChatModel()
+    subagents = [
+        {"name": "researcher", "description": "Researches one city.",
+         "system_prompt": f"{RESEARCHER} You research a city.", "tools": [get_weather], "model": model},
+        {"name": "booker", "description": "Books flights; pays after approval.",
+         "system_prompt": f"{BOOKER} You book flights.", "tools": [pay], "model": model,
+         "interrupt_on": {"pay": True}},
+    ]
+    return create_deep_agent(model=model, tools=[get_weather, pay], subagents=subagents,
+                             system_prompt="You are the scripted conformance agent.",
+                             interrupt_on={"pay": True}, checkpointer=MemorySaver())
+
+
+def build_app() -> FastAPI:
+    app = FastAPI(title="agui-conform producer: ag-ui-langgraph + deepagents")
+    graph = build_graph()
+    attributed = LangGraphAgent(name="deepagent", graph=graph, subagent_visibility="attributed",
+                                emit_interrupt_outcome=True)
+    legacy = LangGraphAgent(name="deepagent", graph=graph)
+    add_langgraph_fastapi_endpoint(app, attributed, "/")
+    add_langgraph_fastapi_endpoint(app, legacy, "/legacy")
+
+    @app.get("/versions")
+    def versions():
+        return {p: version(p) for p in ("ag-ui-langgraph", "deepagents", "langgraph", "langchain-core",
+                                        "ag-ui-protocol")}
+
+    return app
+
+
+if __name__ == "__main__":
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8701
+    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
