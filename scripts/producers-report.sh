@@ -47,6 +47,9 @@ fi
 
 args=()
 for name in "${only[@]+"${only[@]}"}"; do args+=(--only "$name"); done
+# The default report also refreshes the summary between the README's
+# <!-- producers-summary:start/end --> markers (only a run of every producer).
+[ "$out" = "docs/conformance/producers.md" ] && [ ${#only[@]} -eq 0 ] && args+=(--readme README.md)
 python3 scripts/producers_report.py --bin "$bin" --work "$work" --out "$out" "${args[@]+"${args[@]}"}" || status=1
 say "wrote $out${keep:+ (requests, streams and reports kept in $keep)}"
 exit $status

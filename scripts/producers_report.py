@@ -9,7 +9,7 @@ producer suite (`agui-conform run --producer`), stop the server. Then render
 docs/conformance/producers.md. Standard library only; called by
 scripts/producers-report.sh (which installs and builds first).
 
-Usage: producers_report.py --bin AGUI_CONFORM --work DIR --out FILE [--only NAME ...]
+Usage: producers_report.py --bin AGUI_CONFORM --work DIR --out FILE [--only NAME ...] [--readme README.md]
 """
 
 import argparse
@@ -316,6 +316,7 @@ def render(results, rules, out):
         summary = next((l["summary"] for l in suite["lines"] if "summary" in l), None) if suite else None
         st = ", ".join(f"{v} {k}" for k, v in summary["scores"].items() if v) if summary else "did not run"
         w.append(f"| {r['spec']['label']} | {vers} | {len(checks)} | {acc} | {rej} | {nviol} | {st} |")
+    summary_table = w[w.index("## Summary\n") + 1:]
     w.append("")
     w.append("A scenario's verdict is `agui-conform check --url`'s; a resumed conversation is also checked"
              " as one stream (both runs concatenated), for the rules across runs. The producer suite is"
@@ -395,6 +396,25 @@ def render(results, rules, out):
         w.append(f"### Not covered\n\n{NOT_COVERED.get(r['name'], '')}\n")
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(w).rstrip() + "\n")
+    return summary_table
+
+
+START, END = "<!-- producers-summary:start -->", "<!-- producers-summary:end -->"
+
+
+def fill_readme(path, table):
+    """Puts the summary table between the README's producers-summary markers."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return
+    if START not in text or END not in text or text.index(START) > text.index(END):
+        return
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + "\n".join([START, ""] + table + ["", END]) + tail)
 
 
 def main():
@@ -403,6 +423,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--readme", help="a README whose producers-summary markers get the summary table")
     ap.add_argument("--base-port", type=int, default=18701)
     args = ap.parse_args()
     rules = {r["id"]: r for r in json.loads(run([args.bin, "rules", "--format", "json"]).stdout)}
@@ -414,7 +435,9 @@ def main():
         results.append(exercise(name, spec, args.bin, args.work, args.base_port + i))
         r = results[-1]
         print(f"producers-report: {name}: " + (r.get("error") or f"{len(r['checks'])} checks"), file=sys.stderr)
-    render(results, rules, args.out)
+    table = render(results, rules, args.out)
+    if args.readme:
+        fill_readme(args.readme, table)
     return 1 if any("error" in r for r in results) else 0
 
 
