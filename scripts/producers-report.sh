@@ -4,11 +4,13 @@
 # `agui-conform run --producer`, and writes docs/conformance/producers.md.
 #
 #   scripts/producers-report.sh [--out FILE] [--keep DIR] [--only NAME]...
-#                               [--no-install] [--no-build]
+#                               [--suite S] [--bin PATH] [--no-install] [--no-build]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/producers.md]
 #   --keep DIR    keep every request, saved stream, JSON report and server log in DIR
 #   --only NAME   only this producer (repeatable): langgraph, pydantic-ai, adk, strands
+#   --suite S     the producer suite for `run --producer` (a name or a folder) [default: producer]
+#   --bin PATH    the agui-conform to use (implies --no-build) [default: target/debug/agui-conform]
 #   --no-install  do not run adapters/producers/install.sh first
 #   --no-build    use target/debug/agui-conform as it is
 #
@@ -18,15 +20,17 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-out="docs/conformance/producers.md" keep="" install=1 build=1 only=()
+out="docs/conformance/producers.md" keep="" install=1 build=1 only=() suite="" bin="$root/target/debug/agui-conform"
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --keep) keep="$2"; shift 2 ;;
     --only) only+=("$2"); shift 2 ;;
+    --suite) suite="$2"; shift 2 ;;
+    --bin) bin="$2"; build=0; shift 2 ;;
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "producers-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -38,7 +42,6 @@ status=0
 if [ "$build" = 1 ]; then
   cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
 fi
-bin="$root/target/debug/agui-conform"
 [ -x "$bin" ] || { say "$bin is missing (build it, or drop --no-build)"; exit 1; }
 
 if [ "$install" = 1 ]; then
@@ -47,6 +50,7 @@ fi
 
 args=()
 for name in "${only[@]+"${only[@]}"}"; do args+=(--only "$name"); done
+[ -n "$suite" ] && args+=(--suite "$suite")
 # The default report also refreshes the summary between the README's
 # <!-- producers-summary:start/end --> markers (only a run of every producer).
 [ "$out" = "docs/conformance/producers.md" ] && [ ${#only[@]} -eq 0 ] && args+=(--readme README.md)

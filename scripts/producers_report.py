@@ -9,7 +9,7 @@ producer suite (`agui-conform run --producer`), stop the server. Then render
 docs/conformance/producers.md. Standard library only; called by
 scripts/producers-report.sh (which installs and builds first).
 
-Usage: producers_report.py --bin AGUI_CONFORM --work DIR --out FILE [--only NAME ...] [--readme README.md]
+Usage: producers_report.py --bin AGUI_CONFORM --work DIR --out FILE [--only NAME ...] [--suite S] [--readme README.md]
 """
 
 import argparse
@@ -34,62 +34,67 @@ PRODUCERS = {
     "langgraph": {
         "label": "ag-ui-langgraph + deepagents",
         "paths": {"/": "subagents attributed, interrupt outcome on", "/legacy": "defaults (subagents inline, no interrupt outcome)"},
-        "scenarios": ["text", "tool", "state", "interrupt", "subagents", "subagent-interrupt", "failure"],
+        "scenarios": ["text", "tool", "state", "interrupt", "confirm", "subagents", "subagent-interrupt", "failure"],
         "legacy_scenarios": ["interrupt", "subagents", "subagent-interrupt"],
         "resume": {"decisions": [{"type": "approve"}]},
     },
     "pydantic-ai": {
         "label": "pydantic-ai AG-UI adapter (FunctionModel)",
         "paths": {"/": "AGUIAdapter.dispatch_request"},
-        "scenarios": ["text", "tool", "state", "interrupt", "failure", "state-mismatch"],
+        "scenarios": ["text", "tool", "state", "interrupt", "confirm", "failure", "state-mismatch"],
         "resume": APPROVE,
     },
     "adk": {
         "label": "ag-ui-adk + google-adk (custom BaseLlm)",
-        "paths": {"/": "add_adk_fastapi_endpoint"},
-        "scenarios": ["text", "tool", "state", "subagents", "failure"],
-        "resume": None,
+        "paths": {"/": "interrupt outcome on", "/legacy": "defaults (a confirmation is a client tool call, no interrupt outcome)"},
+        "scenarios": ["text", "tool", "state", "interrupt", "confirm", "subagents", "failure"],
+        "legacy_scenarios": ["interrupt"],
+        "resume": APPROVE,
     },
     "strands": {
         "label": "ag-ui-strands + strands-agents (custom Model)",
         "paths": {"/": "add_strands_fastapi_endpoint"},
-        "scenarios": ["text", "tool", "state", "interrupt", "failure"],
+        "scenarios": ["text", "tool", "state", "interrupt", "confirm", "failure"],
         "resume": APPROVE,
     },
 }
+# The scenarios whose resume declines (status cancelled), to exercise that path too.
+CANCELLED = ("confirm",)
 NOT_COVERED = {
-    "langgraph": "frontend (client-side) tools; a cancelled or rejected resume; reasoning; the `hidden` subagent visibility.",
-    "pydantic-ai": "subagents (the adapter has no subagent events); frontend tools; a denied approval; reasoning (FunctionModel could stream thinking parts, not scripted here).",
-    "adk": "interrupts (ADK long-running and frontend tools need a client tool round trip, not scripted); parallel sub-agents (ADK `transfer_to_agent` hands over one at a time; ag-ui-adk emits no subagent events); reasoning.",
-    "strands": "subagents (Strands graphs and swarms are wrapped as one run; no subagent events); frontend tools; a rejected approval; reasoning.",
+    "langgraph": "frontend (client-side) tools: the deep agent binds only its own tools, so a client's `get_weather` is never called (the producer suite's `tool-results` is SKIPPED); reasoning; the `hidden` subagent visibility.",
+    "pydantic-ai": "subagents (the adapter has no subagent events); reasoning (FunctionModel could stream thinking parts, not scripted here).",
+    "adk": "parallel sub-agents (ADK `transfer_to_agent` hands over one at a time; ag-ui-adk emits no subagent events); the legacy confirmation's answer as a tool message; reasoning.",
+    "strands": "subagents (Strands graphs and swarms are wrapped as one run; no subagent events); reasoning.",
 }
 # Behaviour outside the rules, each seen in the saved streams (notes, not violations).
 NOTES = {
     "langgraph": [
         "With `emit_interrupt_outcome=True` an interrupted run carries the interrupt twice: a `CUSTOM` event `on_interrupt` (the legacy signal, on by default through `enable_legacy_on_interrupt_event`) and the `RUN_FINISHED` outcome `interrupt`.",
         "Subagent ids are LangGraph checkpoint namespaces (`tools:<uuid>`), so an interrupted subagent resumed in the next run comes back under the same `subagentRunId` — the case the draft's \"An id MAY reappear in a later run, when a suspended invocation is continued\" allows.",
-        "Every `STEP_*` of the deep agent's middleware (`PatchToolCallsMiddleware.before_agent`, `HumanInTheLoopMiddleware.after_model`, …) is streamed as a step, and a `RAW` event follows nearly every event (`emit_raw_events` defaults to true): most of a stream's events are bookkeeping.",
+        "Every `STEP_*` of the deep agent's middleware (`PatchToolCallsMiddleware.before_agent`, `_ParentNotifierMiddleware.after_agent`, …) is streamed as a step, and a `RAW` event follows nearly every event (`emit_raw_events` defaults to true): most of a stream's events are bookkeeping.",
+        "A call to a tool the agent does not have (seen while writing this server: deepagents 0.7.32 has no `write_todos` by default) is answered inside the graph with an error tool message, which reaches the client only in `MESSAGES_SNAPSHOT`: the call's `TOOL_CALL_START`/`END` get no `TOOL_CALL_RESULT`.",
         "On the failure path the run ends with `RUN_ERROR` while the `model` step is open; RULES.md: `RUN_ERROR` ends everything, so this is not a violation.",
         "An interrupt inside a subagent: the `booker` subagent ends its first run with `SUBAGENT_FINISHED` outcome `suspended` naming the interrupt id, the run with the `interrupt` outcome; the resume re-announces the same `subagentRunId` and finishes it (`subagent-interrupt` rows).",
-        "The suite's `resume-after-interrupt` input resumes interrupt ids this thread never issued: the adapter passes them on as a resume map, drops the input's messages (the model sees only its system prompt) and answers as a fresh conversation. The stream conforms, but the resume path is not exercised by that input (the scenarios above exercise it).",
+        "A `resume` naming interrupt ids the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful): the adapter passes them on as a resume map, drops the input's messages (the model sees only its system prompt) and answers as a fresh conversation. The stream conforms; the resume path is exercised only by resuming the ids the producer raised (the scenarios above).",
     ],
     "pydantic-ai": [
         "A tool call is preceded by an empty assistant text message (`TEXT_MESSAGE_START`/`END` with no content) whose id the call names as `parentMessageId`.",
         "The adapter validates the request's `state` against the agent's state model (`StateDeps`) before the stream starts; a state that does not fit is an unhandled exception, answered `HTTP 500` with body `Internal Server Error` (scenario `state-mismatch`).",
         "Every event carries a `timestamp`; `RUN_STARTED` carries `protocolVersion`.",
-        "The suite's `resume-after-interrupt` input (interrupt ids it never issued) is answered `RUN_ERROR` \"Tool call results were provided, but the message history does not contain any unprocessed tool calls.\"",
+        "A `resume` naming interrupt ids the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful) is answered `RUN_ERROR` \"Tool call results were provided, but the message history does not contain any unprocessed tool calls.\"",
     ],
     "adk": [
         "A sub-agent hand-over (`transfer_to_agent`) is streamed as an ordinary tool call with result `{\"result\": null}`; the sub-agent's answer is the run's own text, unattributed (ag-ui-adk has no subagent events).",
         "The session state includes the adapter's own keys (`_ag_ui_thread_id`, `_ag_ui_app_name`, `_ag_ui_user_id`), so they reach the client in every `STATE_SNAPSHOT`.",
         "Text arrives as one `TEXT_MESSAGE_CONTENT` per model response (the scripted BaseLlm answers in one part; ADK streams partial parts only from models that stream).",
-        "The suite's `resume-after-interrupt` input is answered with a stream of one event, `RUN_ERROR` code `UNKNOWN_INTERRUPT`, without `RUN_STARTED`: legal (`run.first-event` allows `RUN_ERROR` first), but a client gets no run to attach the error to.",
+        "A `resume` naming an interrupt the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful) is answered with a stream of one event, `RUN_ERROR` code `UNKNOWN_INTERRUPT`, without `RUN_STARTED`: legal (`run.first-event` allows `RUN_ERROR` first), but a client gets no run to attach the error to.",
+        "A tool with `require_confirmation` streams the model's call (`TOOL_CALL_START`/`END`, no arguments event for `{}`), then ADK's own `adk_request_confirmation` call, whose id is the interrupt id; with the default (`/legacy`) the run just finishes, leaving that call for the client. On resume the original call's `TOOL_CALL_RESULT` is the first tool event of the new run; a declined confirmation's result is `{\"error\": \"This tool call is rejected.\"}`.",
     ],
     "strands": [
         "Each run opens with `STATE_SNAPSHOT` and `MESSAGES_SNAPSHOT` echoing the input, and repeats `MESSAGES_SNAPSHOT` after every tool call and at the end.",
         "The failure path answers `RUN_ERROR` with code `STRANDS_FORCE_STOP`.",
         "On resume, the approved tool's `TOOL_CALL_RESULT` is the first tool event of the new run: its `TOOL_CALL_START`/`END` were in the interrupted run (the `MESSAGES_SNAPSHOT` before it carries the call). No rule of the catalogue asks a result to follow a call in the same run; ag-ui-validate's AGUI207 would reject it.",
-        "The suite's `resume-after-interrupt` input is answered `RUN_ERROR` \"No pending interrupts for this thread.\" (code `UNKNOWN_INTERRUPT_ID`).",
+        "A `resume` naming interrupt ids the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful) is answered `RUN_ERROR` \"No pending interrupts for this thread.\" (code `UNKNOWN_INTERRUPT_ID`).",
     ],
 }
 
@@ -144,9 +149,17 @@ def _signals(events) -> str:
     extra = []
     if legacy_interrupt(events):
         extra.append("with the legacy `on_interrupt` CUSTOM event, no interrupt outcome")
-    if any(isinstance(e, dict) and e.get("type") == "TOOL_CALL_RESULT" and "Paid" in str(e.get("content"))
-           for e in events):
-        extra.append("the approved `pay` tool ran")
+    results = " ".join(str(e.get("content")) for e in events if isinstance(e, dict) and e.get("type") == "TOOL_CALL_RESULT")
+    if "Paid" in results or "Deleted" in results:
+        extra.append("the approved tool ran")
+    if any(word in results for word in ("declined", "rejected", "Cancelled", "denied")):
+        extra.append("the declined tool did not run")
+    started = {e.get("toolCallId"): e.get("toolCallName") for e in events
+               if isinstance(e, dict) and e.get("type") == "TOOL_CALL_START"}
+    answered = {e.get("toolCallId") for e in events if isinstance(e, dict) and e.get("type") == "TOOL_CALL_RESULT"}
+    pending = [f"`{n}`" for i, n in started.items() if i not in answered]
+    if pending:
+        extra.append("tool calls left for the client: " + ", ".join(pending))
     return f" ({'; '.join(extra)})" if extra else ""
 
 
@@ -155,7 +168,7 @@ def legacy_interrupt(events):
     return any(isinstance(e, dict) and e.get("type") == "CUSTOM" and e.get("name") == "on_interrupt" for e in events)
 
 
-def resume_request(first: dict, events, interrupt_ids, payload, legacy: bool) -> dict:
+def resume_request(first: dict, events, interrupt_ids, payload, legacy: bool, status: str = "resolved") -> dict:
     """The next request of an interrupted conversation: the same thread, the
     messages so far (the user's, and the assistant's tool calls as streamed),
     and a resume for every interrupt the producer emitted."""
@@ -178,7 +191,8 @@ def resume_request(first: dict, events, interrupt_ids, payload, legacy: bool) ->
     if legacy:
         body["forwardedProps"] = {"command": {"resume": payload}}
     else:
-        body["resume"] = [{"interruptId": i, "status": "resolved", "payload": payload} for i in interrupt_ids]
+        body["resume"] = [{"interruptId": i, "status": status, **({"payload": payload} if status == "resolved" else {})}
+                          for i in interrupt_ids]
     return body
 
 
@@ -233,7 +247,7 @@ def stop(proc):
         pass
 
 
-def exercise(name, spec, binary, work, port):
+def exercise(name, spec, binary, work, port, suite=None):
     """Everything the report says about one producer."""
     python = os.path.join(PRODUCERS_DIR, name, ".venv", "bin", "python")
     result = {"name": name, "spec": spec, "port": port, "checks": [], "conversations": [], "suite": None}
@@ -262,9 +276,11 @@ def exercise(name, spec, binary, work, port):
             legacy = path == "/legacy"
             ids = out.get("ids") or []
             if spec["resume"] is not None and (ids or (legacy and legacy_interrupt(first["events"]))):
-                second = check_url(binary, base + path, resume_request(body, first["events"], ids, spec["resume"], legacy),
+                status = "cancelled" if scenario in CANCELLED else "resolved"
+                second = check_url(binary, base + path,
+                                   resume_request(body, first["events"], ids, spec["resume"], legacy, status),
                                    stem + ".resume")
-                second.update(scenario=tag + " → resume", path=path)
+                second.update(scenario=f"{tag} → resume ({status})", path=path)
                 result["checks"].append(second)
                 joined = stem + ".conversation.jsonl"
                 with open(joined, "w", encoding="utf-8") as f:
@@ -275,7 +291,7 @@ def exercise(name, spec, binary, work, port):
                                                 "events": len(first["events"]) + len(second["events"])})
         captures = os.path.join(work, f"{name}.suite")
         proc_suite = run([binary, "run", "--producer", base + "/", "--format", "json", "--no-progress",
-                          "--captures", captures], timeout=600)
+                          "--captures", captures] + (["--suite", suite] if suite else []), timeout=600)
         lines = [json.loads(l) for l in proc_suite.stdout.splitlines() if l.strip().startswith("{")]
         result["suite"] = {"exit": proc_suite.returncode, "lines": lines, "captures": captures}
     finally:
@@ -345,13 +361,20 @@ def render(results, rules, out):
         w.append("")
         if r["suite"]:
             w.append("Producer suite (`agui-conform run --producer`):\n")
-            w.append("| input | score | events | HTTP | how the run ended | violations |")
+            w.append("| input | score | events | HTTP | how the runs ended | violations |")
             w.append("|---|---|---:|---:|---|---|")
             for line in r["suite"]["lines"]:
                 if "id" not in line:
                     continue
                 viol = ", ".join(f"`{v['rule']}` at {v['index']}" for v in line.get("violations", [])) or "—"
-                ended = outcome_of(read_events(os.path.join(r["suite"]["captures"], line["id"] + ".jsonl")))["text"]
+                if line.get("steps"):  # a suite in steps: each request and how its runs ended
+                    ended = "; ".join(f"{st.get('kind')} → {', '.join(st.get('outcomes', [])) or 'not sent'}"
+                                      for st in line["steps"])
+                else:
+                    ended = outcome_of(read_events(os.path.join(r["suite"]["captures"], line["id"] + ".jsonl")))["text"]
+                for key in ("refused", "skipped"):
+                    if line.get(key):
+                        ended += f"; {key}: {line[key] if isinstance(line[key], str) else json.dumps(line[key])[:200]}"
                 w.append(f"| {line['id']} | {line.get('score')} | {line.get('events', '')} | {line.get('status', '')}"
                          f" | {esc(ended)} | {viol} |")
             w.append("")
@@ -425,6 +448,7 @@ def main():
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--readme", help="a README whose producers-summary markers get the summary table")
     ap.add_argument("--base-port", type=int, default=18701)
+    ap.add_argument("--suite", help="the producer suite to run (a name or a folder) [default: the binary's]")
     args = ap.parse_args()
     rules = {r["id"]: r for r in json.loads(run([args.bin, "rules", "--format", "json"]).stdout)}
     results = []
@@ -432,7 +456,7 @@ def main():
         if args.only and name not in args.only:
             continue
         print(f"producers-report: {name} ...", file=sys.stderr, flush=True)
-        results.append(exercise(name, spec, args.bin, args.work, args.base_port + i))
+        results.append(exercise(name, spec, args.bin, args.work, args.base_port + i, args.suite))
         r = results[-1]
         print(f"producers-report: {name}: " + (r.get("error") or f"{len(r['checks'])} checks"), file=sys.stderr)
     table = render(results, rules, args.out)

@@ -8,7 +8,10 @@ native SUBAGENT_* events and subagentRunId) and ends an interrupted run with
 the structured interrupt outcome (``emit_interrupt_outcome=True``); ``/legacy``
 is the same agent with both options at their defaults (subagents inline, the
 legacy interrupt custom event and no outcome). A MemorySaver checkpointer
-keeps each thread, so a later request with ``resume`` continues it.
+keeps each thread, so a later request with ``resume`` continues it. The
+approval tools call LangGraph's ``interrupt()`` themselves (not the HITL
+middleware), so they take the AG-UI approval payload ``{"approved": true}``
+as well as a HITL decision, and a cancelled resume declines.
 The scenarios are chosen by the user message (common/script.py).
 """
 
@@ -29,23 +32,32 @@ from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, Sys
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult  # noqa: E402
 from langchain_core.tools import tool  # noqa: E402
 from langgraph.checkpoint.memory import MemorySaver  # noqa: E402
+from langgraph.types import interrupt  # noqa: E402
 
-from common.script import ScriptedFailure, scenario_of, words  # noqa: E402
+from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, approved, scenario_of, words  # noqa: E402
 
 RESEARCHER = "SUBAGENT:researcher"
 BOOKER = "SUBAGENT:booker"
 
 
 @tool
-def get_weather(city: str) -> str:
+def weather_lookup(city: str) -> str:
     """The weather in a city (scripted)."""
     return f"Sunny, 21 C in {city}."
 
 
 @tool
-def pay(amount: float, currency: str) -> str:
-    """Pay an amount (needs the user's approval)."""
-    return f"Paid {amount} {currency}."
+def make_payment(amount: float, currency: str) -> str:
+    """Pay an amount (interrupts for the user's approval first)."""
+    answer = interrupt({"message": f"Approve paying {amount} {currency}?", "reason": "approval"})
+    return f"Paid {amount} {currency}." if approved(answer) else "Payment declined by the user."
+
+
+@tool
+def delete_drafts() -> str:
+    """Delete the saved drafts (interrupts for the user's confirmation first)."""
+    answer = interrupt({"message": "Delete all saved drafts?", "reason": "confirmation"})
+    return "Deleted 3 drafts." if approved(answer) else "Nothing deleted: the user declined."
 
 
 def _call(name, args):
@@ -59,8 +71,12 @@ class ScriptedChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "scripted"
 
+    offered: tuple = ()
+
     def bind_tools(self, tools, **kwargs):
-        return self
+        """Remembers the tools' names: a client's tool is called when offered."""
+        names = tuple(t.get("name") if isinstance(t, dict) else getattr(t, "name", "") for t in tools)
+        return self.model_copy(update={"offered": names})
 
     def _reply(self, messages) -> AIMessage:
         system = " ".join(m.content for m in messages if isinstance(m, SystemMessage) and isinstance(m.content, str))
@@ -72,23 +88,27 @@ class ScriptedChatModel(BaseChatModel):
                 return AIMessage(content=f"Research done: {last.content}")
             topic = humans[-1].content if humans else "the city"
             city = "Porto" if "porto" in str(topic).lower() else "Lisbon"
-            return AIMessage(content="", tool_calls=[_call("get_weather", {"city": city})])
+            return AIMessage(content="", tool_calls=[_call("weather_lookup", {"city": city})])
         if BOOKER in system:
             if after_tool:
                 return AIMessage(content=f"Booking finished: {last.content}")
-            return AIMessage(content="", tool_calls=[_call("pay", {"amount": 120, "currency": "EUR"})])
+            return AIMessage(content="", tool_calls=[_call("make_payment", {"amount": 120, "currency": "EUR"})])
         scenario = scenario_of(humans[-1].content if humans else "")
         if scenario == "failure":
             raise ScriptedFailure("scripted model failure (the failure scenario)")
         if after_tool:
             return AIMessage(content=f"All done. {str(last.content)[:80]}")
         if scenario == "tool":
-            return AIMessage(content="", tool_calls=[_call("get_weather", {"city": "Lisbon"})])
+            name = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in self.offered else "weather_lookup"
+            return AIMessage(content="", tool_calls=[_call(name, {"city": "Lisbon"})])
         if scenario == "state":
-            todos = [{"content": "buy milk", "status": "pending"}]
-            return AIMessage(content="", tool_calls=[_call("write_todos", {"todos": todos})])
+            # deepagents keeps its files in the graph state: writing one changes the state.
+            return AIMessage(content="", tool_calls=[_call("write_file", {"file_path": "/todo.md",
+                                                                          "content": "- buy milk\n"})])
         if scenario == "interrupt":
-            return AIMessage(content="", tool_calls=[_call("pay", {"amount": 89, "currency": "EUR"})])
+            return AIMessage(content="", tool_calls=[_call("make_payment", {"amount": 89, "currency": "EUR"})])
+        if scenario == "confirm":
+            return AIMessage(content="", tool_calls=[_call("delete_drafts", {})])
         if scenario == "subagents":
             return AIMessage(content="", tool_calls=[
                 _call("task", {"description": "Research Lisbon", "subagent_type": "researcher"}),
@@ -120,14 +140,13 @@ def build_graph():
     model = ScriptedChatModel()
     subagents = [
         {"name": "researcher", "description": "Researches one city.",
-         "system_prompt": f"{RESEARCHER} You research a city.", "tools": [get_weather], "model": model},
+         "system_prompt": f"{RESEARCHER} You research a city.", "tools": [weather_lookup], "model": model},
         {"name": "booker", "description": "Books flights; pays after approval.",
-         "system_prompt": f"{BOOKER} You book flights.", "tools": [pay], "model": model,
-         "interrupt_on": {"pay": True}},
+         "system_prompt": f"{BOOKER} You book flights.", "tools": [make_payment], "model": model},
     ]
-    return create_deep_agent(model=model, tools=[get_weather, pay], subagents=subagents,
-                             system_prompt="You are the scripted conformance agent.",
-                             interrupt_on={"pay": True}, checkpointer=MemorySaver())
+    return create_deep_agent(model=model, tools=[weather_lookup, make_payment, delete_drafts],
+                             subagents=subagents, system_prompt="You are the scripted conformance agent.",
+                             checkpointer=MemorySaver())
 
 
 def build_app() -> FastAPI:

@@ -5,11 +5,12 @@ Usage: server.py PORT   (listens on 127.0.0.1:PORT; POST / takes a RunAgentInput
 
 The model is pydantic-ai's own ``FunctionModel``: its stream function answers
 from the conversation (common/script.py chooses the scenario from the user
-message). The agent has a backend tool (``get_weather``), a tool that
-changes the shared state (``add_todo``, answering with a STATE_SNAPSHOT), a
-tool that needs approval (``pay``, ``requires_approval``: the run ends with
-an interrupt, resumed with ``resume``), and the failure path (the model
-raises). pydantic-ai has no subagent events, so "research" and "book" run
+message). The agent has a backend tool (``weather_lookup``; the client's
+``get_weather`` is called instead when the request offers it), a tool that
+changes the shared state (``add_todo``, answering with a STATE_SNAPSHOT),
+tools that need approval (``make_payment``, ``delete_drafts``,
+``requires_approval``: the run ends with an interrupt, resumed with
+``resume``), and the failure path (the model raises). pydantic-ai has no subagent events, so "research" and "book" run
 as plain text and tool answers.
 """
 
@@ -34,7 +35,7 @@ from starlette.requests import Request  # noqa: E402
 from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
-from common.script import ScriptedFailure, scenario_of, words  # noqa: E402
+from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of, words  # noqa: E402
 
 
 class Todos(BaseModel):
@@ -73,12 +74,15 @@ async def scripted(messages, info: AgentInfo):
         for delta in words(f"All done. {content[:80] if isinstance(content, str) else ''}".strip()):
             yield delta
         return
+    offered = {t.name for t in info.function_tools}
+    weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in offered else "weather_lookup"
     calls = {
-        "tool": ("get_weather", '{"city": "Lisbon"}'),
-        "subagents": ("get_weather", '{"city": "Porto"}'),
+        "tool": (weather, '{"city": "Lisbon"}'),
+        "subagents": ("weather_lookup", '{"city": "Porto"}'),
         "state": ("add_todo", '{"item": "buy milk"}'),
-        "interrupt": ("pay", '{"amount": 89, "currency": "EUR"}'),
-        "subagent-interrupt": ("pay", '{"amount": 120, "currency": "EUR"}'),
+        "interrupt": ("make_payment", '{"amount": 89, "currency": "EUR"}'),
+        "subagent-interrupt": ("make_payment", '{"amount": 120, "currency": "EUR"}'),
+        "confirm": ("delete_drafts", "{}"),
     }
     if scenario in calls:
         name, args = calls[scenario]
@@ -98,7 +102,7 @@ agent = Agent(FunctionModel(_not_streamed, stream_function=scripted),
 
 
 @agent.tool_plain
-def get_weather(city: str) -> str:
+def weather_lookup(city: str) -> str:
     """The weather in a city (scripted)."""
     return f"Sunny, 21 C in {city}."
 
@@ -111,9 +115,15 @@ def add_todo(ctx: RunContext[StateDeps[Todos]], item: str) -> StateSnapshotEvent
 
 
 @agent.tool_plain(requires_approval=True)
-def pay(amount: float, currency: str) -> str:
+def make_payment(amount: float, currency: str) -> str:
     """Pay an amount (needs the user's approval)."""
     return f"Paid {amount} {currency}."
+
+
+@agent.tool_plain(requires_approval=True)
+def delete_drafts() -> str:
+    """Delete the saved drafts (needs the user's confirmation)."""
+    return "Deleted 3 drafts."
 
 
 async def run(request: Request) -> Response:

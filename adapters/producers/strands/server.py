@@ -5,10 +5,12 @@ Usage: server.py PORT   (listens on 127.0.0.1:PORT; POST / takes a RunAgentInput
 
 The model is a strands ``Model`` subclass that streams scripted
 ConverseStream-style events (text deltas, or one tool use). Tools: a backend
-tool (``get_weather``), a tool whose result becomes the shared state
-(``add_todo``, through ag-ui-strands' ``state_from_result``), a tool that
-interrupts before it runs (``pay``, ``interrupt_on_call``: resumed with
-``resume``), and the failure path (the model raises). ag-ui-strands has no
+tool (``weather_lookup``; the client's ``get_weather`` is called instead when
+the request offers it), a tool whose result becomes the shared state
+(``add_todo``, through ag-ui-strands' ``state_from_result``), tools that
+interrupt before they run (``make_payment``, ``delete_drafts``,
+``interrupt_on_call``: resumed with ``resume``), and the failure path (the
+model raises). ag-ui-strands has no
 SUBAGENT_* events; "research" and "book" run as tool answers.
 The scenarios are chosen by the user message (common/script.py).
 """
@@ -28,11 +30,11 @@ from fastapi import FastAPI  # noqa: E402
 from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
 
-from common.script import ScriptedFailure, scenario_of, words  # noqa: E402
+from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of, words  # noqa: E402
 
 
 @tool
-def get_weather(city: str) -> str:
+def weather_lookup(city: str) -> str:
     """The weather in a city (scripted)."""
     return f"Sunny, 21 C in {city}."
 
@@ -44,9 +46,15 @@ def add_todo(item: str) -> dict:
 
 
 @tool
-def pay(amount: float, currency: str) -> str:
+def make_payment(amount: float, currency: str) -> str:
     """Pay an amount (interrupts for the user's approval first)."""
     return f"Paid {amount} {currency}."
+
+
+@tool
+def delete_drafts() -> str:
+    """Delete the saved drafts (interrupts for the user's confirmation first)."""
+    return "Deleted 3 drafts."
 
 
 def _user_text(messages) -> str:
@@ -84,12 +92,15 @@ class ScriptedModel(Model):
         if scenario == "failure":
             raise ScriptedFailure("scripted model failure (the failure scenario)")
         yield {"messageStart": {"role": "assistant"}}
+        offered = {spec.get("name") for spec in tool_specs or []}
+        weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in offered else "weather_lookup"
         calls = {
-            "tool": ("get_weather", {"city": "Lisbon"}),
-            "subagents": ("get_weather", {"city": "Porto"}),
+            "tool": (weather, {"city": "Lisbon"}),
+            "subagents": ("weather_lookup", {"city": "Porto"}),
             "state": ("add_todo", {"item": "buy milk"}),
-            "interrupt": ("pay", {"amount": 89, "currency": "EUR"}),
-            "subagent-interrupt": ("pay", {"amount": 120, "currency": "EUR"}),
+            "interrupt": ("make_payment", {"amount": 89, "currency": "EUR"}),
+            "subagent-interrupt": ("make_payment", {"amount": 120, "currency": "EUR"}),
+            "confirm": ("delete_drafts", {}),
         }
         if scenario in calls and not _after_tool(messages):
             name, args = calls[scenario]
@@ -113,11 +124,12 @@ def _todos_state(context):
 
 
 def build_app() -> FastAPI:
-    core = Agent(model=ScriptedModel(), tools=[get_weather, add_todo, pay],
+    core = Agent(model=ScriptedModel(), tools=[weather_lookup, add_todo, make_payment, delete_drafts],
                  system_prompt="You are the scripted conformance agent.", callback_handler=None)
     config = StrandsAgentConfig(tool_behaviors={
         "add_todo": ToolBehavior(state_from_result=_todos_state),
-        "pay": ToolBehavior(interrupt_on_call=True),
+        "make_payment": ToolBehavior(interrupt_on_call=True),
+        "delete_drafts": ToolBehavior(interrupt_on_call=True),
     })
     agent = StrandsAgent(core, name="strands-scripted", config=config)
     app = FastAPI(title="agui-conform producer: ag-ui-strands + strands-agents")
