@@ -23,6 +23,8 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRODUCERS_DIR = os.path.join(ROOT, "adapters", "producers")
+VALIDATE = [os.path.join(ROOT, "adapters", "validate", ".venv", "bin", "python"),
+            os.path.join(ROOT, "adapters", "validate", "adapter.py"), "--one-shot"]
 sys.path.insert(0, PRODUCERS_DIR)
 
 from common.script import MESSAGES  # noqa: E402
@@ -74,6 +76,7 @@ NOTES = {
         "Every `STEP_*` of the deep agent's middleware (`PatchToolCallsMiddleware.before_agent`, `_ParentNotifierMiddleware.after_agent`, …) is streamed as a step, and a `RAW` event follows nearly every event (`emit_raw_events` defaults to true): most of a stream's events are bookkeeping.",
         "A call to a tool the agent does not have (seen while writing this server: deepagents 0.7.32 has no `write_todos` by default) is answered inside the graph with an error tool message, which reaches the client only in `MESSAGES_SNAPSHOT`: the call's `TOOL_CALL_START`/`END` get no `TOOL_CALL_RESULT`.",
         "On the failure path the run ends with `RUN_ERROR` while the `model` step is open; RULES.md: `RUN_ERROR` ends everything, so this is not a violation.",
+        "The two `researcher` subagents run concurrently, so the event count of the `subagents` scenarios can differ by a few `RAW` events from one run of this report to the next (everything else is the same on every run).",
         "An interrupt inside a subagent: the `booker` subagent ends its first run with `SUBAGENT_FINISHED` outcome `suspended` naming the interrupt id, the run with the `interrupt` outcome; the resume re-announces the same `subagentRunId` and finishes it (`subagent-interrupt` rows).",
         "A `resume` naming interrupt ids the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful): the adapter passes them on as a resume map, drops the input's messages (the model sees only its system prompt) and answers as a fresh conversation. The stream conforms; the resume path is exercised only by resuming the ids the producer raised (the scenarios above).",
     ],
@@ -211,7 +214,20 @@ def check_url(binary, url, body, stem):
     except ValueError:
         report = {"verdict": "error", "violations": [], "error": (proc.stderr or proc.stdout)[-300:]}
     return {"exit": proc.returncode, "report": report, "events": read_events(stem + ".jsonl"),
-            "request": body, "stem": stem}
+            "request": body, "stem": stem, "other": other_validator(stem + ".jsonl")}
+
+
+def other_validator(path):
+    """ag-ui-validate 0.4.0's verdict on a saved stream (its adapter, one-shot),
+    or None when it is not installed (adapters/install.sh validate)."""
+    if not os.path.exists(VALIDATE[0]) or not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        proc = subprocess.run(VALIDATE, stdin=f, capture_output=True, text=True, timeout=120)
+    try:
+        return json.loads(proc.stdout)
+    except ValueError:
+        return {"verdict": "error", "message": (proc.stderr or proc.stdout)[-200:]}
 
 
 def check_file(binary, path):
@@ -288,6 +304,8 @@ def exercise(name, spec, binary, work, port, suite=None):
                         f.write(json.dumps(e) + "\n")
                 result["conversations"].append({"scenario": tag, "file": joined,
                                                 "report": check_file(binary, joined),
+                                                "other": other_validator(joined),
+                                                "stream": first["events"] + second["events"],
                                                 "events": len(first["events"]) + len(second["events"])})
         captures = os.path.join(work, f"{name}.suite")
         proc_suite = run([binary, "run", "--producer", base + "/", "--format", "json", "--no-progress",
@@ -304,6 +322,19 @@ def exercise(name, spec, binary, work, port, suite=None):
 
 def esc(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def other_text(answer, events) -> str:
+    """ag-ui-validate's answer in a table cell: its first error, or accept."""
+    if answer is None:
+        return "not run"
+    if answer.get("verdict") != "reject":
+        return answer.get("verdict", "?")
+    index = answer.get("index")
+    shown = ""
+    if events and isinstance(index, int) and 0 <= index < len(events) and isinstance(events[index], dict):
+        shown = f" (`{events[index].get('type')}`)"
+    return esc(f"reject at {index}{shown}: {answer.get('message', '')[:140]}")
 
 
 def render(results, rules, out):
@@ -336,7 +367,11 @@ def render(results, rules, out):
     w.append("")
     w.append("A scenario's verdict is `agui-conform check --url`'s; a resumed conversation is also checked"
              " as one stream (both runs concatenated), for the rules across runs. The producer suite is"
-             " `agui-conform run --producer URL` with the `producer` suite as it stands on this branch.\n")
+             " `agui-conform run --producer URL` with the `producer` suite of the binary that ran."
+             " Each saved stream is also given to ag-ui-validate 0.4.0 (its adapter, `adapters/validate/`,"
+             " one-shot; its first error is its rejection): where it rejects a stream this catalogue"
+             " accepts, the scenario tables say at which event and why"
+             " ([why it departs](ag-ui-validate.md)).\n")
 
     for r in results:
         spec = r["spec"]
@@ -346,18 +381,19 @@ def render(results, rules, out):
             continue
         w.append("Versions: " + ", ".join(f"`{k}` {v}" for k, v in r["versions"].items()) + ".\n")
         w.append("Served paths: " + "; ".join(f"`{p}` — {d}" for p, d in spec["paths"].items()) + ".\n")
-        w.append("| scenario | path | events | how the run ended | verdict | violations |")
-        w.append("|---|---|---:|---|---|---|")
+        w.append("| scenario | path | events | how the run ended | verdict | violations | ag-ui-validate 0.4.0 |")
+        w.append("|---|---|---:|---|---|---|---|")
         for c in r["checks"]:
             rep = c["report"]
             status = rep.get("verdict", "?")
             viol = ", ".join(f"`{v['rule']}` at {v['index']}" for v in rep.get("violations", [])) or "—"
             w.append(f"| {esc(c['scenario'])} | `{c['path']}` | {len(c['events'])} | {esc(outcome_of(c['events'])['text'])}"
-                     f" | {status} | {viol} |")
+                     f" | {status} | {viol} | {other_text(c.get('other'), c['events'])} |")
         for conv in r["conversations"]:
             rep = conv["report"]
             viol = ", ".join(f"`{v['rule']}` at {v['index']}" for v in rep.get("violations", [])) or "—"
-            w.append(f"| {esc(conv['scenario'])}: both runs as one stream | | {conv['events']} | | {rep.get('verdict', '?')} | {viol} |")
+            w.append(f"| {esc(conv['scenario'])}: both runs as one stream | | {conv['events']} | | {rep.get('verdict', '?')}"
+                     f" | {viol} | {other_text(conv.get('other'), conv.get('stream'))} |")
         w.append("")
         if r["suite"]:
             w.append("Producer suite (`agui-conform run --producer`):\n")

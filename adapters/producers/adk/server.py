@@ -22,7 +22,6 @@ The scenarios are chosen by the user message (common/script.py).
 
 import os
 import sys
-import uuid
 from importlib.metadata import version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -37,7 +36,7 @@ from google.adk.tools.function_tool import FunctionTool  # noqa: E402
 from google.adk.tools.tool_context import ToolContext  # noqa: E402
 from google.genai import types  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of  # noqa: E402
+from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, call_id, scenario_of  # noqa: E402
 
 RESEARCHER = "SUBAGENT:researcher"
 
@@ -70,7 +69,7 @@ def _text(reply: str) -> LlmResponse:
 
 
 def _call(name: str, args: dict) -> LlmResponse:
-    call = types.FunctionCall(name=name, args=args, id=f"call_{name}_{uuid.uuid4().hex[:8]}")
+    call = types.FunctionCall(name=name, args=args, id=call_id(name, args))
     return LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
 
 

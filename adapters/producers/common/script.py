@@ -20,6 +20,9 @@ Tool names: the servers' own tools are `weather_lookup`, `add_todo`,
 offers (the producer suite offers `get_weather`, `pay`, `web_search`).
 """
 
+import hashlib
+import json
+
 SCENARIOS = ("text", "tool", "state", "interrupt", "confirm", "subagents", "subagent-interrupt", "failure")
 CLIENT_WEATHER_TOOL = "get_weather"
 
@@ -73,6 +76,13 @@ def approved(answer) -> bool:
     decisions = answer.get("decisions")
     return (isinstance(decisions, list) and bool(decisions) and isinstance(decisions[0], dict)
             and decisions[0].get("type") == "approve")
+
+
+def call_id(name: str, args: dict) -> str:
+    """A tool call id that is the same on every run (the report shows ids),
+    and differs between calls of one turn (they differ in name or arguments)."""
+    digest = hashlib.sha1(f"{name}{json.dumps(args, sort_keys=True)}".encode()).hexdigest()[:8]
+    return f"call_{name}_{digest}"
 
 
 def words(text: str):

@@ -18,7 +18,6 @@ The scenarios are chosen by the user message (common/script.py).
 import json
 import os
 import sys
-import uuid
 from importlib.metadata import version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -34,7 +33,8 @@ from langchain_core.tools import tool  # noqa: E402
 from langgraph.checkpoint.memory import MemorySaver  # noqa: E402
 from langgraph.types import interrupt  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, approved, scenario_of, words  # noqa: E402
+from common.script import (  # noqa: E402
+    CLIENT_WEATHER_TOOL, ScriptedFailure, approved, call_id, scenario_of, words)
 
 RESEARCHER = "SUBAGENT:researcher"
 BOOKER = "SUBAGENT:booker"
@@ -61,7 +61,7 @@ def delete_drafts() -> str:
 
 
 def _call(name, args):
-    return {"name": name, "args": args, "id": f"call_{name}_{uuid.uuid4().hex[:8]}", "type": "tool_call"}
+    return {"name": name, "args": args, "id": call_id(name, args), "type": "tool_call"}
 
 
 class ScriptedChatModel(BaseChatModel):
