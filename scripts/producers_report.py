@@ -84,6 +84,7 @@ NOTES = {
         "A tool call is preceded by an empty assistant text message (`TEXT_MESSAGE_START`/`END` with no content) whose id the call names as `parentMessageId`.",
         "The adapter validates the request's `state` against the agent's state model (`StateDeps`) before the stream starts; a state that does not fit is an unhandled exception, answered `HTTP 500` with body `Internal Server Error` (scenario `state-mismatch`).",
         "Every event carries a `timestamp`; `RUN_STARTED` carries `protocolVersion`.",
+        "On resume, the approved (or declined) tool's `TOOL_CALL_RESULT` is the new run's first event after `RUN_STARTED`; the call's `TOOL_CALL_START`/`END` were in the interrupted run, and no `MESSAGES_SNAPSHOT` repeats it. No rule of the catalogue asks a result to follow its call in the same run (the request's messages carry the call); ag-ui-validate rejects it (AGUI207, \"never started\").",
         "A `resume` naming interrupt ids the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful) is answered `RUN_ERROR` \"Tool call results were provided, but the message history does not contain any unprocessed tool calls.\"",
     ],
     "adk": [
@@ -91,12 +92,12 @@ NOTES = {
         "The session state includes the adapter's own keys (`_ag_ui_thread_id`, `_ag_ui_app_name`, `_ag_ui_user_id`), so they reach the client in every `STATE_SNAPSHOT`.",
         "Text arrives as one `TEXT_MESSAGE_CONTENT` per model response (the scripted BaseLlm answers in one part; ADK streams partial parts only from models that stream).",
         "A `resume` naming an interrupt the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful) is answered with a stream of one event, `RUN_ERROR` code `UNKNOWN_INTERRUPT`, without `RUN_STARTED`: legal (`run.first-event` allows `RUN_ERROR` first), but a client gets no run to attach the error to.",
-        "A tool with `require_confirmation` streams the model's call (`TOOL_CALL_START`/`END`, no arguments event for `{}`), then ADK's own `adk_request_confirmation` call, whose id is the interrupt id; with the default (`/legacy`) the run just finishes, leaving that call for the client. On resume the original call's `TOOL_CALL_RESULT` is the first tool event of the new run; a declined confirmation's result is `{\"error\": \"This tool call is rejected.\"}`.",
+        "A tool with `require_confirmation` streams the model's call (`TOOL_CALL_START`/`END`, no arguments event for `{}`), then ADK's own `adk_request_confirmation` call, whose id is the interrupt id; with the default (`/legacy`) the run just finishes, leaving that call for the client. On resume the original call's `TOOL_CALL_RESULT` is the new run's first event after `RUN_STARTED` (ag-ui-validate rejects that, AGUI207; no rule of the catalogue does); a declined confirmation's result is `{\"error\": \"This tool call is rejected.\"}`.",
     ],
     "strands": [
         "Each run opens with `STATE_SNAPSHOT` and `MESSAGES_SNAPSHOT` echoing the input, and repeats `MESSAGES_SNAPSHOT` after every tool call and at the end.",
         "The failure path answers `RUN_ERROR` with code `STRANDS_FORCE_STOP`.",
-        "On resume, the approved tool's `TOOL_CALL_RESULT` is the first tool event of the new run: its `TOOL_CALL_START`/`END` were in the interrupted run (the `MESSAGES_SNAPSHOT` before it carries the call). No rule of the catalogue asks a result to follow a call in the same run; ag-ui-validate's AGUI207 would reject it.",
+        "On resume, the approved tool's `TOOL_CALL_RESULT` is the first tool event of the new run: its `TOOL_CALL_START`/`END` were in the interrupted run (the `MESSAGES_SNAPSHOT` before it carries the call). No rule of the catalogue asks a result to follow a call in the same run; ag-ui-validate accepts it too (it learns the call from that `MESSAGES_SNAPSHOT`).",
         "A `resume` naming interrupt ids the thread never raised (the `resume-after-interrupt` input of the producer suite before it became stateful) is answered `RUN_ERROR` \"No pending interrupts for this thread.\" (code `UNKNOWN_INTERRUPT_ID`).",
     ],
 }
