@@ -31,6 +31,7 @@ peers=(
   "reference|Reference model||"
   "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
   "python|Python SDK|${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}|adapters/python/.venv/bin/python"
+  "validate|ag-ui-validate|${AGUI_VALIDATE_CMD:-adapters/validate/.venv/bin/python adapters/validate/adapter.py}|adapters/validate/.venv/bin/python"
 )
 while [ $# -gt 0 ]; do
   case "$1" in

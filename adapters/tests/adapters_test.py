@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""End-to-end tests of both peer adapters over the agui-conform protocol v1.
+"""End-to-end tests of the peer adapters over the agui-conform protocol v1.
 
 Each adapter is started as the harness would start it, fed protocol lines, and
 its answers are checked. Expected answers come from the spec (docs/rules.md: which
 event a rule fires at) and, for the Python adapter, from construction: it only
 validates events one by one, so a stream whose events are each well-formed is
-accepted whatever their order. Standard library only.
+accepted whatever their order. For ag-ui-validate they come from its rule
+catalogue: ownership disagreement is its AGUI606, a warning, so it accepts;
+an open subagent at RUN_FINISHED is its AGUI604, an error at that event.
+Standard library only.
 
-Usage: python3 adapters/tests/adapters_test.py [typescript] [python]
+Usage: python3 adapters/tests/adapters_test.py [typescript] [python] [validate]
 Prints one line per check and ends with 'N passed, N failed'.
 """
 
@@ -22,7 +25,10 @@ COMMANDS = {
     "typescript": ["node", os.path.join(ADAPTERS, "typescript", "adapter.mjs")],
     "python": [os.path.join(ADAPTERS, "python", ".venv", "bin", "python"),
                os.path.join(ADAPTERS, "python", "adapter.py")],
+    "validate": [os.path.join(ADAPTERS, "validate", ".venv", "bin", "python"),
+                 os.path.join(ADAPTERS, "validate", "adapter.py")],
 }
+VENV_ADAPTERS = ("python", "validate")
 
 RS = {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}
 RF = {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}
@@ -39,34 +45,42 @@ def text(kind, mid, **extra):
 CASES = [
     ("valid/attributed-text",
      [RS, text("START", "m1", subagentRunId="s1"), text("CONTENT", "m1"), text("END", "m1"), RF],
-     {"typescript": "accept", "python": "accept"}),
+     {"typescript": "accept", "python": "accept", "validate": "accept"}),
     ("valid/subagent-lifecycle",
      [RS, {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "researcher"},
       text("START", "m1", subagentRunId="s1"), text("END", "m1", subagentRunId="s1"),
       {"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"}, RF],
-     {"typescript": "accept", "python": "accept"}),
+     {"typescript": "accept", "python": "accept", "validate": "accept"}),
     # schema.missing-field: TEXT_MESSAGE_START without messageId, at index 1.
     ("schema/missing-message-id", [RS, {"type": "TEXT_MESSAGE_START"}, RF],
-     {"typescript": 1, "python": 1}),
+     {"typescript": 1, "python": 1, "validate": 1}),
     # schema.not-json: a stream item that is not an object, at index 1.
-    ("schema/not-an-object", [RS, 3, RF], {"typescript": 1, "python": 1}),
+    ("schema/not-an-object", [RS, 3, RF], {"typescript": 1, "python": 1, "validate": 1}),
     # ownership.continuation-disagrees at index 2 (the CONTENT tagged s2).
     ("ownership/continuation-disagrees",
      [RS, text("START", "m1", subagentRunId="s1"), text("CONTENT", "m1", subagentRunId="s2"),
       text("END", "m1"), RF],
-     {"typescript": 2, "python": "accept"}),
+     {"typescript": 2, "python": "accept", "validate": "accept"}),
     # The same through the chunk shorthand: checked at the chunk's own index.
     ("chunk/continuation-disagrees",
      [RS, {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "a"},
       {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "delta": "b", "subagentRunId": "s9"}, RF],
-     {"typescript": 2, "python": "accept"}),
+     {"typescript": 2, "python": "accept", "validate": "accept"}),
     # run.first-event at index 0.
     ("run/first-event", [text("START", "m1"), text("END", "m1")],
-     {"typescript": 0, "python": "accept"}),
+     {"typescript": 0, "python": "accept", "validate": 0}),
     # lifecycle.open-at-run-finish at the RUN_FINISHED (index 2).
     ("lifecycle/open-at-run-finish",
      [RS, {"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "w"}, RF],
-     {"typescript": 2, "python": "accept"}),
+     {"typescript": 2, "python": "accept", "validate": 2}),
+    # An empty delta is ag-ui-validate's AGUI105, a warning: warnings never
+    # reject (the spec has no such rule either).
+    ("text/empty-delta",
+     [RS, text("START", "m1"), text("CONTENT", "m1", delta=""), text("END", "m1"), RF],
+     {"typescript": "accept", "python": "accept", "validate": "accept"}),
+    # An unterminated run: a fault found only at end of input rejects at the
+    # number of events (PROTOCOL.md), here 1 (ag-ui-validate's AGUI003).
+    ("run/unterminated", [RS], {"validate": 1}),
 ]
 
 
@@ -121,6 +135,8 @@ def test_adapter(name, results):
     if name == "python":
         check(results, "python: declares schema-only", "schema-only" in caps, repr(caps))
     for seq, (cid, events, expected) in enumerate(CASES, start=10):
+        if name not in expected:
+            continue
         answer = a.ask({"cmd": "run", "seq": seq, "case": {"id": cid, "events": events}})
         result = (answer or {}).get("result", {})
         want = expected[name]
@@ -236,7 +252,7 @@ def main():
         test_client_view(results)
         test_explain(results)
     for name in wanted:
-        if not os.path.exists(COMMANDS[name][0]) and name == "python":
+        if not os.path.exists(COMMANDS[name][0]) and name in VENV_ADAPTERS:
             check(results, f"{name}: installed", False, "run adapters/install.sh first")
             continue
         test_adapter(name, results)

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Smoke test of the producer servers: start one, check one live stream, stop it.
+
+For each producer named (default: every installed one): start its server on
+a loopback port, POST the text scenario with `agui-conform check --url`,
+and expect HTTP 200, verdict accept, and a stream that opens with
+RUN_STARTED and ends with RUN_FINISHED (what the scripted text scenario
+produces by construction). The server's process group is always ended.
+
+Usage: adapters/producers/smoke.py [--bin target/debug/agui-conform] [--port 18790] [NAME ...]
+Prints one line per check and ends with 'N passed, N failed'.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ALL = ("langgraph", "pydantic-ai", "adk", "strands")
+sys.path.insert(0, HERE)
+
+from common.script import MESSAGES  # noqa: E402
+
+
+def wait_ready(port, proc, seconds=180):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/versions", timeout=5) as r:
+                return json.loads(r.read())
+        except (OSError, ValueError):
+            time.sleep(0.5)
+    return None
+
+
+def smoke(name, binary, port, results):
+    python = os.path.join(HERE, name, ".venv", "bin", "python")
+    if not os.path.exists(python):
+        results.append(False)
+        print(f"FAIL {name}: not installed (adapters/producers/install.sh {name})")
+        return
+    work = tempfile.mkdtemp(prefix=f"smoke-{name}-")
+    log = open(os.path.join(work, "server.log"), "w", encoding="utf-8")
+    proc = subprocess.Popen([python, os.path.join(HERE, name, "server.py"), str(port)], stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+    try:
+        versions = wait_ready(port, proc)
+        ok = versions is not None
+        results.append(ok)
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: server up on 127.0.0.1:{port} {versions or ''}")
+        if not ok:
+            return
+        request = os.path.join(work, "request.json")
+        with open(request, "w", encoding="utf-8") as f:
+            json.dump({"threadId": "thread-smoke", "runId": "run-smoke-1",
+                       "messages": [{"id": "msg-user-1", "role": "user", "content": MESSAGES["text"]}],
+                       "tools": [], "context": [], "state": {}, "forwardedProps": {}}, f)
+        saved = os.path.join(work, "stream.jsonl")
+        check = subprocess.run([binary, "check", "--url", f"http://127.0.0.1:{port}/", "--input", request,
+                                "--format", "json", "--no-projection", "--save", saved, "--timeout", "120"],
+                               capture_output=True, text=True, timeout=180)
+        try:
+            report = json.loads(check.stdout)
+        except ValueError:
+            report = {}
+        types = []
+        if os.path.exists(saved):
+            with open(saved, encoding="utf-8") as f:
+                types = [json.loads(line).get("type") for line in f if line.strip()]
+        ok = (check.returncode == 0 and report.get("verdict") == "accept" and types[:1] == ["RUN_STARTED"]
+              and types[-1:] == ["RUN_FINISHED"])
+        results.append(ok)
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: check --url accepts a {len(types)}-event text run"
+              + ("" if ok else f": exit {check.returncode}, {check.stdout[-300:]} {check.stderr[-300:]}"))
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+        log.close()
+    ok = proc.returncode is not None
+    results.append(ok)
+    print(f"{'ok  ' if ok else 'FAIL'} {name}: server stopped")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "debug", "agui-conform"))
+    ap.add_argument("--port", type=int, default=18790)
+    ap.add_argument("names", nargs="*")
+    args = ap.parse_args()
+    names = args.names or [n for n in ALL if os.path.exists(os.path.join(HERE, n, ".venv", "bin", "python"))]
+    results = []
+    for i, name in enumerate(names):
+        smoke(name, args.bin, args.port + i, results)
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if results and passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
