@@ -2,9 +2,10 @@
 //! tabs, written beside the other output. Verdict `reject` is a failure;
 //! otherwise a limit notice (part of the stream unjudged, or not every
 //! violation kept) makes it an error; otherwise it passes, with any
-//! warnings in its output.
+//! warnings in its output. How each run ended is in the output too.
 
 use super::sarif::Collected;
+use agui_live::RunLog;
 use agui_model::{Report, Verdict};
 use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
@@ -15,6 +16,7 @@ use std::time::Duration;
 pub fn render(
     name: &str,
     report: &Report,
+    runs: &RunLog,
     found: &Collected,
     elapsed: Duration,
 ) -> anyhow::Result<String> {
@@ -27,7 +29,7 @@ pub fn render(
         c.limits,
         report.events
     );
-    let mut details = String::new();
+    let mut details = runs.render_text(usize::MAX);
     for v in &found.violations {
         let _ = writeln!(
             details,
@@ -76,9 +78,10 @@ pub fn write(
     path: &Path,
     name: &str,
     report: &Report,
+    runs: &RunLog,
     found: &Collected,
     elapsed: Duration,
 ) -> anyhow::Result<()> {
-    let xml = render(name, report, found, elapsed)?;
+    let xml = render(name, report, runs, found, elapsed)?;
     std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

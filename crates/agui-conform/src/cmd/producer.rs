@@ -124,17 +124,25 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     let started = std::time::Instant::now();
     let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
     let report = &run.report;
+    let runs = &run.runs;
     super::rules::to_stdout(|out| match args.format {
-        check::Format::Json => check::write_json_line(out, report),
-        check::Format::Text => check::write_text(out, url, report, args.all, check::colour()),
+        check::Format::Json => check::write_json_line(out, report, runs),
+        check::Format::Text => {
+            check::write_text(out, url, report, runs, args.all, check::colour())
+        }
         check::Format::Sarif => sarif::write(
             out,
-            &sarif::log(&sarif::Source::Url(url), &report.violations, &report.limits),
+            &sarif::log(
+                &sarif::Source::Url(url),
+                &report.violations,
+                &report.limits,
+                runs,
+            ),
         ),
     })?;
     if let Some(path) = &args.junit {
         let found = sarif::Collected::of(report);
-        super::junit::write(path, url, report, &found, started.elapsed())?;
+        super::junit::write(path, url, report, runs, &found, started.elapsed())?;
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
