@@ -13,6 +13,7 @@ pub mod error;
 pub mod input;
 pub mod live;
 pub mod outcome;
+pub mod scenario;
 pub mod sse;
 pub mod sse_file;
 pub mod suite;

@@ -186,7 +186,9 @@ impl RunLog {
             }
             Some("RUN_FINISHED") => {
                 let outcome = o.get("outcome").and_then(Value::as_object);
-                let kind = outcome.and_then(|oc| oc.get("type")).and_then(Value::as_str);
+                let kind = outcome
+                    .and_then(|oc| oc.get("type"))
+                    .and_then(Value::as_str);
                 let list = |key: &str| -> Vec<Value> {
                     match outcome.and_then(|oc| oc.get(key)) {
                         Some(Value::Array(a)) => a.clone(),
@@ -298,13 +300,9 @@ impl RunLog {
             .collect()
     }
 
-    /// The last run, if it was kept.
-    pub fn last(&self) -> Option<&RunRecord> {
-        if self.runs.len() == self.total() {
-            self.runs.last()
-        } else {
-            None
-        }
+    /// Whether a run is open (started, not yet ended).
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
     }
 
     /// The runs that ended in `RUN_ERROR`.
@@ -412,7 +410,10 @@ mod tests {
     fn lines_are_parsed_only_when_they_can_be_run_events() {
         let mut l = RunLog::new();
         l.observe_line(0, br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
-        l.observe_line(1, br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}"#);
+        l.observe_line(
+            1,
+            br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}"#,
+        );
         l.observe_line(2, br#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success","pendingToolCallIds":["c1"]}}"#);
         l.finish(3);
         assert_eq!(
@@ -421,6 +422,9 @@ mod tests {
                 pending_tool_calls: vec!["c1".into()]
             }
         );
-        assert_eq!(l.runs()[0].to_string(), "run r (#0–#2): finished (pending tool calls c1)");
+        assert_eq!(
+            l.runs()[0].to_string(),
+            "run r (#0–#2): finished (pending tool calls c1)"
+        );
     }
 }

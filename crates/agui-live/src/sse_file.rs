@@ -97,8 +97,7 @@ mod tests {
 
     fn check(body: &[u8]) -> Found {
         let mut lines = Vec::new();
-        let report =
-            check_sse_reader(
+        let report = check_sse_reader(
             body,
             Checker::new(),
             || false,

@@ -144,6 +144,9 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.live.url {
         return super::producer::check_url(url, &args, wants_projection);
     }
+    if let Some(flag) = args.live.input_flags.any() {
+        anyhow::bail!("{flag} is part of the input sent to a producer: it needs --url");
+    }
     let (mut input, live) = open_input(&args.input)?;
     let name = label(&args.input);
     let format = input_format::resolve(&mut *input, args.input_format)

@@ -88,6 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.producer.producer {
         return super::producer::run_suite(url, &args);
     }
+    if let Some(flag) = args.producer.input_flags.any() {
+        anyhow::bail!("{flag} is part of the input sent to a producer: it needs --producer");
+    }
     agui_harness::subprocess::cleanup::install(
         agui_harness::subprocess::cleanup::OnSignal::WindDown,
     );
