@@ -457,7 +457,8 @@ impl<W: Write> TextStream<W> {
     }
 }
 
-/// `  #3     error   rule: message (at path)`.
+/// `  #3     error   rule: message (at path) (see #1)`: `see` names the
+/// related event (the opener on record, the run's start).
 fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<()> {
     let severity = v.severity.as_str();
     let severity = match v.severity {
@@ -469,9 +470,13 @@ fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<
         .as_deref()
         .map(|p| format!(" (at {})", if p.is_empty() { "the top" } else { p }))
         .unwrap_or_default();
+    let related = v
+        .related
+        .map(|r| format!(" (see #{r})"))
+        .unwrap_or_default();
     writeln!(
         out,
-        "  #{:<5} {severity} {}: {}{at}",
+        "  #{:<5} {severity} {}: {}{at}{related}",
         v.index, v.rule, v.message
     )
 }

@@ -77,17 +77,7 @@ fn rules() -> Vec<RuleId> {
 
 /// The docs/rules.md section of an area (GitHub's heading anchors).
 fn anchor(area: &str) -> &'static str {
-    match area {
-        "schema" => "schema-rules-checked-per-event",
-        "run" => "run-rules-base",
-        "entities" => "entity-rules-base",
-        "lifecycle" => "lifecycle-rules-draft",
-        "ownership" => "ownership-rules-draft",
-        "interrupts" => "interrupt-consistency-docs-warnings",
-        "chunks" => "chunk-shorthand-docs-the-typescript-client-100-is-the-executable-reference",
-        "transport" => "transport-rules-http--sse-producers-only",
-        _ => "rule-catalogue-ag-ui-10-event-streams-with-subagent-attribution",
-    }
+    agui_model::violation::doc_anchor(area)
 }
 
 fn level(s: Severity) -> &'static str {
@@ -164,6 +154,14 @@ pub fn log(
             }
             if let Some(p) = &v.path {
                 r["properties"]["path"] = json!(p);
+                r["properties"]["pointer"] = json!(agui_model::violation::pointer(p));
+            }
+            if let Some(at) = v.related {
+                let mut related = location(source, at);
+                related["id"] = json!(1);
+                related["message"] = json!({"text": format!("related event {at}")});
+                r["relatedLocations"] = json!([related]);
+                r["properties"]["relatedIndex"] = json!(at);
             }
             r
         })
