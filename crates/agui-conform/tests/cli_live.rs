@@ -296,6 +296,8 @@ fn run_producer_scores_each_input() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["id"], "plain");
     assert_eq!(lines[0]["score"], "PASS");
+    assert_eq!(lines[0]["steps"][0]["kind"], "input");
+    assert_eq!(lines[0]["runs"][0]["outcome"], "finished");
     assert_eq!(lines[1]["summary"]["inputs"], 1);
     assert_eq!(lines[1]["summary"]["scores"]["PASS"], 1);
 }

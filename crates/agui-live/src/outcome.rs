@@ -230,19 +230,6 @@ impl RunLog {
         }
     }
 
-    /// Sees event `index` given as a JSON Lines line that was checked
-    /// without being parsed (the checker's fast path): only lines that can
-    /// be run events are parsed here.
-    pub fn observe_line(&mut self, index: usize, line: &[u8]) {
-        if memchr::memmem::find(line, b"\"RUN_").is_some() {
-            if let Ok(v) = serde_json::from_slice::<Value>(line) {
-                self.observe(index, &v);
-            }
-        } else if self.open.is_none() {
-            self.observe(index, &Value::Object(Map::new()));
-        }
-    }
-
     fn end(&mut self, index: usize, o: &Map<String, Value>, outcome: Outcome) {
         let mut run = self.open.take().unwrap_or(RunRecord {
             start: index,
@@ -393,6 +380,25 @@ mod tests {
     }
 
     #[test]
+    fn pending_tool_calls_are_kept() {
+        let l = log(&[
+            json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r",
+                   "outcome": {"type": "success", "pendingToolCallIds": ["c1"]}}),
+        ]);
+        assert_eq!(
+            l.runs()[0].outcome,
+            Outcome::Finished {
+                pending_tool_calls: vec!["c1".into()]
+            }
+        );
+        assert_eq!(
+            l.runs()[0].to_string(),
+            "run r (#0–#1): finished (pending tool calls c1)"
+        );
+    }
+
+    #[test]
     fn a_lone_run_error_and_a_run_without_start_are_runs() {
         let l = log(&[json!({"type": "RUN_ERROR", "message": "down"})]);
         assert_eq!(l.runs()[0].outcome.as_str(), "errored");
@@ -404,27 +410,5 @@ mod tests {
         assert_eq!(l.runs()[0].outcome, Outcome::Cancelled);
         assert_eq!(l.runs()[0].run_id.as_deref(), Some("r"));
         assert_eq!(log(&[]).render_text(5), "runs: none\n");
-    }
-
-    #[test]
-    fn lines_are_parsed_only_when_they_can_be_run_events() {
-        let mut l = RunLog::new();
-        l.observe_line(0, br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
-        l.observe_line(
-            1,
-            br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}"#,
-        );
-        l.observe_line(2, br#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success","pendingToolCallIds":["c1"]}}"#);
-        l.finish(3);
-        assert_eq!(
-            l.runs()[0].outcome,
-            Outcome::Finished {
-                pending_tool_calls: vec!["c1".into()]
-            }
-        );
-        assert_eq!(
-            l.runs()[0].to_string(),
-            "run r (#0–#2): finished (pending tool calls c1)"
-        );
     }
 }

@@ -58,9 +58,11 @@ pub fn check(
     Ok((report, runs))
 }
 
-/// `agui_model::check::check_reader_until`, with each item also shown to
-/// the run log (a line the checker's fast path takes is parsed again only
-/// when it can be a run event).
+/// `agui_model::check::check_reader_until`, with each parsed item also
+/// shown to the run log. Lines the checker's fast path takes are not: it
+/// takes only attributable events inside an open run, never a run event
+/// (`RUN_*` are not attributable), so the hot path costs nothing more
+/// (cli_check's run-by-run test would see a missing outcome otherwise).
 fn check_json(
     input: impl BufRead,
     checker: Checker,
@@ -69,20 +71,11 @@ fn check_json(
 ) -> io::Result<Report> {
     let opts = checker.limits().read_options();
     let checker = RefCell::new(checker);
-    let log = RefCell::new(runs);
-    let fast = |line: &[u8]| {
-        let mut c = checker.borrow_mut();
-        let i = c.events();
-        let taken = c.try_push_line(line);
-        if taken {
-            log.borrow_mut().observe_line(i, line);
-        }
-        taken
-    };
+    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
     stream::read_stream_with(input, &opts, fast, |item| {
         let mut c = checker.borrow_mut();
         if let Item::Value { value, .. } = &item {
-            log.borrow_mut().observe(c.events(), value);
+            runs.observe(c.events(), value);
         }
         push_item(&mut c, item);
         if stop() {
@@ -92,6 +85,6 @@ fn check_json(
         }
     })?;
     let checker = checker.into_inner();
-    log.into_inner().finish(checker.events());
+    runs.finish(checker.events());
     Ok(checker.finish())
 }
