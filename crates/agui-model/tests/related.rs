@@ -77,3 +77,30 @@ fn run_violations_name_the_run_start_or_the_previous_end() {
         ]
     );
 }
+
+#[test]
+fn lifecycle_violations_name_the_announcement_or_the_end() {
+    let found = related(&[
+        start("r"),
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"}),
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"}),
+        json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s"}),
+        json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s"}),
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s", "name": "n"}),
+        json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s"}),
+        json!({"type": "SUBAGENT_ERROR", "subagentRunId": "x", "message": "m"}),
+        finish("r"),
+    ]);
+    assert_eq!(
+        found,
+        [
+            // Already active since its announcement at 1.
+            (RuleId::LifecycleAlreadyActive, 2, Some(1)),
+            // Closed at 3.
+            (RuleId::LifecycleNotActive, 4, Some(3)),
+            (RuleId::LifecycleReusedId, 5, Some(3)),
+            // Never announced: nothing to refer to.
+            (RuleId::LifecycleNotActive, 7, None),
+        ]
+    );
+}

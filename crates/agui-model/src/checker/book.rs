@@ -84,6 +84,9 @@ struct Slot {
     attributed: bool,
     /// Announced as an invocation.
     invocation: Option<InvocationState>,
+    /// Index of the event that set `invocation` (its announcement, or its
+    /// end): a violation's related event; saturates past `u32::MAX`.
+    invocation_at: u32,
 }
 
 /// Everything the checker knows about the current run.
@@ -346,13 +349,21 @@ impl RunBook {
 
     /// Sets how invocation `id` stands; the first time, it joins the
     /// announcement order.
-    pub fn set_invocation(&mut self, id: &str, state: InvocationState) {
+    pub fn set_invocation(&mut self, id: &str, state: InvocationState, at: usize) {
         let n = self.intern(id);
         let slot = &mut self.slots[n.index()];
         if slot.invocation.is_none() {
             self.announce_order.push(n);
         }
         slot.invocation = Some(state);
+        slot.invocation_at = u32::try_from(at).unwrap_or(u32::MAX);
+    }
+
+    /// Index of the event that last set how invocation `id` stands.
+    pub fn invocation_at(&self, id: &str) -> Option<usize> {
+        self.slot(id)
+            .filter(|s| s.invocation.is_some())
+            .map(|s| s.invocation_at as usize)
     }
 
     /// The invocations still active, in announcement order.

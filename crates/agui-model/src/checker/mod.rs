@@ -1290,10 +1290,12 @@ impl Checker {
                 );
         }
         if self.book.invocation(id) == Some(InvocationState::Active) {
-            self.report(
+            let at = self.book.invocation_at(id);
+            self.report_related(
                 RuleId::LifecycleAlreadyActive,
                 i,
                 format!("SUBAGENT_STARTED {id:?} while invocation {id:?} is already active"),
+                at,
             );
             return;
         }
@@ -1307,10 +1309,12 @@ impl Checker {
                     InvocationState::Errored => "errored",
                     _ => "finished",
                 };
-                self.report(
+                let at = self.book.invocation_at(id);
+                self.report_related(
                     RuleId::LifecycleReusedId,
                     i,
                     format!("SUBAGENT_STARTED {id:?}: invocation {id:?} already {how} in this run; a new invocation needs a new id"),
+                    at,
                 );
             }
             None => {
@@ -1335,7 +1339,7 @@ impl Checker {
                 }
             }
         }
-        self.book.set_invocation(id, InvocationState::Active);
+        self.book.set_invocation(id, InvocationState::Active, i);
         if let Some(p) = self.projector.as_mut() {
             p.announced(id, name, parent);
         }
@@ -1356,10 +1360,12 @@ impl Checker {
             } else {
                 "never announced in this run"
             };
-            self.report(
+            let at = self.book.invocation_at(id);
+            self.report_related(
                 RuleId::LifecycleNotActive,
                 i,
                 format!("{ty} for {id:?}, which is not active ({why})"),
+                at,
             );
             return;
         }
@@ -1396,7 +1402,7 @@ impl Checker {
             }
         };
         // Both are on record since the announcement: no new keys.
-        self.book.set_invocation(id, state);
+        self.book.set_invocation(id, state, i);
         self.remembered.set(id, ended);
         if let Some(p) = self.projector.as_mut() {
             p.invocation_ended(id, status);
