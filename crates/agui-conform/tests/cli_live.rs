@@ -251,7 +251,16 @@ fn suite_server() -> Server {
 #[test]
 fn run_producer_scores_each_input() {
     let server = suite_server();
-    let out = run(&["run", "--producer", &server.url(), "--suite", "producer"]);
+    let junit = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("producer-suite.xml");
+    let out = run(&[
+        "run",
+        "--producer",
+        &server.url(),
+        "--suite",
+        "producer",
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -272,6 +281,12 @@ fn run_producer_scores_each_input() {
     // One request per step sent: continue-thread has two; the resume and
     // tool scenarios stop after the first (never interrupted, no call).
     assert_eq!(server.requests().len(), 8);
+    // JUnit: one case per scenario; the skipped ones skipped, the FAIL a
+    // failure.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 7, "{xml}");
+    assert_eq!(xml.matches("<skipped").count(), 3, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
     assert!(
         lines
             .iter()

@@ -85,3 +85,75 @@ pub fn write(
     let xml = render(name, report, runs, found, elapsed)?;
     std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
+
+/// The JUnit XML of a producer-suite run (`run --producer --junit`): one
+/// test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
+/// skipped case with its reason; the output lists the steps, how each run
+/// ended and the violations.
+pub fn render_suite(
+    suite: &str,
+    url: &str,
+    results: &[agui_live::suite::InputResult],
+) -> anyhow::Result<String> {
+    use agui_live::suite::Score;
+    let mut ts = TestSuite::new(format!("agui-conform producer suite {suite}"));
+    for r in results {
+        let note = [&r.refused, &r.failure, &r.skipped]
+            .into_iter()
+            .flatten()
+            .next()
+            .cloned();
+        let mut out = String::new();
+        for st in &r.steps {
+            let _ = writeln!(out, "step {} → {}", st.kind, st.outcomes.join("+"));
+        }
+        for run in &r.runs {
+            let _ = writeln!(out, "{run}");
+        }
+        for v in &r.violations {
+            let _ = writeln!(
+                out,
+                "#{} {} {}: {}",
+                v.index,
+                v.severity.as_str(),
+                v.rule,
+                v.message
+            );
+        }
+        let summary = note.unwrap_or_else(|| {
+            format!(
+                "{} errors, {} warnings in {} events",
+                r.count(agui_model::Severity::Error),
+                r.count(agui_model::Severity::Warning),
+                r.events
+            )
+        });
+        let status = match r.score {
+            Score::Pass | Score::Warn => TestCaseStatus::success(),
+            Score::Skipped => {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(summary.clone());
+                s
+            }
+            Score::Fail | Score::Errored => {
+                let kind = if r.score == Score::Fail {
+                    NonSuccessKind::Failure
+                } else {
+                    NonSuccessKind::Error
+                };
+                let mut s = TestCaseStatus::non_success(kind);
+                s.set_message(summary.clone());
+                s.set_description(out.clone());
+                s
+            }
+        };
+        let mut case = TestCase::new(r.id.clone(), status);
+        case.set_classname(url.to_owned());
+        case.set_time(r.elapsed);
+        case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
+        ts.add_test_case(case);
+    }
+    let mut report = Junit::new("agui-conform");
+    report.add_test_suite(ts);
+    Ok(report.to_string()?)
+}

@@ -308,6 +308,11 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
             eprintln!("{} {}", r.score.as_str(), r.id);
         }
     });
+    if let Some(path) = &args.junit {
+        let xml = super::junit::render_suite(&name, url, &results)?;
+        std::fs::write(path, xml)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
     super::rules::to_stdout(|out| {
         if json {
             writeln!(out, "{}", suite::summary_line(&name, url, &results))
