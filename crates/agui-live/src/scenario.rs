@@ -174,7 +174,9 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
             messages.push(m);
         }
     }
-    if let Some(state) = answer.projection.and_then(|p| p.get("state")) {
+    if changes_state(answer.events)
+        && let Some(state) = answer.projection.and_then(|p| p.get("state"))
+    {
         next.insert("state".into(), state.clone());
     }
     match step {
@@ -293,6 +295,23 @@ pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
             Some(out)
         })
         .collect()
+}
+
+/// Whether the answer set the state (a snapshot, a delta, or a
+/// `RUN_STARTED` input echoing one): only then is its projection's state
+/// the client's; otherwise the client keeps the state it sent (the checker
+/// starts a stream at `{}`, not at the request's state).
+fn changes_state(events: &[Value]) -> bool {
+    events
+        .iter()
+        .any(|e| match e.get("type").and_then(Value::as_str) {
+            Some("STATE_SNAPSHOT" | "STATE_DELTA") => true,
+            Some("RUN_STARTED") => e
+                .get("input")
+                .and_then(|i| i.get("state"))
+                .is_some_and(|s| !s.is_null()),
+            _ => false,
+        })
 }
 
 /// `(messageId, toolCallId)` of each `TOOL_CALL_RESULT`.
@@ -436,6 +455,14 @@ mod tests {
             json!([{"id": "u1", "role": "user", "content": "pay"},
                    {"id": "a1", "role": "assistant", "content": "May I pay?", "subagentRunId": "s1"}])
         );
+        // No state event in the answer: the client keeps the state it sent.
+        assert!(next.get("state").is_none());
+        let events = [json!({"type": "STATE_SNAPSHOT", "snapshot": {"cart": 1}})];
+        let with_state = Answer {
+            events: &events,
+            ..answer
+        };
+        let next = next_request(&step, &with_state).unwrap();
         assert_eq!(next["state"], json!({"cart": 1}));
         // No interrupt: the precondition is not met.
         let finished = run(Outcome::Finished {
