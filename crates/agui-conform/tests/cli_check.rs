@@ -493,7 +493,7 @@ fn text_report_of_a_valid_stream() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
-        "<stdin>: accept — no violations in 5 events\n"
+        "<stdin>: accept — no violations in 5 events\nruns: 1 finished\n"
     );
 }
 
@@ -528,7 +528,14 @@ fn json_printed_run_by_run_is_the_whole_report() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let report = agui_model::check_values(&values).to_json();
+    let mut report = agui_model::check_values(&values).to_json();
+    // How each run ended (beside the checker's report): the lines of each
+    // run as written above, the last one open at the end of input (10).
+    report["runs"] = serde_json::json!([
+        {"outcome": "finished", "start": 0, "end": 4, "threadId": "t1", "runId": "r1"},
+        {"outcome": "finished", "start": 5, "end": 7, "threadId": "t1", "runId": "r2"},
+        {"outcome": "unterminated", "start": 8, "end": 10, "threadId": "t1", "runId": "r3"},
+    ]);
     let out = check_file("run-by-run.jsonl", input.as_bytes(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(one_json_object(&out), report);

@@ -54,13 +54,19 @@ fn a_valid_stream_is_accepted() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        format!("{url}: accept — no violations in 5 events\n")
+        format!("{url}: accept — no violations in 5 events\nruns: 1 finished\n")
     );
     assert!(text(&out.stderr).contains("HTTP 200, text/event-stream"));
-    // The default input: POSTed JSON with fresh ids and empty collections.
+    // The default input: POSTed JSON with fresh ids, one user message
+    // (real producers refuse an empty conversation), empty collections.
     let sent = server.requests()[0].json();
     assert!(sent["threadId"].is_string() && sent["runId"].is_string());
-    assert_eq!(sent["messages"], json!([]));
+    assert_eq!(sent["messages"].as_array().map(Vec::len), Some(1));
+    assert_eq!(sent["messages"][0]["role"], "user");
+    assert_eq!(
+        sent["messages"][0]["content"],
+        "Say hello in one short sentence."
+    );
     assert_eq!(sent["tools"], json!([]));
     assert_eq!(sent["context"], json!([]));
     assert_eq!(sent["state"], json!({}));
@@ -245,7 +251,16 @@ fn suite_server() -> Server {
 #[test]
 fn run_producer_scores_each_input() {
     let server = suite_server();
-    let out = run(&["run", "--producer", &server.url(), "--suite", "producer"]);
+    let junit = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("producer-suite.xml");
+    let out = run(&[
+        "run",
+        "--producer",
+        &server.url(),
+        "--suite",
+        "producer",
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -261,9 +276,23 @@ fn run_producer_scores_each_input() {
     );
     assert_eq!(
         *lines.last().unwrap(),
-        "summary: 4 inputs — 3 PASS, 0 WARN, 1 FAIL, 0 ERRORED"
+        "summary: 7 inputs — 3 PASS, 0 WARN, 3 SKIPPED, 1 FAIL, 0 ERRORED"
     );
-    assert_eq!(server.requests().len(), 4);
+    // One request per step sent: continue-thread has two; the resume and
+    // tool scenarios stop after the first (never interrupted, no call).
+    assert_eq!(server.requests().len(), 8);
+    // JUnit: one case per scenario; the skipped ones skipped, the FAIL a
+    // failure.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 7, "{xml}");
+    assert_eq!(xml.matches("<skipped").count(), 3, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("SKIPPED resume-after-interrupt")),
+        "{stdout}"
+    );
 
     let out = run(&[
         "run",
@@ -282,6 +311,125 @@ fn run_producer_scores_each_input() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["id"], "plain");
     assert_eq!(lines[0]["score"], "PASS");
+    assert_eq!(lines[0]["steps"][0]["kind"], "input");
+    assert_eq!(lines[0]["runs"][0]["outcome"], "finished");
     assert_eq!(lines[1]["summary"]["inputs"], 1);
     assert_eq!(lines[1]["summary"]["scores"]["PASS"], 1);
+}
+
+#[test]
+fn input_flags_shape_the_request() {
+    let server = Server::replying(Reply::sse(sse_body(&valid_events())));
+    let url = server.url();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("input-flags");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tool_file = dir.join("clock.json");
+    std::fs::write(&tool_file, r#"{"name":"clock","description":"The time."}"#).unwrap();
+    let tool_arg = format!("@{}", tool_file.display());
+    let out = run(&[
+        "check",
+        "--url",
+        &url,
+        "--message",
+        "Book a table.",
+        "--state",
+        r#"{"guests":2}"#,
+        "--forwarded-props",
+        r#"{"model":"m"}"#,
+        "--tool",
+        r#"{"name":"search"}"#,
+        "--tool",
+        &tool_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let sent = server.requests()[0].json();
+    // The message stands for the default greeting: the only message.
+    assert_eq!(sent["messages"].as_array().map(Vec::len), Some(1));
+    assert_eq!(sent["messages"][0]["role"], "user");
+    assert_eq!(sent["messages"][0]["content"], "Book a table.");
+    assert_eq!(sent["state"], json!({"guests": 2}));
+    assert_eq!(sent["forwardedProps"], json!({"model": "m"}));
+    assert_eq!(
+        sent["tools"],
+        json!([{"name": "search"}, {"name": "clock", "description": "The time."}])
+    );
+    // Without flags the default input carries one user message.
+    run(&["check", "--url", &url]);
+    let sent = server.requests()[1].json();
+    assert_eq!(sent["messages"][0]["role"], "user");
+
+    // run --producer: the base input and the flags go into every scenario,
+    // the scenario winning.
+    let base = dir.join("base.json");
+    std::fs::write(
+        &base,
+        r#"{"forwardedProps":{"model":"base","temperature":0},"state":{"plan":"free"}}"#,
+    )
+    .unwrap();
+    let out = run(&[
+        "run",
+        "--producer",
+        &url,
+        "--filter",
+        "state-carrying",
+        "--base-input",
+        base.to_str().unwrap(),
+        "--forwarded-props",
+        r#"{"model":"flag"}"#,
+    ]);
+    assert!(out.status.code().is_some(), "{}", text(&out.stderr));
+    let sent = server.requests()[2].json();
+    // --forwarded-props replaces the base file's; the scenario's state is
+    // merged over the base's.
+    assert_eq!(sent["forwardedProps"], json!({"model": "flag"}));
+    assert_eq!(sent["state"]["plan"], "free");
+    assert_eq!(sent["state"]["revision"], 7);
+
+    for (args, needs) in [
+        (vec!["check", "--message", "hi", "-"], "--url"),
+        (vec!["run", "--state", "{}"], "--producer"),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(text(&out.stderr).contains(needs), "{}", text(&out.stderr));
+    }
+    let out = run(&["check", "--url", &url, "--state", "{"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--state"));
+}
+
+#[test]
+fn a_run_error_is_shown_in_every_report() {
+    let server = Server::replying(Reply::sse(sse_body(&[
+        json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}),
+        json!({"type": "RUN_ERROR", "message": "no user message", "code": "BAD_INPUT"}),
+    ])));
+    let url = server.url();
+    // A RUN_ERROR breaks no rule: accepted, but the report says so.
+    let out = run(&["check", "--url", &url]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("runs: 1 errored\n"), "{stdout}");
+    assert!(
+        stdout.contains("run r1 (#0–#1): errored: no user message [code BAD_INPUT]"),
+        "{stdout}"
+    );
+    let out = run(&["check", "--url", &url, "--format", "json"]);
+    let report: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(
+        report["runs"],
+        json!([{"outcome": "errored", "start": 0, "end": 1, "threadId": "t1", "runId": "r1",
+                "message": "no user message", "code": "BAD_INPUT"}])
+    );
+    let out = run(&["check", "--url", &url, "--format", "sarif"]);
+    let log: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let invocation = &log["runs"][0]["invocations"][0];
+    assert_eq!(
+        invocation["properties"]["runOutcomes"][0]["outcome"],
+        "errored"
+    );
+    assert_eq!(
+        invocation["toolExecutionNotifications"][0]["descriptor"]["id"],
+        "run.errored"
+    );
 }

@@ -293,3 +293,50 @@ fn sarif_for_a_live_check_names_the_url_and_event() {
         "events[0]"
     );
 }
+
+/// Each finding names its related event (the opener on record), its JSON
+/// Pointer and its rule's doc, in text, JSON and SARIF.
+#[test]
+fn findings_name_the_related_event_pointer_and_doc() {
+    let body = [
+        START,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant","subagentRunId":"a"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","subagentRunId":"b"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m","subagentRunId":"a"}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"x","value":1}]}"#,
+        FINISH,
+    ]
+    .join("\n");
+    let file = scratch("related.jsonl", &body);
+    let path = file.to_str().unwrap();
+    let out = run(&["check", path]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("ownership.continuation-disagrees: TEXT_MESSAGE_CONTENT for \"m\"")
+            && stdout.contains("(see #1)"),
+        "{stdout}"
+    );
+    let out = run(&["check", "--format", "json", path]);
+    let report: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let v = &report["violations"];
+    assert_eq!(v[0]["rule"], "ownership.continuation-disagrees");
+    assert_eq!(v[0]["related"], 1);
+    assert_eq!(v[0]["doc"], "docs/rules.md#ownership-rules-draft");
+    assert_eq!(v[1]["rule"], "schema.wrong-type");
+    assert_eq!(v[1]["pointer"], "/delta/0/path");
+    assert!(v[1].get("related").is_none());
+    let out = run(&["check", "--format", "sarif", path]);
+    let log: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let result = &log["runs"][0]["results"][0];
+    // Event 1 is on line 2 of the file.
+    assert_eq!(
+        result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"],
+        2
+    );
+    assert_eq!(result["relatedLocations"][0]["id"], 1);
+    assert_eq!(result["properties"]["relatedIndex"], 1);
+    assert_eq!(
+        log["runs"][0]["results"][1]["properties"]["pointer"],
+        "/delta/0/path"
+    );
+}

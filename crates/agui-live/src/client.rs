@@ -9,9 +9,10 @@
 //! memory stays bounded however large the body is. A reader thread left
 //! blocked after an idle timeout ends at the total deadline at the latest.
 //!
-//! Compression: the request asks for `gzip, deflate`; ureq decodes gzip
-//! itself (its `gzip` feature) and a `deflate` body (zlib, RFC 9110) is
-//! decoded here with flate2. A decoding error is a read error, so it ends
+//! Compression: the request asks for `gzip, deflate, br`; ureq decodes gzip
+//! and brotli itself (its `gzip` and `brotli` features, the latter the
+//! pure-Rust `brotli-decompressor`) and a `deflate` body (zlib, RFC 9110)
+//! is decoded here with flate2. A decoding error is a read error, so it ends
 //! the stream like a reset would (`transport.ended-early`).
 
 use crate::error::{LiveError, body_start};
@@ -97,7 +98,7 @@ pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
         // The response head is awaited at most the idle limit too.
         .timeout_recv_response(Some(req.limits.idle))
         .user_agent(concat!("agui-conform/", env!("CARGO_PKG_VERSION")))
-        .accept_encoding("gzip, deflate")
+        .accept_encoding("gzip, deflate, br")
         .build()
         .into();
     let mut builder = agent.post(req.url);

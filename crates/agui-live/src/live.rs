@@ -23,6 +23,7 @@
 use crate::capture::{CaptureWriter, line_for, oversize_line};
 use crate::client::{self, Limits, Request};
 use crate::error::{LiveError, body_start, is_event_stream};
+use crate::outcome::RunLog;
 use crate::sse::{Dispatch, SseParser, Unfinished};
 use agui_model::json::{self, Note, ParseOptions};
 use agui_model::{Checker, LimitKind, LimitNotice, Report, RuleId, RuleLevels, Violation};
@@ -96,6 +97,8 @@ pub struct LiveRun {
     pub failure: Option<LiveError>,
     /// The first error writing the capture, if any.
     pub capture_error: Option<String>,
+    /// How each run of the stream ended.
+    pub runs: RunLog,
 }
 
 /// Runs one live check. `Err` means nothing could be checked (the request
@@ -106,9 +109,72 @@ pub fn check_url(
     url: &str,
     input: &Value,
     opts: &Options,
-    mut capture: Option<&mut CaptureWriter>,
+    capture: Option<&mut CaptureWriter>,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<LiveRun, LiveError> {
+    let mut checker = if opts.projection {
+        Checker::new()
+    } else {
+        Checker::without_projection()
+    };
+    let mut runs = RunLog::new();
+    let mut found = Vec::new();
+    let ex = exchange(
+        url,
+        input,
+        opts,
+        &mut checker,
+        &mut runs,
+        &mut found,
+        capture,
+        on,
+    )?;
+    runs.finish(checker.events());
+    let mut report = checker.finish();
+    for v in &report.violations {
+        on(Progress::Violation(v));
+    }
+    found.append(&mut report.violations);
+    report.violations = found;
+    Ok(LiveRun {
+        report,
+        status: ex.status,
+        content_type: ex.content_type,
+        body_bytes: ex.body_bytes,
+        failure: ex.failure,
+        capture_error: ex.capture_error,
+        runs,
+    })
+}
+
+/// One HTTP exchange of a live check, fed to a checker that may already
+/// hold earlier exchanges (a conversation of several requests is checked
+/// as one multi-run stream). Violations found go to `found` (and `on`);
+/// the checker is left unfinished, so the end-of-input rules are the
+/// caller's to ask for.
+pub struct Exchange {
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// Body bytes received (after decoding).
+    pub body_bytes: u64,
+    /// Why the exchange did not end cleanly, if no rule says so already.
+    pub failure: Option<LiveError>,
+    /// The first error writing the capture, if any.
+    pub capture_error: Option<String>,
+}
+
+/// Sends `input` and checks the answer through `checker` (see [`Exchange`]).
+#[allow(clippy::too_many_arguments)]
+pub fn exchange(
+    url: &str,
+    input: &Value,
+    opts: &Options,
+    checker: &mut Checker,
+    runs: &mut RunLog,
+    found: &mut Vec<Violation>,
+    mut capture: Option<&mut CaptureWriter>,
+    on: &mut dyn FnMut(Progress<'_>),
+) -> Result<Exchange, LiveError> {
     let body = serde_json::to_vec(input).map_err(|e| LiveError::Usage(e.to_string()))?;
     let sent = Instant::now();
     let mut response = client::send(&Request {
@@ -122,21 +188,14 @@ pub fn check_url(
         status: response.status,
         content_type: content_type.as_deref(),
     });
-    let mut checker = if opts.projection {
-        Checker::new()
-    } else {
-        Checker::without_projection()
-    }
-    .with_levels(opts.levels.clone());
-    let mut found: Vec<Violation> = Vec::new();
+    let taken = std::mem::take(checker);
+    *checker = taken.with_levels(opts.levels.clone());
     if !response.is_success() {
         let why = response.status_error().to_string();
-        checker.report_external(Violation::new(RuleId::TransportStatus, 0, why));
-        tell(&mut checker, &mut found, on);
-        let mut report = checker.finish();
-        report.violations = found;
-        return Ok(LiveRun {
-            report,
+        let at = checker.events();
+        checker.report_external(Violation::new(RuleId::TransportStatus, at, why));
+        tell(checker, found, on);
+        return Ok(Exchange {
             status: response.status,
             content_type,
             body_bytes: 0,
@@ -150,12 +209,13 @@ pub fn check_url(
             .map_or("no content type".to_owned(), |t| {
                 format!("content type `{t}`")
             });
+        let at = checker.events();
         checker.report_external(Violation::new(
             RuleId::TransportContentType,
-            0,
+            at,
             format!("the response has {what}, not text/event-stream; read as SSE all the same"),
         ));
-        tell(&mut checker, &mut found, on);
+        tell(checker, found, on);
     }
 
     let mut parser = SseParser::new(opts.max_event_bytes);
@@ -165,10 +225,11 @@ pub fn check_url(
     let max = opts.max_event_bytes;
     let mut last_byte = Instant::now();
     let mut first_event: Option<Instant> = None;
+    let events_before = checker.events();
     loop {
         let next = response.next_chunk();
         let now = Instant::now();
-        idle_check(&mut checker, now - last_byte, opts.idle_warning);
+        idle_check(checker, now - last_byte, opts.idle_warning);
         match next {
             Ok(Some(bytes)) => {
                 last_byte = now;
@@ -180,13 +241,13 @@ pub fn check_url(
                     if matches!(d, Dispatch::Data { .. } | Dispatch::Oversize { .. }) {
                         first_event.get_or_insert(now);
                     }
-                    if let Some(line) = feed(&mut checker, d, max)
+                    if let Some(line) = feed(checker, d, max, runs)
                         && let Some(c) = capture.as_deref_mut()
                     {
                         c.line(&line);
                     }
                 });
-                tell(&mut checker, &mut found, on);
+                tell(checker, found, on);
             }
             Ok(None) => break,
             Err(e) => {
@@ -207,9 +268,10 @@ pub fn check_url(
             } else {
                 "nothing arrived for longer than"
             };
+            let at = checker.events();
             checker.cut(LimitNotice::new(
                 LimitKind::Time,
-                checker.events(),
+                at,
                 limit.as_millis() as u64,
                 format!(
                     "{what} the limit of {:.1} s; the stream was cut here and is not judged further",
@@ -231,9 +293,10 @@ pub fn check_url(
         Some(_) => {}
         None => {
             if let Some(u) = unfinished {
+                let at = checker.events();
                 checker.report_external(Violation::new(
                     RuleId::TransportUnterminatedEvent,
-                    checker.events(),
+                    at,
                     unterminated_message(u),
                 ));
             }
@@ -244,19 +307,17 @@ pub fn check_url(
                     body_start: body_start(&first, body_bytes > first.len() as u64),
                 });
             } else if let Some(at) = first_event {
-                buffered_check(&mut checker, ended - sent, ended - at);
+                buffered_check(
+                    checker,
+                    checker.events() - events_before,
+                    ended - sent,
+                    ended - at,
+                );
             }
         }
     }
-    tell(&mut checker, &mut found, on);
-    let mut report = checker.finish();
-    for v in &report.violations {
-        on(Progress::Violation(v));
-    }
-    found.append(&mut report.violations);
-    report.violations = found;
-    Ok(LiveRun {
-        report,
+    tell(checker, found, on);
+    Ok(Exchange {
         status: response.status,
         content_type,
         body_bytes,
@@ -289,10 +350,10 @@ fn idle_check(checker: &mut Checker, gap: Duration, threshold: Duration) {
     }
 }
 
-/// `transport.buffered`: the response lasted `total` and every event came
-/// in its last `events_span`.
-fn buffered_check(checker: &mut Checker, total: Duration, events_span: Duration) {
-    if checker.events() >= 2 && total >= BUFFERED_MIN_RESPONSE && events_span <= BUFFERED_WINDOW {
+/// `transport.buffered`: the response lasted `total` and its `events`
+/// events all came in its last `events_span`.
+fn buffered_check(checker: &mut Checker, events: usize, total: Duration, events_span: Duration) {
+    if events >= 2 && total >= BUFFERED_MIN_RESPONSE && events_span <= BUFFERED_WINDOW {
         checker.report_external(Violation::new(
             RuleId::TransportBuffered,
             checker.events(),
@@ -300,7 +361,7 @@ fn buffered_check(checker: &mut Checker, total: Duration, events_span: Duration)
                 "the response took {:.1} s and all {} events arrived in its last {} ms: \
                  events are not flushed as they happen",
                 total.as_secs_f64(),
-                checker.events(),
+                events,
                 events_span.as_millis()
             ),
         ));
@@ -333,7 +394,12 @@ pub fn framing_message(name: &[u8]) -> String {
 /// Feeds one event to the checker; returns its capture line (none for a
 /// line the client ignores, which is `transport.framing` at the index the
 /// lost event would have had).
-pub fn feed(checker: &mut Checker, d: Dispatch<'_>, max: usize) -> Option<Vec<u8>> {
+pub fn feed(
+    checker: &mut Checker,
+    d: Dispatch<'_>,
+    max: usize,
+    runs: &mut RunLog,
+) -> Option<Vec<u8>> {
     let i = checker.events();
     Some(match d {
         Dispatch::Unknown { name } => {
@@ -346,6 +412,7 @@ pub fn feed(checker: &mut Checker, d: Dispatch<'_>, max: usize) -> Option<Vec<u8
         }
         Dispatch::Data { data, .. } => match parse(data, checker.limits().nesting) {
             Ok(Parsed::Value(v, notes)) => {
+                runs.observe(i, &v);
                 checker.push_parsed(&v, &notes);
                 line_for(data, true)
             }

@@ -8,6 +8,7 @@
 //! `\r` line endings counts as one line) without holding the file.
 
 use crate::live::{self, unterminated_message};
+use crate::outcome::RunLog;
 use crate::sse::{Dispatch, SseParser};
 use agui_model::{Checker, Report, RuleId, Violation};
 use std::io::{self, BufRead};
@@ -30,12 +31,13 @@ pub fn looks_like_sse(head: &[u8]) -> bool {
 
 /// Checks a saved SSE body through `checker`; `stop` is asked after each
 /// piece (a reader of the output went away); `on_event` gets each stream
-/// item's index and line.
+/// item's index and line; `runs` how each run ended.
 pub fn check_sse_reader(
     mut input: impl BufRead,
     mut checker: Checker,
     mut stop: impl FnMut() -> bool,
     mut on_event: impl FnMut(usize, usize),
+    runs: &mut RunLog,
 ) -> io::Result<Report> {
     let max = checker.limits().line_bytes;
     let mut parser = SseParser::new(max);
@@ -52,13 +54,14 @@ pub fn check_sse_reader(
             if !matches!(d, Dispatch::Unknown { .. }) {
                 on_event(checker.events(), line.saturating_sub(1).max(1));
             }
-            live::feed(&mut checker, d, max);
+            live::feed(&mut checker, d, max, runs);
         });
         if buf[n - 1] == b'\n' {
             line += 1;
         }
         input.consume(n);
         if stop() {
+            runs.finish(checker.events());
             return Ok(checker.finish());
         }
     }
@@ -70,6 +73,7 @@ pub fn check_sse_reader(
             unterminated_message(u),
         ));
     }
+    runs.finish(checker.events());
     Ok(checker.finish())
 }
 
@@ -93,8 +97,14 @@ mod tests {
 
     fn check(body: &[u8]) -> Found {
         let mut lines = Vec::new();
-        let report =
-            check_sse_reader(body, Checker::new(), || false, |i, l| lines.push((i, l))).unwrap();
+        let report = check_sse_reader(
+            body,
+            Checker::new(),
+            || false,
+            |i, l| lines.push((i, l)),
+            &mut RunLog::new(),
+        )
+        .unwrap();
         let rules = report
             .violations
             .iter()

@@ -1,21 +1,32 @@
-//! The producer suite: `suites/producer/*.json`, one `RunAgentInput` per
-//! file, each sent to the producer and its stream scored against every
-//! rule of error and warning severity.
+//! The producer suite: `suites/producer/*.json`, one scenario per file —
+//! a `RunAgentInput`, or steps where each later request is built from the
+//! producer's answers ([`crate::scenario`]) — each sent to the producer
+//! and its whole conversation (every step's stream, one after the other,
+//! as one multi-run stream) checked against every rule, so cross-run
+//! rules (`lifecycle.resumed-not-suspended`) are judged too.
 //!
 //! Scores: FAIL when an error-severity violation was found in the events
 //! received or in the exchange (`transport.*`: a non-2xx status, a body
-//! cut inside a run, an unclosed event); otherwise ERRORED when the
-//! exchange failed in a way no rule judges (our own time limit, no events
-//! — the end-of-input rules are not held against a stream we cut);
+//! cut inside a run, an unclosed event), or when the producer answered a
+//! valid input with `RUN_ERROR` ("the producer refused a valid input",
+//! kept apart from the violations); otherwise ERRORED when the exchange
+//! failed in a way no rule judges (our own time limit, no events — the
+//! end-of-input rules are not held against a stream we cut); otherwise
+//! SKIPPED when a step's precondition was not met (the producer never
+//! interrupted, so there was nothing to resume): INFO, never PASS;
 //! otherwise WARN when warnings were found, PASS when nothing was.
 
 use crate::capture::CaptureWriter;
-use crate::live::{self, LiveRun, Options};
-use agui_model::{Severity, Violation};
+use crate::live::{self, Options};
+use crate::outcome::{Outcome, RunLog, RunRecord};
+use crate::scenario::{self, Answer, Scenario};
+use agui_model::{Checker, Severity, Violation};
 use serde_json::{Value, json};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The score of one input.
@@ -23,17 +34,26 @@ use std::time::{Duration, Instant};
 pub enum Score {
     Pass,
     Warn,
+    /// A step's precondition was not met: nothing judged it (INFO).
+    Skipped,
     Fail,
     Errored,
 }
 
 impl Score {
-    pub const ALL: [Score; 4] = [Score::Pass, Score::Warn, Score::Fail, Score::Errored];
+    pub const ALL: [Score; 5] = [
+        Score::Pass,
+        Score::Warn,
+        Score::Skipped,
+        Score::Fail,
+        Score::Errored,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Score::Pass => "PASS",
             Score::Warn => "WARN",
+            Score::Skipped => "SKIPPED",
             Score::Fail => "FAIL",
             Score::Errored => "ERRORED",
         }
@@ -45,14 +65,20 @@ impl Score {
     }
 }
 
-/// One input of the suite.
+/// One scenario of the suite.
 #[derive(Debug, Clone)]
 pub struct SuiteInput {
     /// The file name without `.json`.
     pub id: String,
     pub path: PathBuf,
-    /// The input, or why the file could not be used.
-    pub input: Result<Value, String>,
+    /// The scenario, or why the file could not be used.
+    pub input: Result<Scenario, String>,
+}
+
+/// A scenario file's text read.
+fn parse_scenario(text: &str) -> Result<Scenario, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    Scenario::from_json(v)
 }
 
 /// The producer suite built into the binary (`agui_assets`), used when no
@@ -119,7 +145,10 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<SuiteInput>> {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            input: crate::input::load(&p).map_err(|e| format!("{e:#}")),
+            input: std::fs::read_to_string(&p)
+                .map_err(|e| e.to_string())
+                .and_then(|t| parse_scenario(&t))
+                .map_err(|e| format!("{}: {e}", p.display())),
             path: p,
         })
         .collect())
@@ -147,7 +176,7 @@ fn load_embedded(path: &Path, rel: &str) -> anyhow::Result<Vec<SuiteInput>> {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default(),
                 input: text
-                    .and_then(|t| crate::input::parse(t).map_err(|e| format!("{e:#}")))
+                    .and_then(parse_scenario)
                     .map_err(|e| format!("{}: {e}", shown.display())),
                 path: shown,
             }
@@ -155,16 +184,39 @@ fn load_embedded(path: &Path, rel: &str) -> anyhow::Result<Vec<SuiteInput>> {
         .collect())
 }
 
-/// The result of one input.
+/// One request of a scenario and what came back.
+#[derive(Debug, Clone)]
+pub struct StepResult {
+    /// `input`, `resume`, `continue` or `toolResults`.
+    pub kind: &'static str,
+    pub status: Option<u16>,
+    /// Events of this step's answer.
+    pub events: usize,
+    /// How the runs of this step's answer ended.
+    pub outcomes: Vec<&'static str>,
+}
+
+/// The result of one scenario.
 #[derive(Debug, Clone)]
 pub struct InputResult {
     pub id: String,
     pub score: Score,
+    /// Events of the whole conversation.
     pub events: usize,
+    /// Violations of the whole conversation, the `transport.*` ones of
+    /// each exchange among them, indexed in the conversation.
     pub violations: Vec<Violation>,
     /// Why the exchange failed, if it did.
     pub failure: Option<String>,
+    /// The producer answered a valid input with `RUN_ERROR`.
+    pub refused: Option<String>,
+    /// Why a step was not sent (its precondition was not met).
+    pub skipped: Option<String>,
+    /// The status of the last response.
     pub status: Option<u16>,
+    pub steps: Vec<StepResult>,
+    /// How each run of the conversation ended.
+    pub runs: Vec<RunRecord>,
     pub elapsed: Duration,
 }
 
@@ -177,15 +229,18 @@ impl InputResult {
     }
 }
 
-/// Scores a live run; see the module documentation.
-pub fn score(run: &LiveRun) -> Score {
-    let events = run.report.events;
-    let counts = |v: &&Violation| run.failure.is_none() || v.index < events;
-    let mut held = run.report.violations.iter().filter(counts);
-    if held.clone().any(|v| v.severity == Severity::Error) {
+/// A result's score; see the module documentation. `events` is the number
+/// of events received: when the exchange failed, what was found at the
+/// end of input is not held against the producer.
+fn score(r: &InputResult) -> Score {
+    let counts = |v: &&Violation| r.failure.is_none() || v.index < r.events;
+    let mut held = r.violations.iter().filter(counts);
+    if r.refused.is_some() || held.clone().any(|v| v.severity == Severity::Error) {
         Score::Fail
-    } else if run.failure.is_some() {
+    } else if r.failure.is_some() {
         Score::Errored
+    } else if r.skipped.is_some() {
+        Score::Skipped
     } else if held.any(|v| v.severity == Severity::Warning) {
         Score::Warn
     } else {
@@ -193,77 +248,203 @@ pub fn score(run: &LiveRun) -> Score {
     }
 }
 
-/// Sends every input in turn; `each` sees each result as it is known.
-/// With `captures`, each stream is saved as `DIR/ID.jsonl`.
+/// How the suite is run beside the live options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Setup<'a> {
+    /// Merged into every scenario's first request ([`crate::input::merge`]).
+    pub base: Option<&'a Value>,
+    /// Each conversation is saved as `DIR/ID.jsonl`.
+    pub captures: Option<&'a Path>,
+}
+
+/// Runs every scenario in turn; `each` sees each result as it is known.
 pub fn run(
     url: &str,
     inputs: &[SuiteInput],
     opts: &Options,
-    captures: Option<&Path>,
+    setup: Setup<'_>,
     each: &mut dyn FnMut(&InputResult),
 ) -> Vec<InputResult> {
     let mut results = Vec::with_capacity(inputs.len());
     for input in inputs {
-        let r = run_one(url, input, opts, captures);
+        let r = run_one(url, input, opts, setup);
         each(&r);
         results.push(r);
     }
     results
 }
 
-fn run_one(url: &str, input: &SuiteInput, opts: &Options, captures: Option<&Path>) -> InputResult {
+/// A capture kept in memory (the conversation, saved at the end).
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The events of captured lines (lines that are not JSON are left out).
+fn events_of(lines: &[u8]) -> Vec<Value> {
+    lines
+        .split(|&b| b == b'\n')
+        .filter_map(|l| serde_json::from_slice(l).ok())
+        .collect()
+}
+
+/// The first request of a scenario: the base merged in, ids filled in,
+/// a user message when it has none.
+pub fn first_request(scenario: &Scenario, base: Option<&Value>) -> Value {
+    let merged = match base {
+        Some(b) => crate::input::merge(b, &scenario.first),
+        None => scenario.first.clone(),
+    };
+    let mut request = match merged {
+        Value::Object(m) => Value::Object(crate::input::complete(m)),
+        other => other,
+    };
+    crate::input::ensure_user_message(&mut request);
+    request
+}
+
+fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> InputResult {
     let start = Instant::now();
-    let errored = |why: String, status: Option<u16>| InputResult {
+    let mut r = InputResult {
         id: input.id.clone(),
         score: Score::Errored,
         events: 0,
         violations: Vec::new(),
-        failure: Some(why),
-        status,
-        elapsed: start.elapsed(),
+        failure: None,
+        refused: None,
+        skipped: None,
+        status: None,
+        steps: Vec::new(),
+        runs: Vec::new(),
+        elapsed: Duration::ZERO,
     };
-    let value = match &input.input {
-        Ok(v) => v,
-        Err(e) => return errored(e.clone(), None),
-    };
-    let mut writer = match captures {
-        None => None,
-        Some(dir) => {
-            let path = dir.join(format!("{}.jsonl", input.id));
-            match std::fs::create_dir_all(dir).and_then(|()| std::fs::File::create(&path)) {
-                Ok(f) => Some(CaptureWriter::new(f)),
-                Err(e) => return errored(format!("cannot write {}: {e}", path.display()), None),
-            }
-        }
-    };
-    match live::check_url(url, value, opts, writer.as_mut(), &mut |_| {}) {
+    let scenario = match &input.input {
+        Ok(s) => s,
         Err(e) => {
-            let status = match &e {
-                crate::LiveError::Status { status, .. } => Some(*status),
-                _ => None,
-            };
-            errored(e.to_string(), status)
+            r.failure = Some(e.clone());
+            r.elapsed = start.elapsed();
+            return r;
         }
-        Ok(run) => {
-            let mut failure = run.failure.as_ref().map(ToString::to_string);
-            if let Some(e) = &run.capture_error {
-                failure.get_or_insert_with(|| format!("saving the capture failed: {e}"));
+    };
+    let projections: Rc<RefCell<Vec<Value>>> = Rc::default();
+    let sink = Rc::clone(&projections);
+    let mut checker = Checker::with_projection_sink(move |run| sink.borrow_mut().push(run));
+    let mut runs = RunLog::new();
+    let buffer = Shared::default();
+    let mut capture = CaptureWriter::new(buffer.clone());
+    let mut request = first_request(scenario, setup.base);
+    let kinds = std::iter::once(None).chain(scenario.then.iter().map(Some));
+    for (n, step) in kinds.enumerate() {
+        let (runs_before, projections_before, bytes_before) = (
+            runs.runs().len(),
+            projections.borrow().len(),
+            buffer.0.borrow().len(),
+        );
+        let kind = step.map_or("input", scenario::Step::kind);
+        let ex = live::exchange(
+            url,
+            &request,
+            opts,
+            &mut checker,
+            &mut runs,
+            &mut r.violations,
+            Some(&mut capture),
+            &mut |_| {},
+        );
+        let ex = match ex {
+            Ok(ex) => ex,
+            Err(e) => {
+                if let crate::LiveError::Status { status, .. } = &e {
+                    r.status = Some(*status);
+                }
+                r.failure = Some(format!("step {} ({kind}): {e}", n + 1));
+                break;
             }
-            let mut s = score(&run);
-            if run.capture_error.is_some() && s == Score::Pass {
-                s = Score::Errored;
-            }
-            InputResult {
-                id: input.id.clone(),
-                score: s,
-                events: run.report.events,
-                violations: run.report.violations,
-                failure,
-                status: Some(run.status),
-                elapsed: start.elapsed(),
+        };
+        r.status = Some(ex.status);
+        let new_runs = &runs.runs()[runs_before.min(runs.runs().len())..];
+        r.steps.push(StepResult {
+            kind,
+            status: Some(ex.status),
+            events: events_of(&buffer.0.borrow()[bytes_before..]).len(),
+            outcomes: new_runs.iter().map(|run| run.outcome.as_str()).collect(),
+        });
+        if !(200..300).contains(&ex.status) {
+            break;
+        }
+        if let Some(f) = ex.failure {
+            r.failure = Some(format!("step {} ({kind}): {f}", n + 1));
+            break;
+        }
+        if let Some(Outcome::Errored { message, code }) = new_runs
+            .iter()
+            .map(|run| &run.outcome)
+            .find(|o| matches!(o, Outcome::Errored { .. }))
+        {
+            let code = code
+                .as_deref()
+                .map(|c| format!(" [code {c}]"))
+                .unwrap_or_default();
+            r.refused = Some(format!(
+                "the producer refused a valid input (step {}, {kind}): {message}{code}",
+                n + 1
+            ));
+            break;
+        }
+        let Some(next) = scenario.then.get(n) else {
+            break;
+        };
+        if runs.is_open() {
+            r.skipped = Some(format!(
+                "step {} ({}) not sent: the producer's run did not end",
+                n + 2,
+                next.kind()
+            ));
+            break;
+        }
+        let events = events_of(&buffer.0.borrow()[bytes_before..]);
+        let projections = projections.borrow();
+        let answer = Answer {
+            request: &request,
+            last_run: new_runs.last(),
+            projection: projections[projections_before.min(projections.len())..].last(),
+            events: &events,
+        };
+        match scenario::next_request(next, &answer) {
+            Ok(v) => request = v,
+            Err(why) => {
+                r.skipped = Some(format!("step {} ({}) not sent: {why}", n + 2, next.kind()));
+                break;
             }
         }
     }
+    runs.finish(checker.events());
+    let mut report = checker.finish();
+    r.violations.append(&mut report.violations);
+    r.violations.sort_by_key(|v| v.index);
+    r.events = report.events;
+    r.runs = runs.runs().to_vec();
+    if let Some(dir) = setup.captures {
+        let path = dir.join(format!("{}.jsonl", input.id));
+        let saved =
+            std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, &*buffer.0.borrow()));
+        if let Err(e) = saved {
+            r.failure
+                .get_or_insert_with(|| format!("cannot write {}: {e}", path.display()));
+        }
+    }
+    r.score = score(&r);
+    r.elapsed = start.elapsed();
+    r
 }
 
 /// Violations listed per input in the text report.
@@ -281,8 +462,18 @@ pub fn render_text(suite: &str, url: &str, results: &[InputResult]) -> String {
             let _ = write!(what, ", {}, {}", plural(e, "error"), plural(w, "warning"));
         }
         let _ = writeln!(out, "{:<7} {:<width$}  {what}", r.score.as_str(), r.id);
-        if let Some(f) = &r.failure {
-            let _ = writeln!(out, "        {f}");
+        for note in [&r.failure, &r.refused, &r.skipped].into_iter().flatten() {
+            let _ = writeln!(out, "        {note}");
+        }
+        if r.steps.len() > 1 || r.score != Score::Pass {
+            let steps: Vec<String> = r
+                .steps
+                .iter()
+                .map(|s| format!("{} → {}", s.kind, s.outcomes.join("+")))
+                .collect();
+            if !steps.is_empty() {
+                let _ = writeln!(out, "        steps: {}", steps.join("; "));
+            }
         }
         if r.score != Score::Pass {
             for v in r.violations.iter().take(SHOWN) {
@@ -343,6 +534,18 @@ pub fn json_line(r: &InputResult) -> Value {
     if let Some(f) = &r.failure {
         v["failure"] = json!(f);
     }
+    if let Some(f) = &r.refused {
+        v["refused"] = json!(f);
+    }
+    if let Some(f) = &r.skipped {
+        v["skipped"] = json!(f);
+    }
+    v["steps"] = r
+        .steps
+        .iter()
+        .map(|s| json!({"kind": s.kind, "status": s.status, "events": s.events, "outcomes": s.outcomes}))
+        .collect();
+    v["runs"] = r.runs.iter().map(RunRecord::to_json).collect();
     v
 }
 

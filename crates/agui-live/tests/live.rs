@@ -382,6 +382,19 @@ fn a_body_held_back_then_sent_at_once_is_transport_buffered() {
     assert_eq!(rules(&run), []);
 }
 
+/// `data` as a brotli stream (RFC 7932) of one uncompressed meta-block:
+/// WBITS 16 (bit 0), ISLAST 0, MNIBBLES 4 (two 0 bits), MLEN-1 in 16 bits,
+/// ISUNCOMPRESSED 1, padding to the byte, the bytes; then an empty last
+/// meta-block (ISLAST 1, ISLASTEMPTY 1).
+fn brotli_stored(data: &[u8]) -> Vec<u8> {
+    assert!(!data.is_empty() && data.len() <= 1 << 16);
+    let header = (((data.len() - 1) as u32) << 4) | (1 << 20);
+    let mut out = header.to_le_bytes()[..3].to_vec();
+    out.extend_from_slice(data);
+    out.push(0b11);
+    out
+}
+
 #[test]
 fn compressed_bodies_are_decoded() {
     use flate2::write::{GzEncoder, ZlibEncoder};
@@ -393,6 +406,7 @@ fn compressed_bodies_are_decoded() {
     for (encoding, bytes) in [
         ("gzip", gz.finish().unwrap()),
         ("deflate", zl.finish().unwrap()),
+        ("br", brotli_stored(body.as_bytes())),
     ] {
         let server = Server::replying(
             Reply::sse(bytes)
@@ -408,7 +422,7 @@ fn compressed_bodies_are_decoded() {
             .unwrap()
             .to_owned();
         assert!(
-            accept.contains("gzip") && accept.contains("deflate"),
+            accept.contains("gzip") && accept.contains("deflate") && accept.contains("br"),
             "{accept}"
         );
     }

@@ -3,7 +3,7 @@
 //!
 //! Expected scores follow from the suite's definition (FAIL: an
 //! error-severity violation; WARN: warnings only; ERRORED: the exchange
-//! failed) and docs/rules.md severities: `subagentRunId` on `RUN_STARTED` is the
+//! failed; SKIPPED: a step's precondition was not met) and docs/rules.md severities: `subagentRunId` on `RUN_STARTED` is the
 //! warning `attribution.not-attributable`; `null` for it is the error
 //! `attribution.null`.
 
@@ -27,14 +27,18 @@ fn suite_inputs_are_run_agent_inputs_with_the_shapes_asked_for() {
     assert_eq!(
         ids,
         [
+            "continue-thread",
             "history-attributed",
             "plain",
             "resume-after-interrupt",
-            "state-carrying"
+            "resume-cancelled",
+            "state-carrying",
+            "tool-results",
         ]
     );
     for i in &inputs {
-        let v = i.input.as_ref().unwrap();
+        let scenario = i.input.as_ref().unwrap();
+        let v = suite::first_request(scenario, None);
         // The 1.0 schema's RunAgentInput: threadId, runId, messages required
         // (the ids are filled in when a file leaves them out).
         assert!(
@@ -46,6 +50,8 @@ fn suite_inputs_are_run_agent_inputs_with_the_shapes_asked_for() {
         for m in messages {
             assert!(m["id"].is_string() && m["role"].is_string(), "{}", i.id);
         }
+        // Real producers refuse an empty conversation: a user message each.
+        assert!(messages.iter().any(|m| m["role"] == "user"), "{}", i.id);
         // Echoed in RUN_STARTED.input, each passes the wire rules.
         let started = json!({"type": "RUN_STARTED", "threadId": v["threadId"], "runId": v["runId"], "input": v});
         let finished =
@@ -67,11 +73,13 @@ fn suite_inputs_are_run_agent_inputs_with_the_shapes_asked_for() {
             .clone()
             .unwrap()
     };
-    let resume = by_id("resume-after-interrupt");
-    let entries = resume["resume"].as_array().unwrap();
-    assert!(entries.iter().all(|r| r["interruptId"].is_string()
-        && ["resolved", "cancelled"].contains(&r["status"].as_str().unwrap())));
-    let history = by_id("history-attributed");
+    let kinds =
+        |id: &str| -> Vec<&'static str> { by_id(id).then.iter().map(|s| s.kind()).collect() };
+    assert_eq!(kinds("resume-after-interrupt"), ["resume"]);
+    assert_eq!(kinds("resume-cancelled"), ["resume"]);
+    assert_eq!(kinds("tool-results"), ["toolResults"]);
+    assert_eq!(kinds("continue-thread"), ["continue"]);
+    let history = by_id("history-attributed").first;
     let attributed: Vec<&str> = history["messages"]
         .as_array()
         .unwrap()
@@ -81,7 +89,7 @@ fn suite_inputs_are_run_agent_inputs_with_the_shapes_asked_for() {
         .collect();
     assert!(attributed.contains(&"assistant") && attributed.contains(&"tool"));
     assert!(
-        by_id("state-carrying")["state"]
+        by_id("state-carrying").first["state"]
             .as_object()
             .is_some_and(|s| !s.is_empty())
     );
@@ -92,7 +100,13 @@ fn answer(input: &Value) -> Reply {
     let (t, r) = (input["threadId"].clone(), input["runId"].clone());
     let start = json!({"type": "RUN_STARTED", "threadId": t, "runId": r});
     let finish = json!({"type": "RUN_FINISHED", "threadId": t, "runId": r});
-    let events: Vec<Value> = if input.get("resume").is_some() {
+    let last_text = input["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .and_then(|m| m["content"].as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let events: Vec<Value> = if last_text.contains("Portuguese") {
         // Warning only: a tag on RUN_STARTED.
         let mut s = start.clone();
         s["subagentRunId"] = json!("sub-1");
@@ -108,6 +122,7 @@ fn answer(input: &Value) -> Reply {
     } else if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
         return Reply::sse("overloaded").status(500);
     } else {
+        // Never interrupts, never calls a tool.
         vec![start, finish]
     };
     Reply::sse(support::server::sse_body(&events))
@@ -127,27 +142,66 @@ fn each_input_is_scored_and_reported() {
     let captures = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("suite-captures");
     let _ = std::fs::remove_dir_all(&captures);
     let mut seen = Vec::new();
-    let results = suite::run(&server.url(), &inputs, &opts, Some(&captures), &mut |r| {
+    let setup = suite::Setup {
+        base: None,
+        captures: Some(&captures),
+    };
+    let results = suite::run(&server.url(), &inputs, &opts, setup, &mut |r| {
         seen.push(r.id.clone())
     });
     let scores: Vec<(&str, Score)> = results.iter().map(|r| (r.id.as_str(), r.score)).collect();
     assert_eq!(
         scores,
         [
+            // The second turn's stream has a warning.
+            ("continue-thread", Score::Warn),
             ("history-attributed", Score::Fail),
             ("plain", Score::Pass),
-            ("resume-after-interrupt", Score::Warn),
+            // The producer never interrupts, never calls a tool.
+            ("resume-after-interrupt", Score::Skipped),
+            ("resume-cancelled", Score::Skipped),
             // HTTP 500: transport.status, an error.
             ("state-carrying", Score::Fail),
+            ("tool-results", Score::Skipped),
         ]
     );
-    assert_eq!(seen.len(), 4);
-    // Every input was POSTed as written, ids filled in where left out.
-    let sent = server.requests();
-    assert_eq!(sent.len(), 4);
+    assert_eq!(seen.len(), 7);
+    let skipped = results[3].skipped.as_deref().unwrap();
     assert!(
-        sent.iter()
-            .any(|r| r.json()["threadId"] == "thread-conformance-resume")
+        skipped.starts_with("step 2 (resume) not sent: the producer did not interrupt"),
+        "{skipped}"
+    );
+    assert!(
+        results[6]
+            .skipped
+            .as_deref()
+            .unwrap()
+            .contains("made no tool call")
+    );
+    // One request per step sent: two for continue-thread, one for the rest.
+    let sent = server.requests();
+    assert_eq!(sent.len(), 8);
+    let turns: Vec<Value> = sent
+        .iter()
+        .map(|r| r.json())
+        .filter(|v| v["messages"][0]["content"] == "Say hello in one short sentence.")
+        .collect();
+    assert_eq!(turns.len(), 3, "plain and both turns of continue-thread");
+    let second = turns
+        .iter()
+        .find(|v| v["messages"].as_array().unwrap().len() == 2)
+        .unwrap();
+    assert_eq!(
+        second["messages"][1]["content"],
+        "Now say it in Portuguese."
+    );
+    assert_eq!(second["messages"][1]["role"], "user");
+    assert!(
+        turns
+            .iter()
+            .filter(|v| v["threadId"] == second["threadId"])
+            .count()
+            == 2
     );
 
     let text = suite::render_text("producer", &server.url(), &results);
@@ -160,30 +214,43 @@ fn each_input_is_scored_and_reported() {
     );
     assert!(lines.iter().any(|l| l.contains("attribution.null")));
     assert!(lines.iter().any(|l| l.contains("HTTP 500")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("steps: input → finished; continue → finished"))
+    );
     assert_eq!(
         *lines.last().unwrap(),
-        "summary: 4 inputs — 1 PASS, 1 WARN, 2 FAIL, 0 ERRORED"
+        "summary: 7 inputs — 1 PASS, 1 WARN, 3 SKIPPED, 2 FAIL, 0 ERRORED"
     );
 
-    let line = suite::json_line(&results[2]);
+    let line = suite::json_line(&results[0]);
     assert_eq!(line["score"], "WARN");
     assert_eq!(line["warnings"], 1);
+    // Indexes count the whole conversation: the second turn starts at 2.
     assert_eq!(
         line["violations"][0]["rule"],
         "attribution.not-attributable"
     );
+    assert_eq!(line["violations"][0]["index"], 2);
+    assert_eq!(line["steps"][1]["kind"], "continue");
+    assert_eq!(line["steps"][1]["outcomes"], json!(["finished"]));
+    assert_eq!(line["runs"].as_array().map(Vec::len), Some(2));
     let summary = suite::summary_line("producer", &server.url(), &results);
     assert_eq!(
         summary["summary"]["scores"],
-        json!({"PASS": 1, "WARN": 1, "FAIL": 2, "ERRORED": 0})
+        json!({"PASS": 1, "WARN": 1, "SKIPPED": 3, "FAIL": 2, "ERRORED": 0})
     );
     assert_eq!(summary["summary"]["rules"]["attribution.null"], 2);
 
-    // Captures: one file per input that got a response, one line per event.
+    // Captures: one file per scenario that got a response, one line per
+    // event of the whole conversation.
     let plain = std::fs::read_to_string(captures.join("plain.jsonl")).unwrap();
     assert_eq!(plain.lines().count(), 2);
     let failing = std::fs::read_to_string(captures.join("history-attributed.jsonl")).unwrap();
     assert_eq!(failing.lines().count(), 4);
+    let both = std::fs::read_to_string(captures.join("continue-thread.jsonl")).unwrap();
+    assert_eq!(both.lines().count(), 4);
 }
 
 #[test]
@@ -201,7 +268,7 @@ fn a_body_ending_mid_event_fails_on_the_transport_rules() {
         &server.url(),
         &inputs,
         &Options::default(),
-        None,
+        suite::Setup::default(),
         &mut |_| {},
     );
     assert_eq!(results[0].score, Score::Fail);

@@ -12,11 +12,17 @@ pub struct Violation {
     pub index: usize,
     /// What and where: names the ids, owners and field path involved.
     pub message: String,
-    /// JSON path of the offending field inside the event (schema rules).
+    /// JSON path of the offending field inside the event (schema rules):
+    /// dotted (`delta[0].path`), or a JSON Pointer (parse notes);
+    /// [`Violation::pointer`] gives the pointer either way.
     pub path: Option<String>,
     /// The rule's severity, or the one a rule configuration gave it
     /// ([`crate::RuleLevels`]).
     pub severity: Severity,
+    /// Index of the earlier event the violation refers to, where the rule
+    /// has one: the opener on record of an entity, the run's `RUN_STARTED`,
+    /// the terminal event of the previous run.
+    pub related: Option<usize>,
 }
 
 impl Violation {
@@ -27,6 +33,7 @@ impl Violation {
             message: message.into(),
             path: None,
             severity: rule.rule().severity,
+            related: None,
         }
     }
 
@@ -34,6 +41,83 @@ impl Violation {
         self.path = Some(path.into());
         self
     }
+
+    /// The same violation, referring to event `index`.
+    pub fn related_to(mut self, index: usize) -> Self {
+        self.related = Some(index);
+        self
+    }
+
+    /// The offending field as an RFC 6901 JSON Pointer (`/delta/0/path`).
+    pub fn pointer(&self) -> Option<String> {
+        self.path.as_deref().map(pointer)
+    }
+
+    /// The rule's section of the rule catalogue, relative to the
+    /// repository (`docs/rules.md#lifecycle-rules-draft`).
+    pub fn doc(&self) -> String {
+        format!("{RULES_DOC}#{}", doc_anchor(self.rule.rule().area))
+    }
+}
+
+/// The rule catalogue's page, relative to the repository.
+pub const RULES_DOC: &str = "docs/rules.md";
+
+/// The docs/rules.md section of a rule area (GitHub's heading anchors).
+pub fn doc_anchor(area: &str) -> &'static str {
+    match area {
+        "schema" => "schema-rules-checked-per-event",
+        "run" => "run-rules-base",
+        "entities" => "entity-rules-base",
+        "lifecycle" => "lifecycle-rules-draft",
+        "ownership" => "ownership-rules-draft",
+        "interrupts" => "interrupt-consistency-docs-warnings",
+        "chunks" => "chunk-shorthand-docs-the-typescript-client-100-is-the-executable-reference",
+        "transport" => "transport-rules-http--sse-producers-only",
+        _ => "rule-catalogue-ag-ui-10-event-streams-with-subagent-attribution",
+    }
+}
+
+/// A violation path as a JSON Pointer: one that is one already (empty, or
+/// starting with `/`) as it is; a dotted path (`a[0].b`, schema field
+/// names, which hold no `.` or `[`) split into its keys and indexes.
+pub fn pointer(path: &str) -> String {
+    if path.is_empty() || path.starts_with('/') {
+        return path.to_owned();
+    }
+    let mut out = String::with_capacity(path.len() + 2);
+    let push = |out: &mut String, key: &str| {
+        out.push('/');
+        out.push_str(&key.replace('~', "~0").replace('/', "~1"));
+    };
+    let mut key = String::new();
+    let mut after_index = false;
+    let mut chars = path.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '.' if !after_index || !key.is_empty() => {
+                push(&mut out, &key);
+                key.clear();
+            }
+            '.' => {}
+            '[' => {
+                if !key.is_empty() || !after_index && out.is_empty() {
+                    push(&mut out, &key);
+                    key.clear();
+                }
+                let index: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                push(&mut out, &index);
+                after_index = true;
+                continue;
+            }
+            _ => key.push(c),
+        }
+        after_index = false;
+    }
+    if !key.is_empty() || !after_index {
+        push(&mut out, &key);
+    }
+    out
 }
 
 /// The machine form of a violation (`check --format json`).
@@ -49,7 +133,12 @@ impl Serialize for Violation {
         m.serialize_entry("message", &self.message)?;
         if let Some(p) = &self.path {
             m.serialize_entry("path", p)?;
+            m.serialize_entry("pointer", &pointer(p))?;
         }
+        if let Some(r) = self.related {
+            m.serialize_entry("related", &r)?;
+        }
+        m.serialize_entry("doc", &self.doc())?;
         m.end()
     }
 }
@@ -81,5 +170,24 @@ impl Verdict {
             Verdict::Reject => "reject",
             Verdict::Inconclusive => "inconclusive",
         }
+    }
+}
+
+#[cfg(test)]
+mod pointer_tests {
+    use super::pointer;
+
+    #[test]
+    fn dotted_paths_become_json_pointers() {
+        assert_eq!(pointer("runId"), "/runId");
+        assert_eq!(pointer("delta[0].path"), "/delta/0/path");
+        assert_eq!(
+            pointer("messages[0].toolCalls[1].function.name"),
+            "/messages/0/toolCalls/1/function/name"
+        );
+        assert_eq!(pointer("delta[2][1]"), "/delta/2/1");
+        // Parse notes give pointers already; the top is the empty pointer.
+        assert_eq!(pointer("/o/a~1b"), "/o/a~1b");
+        assert_eq!(pointer(""), "");
     }
 }

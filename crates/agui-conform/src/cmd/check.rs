@@ -11,6 +11,7 @@
 
 use super::input_format::{self, InputFormat};
 use super::sarif::Collected;
+use agui_live::RunLog;
 use agui_model::limits::{self, Limits};
 use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
 use anyhow::Context;
@@ -91,6 +92,9 @@ pub enum Format {
 /// Violations listed by the text report unless `--all` is given.
 const SHOWN: usize = 50;
 
+/// Runs that did not simply finish listed by the text report.
+const RUNS_SHOWN: usize = 10;
+
 /// Exit status of an inconclusive check.
 pub const EXIT_INCONCLUSIVE: u8 = 3;
 
@@ -140,6 +144,9 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.live.url {
         return super::producer::check_url(url, &args, wants_projection);
     }
+    if let Some(flag) = args.live.input_flags.any() {
+        anyhow::bail!("{flag} is part of the input sent to a producer: it needs --url");
+    }
     let (mut input, live) = open_input(&args.input)?;
     let name = label(&args.input);
     let format = input_format::resolve(&mut *input, args.input_format)
@@ -167,12 +174,12 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     if let (Some(path), Some(kept)) = (&args.html, kept) {
         super::html::write(path, kept, &args.limits(), &name)?;
     }
-    let Some(report) = report else {
+    let Some((report, runs)) = report else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
     if let (Some(path), Some(f)) = (&args.junit, &found) {
-        super::junit::write(path, &name, &report, &f.borrow(), started.elapsed())?;
+        super::junit::write(path, &name, &report, &runs, &f.borrow(), started.elapsed())?;
     }
     if report.events == 0 {
         eprintln!("agui-conform: input holds no events");
@@ -205,7 +212,7 @@ fn check_json(
     live: bool,
     out: impl Write + 'static,
     tee: Option<Rc<RefCell<Collected>>>,
-) -> io::Result<Option<Report>> {
+) -> io::Result<Option<(Report, RunLog)>> {
     let stream = Rc::new(RefCell::new(Some(
         JsonStream::new(out, args.printed()).live(live),
     )));
@@ -231,15 +238,15 @@ fn check_json(
             }
         });
     let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
-    let report = input_format::check(input, format, checker, stop)?;
+    let (report, runs) = input_format::check(input, format, checker, stop)?;
     let Some(stream) = stream.borrow_mut().take() else {
-        return Ok(Some(report));
+        return Ok(Some((report, runs)));
     };
     let written = stream
-        .finish(&report, projection)
+        .finish_with(&report, projection, &[("runs", &runs.to_json())])
         .and_then(|mut out| writeln!(out).and_then(|()| out.flush()));
     match written {
-        Ok(()) => Ok(Some(report)),
+        Ok(()) => Ok(Some((report, runs))),
         Err(e) if broken_pipe(&e) => Ok(None),
         Err(e) => Err(e),
     }
@@ -254,7 +261,7 @@ fn check_text(
     live: bool,
     out: impl Write + 'static,
     tee: Option<Rc<RefCell<Collected>>>,
-) -> io::Result<Option<Report>> {
+) -> io::Result<Option<(Report, RunLog)>> {
     let text = Rc::new(RefCell::new(TextStream::new(
         out,
         args.printed(),
@@ -277,10 +284,10 @@ fn check_text(
             }
         });
     let stop = move || failed.borrow().error.is_some();
-    let report = input_format::check(input, format, checker, stop)?;
+    let (report, runs) = input_format::check(input, format, checker, stop)?;
     let mut text = text.borrow_mut();
-    match text.finish(name, &report) {
-        Ok(()) => Ok(Some(report)),
+    match text.finish(name, &report, &runs) {
+        Ok(()) => Ok(Some((report, runs))),
         Err(e) if broken_pipe(&e) => Ok(None),
         Err(e) => Err(e),
     }
@@ -319,10 +326,27 @@ fn label(input: &Path) -> String {
     }
 }
 
-/// The machine form of `report` and a newline, buffered (`check --url`).
-pub(super) fn write_json_line(out: impl Write, report: &Report) -> io::Result<()> {
-    let mut w = io::BufWriter::with_capacity(1 << 16, out);
-    report.write_json(&mut w)?;
+/// The machine form of `report` (with how each run ended) and a newline,
+/// buffered (`check --url`).
+pub(super) fn write_json_line(out: impl Write, report: &Report, runs: &RunLog) -> io::Result<()> {
+    let w = io::BufWriter::with_capacity(1 << 16, out);
+    let mut stream = JsonStream::new(w, None);
+    for v in &report.violations {
+        stream.finding(Finding::Violation(v));
+    }
+    for n in &report.limits {
+        stream.finding(Finding::Limit(n));
+    }
+    if let Some(p) = &report.projection {
+        for run in &p.runs {
+            stream.run(run);
+        }
+    }
+    let mut w = stream.finish_with(
+        report,
+        report.projection.is_some(),
+        &[("runs", &runs.to_json())],
+    )?;
     writeln!(w)?;
     w.flush()
 }
@@ -406,8 +430,8 @@ impl<W: Write> TextStream<W> {
         }
     }
 
-    /// The summary, the hint and the projection.
-    pub(super) fn finish(&mut self, name: &str, report: &Report) -> io::Result<()> {
+    /// The summary, how each run ended, the hint and the projection.
+    pub(super) fn finish(&mut self, name: &str, report: &Report, runs: &RunLog) -> io::Result<()> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -420,6 +444,7 @@ impl<W: Write> TextStream<W> {
             )?;
         }
         summary(out, name, report, self.colour)?;
+        write!(out, "{}", runs.render_text(RUNS_SHOWN))?;
         if let Some(rule) = self.first.or(report.first().map(|v| v.rule)) {
             writeln!(out, "hint: agui-conform explain {rule}")?;
         }
@@ -432,7 +457,8 @@ impl<W: Write> TextStream<W> {
     }
 }
 
-/// `  #3     error   rule: message (at path)`.
+/// `  #3     error   rule: message (at path) (see #1)`: `see` names the
+/// related event (the opener on record, the run's start).
 fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<()> {
     let severity = v.severity.as_str();
     let severity = match v.severity {
@@ -444,9 +470,13 @@ fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<
         .as_deref()
         .map(|p| format!(" (at {})", if p.is_empty() { "the top" } else { p }))
         .unwrap_or_default();
+    let related = v
+        .related
+        .map(|r| format!(" (see #{r})"))
+        .unwrap_or_default();
     writeln!(
         out,
-        "  #{:<5} {severity} {}: {}{at}",
+        "  #{:<5} {severity} {}: {}{at}{related}",
         v.index, v.rule, v.message
     )
 }
@@ -498,6 +528,7 @@ pub(super) fn write_text(
     out: &mut impl Write,
     name: &str,
     report: &Report,
+    runs: &RunLog,
     all: bool,
     c: Colour,
 ) -> io::Result<()> {
@@ -508,7 +539,7 @@ pub(super) fn write_text(
     for n in &report.limits {
         text.finding(Finding::Limit(n));
     }
-    text.finish(name, report)
+    text.finish(name, report, runs)
 }
 
 fn plural(n: usize, noun: &str) -> String {
@@ -526,7 +557,15 @@ mod tests {
 
     fn text(report: &Report) -> String {
         let mut out = Vec::new();
-        write_text(&mut out, "s.jsonl", report, false, Colour(false)).unwrap();
+        write_text(
+            &mut out,
+            "s.jsonl",
+            report,
+            &RunLog::new(),
+            false,
+            Colour(false),
+        )
+        .unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -556,7 +595,8 @@ mod tests {
             lines[2],
             "s.jsonl: reject — 2 violations (1 error, 1 warning) in 12 events"
         );
-        assert_eq!(lines[3], "hint: agui-conform explain schema.unknown-type");
+        assert_eq!(lines[3], "runs: none");
+        assert_eq!(lines[4], "hint: agui-conform explain schema.unknown-type");
     }
 
     #[test]
@@ -564,7 +604,7 @@ mod tests {
         let report = Report::of(vec![], 1);
         assert_eq!(
             text(&report),
-            "s.jsonl: accept — no violations in 1 event\n"
+            "s.jsonl: accept — no violations in 1 event\nruns: none\n"
         );
     }
 

@@ -2,9 +2,10 @@
 //! tabs, written beside the other output. Verdict `reject` is a failure;
 //! otherwise a limit notice (part of the stream unjudged, or not every
 //! violation kept) makes it an error; otherwise it passes, with any
-//! warnings in its output.
+//! warnings in its output. How each run ended is in the output too.
 
 use super::sarif::Collected;
+use agui_live::RunLog;
 use agui_model::{Report, Verdict};
 use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
@@ -15,6 +16,7 @@ use std::time::Duration;
 pub fn render(
     name: &str,
     report: &Report,
+    runs: &RunLog,
     found: &Collected,
     elapsed: Duration,
 ) -> anyhow::Result<String> {
@@ -27,7 +29,7 @@ pub fn render(
         c.limits,
         report.events
     );
-    let mut details = String::new();
+    let mut details = runs.render_text(usize::MAX);
     for v in &found.violations {
         let _ = writeln!(
             details,
@@ -76,9 +78,82 @@ pub fn write(
     path: &Path,
     name: &str,
     report: &Report,
+    runs: &RunLog,
     found: &Collected,
     elapsed: Duration,
 ) -> anyhow::Result<()> {
-    let xml = render(name, report, found, elapsed)?;
+    let xml = render(name, report, runs, found, elapsed)?;
     std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// The JUnit XML of a producer-suite run (`run --producer --junit`): one
+/// test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
+/// skipped case with its reason; the output lists the steps, how each run
+/// ended and the violations.
+pub fn render_suite(
+    suite: &str,
+    url: &str,
+    results: &[agui_live::suite::InputResult],
+) -> anyhow::Result<String> {
+    use agui_live::suite::Score;
+    let mut ts = TestSuite::new(format!("agui-conform producer suite {suite}"));
+    for r in results {
+        let note = [&r.refused, &r.failure, &r.skipped]
+            .into_iter()
+            .flatten()
+            .next()
+            .cloned();
+        let mut out = String::new();
+        for st in &r.steps {
+            let _ = writeln!(out, "step {} → {}", st.kind, st.outcomes.join("+"));
+        }
+        for run in &r.runs {
+            let _ = writeln!(out, "{run}");
+        }
+        for v in &r.violations {
+            let _ = writeln!(
+                out,
+                "#{} {} {}: {}",
+                v.index,
+                v.severity.as_str(),
+                v.rule,
+                v.message
+            );
+        }
+        let summary = note.unwrap_or_else(|| {
+            format!(
+                "{} errors, {} warnings in {} events",
+                r.count(agui_model::Severity::Error),
+                r.count(agui_model::Severity::Warning),
+                r.events
+            )
+        });
+        let status = match r.score {
+            Score::Pass | Score::Warn => TestCaseStatus::success(),
+            Score::Skipped => {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(summary.clone());
+                s
+            }
+            Score::Fail | Score::Errored => {
+                let kind = if r.score == Score::Fail {
+                    NonSuccessKind::Failure
+                } else {
+                    NonSuccessKind::Error
+                };
+                let mut s = TestCaseStatus::non_success(kind);
+                s.set_message(summary.clone());
+                s.set_description(out.clone());
+                s
+            }
+        };
+        let mut case = TestCase::new(r.id.clone(), status);
+        case.set_classname(url.to_owned());
+        case.set_time(r.elapsed);
+        case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
+        ts.add_test_case(case);
+    }
+    let mut report = Junit::new("agui-conform");
+    report.add_test_suite(ts);
+    Ok(report.to_string()?)
 }

@@ -33,6 +33,53 @@ pub struct LiveArgs {
     /// Save the events received as JSON Lines (kept even if the stream fails).
     #[arg(long, value_name = "FILE", requires = "url")]
     pub save: Option<PathBuf>,
+    /// What to put in the input (`--message`, `--state`, …).
+    #[command(flatten)]
+    pub input_flags: InputArgs,
+}
+
+/// Flags that add to the RunAgentInput sent (`check --url`, `run
+/// --producer`).
+#[derive(clap::Args, Debug, Default)]
+pub struct InputArgs {
+    /// A user message, appended to the input's messages (without --input:
+    /// the only one, instead of the default greeting).
+    #[arg(long, value_name = "TEXT")]
+    pub message: Option<String>,
+    /// The input's state (JSON).
+    #[arg(long, value_name = "JSON")]
+    pub state: Option<String>,
+    /// The input's forwardedProps (JSON).
+    #[arg(long, value_name = "JSON")]
+    pub forwarded_props: Option<String>,
+    /// A tool definition, JSON or @FILE (repeatable; replaces a tool of the
+    /// same name).
+    #[arg(long = "tool", value_name = "JSON|@FILE")]
+    pub tools: Vec<String>,
+}
+
+impl InputArgs {
+    /// The flags parsed.
+    pub fn flags(&self) -> anyhow::Result<input::Flags> {
+        input::Flags::parse(
+            self.message.as_deref(),
+            self.state.as_deref(),
+            self.forwarded_props.as_deref(),
+            &self.tools,
+        )
+    }
+
+    /// The first flag given, to refuse it where it means nothing.
+    pub fn any(&self) -> Option<&'static str> {
+        [
+            (self.message.is_some(), "--message"),
+            (self.state.is_some(), "--state"),
+            (self.forwarded_props.is_some(), "--forwarded-props"),
+            (!self.tools.is_empty(), "--tool"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
 }
 
 /// `run --producer`: flags of the producer suite.
@@ -49,9 +96,18 @@ pub struct ProducerArgs {
     /// With --producer: longest wait for the next bytes, in seconds.
     #[arg(long, value_name = "SECS", requires = "producer")]
     pub idle_timeout: Option<f64>,
-    /// With --producer: save each stream as DIR/INPUT.jsonl.
+    /// With --producer: save each scenario's conversation (every step's
+    /// stream, in order) as DIR/SCENARIO.jsonl.
     #[arg(long, value_name = "DIR", requires = "producer")]
     pub captures: Option<PathBuf>,
+    /// With --producer: a RunAgentInput merged into every scenario's first
+    /// request; the scenario wins (lists joined, objects merged key by
+    /// key; docs/decisions.md "Base input").
+    #[arg(long, value_name = "FILE", requires = "producer")]
+    pub base_input: Option<PathBuf>,
+    /// With --producer: what to add to the base input.
+    #[command(flatten)]
+    pub input_flags: InputArgs,
     /// With --producer: rule configuration, as for `check`.
     #[command(flatten)]
     pub rule_config: super::config::RuleArgs,
@@ -77,10 +133,14 @@ fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 /// body held no event (the report then covers the events received).
 pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Result<u8> {
     let live = &args.live;
-    let body = match &live.run_input {
-        Some(p) => input::load(p)?,
-        None => input::default_input(),
+    let flags = live.input_flags.flags()?;
+    let mut body = match (&live.run_input, &flags.message) {
+        (Some(p), _) => input::load(p)?,
+        // The message flag stands for the default greeting.
+        (None, Some(_)) => input::empty_input(),
+        (None, None) => input::default_input(),
     };
+    flags.apply(&mut body);
     let opts = Options {
         limits: Limits {
             total: seconds("--timeout", live.timeout)?,
@@ -132,17 +192,23 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     let started = std::time::Instant::now();
     let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
     let report = &run.report;
+    let runs = &run.runs;
     super::rules::to_stdout(|out| match args.format {
-        check::Format::Json => check::write_json_line(out, report),
-        check::Format::Text => check::write_text(out, url, report, args.all, check::colour()),
+        check::Format::Json => check::write_json_line(out, report, runs),
+        check::Format::Text => check::write_text(out, url, report, runs, args.all, check::colour()),
         check::Format::Sarif => sarif::write(
             out,
-            &sarif::log(&sarif::Source::Url(url), &report.violations, &report.limits),
+            &sarif::log(
+                &sarif::Source::Url(url),
+                &report.violations,
+                &report.limits,
+                runs,
+            ),
         ),
     })?;
     if let Some(path) = &args.junit {
         let found = sarif::Collected::of(report);
-        super::junit::write(path, url, report, &found, started.elapsed())?;
+        super::junit::write(path, url, report, runs, &found, started.elapsed())?;
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
@@ -178,6 +244,17 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     })
 }
 
+/// A base input file: one JSON object, its ids left out unless given.
+fn base_input(path: &std::path::Path) -> anyhow::Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    match serde_json::from_str(&text) {
+        Ok(v @ serde_json::Value::Object(_)) => Ok(v),
+        Ok(_) => anyhow::bail!("{}: a base input is a JSON object", path.display()),
+        Err(e) => anyhow::bail!("{}: not JSON: {e}", path.display()),
+    }
+}
+
 /// `run --producer URL`: every input of the suite, one line each, then a
 /// summary, under the rule configuration. Exit 0 when no input FAILed or
 /// ERRORED (and the warnings are within `--fail-on`/`--max-warnings`), 1
@@ -208,6 +285,18 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         limits.idle = seconds("--idle-timeout", s)?;
     }
     let policy = super::config::resolve(&p.rule_config)?;
+    let flags = p.input_flags.flags()?;
+    let base = match (&p.base_input, p.input_flags.any().is_some()) {
+        (None, false) => None,
+        (file, _) => {
+            let mut base = match file {
+                Some(path) => base_input(path)?,
+                None => serde_json::json!({}),
+            };
+            flags.apply(&mut base);
+            Some(base)
+        }
+    };
     let opts = Options {
         limits,
         headers: headers(&p.headers)?,
@@ -219,13 +308,22 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let json = args.format == super::run::Format::Json;
-    let results = suite::run(url, &inputs, &opts, p.captures.as_deref(), &mut |r| {
+    let setup = suite::Setup {
+        base: base.as_ref(),
+        captures: p.captures.as_deref(),
+    };
+    let results = suite::run(url, &inputs, &opts, setup, &mut |r| {
         if json {
             let _ = super::rules::to_stdout(|out| writeln!(out, "{}", suite::json_line(r)));
         } else if !args.no_progress {
             eprintln!("{} {}", r.score.as_str(), r.id);
         }
     });
+    if let Some(path) = &args.junit {
+        let xml = super::junit::render_suite(&name, url, &results)?;
+        std::fs::write(path, xml)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    }
     super::rules::to_stdout(|out| {
         if json {
             writeln!(out, "{}", suite::summary_line(&name, url, &results))

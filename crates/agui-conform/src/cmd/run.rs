@@ -99,6 +99,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         return super::producer::run_suite(url, &args);
     }
+    if let Some(flag) = args.producer.input_flags.any() {
+        anyhow::bail!("{flag} is part of the input sent to a producer: it needs --producer");
+    }
     agui_harness::subprocess::cleanup::install(
         agui_harness::subprocess::cleanup::OnSignal::WindDown,
     );

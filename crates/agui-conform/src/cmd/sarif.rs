@@ -6,7 +6,7 @@
 
 use super::check::Args;
 use super::input_format::InputFormat;
-use agui_model::check::check_reader;
+use agui_live::RunLog;
 use agui_model::rules::{RuleId, Severity};
 use agui_model::stream;
 use agui_model::{Checker, Finding, LimitNotice, Report, Violation};
@@ -77,17 +77,7 @@ fn rules() -> Vec<RuleId> {
 
 /// The docs/rules.md section of an area (GitHub's heading anchors).
 fn anchor(area: &str) -> &'static str {
-    match area {
-        "schema" => "schema-rules-checked-per-event",
-        "run" => "run-rules-base",
-        "entities" => "entity-rules-base",
-        "lifecycle" => "lifecycle-rules-draft",
-        "ownership" => "ownership-rules-draft",
-        "interrupts" => "interrupt-consistency-docs-warnings",
-        "chunks" => "chunk-shorthand-docs-the-typescript-client-100-is-the-executable-reference",
-        "transport" => "transport-rules-http--sse-producers-only",
-        _ => "rule-catalogue-ag-ui-10-event-streams-with-subagent-attribution",
-    }
+    agui_model::violation::doc_anchor(area)
 }
 
 fn level(s: Severity) -> &'static str {
@@ -139,8 +129,15 @@ fn location(source: &Source<'_>, index: usize) -> Value {
     }
 }
 
-/// The SARIF log of one check.
-pub fn log(source: &Source<'_>, violations: &[Violation], limits: &[LimitNotice]) -> Value {
+/// The SARIF log of one check; how each run ended goes in the
+/// invocation's properties (`runOutcomes`), a `RUN_ERROR` also as a
+/// notification (it breaks no rule, but the producer did not do the work).
+pub fn log(
+    source: &Source<'_>,
+    violations: &[Violation],
+    limits: &[LimitNotice],
+    runs: &RunLog,
+) -> Value {
     let rules = rules();
     let results: Vec<Value> = violations
         .iter()
@@ -157,11 +154,19 @@ pub fn log(source: &Source<'_>, violations: &[Violation], limits: &[LimitNotice]
             }
             if let Some(p) = &v.path {
                 r["properties"]["path"] = json!(p);
+                r["properties"]["pointer"] = json!(agui_model::violation::pointer(p));
+            }
+            if let Some(at) = v.related {
+                let mut related = location(source, at);
+                related["id"] = json!(1);
+                related["message"] = json!({"text": format!("related event {at}")});
+                r["relatedLocations"] = json!([related]);
+                r["properties"]["relatedIndex"] = json!(at);
             }
             r
         })
         .collect();
-    let notifications: Vec<Value> = limits
+    let mut notifications: Vec<Value> = limits
         .iter()
         .map(|n| {
             json!({
@@ -173,6 +178,15 @@ pub fn log(source: &Source<'_>, violations: &[Violation], limits: &[LimitNotice]
             })
         })
         .collect();
+    notifications.extend(runs.errors().map(|r| {
+        json!({
+            "level": "note",
+            "message": {"text": r.to_string()},
+            "descriptor": {"id": "run.errored"},
+            "locations": [location(source, r.end)],
+            "properties": {"eventIndex": r.end},
+        })
+    }));
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -186,6 +200,7 @@ pub fn log(source: &Source<'_>, violations: &[Violation], limits: &[LimitNotice]
             "invocations": [{
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notifications,
+                "properties": {"runOutcomes": runs.to_json()},
             }],
             "results": results,
         }],
@@ -202,22 +217,27 @@ pub fn check_file(
     name: &str,
     out: impl Write,
     found: &Rc<RefCell<Collected>>,
-) -> io::Result<Option<Report>> {
+) -> io::Result<Option<(Report, RunLog)>> {
     let tee = Rc::clone(found);
     let checker = Checker::without_projection()
         .with_limits(args.limits())
         .with_levels(args.rule_config.policy.levels.clone())
         .with_sink(move |f: Finding<'_>| tee.borrow_mut().push(f));
     let mut lines = Vec::new();
-    let report = match format {
-        InputFormat::Sse => agui_live::sse_file::check_sse_reader(
-            input,
-            checker,
-            || false,
-            |_, line| lines.push(line),
-        )?,
+    let (report, runs) = match format {
+        InputFormat::Sse => {
+            let mut runs = RunLog::new();
+            let report = agui_live::sse_file::check_sse_reader(
+                input,
+                checker,
+                || false,
+                |_, line| lines.push(line),
+                &mut runs,
+            )?;
+            (report, runs)
+        }
         InputFormat::Jsonl | InputFormat::Json => {
-            let report = check_reader(input, checker)?;
+            let found = super::input_format::check(input, format, checker, || false)?;
             if args.input.as_os_str() != "-" {
                 let file = BufReader::new(File::open(&args.input)?);
                 stream::read_stream(file, &args.limits().read_options(), |item| {
@@ -225,7 +245,7 @@ pub fn check_file(
                     ControlFlow::Continue(())
                 })?;
             }
-            report
+            found
         }
     };
     let found = found.borrow();
@@ -233,8 +253,8 @@ pub fn check_file(
         uri: name,
         lines: &lines,
     };
-    match write(out, &log(&source, &found.violations, &found.limits)) {
-        Ok(()) => Ok(Some(report)),
+    match write(out, &log(&source, &found.violations, &found.limits, &runs)) {
+        Ok(()) => Ok(Some((report, runs))),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
         Err(e) => Err(e),
     }

@@ -45,7 +45,7 @@ pub enum Part {
 }
 
 impl Part {
-    fn kind(self) -> Kind {
+    pub(crate) fn kind(self) -> Kind {
         match self {
             Part::Text => Kind::Text,
             Part::Tool => Kind::Tool,
@@ -70,6 +70,9 @@ struct Entity {
     /// The owner is the own `subagentRunId` of the event that put it on
     /// record, so that id is attributed already.
     attributed: bool,
+    /// Index of the event that put the owner on record (a violation's
+    /// related event); saturates past `u32::MAX`.
+    at: u32,
 }
 
 /// Everything known of one name in this run.
@@ -81,6 +84,9 @@ struct Slot {
     attributed: bool,
     /// Announced as an invocation.
     invocation: Option<InvocationState>,
+    /// Index of the event that set `invocation` (its announcement, or its
+    /// end): a violation's related event; saturates past `u32::MAX`.
+    invocation_at: u32,
 }
 
 /// Everything the checker knows about the current run.
@@ -166,33 +172,49 @@ impl RunBook {
 
     /// Records an owner unless one is on record (the first opener wins).
     /// `attributed`: the owner is the own tag of the event being checked.
-    pub fn record_first(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool) {
+    pub fn record_first(
+        &mut self,
+        kind: Kind,
+        id: &str,
+        owner: Owner,
+        attributed: bool,
+        at: usize,
+    ) {
         let e = &mut self.interned_slot(id).entities[kind as usize];
         if e.is_none() {
             *e = Some(Entity {
                 owner,
                 open: 0,
                 attributed,
+                at: u32::try_from(at).unwrap_or(u32::MAX),
             });
         }
     }
 
     /// Records an owner, replacing any on record.
-    pub fn record(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool) {
+    pub fn record(&mut self, kind: Kind, id: &str, owner: Owner, attributed: bool, at: usize) {
+        let at = u32::try_from(at).unwrap_or(u32::MAX);
         let e = &mut self.interned_slot(id).entities[kind as usize];
         match e {
             Some(e) => {
                 e.owner = owner;
                 e.attributed = attributed;
+                e.at = at;
             }
             None => {
                 *e = Some(Entity {
                     owner,
                     open: 0,
                     attributed,
+                    at,
                 });
             }
         }
+    }
+
+    /// Index of the event that put the owner of `id` as a `kind` on record.
+    pub fn recorded_at(&self, kind: Kind, id: &str) -> Option<usize> {
+        self.entity(kind, id).map(|e| e.at as usize)
     }
 
     /// Whether `part` of `id` is open.
@@ -327,13 +349,21 @@ impl RunBook {
 
     /// Sets how invocation `id` stands; the first time, it joins the
     /// announcement order.
-    pub fn set_invocation(&mut self, id: &str, state: InvocationState) {
+    pub fn set_invocation(&mut self, id: &str, state: InvocationState, at: usize) {
         let n = self.intern(id);
         let slot = &mut self.slots[n.index()];
         if slot.invocation.is_none() {
             self.announce_order.push(n);
         }
         slot.invocation = Some(state);
+        slot.invocation_at = u32::try_from(at).unwrap_or(u32::MAX);
+    }
+
+    /// Index of the event that last set how invocation `id` stands.
+    pub fn invocation_at(&self, id: &str) -> Option<usize> {
+        self.slot(id)
+            .filter(|s| s.invocation.is_some())
+            .map(|s| s.invocation_at as usize)
     }
 
     /// The invocations still active, in announcement order.

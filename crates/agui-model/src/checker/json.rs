@@ -235,7 +235,19 @@ impl<W: Write> JsonStream<W> {
     /// `projection`) the runs kept aside, and hands back the writer.
     /// `report` gives the counts and the number of events; its own
     /// violations and runs are not written again.
-    pub fn finish(mut self, report: &Report, projection: bool) -> io::Result<W> {
+    pub fn finish(self, report: &Report, projection: bool) -> io::Result<W> {
+        self.finish_with(report, projection, &[])
+    }
+
+    /// [`JsonStream::finish`] with more top-level members, written after
+    /// the verdict (what a caller knows beside the checker, such as how
+    /// each run ended).
+    pub fn finish_with(
+        mut self,
+        report: &Report,
+        projection: bool,
+        extra: &[(&str, &Value)],
+    ) -> io::Result<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -256,6 +268,12 @@ impl<W: Write> JsonStream<W> {
         serde_json::to_writer(&mut *out, &counts_value(&counts))?;
         write!(out, r#","events":{},"verdict":"#, report.events)?;
         serde_json::to_writer(&mut *out, report.verdict().as_str())?;
+        for (key, value) in extra {
+            out.write_all(b",")?;
+            serde_json::to_writer(&mut *out, key)?;
+            out.write_all(b":")?;
+            serde_json::to_writer(&mut *out, &crate::json::Out(value))?;
+        }
         if projection {
             out.write_all(br#","projection":{"runs":["#)?;
             self.spill.copy_to(out)?;

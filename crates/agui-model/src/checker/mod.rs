@@ -178,6 +178,10 @@ pub struct Checker {
     /// before they join `violations`.
     pending: Vec<Violation>,
     phase: Phase,
+    /// Index of the current run's `RUN_STARTED` (or first event) while it
+    /// is active, of its terminal event once it ended: the related event
+    /// of the run rules.
+    run_mark: usize,
     book: RunBook,
     lanes: Lanes,
     state: Value,
@@ -231,6 +235,7 @@ impl Checker {
             cut: false,
             pending: Vec::new(),
             phase: Phase::Start,
+            run_mark: 0,
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
@@ -487,14 +492,22 @@ impl Checker {
         self.pending.push(Violation::new(rule, i, message));
     }
 
+    /// [`Checker::report`] naming the earlier event the violation refers to.
+    fn report_related(&mut self, rule: RuleId, i: usize, message: String, at: Option<usize>) {
+        let mut v = Violation::new(rule, i, message);
+        v.related = at;
+        self.pending.push(v);
+    }
+
     /// Ends the input: end-of-input rules, then the report.
     pub fn finish(mut self) -> Report {
         let n = self.index;
         if self.phase == Phase::Active && !self.book.implicit && !self.cut {
-            self.report(
+            self.report_related(
                 RuleId::RunUnterminated,
                 n,
                 "input ends inside a run: no RUN_FINISHED or RUN_ERROR closed it".to_owned(),
+                Some(self.run_mark),
             );
         }
         self.flush();
@@ -513,7 +526,10 @@ impl Checker {
     fn event(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
         match (self.phase, ty) {
             (Phase::Start, EventType::RunStarted) => self.run_started(i, o),
-            (Phase::Start, EventType::RunError) => self.phase = Phase::Errored,
+            (Phase::Start, EventType::RunError) => {
+                self.run_mark = i;
+                self.phase = Phase::Errored;
+            }
             (Phase::Start, _) => {
                 self.report(
                     RuleId::RunFirstEvent,
@@ -522,30 +538,35 @@ impl Checker {
                 );
                 self.book.reset(true);
                 self.phase = Phase::Active;
+                self.run_mark = i;
                 self.in_run(i, ty, o);
             }
             (Phase::Active, EventType::RunStarted) if self.book.implicit => self.run_started(i, o),
-            (Phase::Active, EventType::RunStarted) => self.report(
+            (Phase::Active, EventType::RunStarted) => self.report_related(
                 RuleId::RunAlreadyActive,
                 i,
                 "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); ignored".to_owned(),
+                Some(self.run_mark),
             ),
             (Phase::Active, _) => self.in_run(i, ty, o),
             (Phase::Finished | Phase::Errored, EventType::RunStarted) => self.run_started(i, o),
-            (Phase::Finished, _) => self.report(
+            (Phase::Finished, _) => self.report_related(
                 RuleId::RunAfterFinished,
                 i,
                 format!("{ty} after RUN_FINISHED; only RUN_STARTED may follow a finished run"),
+                Some(self.run_mark),
             ),
-            (Phase::Errored, _) => self.report(
+            (Phase::Errored, _) => self.report_related(
                 RuleId::RunAfterError,
                 i,
                 format!("{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"),
+                Some(self.run_mark),
             ),
         }
     }
 
     fn run_started(&mut self, i: usize, o: &Map<String, Value>) {
+        self.run_mark = i;
         self.lanes = Lanes::default();
         self.book.reset(false);
         self.phase = Phase::Active;
@@ -555,7 +576,7 @@ impl Checker {
                 Some(state) => self.replace_state(i, state),
             }
             if let Some(Value::Array(messages)) = input.get("messages") {
-                self.record_messages(messages, false);
+                self.record_messages(i, messages, false);
             }
         }
         if let Some(p) = self.projector.as_mut() {
@@ -568,7 +589,7 @@ impl Checker {
 
     /// Records the owners of replayed messages (`MESSAGES_SNAPSHOT`
     /// replaces, the `RUN_STARTED` input only fills gaps).
-    fn record_messages(&mut self, messages: &[Value], replace: bool) {
+    fn record_messages(&mut self, i: usize, messages: &[Value], replace: bool) {
         for m in messages {
             let Some(m) = m.as_object() else { continue };
             let Some(id) = s(m, "id") else { continue };
@@ -579,9 +600,9 @@ impl Checker {
                 _ => Kind::Text,
             };
             if replace {
-                self.book.record(kind, id, owner, false);
+                self.book.record(kind, id, owner, false, i);
             } else {
-                self.book.record_first(kind, id, owner, false);
+                self.book.record_first(kind, id, owner, false, i);
             }
             if s(m, "role") == Some("assistant") {
                 for call in m
@@ -592,9 +613,9 @@ impl Checker {
                 {
                     if let Some(cid) = call.get("id").and_then(Value::as_str) {
                         if replace {
-                            self.book.record(Kind::Tool, cid, owner, false);
+                            self.book.record(Kind::Tool, cid, owner, false, i);
                         } else {
-                            self.book.record_first(Kind::Tool, cid, owner, false);
+                            self.book.record_first(Kind::Tool, cid, owner, false, i);
                         }
                     }
                 }
@@ -735,8 +756,14 @@ impl Checker {
         }
         match ty {
             RunStarted => {}
-            RunFinished => self.run_finished(i, o),
-            RunError => self.run_error(),
+            RunFinished => {
+                self.run_mark = i;
+                self.run_finished(i, o)
+            }
+            RunError => {
+                self.run_mark = i;
+                self.run_error()
+            }
             TextMessageChunk | ToolCallChunk | ReasoningMessageChunk => self.chunk(i, ty, o, tag),
             TextMessageStart => {
                 if let Some(id) = s(o, "messageId") {
@@ -773,7 +800,7 @@ impl Checker {
             ToolCallResult => {
                 if let Some(id) = s(o, "messageId") {
                     let owner = self.book.owner_of(tag);
-                    self.book.record(Kind::Text, id, owner, tag.is_some());
+                    self.book.record(Kind::Text, id, owner, tag.is_some(), i);
                     if let Some(p) = self.projector.as_mut() {
                         p.tool_result(id, content_text(o.get("content")), tag);
                     }
@@ -847,7 +874,7 @@ impl Checker {
             }
             MessagesSnapshot => {
                 if let Some(Value::Array(messages)) = o.get("messages") {
-                    self.record_messages(messages, true);
+                    self.record_messages(i, messages, true);
                     if let Some(p) = self.projector.as_mut() {
                         p.messages_snapshot(messages);
                     }
@@ -859,7 +886,8 @@ impl Checker {
                     let new = self.book.owner(Kind::Activity, id).is_none();
                     if new || replace {
                         let owner = self.book.owner_of(tag);
-                        self.book.record(Kind::Activity, id, owner, tag.is_some());
+                        self.book
+                            .record(Kind::Activity, id, owner, tag.is_some(), i);
                     }
                     if let Some(p) = self.projector.as_mut() {
                         let empty = Value::Object(Map::new());
@@ -912,7 +940,8 @@ impl Checker {
             .owner(kind, id)
             .and_then(|rec| disagreement(&self.book, rec, id, tag, ty));
         if let Some(msg) = msg {
-            self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
+            let at = self.book.recorded_at(kind, id);
+            self.report_related(RuleId::OwnershipContinuationDisagrees, i, msg, at);
         }
     }
 
@@ -946,7 +975,8 @@ impl Checker {
         let agrees = tag.is_some() && self.book.is_tag(rec, tag);
         self.tag_attributed = agrees && attributed;
         if let Some(msg) = disagreement(&self.book, rec, id, tag, ty) {
-            self.report(RuleId::OwnershipContinuationDisagrees, i, msg);
+            let at = self.book.recorded_at(part.kind(), id);
+            self.report_related(RuleId::OwnershipContinuationDisagrees, i, msg, at);
         }
         true
     }
@@ -959,10 +989,12 @@ impl Checker {
             && rec != eff
         {
             let (rec, eff) = (self.book.who(rec), self.book.who(eff));
-            self.report(
+            let at = self.book.recorded_at(kind, id);
+            self.report_related(
                 RuleId::OwnershipReopenDisagrees,
                 i,
                 format!("{ty} reopens {id:?} as {eff}, but {id:?} is on record as {rec}'s"),
+                at,
             );
         }
     }
@@ -981,7 +1013,8 @@ impl Checker {
         }
         let owner = self.book.owner_of(tag);
         self.reopen(i, Kind::Text, id, tag.map(|_| owner), ty);
-        self.book.record_first(Kind::Text, id, owner, tag.is_some());
+        self.book
+            .record_first(Kind::Text, id, owner, tag.is_some(), i);
         self.book.open(Part::Text, id);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).flatten();
@@ -1031,10 +1064,12 @@ impl Checker {
             && !self.book.is_tag(po, Some(t))
         {
             let po = self.book.who(po);
-            self.report(
+            let at = self.book.recorded_at(Kind::Text, m);
+            self.report_related(
                     RuleId::OwnershipToolCallVsMessage,
                     i,
                     format!("TOOL_CALL_START {id:?} carries subagentRunId {t:?}, but its message {m:?} belongs to {po}"),
+                    at,
                 );
         }
         let call_owner: Owner = effective
@@ -1044,10 +1079,10 @@ impl Checker {
             && parent_owner.is_none()
         {
             let own = tag.is_some() && self.book.is_tag(call_owner, tag);
-            self.book.record(Kind::Text, m, call_owner, own);
+            self.book.record(Kind::Text, m, call_owner, own, i);
         }
         self.book
-            .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some());
+            .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
         self.book.open(Part::Tool, id);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(id, name, parent, self.book.owner_str(call_owner));
@@ -1079,7 +1114,7 @@ impl Checker {
             self.reopen(i, Kind::Reasoning, id, tag.map(|_| owner), ty);
         }
         self.book
-            .record_first(Kind::Reasoning, id, owner, tag.is_some());
+            .record_first(Kind::Reasoning, id, owner, tag.is_some(), i);
     }
 
     fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
@@ -1255,10 +1290,12 @@ impl Checker {
                 );
         }
         if self.book.invocation(id) == Some(InvocationState::Active) {
-            self.report(
+            let at = self.book.invocation_at(id);
+            self.report_related(
                 RuleId::LifecycleAlreadyActive,
                 i,
                 format!("SUBAGENT_STARTED {id:?} while invocation {id:?} is already active"),
+                at,
             );
             return;
         }
@@ -1272,10 +1309,12 @@ impl Checker {
                     InvocationState::Errored => "errored",
                     _ => "finished",
                 };
-                self.report(
+                let at = self.book.invocation_at(id);
+                self.report_related(
                     RuleId::LifecycleReusedId,
                     i,
                     format!("SUBAGENT_STARTED {id:?}: invocation {id:?} already {how} in this run; a new invocation needs a new id"),
+                    at,
                 );
             }
             None => {
@@ -1300,7 +1339,7 @@ impl Checker {
                 }
             }
         }
-        self.book.set_invocation(id, InvocationState::Active);
+        self.book.set_invocation(id, InvocationState::Active, i);
         if let Some(p) = self.projector.as_mut() {
             p.announced(id, name, parent);
         }
@@ -1321,10 +1360,12 @@ impl Checker {
             } else {
                 "never announced in this run"
             };
-            self.report(
+            let at = self.book.invocation_at(id);
+            self.report_related(
                 RuleId::LifecycleNotActive,
                 i,
                 format!("{ty} for {id:?}, which is not active ({why})"),
+                at,
             );
             return;
         }
@@ -1361,7 +1402,7 @@ impl Checker {
             }
         };
         // Both are on record since the announcement: no new keys.
-        self.book.set_invocation(id, state);
+        self.book.set_invocation(id, state, i);
         self.remembered.set(id, ended);
         if let Some(p) = self.projector.as_mut() {
             p.invocation_ended(id, status);

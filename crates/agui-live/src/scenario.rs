@@ -1,0 +1,523 @@
+//! Producer scenarios in steps: the first request is written in the file,
+//! each later one is built from what the producer answered before —
+//! resume with the interrupts it raised, continue the thread with the
+//! messages it produced, send back results for the tool calls it left
+//! open. suites/producer/README.md documents the format.
+//!
+//! A step whose precondition the producer's answer does not meet (it never
+//! interrupted, made no tool call, did not finish) is not sent: the
+//! scenario is skipped with that reason, never passed.
+
+use crate::input::{fresh_id, user_message};
+use crate::outcome::{Outcome, RunRecord};
+use serde_json::{Map, Value, json};
+
+/// A scenario: the first request, then the steps built from the answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub description: Option<String>,
+    /// The first `RunAgentInput` (before a base input is merged in).
+    pub first: Value,
+    pub then: Vec<Step>,
+}
+
+/// A step after the first.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Resume every interrupt the last run raised, with this status
+    /// (`resolved` or `cancelled`) and payload.
+    Resume {
+        status: String,
+        payload: Option<Value>,
+    },
+    /// Continue the thread with another user message.
+    Continue { message: String },
+    /// Answer every tool call the last answer left without a result: the
+    /// content given for its tool's name, else `content`.
+    ToolResults {
+        content: String,
+        by_name: Map<String, Value>,
+    },
+}
+
+impl Step {
+    /// The step's name in reports and files.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Step::Resume { .. } => "resume",
+            Step::Continue { .. } => "continue",
+            Step::ToolResults { .. } => "toolResults",
+        }
+    }
+}
+
+/// The kinds of steps after the first, as spelled in a file.
+const KINDS: [&str; 3] = ["resume", "continue", "toolResults"];
+
+impl Scenario {
+    /// A scenario from a file's JSON: a `RunAgentInput` (one request), or
+    /// `{"description"?, "steps": [{"input": {…}}, {"resume": {…}}, …]}`.
+    pub fn from_json(v: Value) -> Result<Scenario, String> {
+        let Value::Object(mut o) = v else {
+            return Err("a scenario is a JSON object".into());
+        };
+        let Some(steps) = o.remove("steps") else {
+            return Ok(Scenario {
+                description: None,
+                first: Value::Object(o),
+                then: Vec::new(),
+            });
+        };
+        let description = o
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let Value::Array(steps) = steps else {
+            return Err("`steps` is an array".into());
+        };
+        let mut steps = steps.into_iter();
+        let first = match steps.next() {
+            Some(Value::Object(mut s)) if s.len() == 1 && s.contains_key("input") => {
+                match s.remove("input") {
+                    Some(input @ Value::Object(_)) => input,
+                    _ => return Err("step 1: `input` is a RunAgentInput object".into()),
+                }
+            }
+            _ => return Err("step 1 is `{\"input\": {…}}`".into()),
+        };
+        let then = steps
+            .enumerate()
+            .map(|(i, s)| step(s).map_err(|e| format!("step {}: {e}", i + 2)))
+            .collect::<Result<_, _>>()?;
+        Ok(Scenario {
+            description,
+            first,
+            then,
+        })
+    }
+}
+
+fn step(v: Value) -> Result<Step, String> {
+    let Value::Object(o) = v else {
+        return Err("a step is an object".into());
+    };
+    let (kind, body) = match o.into_iter().collect::<Vec<_>>().as_slice() {
+        [(k, b)] => (k.clone(), b.clone()),
+        _ => return Err(format!("a step has one key, one of {}", KINDS.join(", "))),
+    };
+    let text = |key: &str| body.get(key).and_then(Value::as_str).map(str::to_owned);
+    match kind.as_str() {
+        "resume" => {
+            let status = text("status").unwrap_or_else(|| "resolved".into());
+            if status != "resolved" && status != "cancelled" {
+                return Err(format!(
+                    "resume status `{status}`: `resolved` or `cancelled`"
+                ));
+            }
+            Ok(Step::Resume {
+                status,
+                payload: body.get("payload").cloned(),
+            })
+        }
+        "continue" => Ok(Step::Continue {
+            message: text("message").ok_or("continue needs a `message`")?,
+        }),
+        "toolResults" => Ok(Step::ToolResults {
+            content: text("content").unwrap_or_else(|| "done".into()),
+            by_name: match body.get("byName") {
+                Some(Value::Object(m)) => m.clone(),
+                None => Map::new(),
+                Some(_) => return Err("toolResults `byName` is an object".into()),
+            },
+        }),
+        other => Err(format!(
+            "unknown step `{other}` (one of input, {})",
+            KINDS.join(", ")
+        )),
+    }
+}
+
+/// What the producer answered to one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Answer<'a> {
+    /// The request that was sent.
+    pub request: &'a Value,
+    /// The last run of the answer, if one was seen.
+    pub last_run: Option<&'a RunRecord>,
+    /// The projection of that run (docs/projection.md): its messages and
+    /// state.
+    pub projection: Option<&'a Value>,
+    /// The answer's events.
+    pub events: &'a [Value],
+}
+
+/// The request of `step` after `answer`, or why the answer does not allow
+/// it (the precondition that was not met).
+pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
+    let Some(run) = answer.last_run else {
+        return Err("the producer's answer held no run".into());
+    };
+    let mut next = match answer.request {
+        Value::Object(o) => o.clone(),
+        _ => Map::new(),
+    };
+    next.insert("runId".into(), json!(fresh_id("run")));
+    next.remove("resume");
+    let mut messages = match next.remove("messages") {
+        Some(Value::Array(m)) => m,
+        _ => Vec::new(),
+    };
+    let produced = produced_messages(answer);
+    for m in produced {
+        let id = m.get("id");
+        if !messages.iter().any(|old| old.get("id") == id) {
+            messages.push(m);
+        }
+    }
+    if changes_state(answer.events)
+        && let Some(state) = answer.projection.and_then(|p| p.get("state"))
+    {
+        next.insert("state".into(), state.clone());
+    }
+    match step {
+        Step::Resume { status, payload } => {
+            let Outcome::Interrupted { .. } = &run.outcome else {
+                return Err(format!(
+                    "the producer did not interrupt (its run ended {}), so there is nothing to resume",
+                    run.outcome.as_str()
+                ));
+            };
+            let ids = run.outcome.interrupt_ids();
+            if ids.is_empty() {
+                return Err("the interrupt outcome names no interrupt id".into());
+            }
+            let resume: Vec<Value> = ids
+                .iter()
+                .map(|id| {
+                    let mut r = json!({"interruptId": id, "status": status});
+                    if let Some(p) = payload {
+                        r["payload"] = p.clone();
+                    }
+                    r
+                })
+                .collect();
+            next.insert("resume".into(), Value::Array(resume));
+        }
+        Step::Continue { message } => {
+            if !matches!(
+                run.outcome,
+                Outcome::Finished { .. } | Outcome::Interrupted { .. } | Outcome::Cancelled
+            ) {
+                return Err(format!(
+                    "the producer's run ended {}, so the thread cannot go on",
+                    run.outcome.as_str()
+                ));
+            }
+            messages.push(user_message(message));
+        }
+        Step::ToolResults { content, by_name } => {
+            let open = open_tool_calls(answer);
+            if open.is_empty() {
+                return Err("the producer made no tool call left without a result".into());
+            }
+            for (id, name) in open {
+                let text = by_name
+                    .get(&name)
+                    .map(|v| match v {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    })
+                    .unwrap_or_else(|| content.clone());
+                messages.push(json!({
+                    "id": fresh_id("msg-tool"),
+                    "role": "tool",
+                    "toolCallId": id,
+                    "content": text,
+                }));
+            }
+        }
+    }
+    next.insert("messages".into(), Value::Array(messages));
+    Ok(Value::Object(next))
+}
+
+/// The messages the producer produced, as `RunAgentInput` messages: the
+/// run's projection (assistant, user, system, developer and tool messages;
+/// reasoning and activity messages are not sent back), each with its
+/// owner as `subagentRunId`.
+pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
+    let results = tool_results(answer.events);
+    let Some(Value::Array(list)) = answer.projection.and_then(|p| p.get("messages")) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|m| {
+            let id = m.get("id")?.as_str()?;
+            let role = m.get("role")?.as_str()?;
+            let content = m.get("content").and_then(Value::as_str).unwrap_or("");
+            let mut out = json!({"id": id, "role": role});
+            match role {
+                "assistant" => {
+                    if !content.is_empty() {
+                        out["content"] = json!(content);
+                    }
+                    if let Some(Value::Array(calls)) = m.get("toolCalls")
+                        && !calls.is_empty()
+                    {
+                        out["toolCalls"] = Value::Array(
+                            calls
+                                .iter()
+                                .map(|c| {
+                                    json!({
+                                        "id": c.get("id").cloned().unwrap_or(json!("")),
+                                        "type": "function",
+                                        "function": {
+                                            "name": c.get("name").cloned().unwrap_or(json!("")),
+                                            "arguments": c.get("args").cloned().unwrap_or(json!("")),
+                                        },
+                                    })
+                                })
+                                .collect(),
+                        );
+                    }
+                }
+                "tool" => {
+                    let call = results.iter().find(|(msg, _)| msg == id)?;
+                    out["toolCallId"] = json!(call.1);
+                    out["content"] = json!(content);
+                }
+                "user" | "system" | "developer" => out["content"] = json!(content),
+                _ => return None,
+            }
+            if let Some(owner) = m.get("owner").and_then(Value::as_str) {
+                out["subagentRunId"] = json!(owner);
+            }
+            Some(out)
+        })
+        .collect()
+}
+
+/// Whether the answer set the state (a snapshot, a delta, or a
+/// `RUN_STARTED` input echoing one): only then is its projection's state
+/// the client's; otherwise the client keeps the state it sent (the checker
+/// starts a stream at `{}`, not at the request's state).
+fn changes_state(events: &[Value]) -> bool {
+    events
+        .iter()
+        .any(|e| match e.get("type").and_then(Value::as_str) {
+            Some("STATE_SNAPSHOT" | "STATE_DELTA") => true,
+            Some("RUN_STARTED") => e
+                .get("input")
+                .and_then(|i| i.get("state"))
+                .is_some_and(|s| !s.is_null()),
+            _ => false,
+        })
+}
+
+/// `(messageId, toolCallId)` of each `TOOL_CALL_RESULT`.
+fn tool_results(events: &[Value]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter(|e| e.get("type").and_then(Value::as_str) == Some("TOOL_CALL_RESULT"))
+        .filter_map(|e| {
+            Some((
+                e.get("messageId")?.as_str()?.to_owned(),
+                e.get("toolCallId")?.as_str()?.to_owned(),
+            ))
+        })
+        .collect()
+}
+
+/// `(id, name)` of each tool call of the answer with no result in it, in
+/// the order they were made, and of each pending one its outcome names.
+pub fn open_tool_calls(answer: &Answer<'_>) -> Vec<(String, String)> {
+    let answered: Vec<String> = tool_results(answer.events)
+        .into_iter()
+        .map(|(_, call)| call)
+        .collect();
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for e in answer.events {
+        let ty = e.get("type").and_then(Value::as_str);
+        if !matches!(ty, Some("TOOL_CALL_START" | "TOOL_CALL_CHUNK")) {
+            continue;
+        }
+        let (Some(id), Some(name)) = (
+            e.get("toolCallId").and_then(Value::as_str),
+            e.get("toolCallName").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        if !answered.iter().any(|a| a == id) && !calls.iter().any(|(c, _)| c == id) {
+            calls.push((id.to_owned(), name.to_owned()));
+        }
+    }
+    if let Some(RunRecord {
+        outcome: Outcome::Finished { pending_tool_calls },
+        ..
+    }) = answer.last_run
+    {
+        for id in pending_tool_calls {
+            if !calls.iter().any(|(c, _)| c == id) {
+                calls.push((id.clone(), String::new()));
+            }
+        }
+    }
+    calls
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_agent_input_is_a_one_step_scenario() {
+        let s = Scenario::from_json(json!({"messages": []})).unwrap();
+        assert_eq!(s.first, json!({"messages": []}));
+        assert!(s.then.is_empty());
+    }
+
+    #[test]
+    fn steps_are_read_and_bad_ones_named() {
+        let s = Scenario::from_json(json!({
+            "description": "d",
+            "steps": [
+                {"input": {"messages": []}},
+                {"resume": {"status": "cancelled"}},
+                {"continue": {"message": "go on"}},
+                {"toolResults": {"byName": {"search": "found"}}},
+            ]
+        }))
+        .unwrap();
+        assert_eq!(s.description.as_deref(), Some("d"));
+        let kinds: Vec<&str> = s.then.iter().map(Step::kind).collect();
+        assert_eq!(kinds, ["resume", "continue", "toolResults"]);
+        for (bad, why) in [
+            (json!({"steps": []}), "step 1"),
+            (
+                json!({"steps": [{"input": {}}, {"resume": {"status": "maybe"}}]}),
+                "step 2: resume status",
+            ),
+            (
+                json!({"steps": [{"input": {}}, {"continue": {}}]}),
+                "step 2: continue needs",
+            ),
+            (
+                json!({"steps": [{"input": {}}, {"rewind": {}}]}),
+                "step 2: unknown step `rewind`",
+            ),
+        ] {
+            let e = Scenario::from_json(bad).unwrap_err();
+            assert!(e.starts_with(why), "{e}");
+        }
+    }
+
+    fn run(outcome: Outcome) -> RunRecord {
+        RunRecord {
+            start: 0,
+            end: 3,
+            thread_id: Some("t".into()),
+            run_id: Some("r1".into()),
+            outcome,
+        }
+    }
+
+    #[test]
+    fn resume_names_the_interrupts_raised_and_keeps_the_thread() {
+        let request = json!({"threadId": "t", "runId": "r1",
+            "messages": [{"id": "u1", "role": "user", "content": "pay"}]});
+        let last = run(Outcome::Interrupted {
+            interrupts: vec![json!({"id": "int-7", "reason": "approval"})],
+        });
+        let projection = json!({"messages": [
+            {"id": "u1", "role": "user", "content": "pay"},
+            {"id": "a1", "role": "assistant", "owner": "s1", "content": "May I pay?"},
+            {"id": "r1", "role": "reasoning", "content": "hmm"},
+        ], "state": {"cart": 1}});
+        let answer = Answer {
+            request: &request,
+            last_run: Some(&last),
+            projection: Some(&projection),
+            events: &[],
+        };
+        let step = Step::Resume {
+            status: "resolved".into(),
+            payload: Some(json!({"approved": true})),
+        };
+        let next = next_request(&step, &answer).unwrap();
+        assert_eq!(next["threadId"], "t");
+        assert_ne!(next["runId"], "r1");
+        assert_eq!(
+            next["resume"],
+            json!([{"interruptId": "int-7", "status": "resolved", "payload": {"approved": true}}])
+        );
+        assert_eq!(
+            next["messages"],
+            json!([{"id": "u1", "role": "user", "content": "pay"},
+                   {"id": "a1", "role": "assistant", "content": "May I pay?", "subagentRunId": "s1"}])
+        );
+        // No state event in the answer: the client keeps the state it sent.
+        assert!(next.get("state").is_none());
+        let events = [json!({"type": "STATE_SNAPSHOT", "snapshot": {"cart": 1}})];
+        let with_state = Answer {
+            events: &events,
+            ..answer
+        };
+        let next = next_request(&step, &with_state).unwrap();
+        assert_eq!(next["state"], json!({"cart": 1}));
+        // No interrupt: the precondition is not met.
+        let finished = run(Outcome::Finished {
+            pending_tool_calls: vec![],
+        });
+        let answer = Answer {
+            last_run: Some(&finished),
+            ..answer
+        };
+        let why = next_request(&step, &answer).unwrap_err();
+        assert!(why.contains("did not interrupt"), "{why}");
+    }
+
+    #[test]
+    fn tool_results_answer_the_calls_left_open() {
+        let request = json!({"threadId": "t", "runId": "r1", "messages": []});
+        let last = run(Outcome::Finished {
+            pending_tool_calls: vec![],
+        });
+        let events = [
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "search"}),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c2", "toolCallName": "clock"}),
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "m2", "toolCallId": "c2", "content": "noon"}),
+        ];
+        let projection = json!({"messages": [
+            {"id": "a1", "role": "assistant", "content": "",
+             "toolCalls": [{"id": "c1", "name": "search", "args": "{}"}, {"id": "c2", "name": "clock", "args": ""}]},
+            {"id": "m2", "role": "tool", "content": "noon"},
+        ]});
+        let answer = Answer {
+            request: &request,
+            last_run: Some(&last),
+            projection: Some(&projection),
+            events: &events,
+        };
+        assert_eq!(
+            open_tool_calls(&answer),
+            [("c1".to_owned(), "search".to_owned())]
+        );
+        let mut by_name = Map::new();
+        by_name.insert("search".into(), json!("Lisbon"));
+        let step = Step::ToolResults {
+            content: "done".into(),
+            by_name,
+        };
+        let next = next_request(&step, &answer).unwrap();
+        let m = next["messages"].as_array().unwrap();
+        assert_eq!(m[0]["toolCalls"][0]["function"]["name"], "search");
+        assert_eq!(
+            m[1],
+            json!({"id": "m2", "role": "tool", "toolCallId": "c2", "content": "noon"})
+        );
+        assert_eq!(m[2]["role"], "tool");
+        assert_eq!(m[2]["toolCallId"], "c1");
+        assert_eq!(m[2]["content"], "Lisbon");
+        assert_eq!(m.len(), 3);
+    }
+}
