@@ -279,3 +279,53 @@ fn a_file_that_is_not_a_record_is_refused() {
     let none = agui(&["report", bad.to_str().unwrap()]);
     assert_eq!(none.status.code(), Some(2));
 }
+
+/// A peer failing many cases of one rule: its three shortest streams are
+/// drawn in full, the others only named (the report stays readable).
+#[test]
+fn a_rule_with_many_failures_draws_the_shortest_and_names_the_rest() {
+    let d = dir("many");
+    let record = d.join("many.jsonl");
+    let mut lines = vec![
+        r#"{"kind":"header","format":"agui-conform-run-record/1","implementation":{"name":"many","version":"1","language":"rust","capabilities":["verdict","index"]},"suite":"fixture","catalogue":"RULES.md revision 2","agui_conform":"0.1.0","date":"2026-12-03T10:00:00Z","cases":5}"#.to_owned(),
+    ];
+    // Case k has k unknown events after RUN_STARTED: stream length k + 1.
+    for k in [5, 1, 4, 2, 3] {
+        let events: Vec<String> =
+            std::iter::once(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.to_owned())
+                .chain((0..k).map(|_| r#"{"type":"NOPE"}"#.to_owned()))
+                .collect();
+        lines.push(format!(
+            r#"{{"kind":"case","id":"schema/u{k}","description":"d","group":"schema.unknown-type","expected":{{"verdict":"reject","rule":"schema.unknown-type","index":1,"text":"reject at 1"}},"answer":{{"verdict":"accept"}},"score":"FAIL","reason":"must-reject violation accepted","stream":{{"events":[{}]}},"elapsed_us":1}}"#,
+            events.join(",")
+        ));
+    }
+    lines.push(r#"{"kind":"footer","totals":{"PASS":0,"FAIL":5,"WARN":0,"INFO":0,"SKIPPED":0,"ERRORED":0},"rules":{"schema.unknown-type":{"PASS":0,"FAIL":5,"WARN":0,"INFO":0,"SKIPPED":0,"ERRORED":0}},"status":"failed","exit_status":1,"incidents":[],"problems":[],"elapsed_ms":1}"#.to_owned());
+    std::fs::write(&record, lines.join("\n") + "\n").unwrap();
+    let md = d.join("report.md");
+    let out = agui(&[
+        "report",
+        record.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    for shown in ["schema/u1", "schema/u2", "schema/u3"] {
+        assert!(
+            text.contains(&format!("#### `{shown}`")),
+            "{shown} drawn:\n{text}"
+        );
+    }
+    for named in ["schema/u4", "schema/u5"] {
+        assert!(
+            !text.contains(&format!("#### `{named}`")),
+            "{named} not drawn"
+        );
+    }
+    assert!(
+        text.contains("Further failing cases of `schema.unknown-type` (2, shortest stream first")
+            && text.contains("`schema/u4`, `schema/u5`."),
+        "{text}"
+    );
+}

@@ -231,11 +231,44 @@ fn failures(out: &mut String, m: &Merged, notes: &Notes) {
         }
         let mut ids = m.scored(g, Score::Fail);
         ids.sort_by_key(|id| (stream_len(m, id), id.to_string()));
-        for id in ids {
+        // Each column's shortest failing cases are drawn; the rest listed.
+        let shown: Vec<&str> = ids
+            .iter()
+            .copied()
+            .filter(|id| {
+                m.columns.iter().any(|col| {
+                    col.case(id).is_some_and(|c| c.score == Score::Fail)
+                        && ids
+                            .iter()
+                            .filter(|o| col.case(o).is_some_and(|c| c.score == Score::Fail))
+                            .take(CASES_SHOWN)
+                            .any(|o| o == id)
+                })
+            })
+            .collect();
+        for id in &shown {
             case_section(out, m, notes, id);
+        }
+        if ids.len() > shown.len() {
+            let rest: Vec<String> = ids
+                .iter()
+                .filter(|id| !shown.contains(id))
+                .map(|id| format!("`{id}`"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "Further failing cases of `{g}` ({}, shortest stream first; each in the HTML report and the run records): {}.\n",
+                rest.len(),
+                rest.join(", ")
+            );
         }
     }
 }
+
+/// Failing cases drawn in full per rule and implementation (its shortest
+/// streams); the others are listed by id, so a peer that fails hundreds of
+/// cases of one rule does not turn the report into a megabyte of streams.
+const CASES_SHOWN: usize = 3;
 
 /// An event on one line with its `type` first, as producers write it
 /// (the other keys in sorted order).
