@@ -12,7 +12,8 @@
 //! SUBSTR; other cases are accepted. Behaviours:
 //! answers: `accept`, `reject:N[:RULE]`, `reject-end`, `projection:JSON`,
 //! `skip`, `self-error`; misbehaviours: `crash`, `hang`, `silent`,
-//! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`,
+//! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`
+//! (reserves 4 GiB at once, then blocks),
 //! `two-answers`, `late-second-answer` (the second 200 ms later),
 //! `exit-leaving-stdout` (starts a child that holds stdout open, exits
 //! without answering), `say:TEXT` (writes TEXT to stderr, rejects at 0
@@ -99,10 +100,15 @@ fn misbehave(name: &str, seq: &Value) {
             }
         }
         "alloc" => {
-            // 4 GiB of address space, untouched: only a limit makes it fail.
+            // No core file: the abort ends the process at once.
+            no_core_dump();
+            // 4 GiB of address space at once, untouched: only a limit makes
+            // it fail (Rust aborts: "memory allocation of … failed").
+            // Without one the hog blocks, so no answer can come from a
+            // working allocation, and no clock tells the two apart.
             let v: Vec<u8> = Vec::with_capacity(4 << 30);
-            let cap = std::hint::black_box(v).capacity();
-            emit(&json!({"seq": seq, "result": {"verdict": "accept", "index": cap}}).to_string());
+            std::hint::black_box(&v);
+            sleep_forever();
         }
         "skip" => emit(&json!({"seq": seq, "skipped": {"reason": "fake skips"}}).to_string()),
         "self-error" => emit(&json!({"seq": seq, "errored": {"message": "fake failed", "context": {"why": "asked to"}}}).to_string()),
@@ -110,6 +116,18 @@ fn misbehave(name: &str, seq: &Value) {
             eprintln!("fake: unknown behaviour {other}");
             std::process::exit(2);
         }
+    }
+}
+
+/// Sets this process's core-file limit to 0.
+fn no_core_dump() {
+    let zero = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: setrlimit on this process with a valid struct.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CORE, &zero);
     }
 }
 
