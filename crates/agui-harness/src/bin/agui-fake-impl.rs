@@ -11,6 +11,8 @@
 //! With `@SUBSTR` the behaviour applies only to cases whose id contains
 //! SUBSTR; other cases are accepted. Behaviours:
 //! answers: `accept`, `reject:N[:RULE]`, `reject-end`, `projection:JSON`,
+//! `misname` (the reference model's verdict and index, a rule not violated
+//! there),
 //! `skip`, `self-error`; misbehaviours: `crash`, `hang`, `silent`,
 //! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`
 //! (reserves 4 GiB at once, then blocks),
@@ -57,11 +59,39 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
             eprintln!("{arg}");
             json!({"verdict": "reject", "index": 0, "message": arg})
         }
+        "misname" => misnamed(events),
         "projection" => {
             json!({"verdict": "accept", "projection": serde_json::from_str::<Value>(arg).unwrap_or(Value::Null)})
         }
         _ => return None,
     })
+}
+
+/// Issue 14, point 1: right verdict and index (the reference model's
+/// first error), but a rule that is not among the violations there.
+fn misnamed(events: &[Value]) -> Value {
+    let mut c = agui_model::Checker::without_projection();
+    for e in events {
+        c.push(e);
+    }
+    let report = c.finish();
+    let Some(first) = report
+        .violations
+        .iter()
+        .find(|v| v.rule.severity() == agui_model::Severity::Error)
+    else {
+        return json!({"verdict": "accept"});
+    };
+    let there: Vec<agui_model::RuleId> = report
+        .violations
+        .iter()
+        .filter(|v| v.index == first.index)
+        .map(|v| v.rule)
+        .collect();
+    // The catalogue's first rule not broken there: earlier than the real
+    // one where there is such a rule (what a case can rule out).
+    let wrong = agui_model::RuleId::violations().find(|r| !there.contains(r));
+    json!({"verdict": "reject", "index": first.index, "rule": wrong.map(|r| r.as_str())})
 }
 
 /// Acts out a misbehaviour on a run request (returns for the ones that
