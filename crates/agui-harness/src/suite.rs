@@ -589,4 +589,34 @@ mod tests {
             }
         );
     }
+
+    #[test]
+    fn generating_on_several_threads_keeps_the_plan_order() {
+        let s = Suite {
+            name: "t".into(),
+            file: toml::from_str("[generated]\nseed = 10\nvalid = 5\ninvalid-per-rule = 2\nrules = [\"text.not-open\", \"tool.not-open\"]")
+                .unwrap(),
+            base: std::env::temp_dir(),
+        };
+        let want = [
+            "gen/valid/10",
+            "gen/valid/11",
+            "gen/valid/12",
+            "gen/valid/13",
+            "gen/valid/14",
+            "gen/text.not-open/10",
+            "gen/text.not-open/11",
+            "gen/tool.not-open/10",
+            "gen/tool.not-open/11",
+        ];
+        for jobs in [1, 2, 3, 16] {
+            let (cases, problems) = s.cases_matching(None, jobs);
+            assert!(problems.is_empty(), "{problems:?}");
+            let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+            assert_eq!(ids, want, "-j {jobs}");
+        }
+        let (cases, _) = s.cases_matching(Some("tool"), 2);
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["gen/tool.not-open/10", "gen/tool.not-open/11"]);
+    }
 }
