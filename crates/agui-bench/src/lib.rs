@@ -1,5 +1,6 @@
 //! agui-bench: the large-stream writer and the side-by-side measurement
 //! behind `cargo run --release -p agui-bench` (see `docs/performance.md`).
 
+pub mod jobs;
 pub mod measure;
 pub mod synth;

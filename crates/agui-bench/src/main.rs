@@ -8,6 +8,7 @@
 //! target/release/agui-bench --events 1000000 --invocations 64 --runs 1000 --repeat 5
 //! ```
 
+use agui_bench::jobs;
 use agui_bench::measure::{self, Sample, median};
 use agui_bench::synth::{self, Shape};
 use agui_model::stream::{self, ReadOptions};
@@ -76,6 +77,27 @@ enum Cmd {
         #[arg(long, default_value_t = 2_000_000)]
         lines: usize,
     },
+    /// Parallel runs: `agui-conform run -j 1` and `-j 2` (or `--jobs`)
+    /// alternately for `--rounds` rounds; medians, the median of per-round
+    /// ratios, and the load average before and after.
+    Jobs {
+        /// The implementation under test (`--impl` of `agui-conform run`).
+        #[arg(long = "impl", default_value = "reference")]
+        implementation: String,
+        #[arg(long, default_value = "default")]
+        suite: String,
+        #[arg(long, default_value_t = 10)]
+        rounds: usize,
+        /// Worker counts to compare; the first is the baseline.
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        jobs: Vec<usize>,
+        /// The `agui-conform` binary (default: the one beside this one).
+        #[arg(long)]
+        conform: Option<PathBuf>,
+        /// Further arguments to `agui-conform run` (after `--`).
+        #[arg(last = true)]
+        extra: Vec<String>,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -94,6 +116,24 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Cmd::Violations { lines }) => violations(*lines),
+        Some(Cmd::Jobs {
+            implementation,
+            suite,
+            rounds,
+            jobs,
+            conform,
+            extra,
+        }) => parallel(jobs::Plan {
+            conform: match conform {
+                Some(c) => c.clone(),
+                None => conform_binary()?,
+            },
+            implementation: implementation.clone(),
+            suite: suite.clone(),
+            rounds: *rounds,
+            jobs: jobs.clone(),
+            extra: extra.clone(),
+        }),
         None => bench(&cli),
     }
 }
@@ -110,6 +150,47 @@ fn conform_binary() -> anyhow::Result<PathBuf> {
         );
     }
     Ok(conform)
+}
+
+/// `agui-bench jobs`: prints the plan and the load, the rounds as they
+/// go (stderr), then the table.
+fn parallel(plan: jobs::Plan) -> anyhow::Result<()> {
+    println!(
+        "agui-conform run --suite {} --impl '{}'{}, {} rounds, -j {} alternately ({})",
+        plan.suite,
+        plan.implementation,
+        plan.extra
+            .iter()
+            .map(|a| format!(" {a}"))
+            .collect::<String>(),
+        plan.rounds,
+        plan.jobs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" / "),
+        plan.conform.display()
+    );
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    println!("CPUs: {cpus}; load before: {}", jobs::load());
+    if let Some(u) = jobs::uptime() {
+        println!("uptime before: {u}");
+    }
+    let measured = jobs::measure(&plan, |round, j, s| {
+        eprintln!(
+            "round {}: -j {j} {:.3} s wall, {:.2} s CPU, exit {}",
+            round + 1,
+            s.wall.as_secs_f64(),
+            s.cpu.as_secs_f64(),
+            s.code
+        );
+    })?;
+    print!("{}", jobs::render(&plan, &measured));
+    println!("load after: {}", jobs::load());
+    if let Some(u) = jobs::uptime() {
+        println!("uptime after: {u}");
+    }
+    Ok(())
 }
 
 /// `agui-bench violations`: memory never grows with the violations.

@@ -2,7 +2,7 @@
 //! same way for every side: wall time from spawn to exit, and the child's
 //! own peak resident set (`ru_maxrss` from `wait4`, which reports that one
 //! child — `getrusage(RUSAGE_CHILDREN)` would give the maximum over every
-//! child waited for so far).
+//! child waited for so far), and its CPU time.
 
 use anyhow::{Context, bail};
 use std::io::Read;
@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone)]
 pub struct Sample {
     pub wall: Duration,
+    /// User plus system CPU time of the child and of the children it
+    /// waited for (`wait4`'s `ru_utime + ru_stime`).
+    pub cpu: Duration,
     /// Peak resident set in bytes.
     pub max_rss: u64,
     /// The child's exit code.
@@ -50,8 +53,13 @@ pub fn run(cmd: &mut Command) -> anyhow::Result<Sample> {
     } else {
         -1
     };
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
     Ok(Sample {
         wall,
+        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
         // Linux reports kilobytes.
         max_rss: u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024,
         code,

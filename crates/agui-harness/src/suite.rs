@@ -242,44 +242,52 @@ impl Suite {
 
     /// [`Suite::cases`] for the cases whose id contains `filter` (all when
     /// `None`), generated on `jobs` threads (generation dominates a run
-    /// against a fast implementation). Order and problems as `cases`.
+    /// against a fast implementation). The threads take one case at a time
+    /// from a shared counter: the corpus cases, which cost nothing, all sit
+    /// at the front of the plan, so fixed halves would leave one thread
+    /// most of the generating. Order and problems as `cases`.
     pub fn cases_matching(
         &self,
         filter: Option<&str>,
         jobs: usize,
     ) -> (Vec<SuiteCase>, Vec<String>) {
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicUsize, Ordering};
         let (mut plan, mut problems) = self.plan();
         if let Some(f) = filter {
             plan.retain(|p| p.id().contains(f));
         }
-        let chunk = plan.len().div_ceil(jobs.max(1)).max(1);
-        let mut parts: Vec<Vec<Planned>> = Vec::new();
-        while !plan.is_empty() {
-            let rest = plan.split_off(chunk.min(plan.len()));
-            parts.push(std::mem::replace(&mut plan, rest));
-        }
-        let done: Vec<Vec<(String, Result<SuiteCase, String>)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = parts
-                .into_iter()
-                .map(|part| {
-                    s.spawn(move || {
-                        part.into_iter()
-                            .map(|p| (p.id(), p.materialize()))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
+        let slots: Vec<Mutex<Option<Planned>>> =
+            plan.into_iter().map(|p| Mutex::new(Some(p))).collect();
+        let next = AtomicUsize::new(0);
+        let take = || -> Vec<(usize, String, Result<SuiteCase, String>)> {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(slot) = slots.get(i) else {
+                    return done;
+                };
+                let planned = slot.lock().ok().and_then(|mut p| p.take());
+                if let Some(p) = planned {
+                    done.push((i, p.id(), p.materialize()));
+                }
+            }
+        };
+        let threads = jobs.clamp(1, slots.len().max(1));
+        let mut done: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads).map(|_| s.spawn(take)).collect();
             handles
                 .into_iter()
-                .map(|h| {
+                .flat_map(|h| {
                     h.join().unwrap_or_else(|_| {
-                        vec![(String::new(), Err("generation panicked".into()))]
+                        vec![(usize::MAX, String::new(), Err("generation panicked".into()))]
                     })
                 })
                 .collect()
         });
-        let mut cases = Vec::new();
-        for (id, r) in done.into_iter().flatten() {
+        done.sort_by_key(|(i, _, _)| *i);
+        let mut cases = Vec::with_capacity(done.len());
+        for (_, id, r) in done {
             match r {
                 Ok(c) => cases.push(c),
                 Err(e) => problems.push(format!("{id}: {e}")),
@@ -580,5 +588,35 @@ mod tests {
                 mode: GenMode::Invalid(RuleId::TextNotOpen)
             }
         );
+    }
+
+    #[test]
+    fn generating_on_several_threads_keeps_the_plan_order() {
+        let s = Suite {
+            name: "t".into(),
+            file: toml::from_str("[generated]\nseed = 10\nvalid = 5\ninvalid-per-rule = 2\nrules = [\"text.not-open\", \"tool.not-open\"]")
+                .unwrap(),
+            base: std::env::temp_dir(),
+        };
+        let want = [
+            "gen/valid/10",
+            "gen/valid/11",
+            "gen/valid/12",
+            "gen/valid/13",
+            "gen/valid/14",
+            "gen/text.not-open/10",
+            "gen/text.not-open/11",
+            "gen/tool.not-open/10",
+            "gen/tool.not-open/11",
+        ];
+        for jobs in [1, 2, 3, 16] {
+            let (cases, problems) = s.cases_matching(None, jobs);
+            assert!(problems.is_empty(), "{problems:?}");
+            let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+            assert_eq!(ids, want, "-j {jobs}");
+        }
+        let (cases, _) = s.cases_matching(Some("tool"), 2);
+        let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["gen/tool.not-open/10", "gen/tool.not-open/11"]);
     }
 }

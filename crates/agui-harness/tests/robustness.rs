@@ -191,27 +191,29 @@ fn a_process_that_never_reads_stdin_cannot_block_the_harness() {
 fn memory_limit_turns_a_hog_into_an_error() {
     let mut s = spawn(&format!("{FAKE} alloc@b"));
     s.memory_limit = Some(256 << 20);
-    // A generous case limit: on a loaded machine the crash can take longer
-    // than the short limit of the other tests.
+    // The hog reserves 4 GiB at once and then blocks: only the limit can
+    // end it (an abort), so the limits here are long enough never to fire
+    // and the clock decides nothing — the crash is seen as soon as it
+    // happens, however loaded the machine.
     let limits = agui_harness::subprocess::Timeouts {
-        case: Duration::from_secs(5),
-        ..timeouts()
+        start: Duration::from_secs(120),
+        case: Duration::from_secs(120),
+        stop: Duration::from_secs(120),
     };
     let mut imp = agui_harness::subprocess::Persistent::new(s, limits);
     let r = run(&mut imp, &three());
     assert_eq!(scores(&r), [Score::Pass, Score::Errored, Score::Pass]);
     let e = errored(&r, 1);
-    assert!(
-        e.reason
-            .starts_with("the process closed stdout (killed by signal 6)"),
-        "{}",
-        e.reason
+    assert_eq!(
+        e.reason, "the process closed stdout (killed by signal 6)",
+        "the abort of a failed allocation"
     );
+    let tail = e.stderr_tail.unwrap_or_default();
     assert!(
-        e.stderr_tail
-            .unwrap()
-            .contains("memory allocation of 4294967296 bytes failed")
+        tail.contains("memory allocation of 4294967296 bytes failed"),
+        "{tail}"
     );
+    assert_eq!(r.incidents, ["the implementation was restarted 1 time"]);
 }
 
 #[test]

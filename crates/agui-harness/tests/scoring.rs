@@ -281,3 +281,47 @@ fn schema_only_implementations_skip_stream_rule_cases() {
     let scores: Vec<Score> = r.results.iter().map(|x| x.scored.score).collect();
     assert_eq!(scores, [Score::Fail, Score::Pass, Score::Skipped]);
 }
+
+/// Issue 14, point 1: an implementation that names the wrong rule on every
+/// rejection (at the right index) fails each of those cases as misnamed,
+/// and the run fails (exit status 1), over a whole suite.
+#[test]
+fn a_wrong_rule_on_every_rejection_fails_the_run() {
+    let suite = agui_harness::Suite::find("quick").unwrap();
+    let (cases, problems) = suite.cases();
+    assert!(problems.is_empty(), "{problems:?}");
+    let mut run = run(&mut fake("misname"), &cases);
+    run.problems = problems;
+    let (mut wrong, mut unjudged) = (0, 0);
+    for r in &run.results {
+        let agui_harness::outcome::Outcome::Reject { rule, .. } = &r.outcome else {
+            continue;
+        };
+        let c = &cases[r.case];
+        match r.scored.naming {
+            Some(Naming::Wrong) => {
+                wrong += 1;
+                assert_eq!(r.scored.score, Score::Fail, "{}", c.id);
+                assert!(r.scored.reason.contains("misnamed"), "{}", r.scored.reason);
+            }
+            // Unjudged only where suites/README.md says so: the case states
+            // only its first violation, and the rule named comes later in
+            // catalogue order (it could break at the same event).
+            Some(Naming::Unjudged) => {
+                unjudged += 1;
+                let named = rule.as_deref().and_then(RuleId::from_id);
+                let first = c.expected.first.map(|(f, _)| f);
+                assert!(c.expected.all.is_none(), "{}", c.id);
+                assert!(named > first, "{}: {named:?} after {first:?}", c.id);
+            }
+            other => panic!("{}: naming {other:?}", c.id),
+        }
+    }
+    // The quick suite holds the whole corpus: hundreds of rejections, and
+    // the fake names, where it can, a rule the case rules out.
+    assert!(wrong > 200, "{wrong} misnamed, {unjudged} unjudged");
+    let t = run.total();
+    assert_eq!((t.named_wrong, t.named_right), (wrong, 0));
+    assert!(!run.ok());
+    assert_eq!(run.status().exit_code(), 1);
+}

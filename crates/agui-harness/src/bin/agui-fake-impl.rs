@@ -11,8 +11,11 @@
 //! With `@SUBSTR` the behaviour applies only to cases whose id contains
 //! SUBSTR; other cases are accepted. Behaviours:
 //! answers: `accept`, `reject:N[:RULE]`, `reject-end`, `projection:JSON`,
+//! `misname` (the reference model's verdict and index, a rule not violated
+//! there),
 //! `skip`, `self-error`; misbehaviours: `crash`, `hang`, `silent`,
-//! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`,
+//! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`
+//! (reserves 4 GiB at once, then blocks),
 //! `two-answers`, `late-second-answer` (the second 200 ms later),
 //! `exit-leaving-stdout` (starts a child that holds stdout open, exits
 //! without answering), `say:TEXT` (writes TEXT to stderr, rejects at 0
@@ -56,11 +59,39 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
             eprintln!("{arg}");
             json!({"verdict": "reject", "index": 0, "message": arg})
         }
+        "misname" => misnamed(events),
         "projection" => {
             json!({"verdict": "accept", "projection": serde_json::from_str::<Value>(arg).unwrap_or(Value::Null)})
         }
         _ => return None,
     })
+}
+
+/// Issue 14, point 1: right verdict and index (the reference model's
+/// first error), but a rule that is not among the violations there.
+fn misnamed(events: &[Value]) -> Value {
+    let mut c = agui_model::Checker::without_projection();
+    for e in events {
+        c.push(e);
+    }
+    let report = c.finish();
+    let Some(first) = report
+        .violations
+        .iter()
+        .find(|v| v.rule.severity() == agui_model::Severity::Error)
+    else {
+        return json!({"verdict": "accept"});
+    };
+    let there: Vec<agui_model::RuleId> = report
+        .violations
+        .iter()
+        .filter(|v| v.index == first.index)
+        .map(|v| v.rule)
+        .collect();
+    // The catalogue's first rule not broken there: earlier than the real
+    // one where there is such a rule (what a case can rule out).
+    let wrong = agui_model::RuleId::violations().find(|r| !there.contains(r));
+    json!({"verdict": "reject", "index": first.index, "rule": wrong.map(|r| r.as_str())})
 }
 
 /// Acts out a misbehaviour on a run request (returns for the ones that
@@ -99,10 +130,15 @@ fn misbehave(name: &str, seq: &Value) {
             }
         }
         "alloc" => {
-            // 4 GiB of address space, untouched: only a limit makes it fail.
+            // No core file: the abort ends the process at once.
+            no_core_dump();
+            // 4 GiB of address space at once, untouched: only a limit makes
+            // it fail (Rust aborts: "memory allocation of … failed").
+            // Without one the hog blocks, so no answer can come from a
+            // working allocation, and no clock tells the two apart.
             let v: Vec<u8> = Vec::with_capacity(4 << 30);
-            let cap = std::hint::black_box(v).capacity();
-            emit(&json!({"seq": seq, "result": {"verdict": "accept", "index": cap}}).to_string());
+            std::hint::black_box(&v);
+            sleep_forever();
         }
         "skip" => emit(&json!({"seq": seq, "skipped": {"reason": "fake skips"}}).to_string()),
         "self-error" => emit(&json!({"seq": seq, "errored": {"message": "fake failed", "context": {"why": "asked to"}}}).to_string()),
@@ -110,6 +146,18 @@ fn misbehave(name: &str, seq: &Value) {
             eprintln!("fake: unknown behaviour {other}");
             std::process::exit(2);
         }
+    }
+}
+
+/// Sets this process's core-file limit to 0.
+fn no_core_dump() {
+    let zero = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: setrlimit on this process with a valid struct.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CORE, &zero);
     }
 }
 

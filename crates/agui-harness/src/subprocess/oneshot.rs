@@ -7,7 +7,7 @@ use crate::implementation::{ImplInfo, Implementation};
 use crate::outcome::{Errored, Outcome};
 use crate::protocol;
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// An implementation run once per case. There is no handshake: its name and
 /// capabilities are given by the caller.
@@ -102,7 +102,9 @@ impl OneShot {
             }
             Ok(Line::Failed(e)) => return fail(&mut proc, format!("reading stdout failed: {e}")),
             Ok(Line::Eof) | Err(Wait::Closed) => {
-                let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
+                // A process that closed stdout is usually exiting: its
+                // status is awaited for up to the stop grace.
+                let status = proc.wait_until(Instant::now() + self.timeouts.stop);
                 return fail(
                     &mut proc,
                     format!("the process printed no result ({})", describe_exit(status)),

@@ -84,7 +84,13 @@ impl Persistent {
                 }),
             other => Err(format!(
                 "no handshake answer: {}",
-                describe_silence(&mut proc, other, self.spawn.max_line, self.timeouts.start)
+                describe_silence(
+                    &mut proc,
+                    other,
+                    &self.spawn,
+                    self.timeouts.start,
+                    self.timeouts.stop
+                )
             )),
         };
         match answer {
@@ -234,8 +240,9 @@ impl Persistent {
                     break Err(describe_silence(
                         proc,
                         other,
-                        self.spawn.max_line,
+                        &self.spawn,
                         self.timeouts.case,
+                        self.timeouts.stop,
                     ));
                 }
             }
@@ -301,22 +308,25 @@ impl Drop for Persistent {
     }
 }
 
-/// Why a line did not come (or was not a line).
+/// Why a line did not come (or was not a line). After stdout closed, the
+/// exit status is awaited for up to the stop grace (`grace`): a process
+/// that closes stdout is usually exiting.
 fn describe_silence(
     proc: &mut Proc,
     got: Result<Line, Wait>,
-    max_line: usize,
+    spawn: &Spawn,
     limit: Duration,
+    grace: Duration,
 ) -> String {
     match got {
         Ok(Line::Text(_)) => "unexpected line".into(),
         Ok(Line::TooLong(n)) => format!(
             "stdout line longer than {} bytes (flood; {n} bytes read)",
-            max_line
+            spawn.max_line
         ),
         Ok(Line::Failed(e)) => format!("reading stdout failed: {e}"),
         Ok(Line::Eof) | Err(Wait::Closed) => {
-            let status = proc.wait_until(Instant::now() + Duration::from_millis(200));
+            let status = proc.wait_until(Instant::now() + grace);
             format!("the process closed stdout ({})", describe_exit(status))
         }
         Err(Wait::Timeout) => match proc.exited() {

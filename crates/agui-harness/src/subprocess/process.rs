@@ -409,6 +409,22 @@ impl Proc {
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// Whether every writer of the stderr pipe has closed it (`POLLHUP` on
+    /// the read end).
+    fn stderr_hung_up(&self) -> bool {
+        let Some(fd) = &self.stderr_probe else {
+            return false;
+        };
+        let mut p = libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, no wait.
+        let r = unsafe { libc::poll(&mut p, 1, 0) };
+        r > 0 && p.revents & libc::POLLHUP != 0
+    }
+
     /// Bytes waiting in the stderr pipe (0 when unknown).
     fn stderr_unread(&self) -> i32 {
         let Some(fd) = &self.stderr_probe else {
@@ -425,9 +441,16 @@ impl Proc {
     pub fn stderr_tail(&mut self) -> Option<String> {
         let gone = self.reaped || self.exited().is_some();
         if let (true, Some(h)) = (gone, self.stderr_thread.take()) {
-            let until = Instant::now() + Duration::from_millis(100);
-            while !h.is_finished() && Instant::now() < until {
-                thread::sleep(Duration::from_millis(1));
+            if self.stderr_hung_up() {
+                // No writer is left: the reader drains the pipe and ends
+                // on its own, so it can be waited for without a clock.
+                let _ = h.join();
+            } else {
+                // Something the child started still holds stderr.
+                let until = Instant::now() + Duration::from_millis(100);
+                while !h.is_finished() && Instant::now() < until {
+                    thread::sleep(Duration::from_millis(1));
+                }
             }
         }
         let buf = self.stderr.lock().ok()?;
