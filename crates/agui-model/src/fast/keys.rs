@@ -233,15 +233,89 @@ impl Key {
     pub(super) fn known(rest: &[u8]) -> Option<(Key, usize)> {
         let first = *rest.first()?;
         let bucket = BY_LETTER.get(usize::from(first.wrapping_sub(b'a')))?;
+        // Three words of the key, compared under each candidate's mask:
+        // no call, no loop over bytes.
+        let w = match rest.first_chunk::<PATTERN>() {
+            Some(head) => words(head),
+            None => {
+                let mut buf = [0u8; PATTERN];
+                buf[..rest.len()].copy_from_slice(rest);
+                words(&buf)
+            }
+        };
         for &k in bucket {
-            let name = NAMES.get(usize::from(k))?.as_bytes();
-            if rest.get(..name.len()) == Some(name) && rest.get(name.len()) == Some(&b'"') {
-                return Some((Key(k), name.len() + 1));
+            let Some(p) = PATTERNS.get(usize::from(k)) else {
+                break;
+            };
+            let diff = ((w[0] ^ p.word[0]) & p.mask[0])
+                | ((w[1] ^ p.word[1]) & p.mask[1])
+                | ((w[2] ^ p.word[2]) & p.mask[2]);
+            if diff == 0 {
+                return Some((Key(k), p.len));
             }
         }
         None
     }
 }
+
+/// Bytes of a key with its closing quote, at most.
+const PATTERN: usize = 24;
+
+/// A known key with its closing quote, as three little-endian words and
+/// the masks of its bytes.
+struct Pattern {
+    word: [u64; 3],
+    mask: [u64; 3],
+    len: usize,
+}
+
+#[inline]
+const fn words(b: &[u8; PATTERN]) -> [u64; 3] {
+    let mut out = [0u64; 3];
+    let mut w = 0;
+    while w < 3 {
+        let mut word = [0u8; 8];
+        let mut i = 0;
+        while i < 8 {
+            word[i] = b[w * 8 + i];
+            i += 1;
+        }
+        out[w] = u64::from_le_bytes(word);
+        w += 1;
+    }
+    out
+}
+
+const PATTERNS: [Pattern; KEYS] = {
+    let mut out = [const {
+        Pattern {
+            word: [0; 3],
+            mask: [0; 3],
+            len: 0,
+        }
+    }; KEYS];
+    let mut k = 0;
+    while k < KEYS {
+        let name = NAMES[k].as_bytes();
+        assert!(name.len() < PATTERN, "a wire key fits the pattern");
+        let (mut bytes, mut ones) = ([0u8; PATTERN], [0u8; PATTERN]);
+        let mut i = 0;
+        while i < name.len() {
+            bytes[i] = name[i];
+            ones[i] = 0xFF;
+            i += 1;
+        }
+        bytes[i] = b'"';
+        ones[i] = 0xFF;
+        out[k] = Pattern {
+            word: words(&bytes),
+            mask: words(&ones),
+            len: name.len() + 1,
+        };
+        k += 1;
+    }
+    out
+};
 
 #[cfg(test)]
 mod tests {
