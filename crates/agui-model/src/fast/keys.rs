@@ -106,21 +106,21 @@ pub(super) const NAMES: [&str; KEYS] = {
     out
 };
 
-/// Longest bucket of keys sharing a first letter.
-const BUCKET: usize = 6;
-
-/// Key indices by first letter (`a`..=`z`), `u8::MAX` past the end.
-const BY_LETTER: [[u8; BUCKET]; 26] = {
-    let mut out = [[u8::MAX; BUCKET]; 26];
-    let mut fill = [0usize; 26];
+/// Key indices by first letter (`a`..=`z`) and length, `u8::MAX` where
+/// there is none: no two known keys share both.
+const BY_LETTER: [[u8; PATTERN]; 26] = {
+    let mut out = [[u8::MAX; PATTERN]; 26];
     let mut k = 0;
     while k < KEYS {
-        let first = NAMES[k].as_bytes()[0];
-        assert!(first.is_ascii_lowercase(), "a wire key starts with a-z");
-        let l = (first - b'a') as usize;
-        assert!(fill[l] < BUCKET, "too many keys share a first letter");
-        out[l][fill[l]] = k as u8;
-        fill[l] += 1;
+        let name = NAMES[k].as_bytes();
+        assert!(name[0].is_ascii_lowercase(), "a wire key starts with a-z");
+        assert!(name.len() < PATTERN, "a wire key fits the pattern");
+        let l = (name[0] - b'a') as usize;
+        assert!(
+            out[l][name.len()] == u8::MAX,
+            "two fast keys share a first letter and a length"
+        );
+        out[l][name.len()] = k as u8;
         k += 1;
     }
     out
@@ -243,19 +243,32 @@ impl Key {
                 words(&buf)
             }
         };
-        for &k in bucket {
-            let Some(p) = PATTERNS.get(usize::from(k)) else {
-                break;
-            };
-            let diff = ((w[0] ^ p.word[0]) & p.mask[0])
-                | ((w[1] ^ p.word[1]) & p.mask[1])
-                | ((w[2] ^ p.word[2]) & p.mask[2]);
-            if diff == 0 {
-                return Some((Key(k), p.len));
-            }
-        }
-        None
+        // The key's length is where its closing quote is; a first letter
+        // and a length name at most one known key.
+        let quote = first_quote(&w)?;
+        let k = *bucket.get(quote)?;
+        let p = PATTERNS.get(usize::from(k))?;
+        let diff = ((w[0] ^ p.word[0]) & p.mask[0])
+            | ((w[1] ^ p.word[1]) & p.mask[1])
+            | ((w[2] ^ p.word[2]) & p.mask[2]);
+        (diff == 0).then_some((Key(k), p.len))
     }
+}
+
+/// Where the first `"` is in three little-endian words, if anywhere.
+#[inline]
+fn first_quote(w: &[u64; 3]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    for (i, &word) in w.iter().enumerate() {
+        let x = word ^ (LO * u64::from(b'"'));
+        // Exact up to the first quote, which is all that is read.
+        let hits = x.wrapping_sub(LO) & !x & HI;
+        if hits != 0 {
+            return Some(i * 8 + (hits.trailing_zeros() / 8) as usize);
+        }
+    }
+    None
 }
 
 /// Bytes of a key with its closing quote, at most.
