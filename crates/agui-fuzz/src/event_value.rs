@@ -1,190 +1,16 @@
-//! Events as JSON values, built from `Unstructured` after the tables of
-//! the AG-UI 1.0 wire schema (`agui_model::schema`): mostly schema-valid, sometimes with one fault
+//! Events as JSON values, built from `Unstructured` after the table of
+//! the AG-UI 1.0 wire schema (`agui_model::wire`): mostly schema-valid, sometimes with one fault
 //! (a required field left out, an optional one `null`, a wrong kind), and
 //! with unknown extra fields. Nesting is bounded ([`MAX_DEPTH`]) so no value
 //! can overflow the stack of a recursive deserializer.
 
 use agui_model::EventType;
+use agui_model::wire::{Field, Kind, MESSAGE_ROLES, SUBAGENT_RUN_ID};
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Number, Value};
 
 /// Deepest nesting of free-form JSON (`rawEvent`, `value`, `snapshot`, …).
 pub const MAX_DEPTH: u32 = 4;
-
-/// What a field holds (the 1.0 wire schema).
-#[derive(Debug, Clone, Copy)]
-enum K {
-    Str,
-    /// One of these strings.
-    OneOf(&'static [&'static str]),
-    /// Any JSON.
-    Any,
-    /// Any JSON but `null`.
-    AnyNotNull,
-    Object,
-    Bool,
-    /// Integer in the safe range.
-    Int,
-    Patch,
-    /// A string or an array of content parts.
-    Content,
-    Messages,
-    RunOutcome,
-    SubagentOutcome,
-    Usage,
-    RunInput,
-}
-
-const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
-
-/// (type, required fields, optional fields), without the fields every event
-/// may carry and without `subagentRunId`.
-type Table = (
-    EventType,
-    &'static [(&'static str, K)],
-    &'static [(&'static str, K)],
-);
-
-const EVENTS: &[Table] = {
-    use EventType as E;
-    use K::*;
-    &[
-        (
-            E::RunStarted,
-            &[("threadId", Str), ("runId", Str)],
-            &[
-                ("protocolVersion", Str),
-                ("parentRunId", Str),
-                ("input", RunInput),
-            ],
-        ),
-        (
-            E::RunFinished,
-            &[("threadId", Str), ("runId", Str)],
-            &[
-                ("result", AnyNotNull),
-                ("outcome", RunOutcome),
-                ("usage", Usage),
-            ],
-        ),
-        (
-            E::RunError,
-            &[("message", Str)],
-            &[("code", Str), ("usage", Usage)],
-        ),
-        (E::StepStarted, &[("stepName", Str)], &[]),
-        (E::StepFinished, &[("stepName", Str)], &[]),
-        (
-            E::TextMessageStart,
-            &[("messageId", Str)],
-            &[("role", OneOf(TEXT_ROLES)), ("name", Str)],
-        ),
-        (
-            E::TextMessageContent,
-            &[("messageId", Str), ("delta", Str)],
-            &[],
-        ),
-        (E::TextMessageEnd, &[("messageId", Str)], &[]),
-        (
-            E::TextMessageChunk,
-            &[],
-            &[
-                ("messageId", Str),
-                ("role", OneOf(TEXT_ROLES)),
-                ("delta", Str),
-                ("name", Str),
-            ],
-        ),
-        (
-            E::ToolCallStart,
-            &[("toolCallId", Str), ("toolCallName", Str)],
-            &[("parentMessageId", Str)],
-        ),
-        (E::ToolCallArgs, &[("toolCallId", Str), ("delta", Str)], &[]),
-        (E::ToolCallEnd, &[("toolCallId", Str)], &[]),
-        (
-            E::ToolCallChunk,
-            &[],
-            &[
-                ("toolCallId", Str),
-                ("toolCallName", Str),
-                ("parentMessageId", Str),
-                ("delta", Str),
-            ],
-        ),
-        (
-            E::ToolCallResult,
-            &[
-                ("messageId", Str),
-                ("toolCallId", Str),
-                ("content", Content),
-            ],
-            &[("role", OneOf(&["tool"]))],
-        ),
-        (E::StateSnapshot, &[("snapshot", Any)], &[]),
-        (E::StateDelta, &[("delta", Patch)], &[]),
-        (E::MessagesSnapshot, &[("messages", Messages)], &[]),
-        (
-            E::ActivitySnapshot,
-            &[
-                ("messageId", Str),
-                ("activityType", Str),
-                ("content", Object),
-            ],
-            &[("replace", Bool)],
-        ),
-        (
-            E::ActivityDelta,
-            &[("messageId", Str), ("activityType", Str), ("patch", Patch)],
-            &[],
-        ),
-        (E::Raw, &[("event", Any)], &[("source", Str)]),
-        (E::Custom, &[("name", Str), ("value", Any)], &[]),
-        (E::ReasoningStart, &[("messageId", Str)], &[]),
-        (
-            E::ReasoningMessageStart,
-            &[("messageId", Str), ("role", OneOf(&["reasoning"]))],
-            &[],
-        ),
-        (
-            E::ReasoningMessageContent,
-            &[("messageId", Str), ("delta", Str)],
-            &[],
-        ),
-        (E::ReasoningMessageEnd, &[("messageId", Str)], &[]),
-        (
-            E::ReasoningMessageChunk,
-            &[],
-            &[("messageId", Str), ("delta", Str)],
-        ),
-        (E::ReasoningEnd, &[("messageId", Str)], &[]),
-        (
-            E::ReasoningEncryptedValue,
-            &[
-                ("subtype", OneOf(&["tool-call", "message"])),
-                ("entityId", Str),
-                ("encryptedValue", Str),
-            ],
-            &[],
-        ),
-        (
-            E::SubagentStarted,
-            &[("name", Str)],
-            &[
-                ("description", Str),
-                ("parentSubagentRunId", Str),
-                ("parentToolCallId", Str),
-                ("parentMessageId", Str),
-            ],
-        ),
-        (
-            E::SubagentFinished,
-            &[],
-            &[("result", AnyNotNull), ("outcome", SubagentOutcome)],
-        ),
-        (E::SubagentError, &[("message", Str)], &[("code", Str)]),
-    ]
-};
 
 /// Strings that make ids collide and exercise escaping.
 const STRINGS: &[&str] = &[
@@ -378,15 +204,7 @@ fn message(u: &mut Unstructured) -> Result<Value> {
     let mut m = Map::new();
     m.insert("id".into(), str_field(u)?);
     put_opt(u, &mut m, "subagentRunId", str_field)?;
-    let role = *u.choose(&[
-        "developer",
-        "system",
-        "assistant",
-        "user",
-        "tool",
-        "activity",
-        "reasoning",
-    ])?;
+    let role = *u.choose(MESSAGE_ROLES)?;
     m.insert("role".into(), role.into());
     match role {
         "developer" | "system" => {
@@ -569,22 +387,26 @@ fn run_input(u: &mut Unstructured) -> Result<Value> {
     Ok(Value::Object(m))
 }
 
-fn value_of(u: &mut Unstructured, k: K) -> Result<Value> {
-    Ok(match k {
-        K::Str => str_field(u)?,
-        K::OneOf(list) => Value::from(*u.choose(list)?),
-        K::Any => any(u, MAX_DEPTH)?,
-        K::AnyNotNull => any_not_null(u)?,
-        K::Object => Value::Object(object(u, 2)?),
-        K::Bool => Value::Bool(u.arbitrary()?),
-        K::Int => Value::from(u.int_in_range(-(1i64 << 53) + 1..=(1i64 << 53) - 1)?),
-        K::Patch => patch(u)?,
-        K::Content => content(u)?,
-        K::Messages => messages(u)?,
-        K::RunOutcome => run_outcome(u)?,
-        K::SubagentOutcome => subagent_outcome(u)?,
-        K::Usage => usage(u)?,
-        K::RunInput => run_input(u)?,
+/// A valid value of one table field: an optional "any" field is never
+/// `null` (absent is its only empty spelling).
+fn value_of(u: &mut Unstructured, f: &Field) -> Result<Value> {
+    Ok(match f.kind {
+        Kind::Str => str_field(u)?,
+        Kind::OneOf(list) => Value::from(*u.choose(list)?),
+        Kind::Any if f.required => any(u, MAX_DEPTH)?,
+        Kind::Any => any_not_null(u)?,
+        Kind::Object => Value::Object(object(u, 2)?),
+        Kind::Bool => Value::Bool(u.arbitrary()?),
+        Kind::Timestamp => Value::from(u.int_in_range(-(1i64 << 53) + 1..=(1i64 << 53) - 1)?),
+        Kind::Patch => patch(u)?,
+        Kind::Content => content(u)?,
+        Kind::Messages => messages(u)?,
+        Kind::RunOutcome => run_outcome(u)?,
+        Kind::SubagentOutcome => subagent_outcome(u)?,
+        Kind::Usage => usage(u)?,
+        Kind::Input => run_input(u)?,
+        // Kinds of nested shapes only; no event field has them.
+        _ => any(u, 1)?,
     })
 }
 
@@ -600,7 +422,7 @@ enum Fault {
 
 /// An event value: usually schema-valid, sometimes with one fault.
 pub fn event(u: &mut Unstructured) -> Result<Value> {
-    let (ty, req, opt) = *u.choose(EVENTS)?;
+    let ty = *u.choose(EventType::ALL)?;
     let fault = match u.int_in_range(0..=15u8)? {
         0 => Fault::Missing,
         1 => Fault::WrongKind,
@@ -608,20 +430,17 @@ pub fn event(u: &mut Unstructured) -> Result<Value> {
     };
     let mut m = Map::new();
     m.insert("type".into(), Value::from(ty.as_str()));
-    for (key, k) in req {
-        m.insert((*key).into(), value_of(u, *k)?);
-    }
-    for (key, k) in opt {
-        if u.arbitrary()? {
-            m.insert((*key).into(), value_of(u, *k)?);
+    for f in ty.fields() {
+        if f.required || u.arbitrary()? {
+            m.insert(f.key.into(), value_of(u, f)?);
         }
     }
     if ty.is_attributable() && (ty.is_lifecycle() || u.arbitrary()?) {
-        m.insert("subagentRunId".into(), str_field(u)?);
+        m.insert(SUBAGENT_RUN_ID.into(), str_field(u)?);
     }
-    put_opt(u, &mut m, "timestamp", |u| value_of(u, K::Int))?;
-    put_opt(u, &mut m, "rawEvent", any_not_null)?;
-    put_opt(u, &mut m, "metadata", |u| object(u, 2).map(Value::Object))?;
+    for f in agui_model::wire::COMMON {
+        put_opt(u, &mut m, f.key, |u| value_of(u, f))?;
+    }
     if u.ratio(1, 4)? {
         let key = *u.choose(EXTRA_KEYS)?;
         if !m.contains_key(key) {

@@ -3,10 +3,11 @@
 //! [`EventType`] is what the checker dispatches on. Typed event structs
 //! (serde) for every type live below it.
 
+use crate::wire::{Attribution, for_each_event};
 use std::fmt;
 
 macro_rules! event_types {
-    ($( $variant:ident = $name:literal ),* $(,)?) => {
+    ($( $variant:ident = $name:literal, $attr:ident { $($fields:tt)* } )*) => {
         /// One of the 31 AG-UI 1.0 event types (`type` on the wire).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum EventType { $( $variant ),* }
@@ -28,68 +29,19 @@ macro_rules! event_types {
     };
 }
 
-/// Invokes `$m!` with the 31 event types as `Variant = "WIRE_NAME"` pairs:
-/// the one place the list is spelled.
-macro_rules! for_each_event_type {
-    ($m:ident) => {
-        $m! {
-            RunStarted = "RUN_STARTED",
-            RunFinished = "RUN_FINISHED",
-            RunError = "RUN_ERROR",
-            StepStarted = "STEP_STARTED",
-            StepFinished = "STEP_FINISHED",
-            TextMessageStart = "TEXT_MESSAGE_START",
-            TextMessageContent = "TEXT_MESSAGE_CONTENT",
-            TextMessageEnd = "TEXT_MESSAGE_END",
-            TextMessageChunk = "TEXT_MESSAGE_CHUNK",
-            ToolCallStart = "TOOL_CALL_START",
-            ToolCallArgs = "TOOL_CALL_ARGS",
-            ToolCallEnd = "TOOL_CALL_END",
-            ToolCallChunk = "TOOL_CALL_CHUNK",
-            ToolCallResult = "TOOL_CALL_RESULT",
-            StateSnapshot = "STATE_SNAPSHOT",
-            StateDelta = "STATE_DELTA",
-            MessagesSnapshot = "MESSAGES_SNAPSHOT",
-            ActivitySnapshot = "ACTIVITY_SNAPSHOT",
-            ActivityDelta = "ACTIVITY_DELTA",
-            Raw = "RAW",
-            Custom = "CUSTOM",
-            ReasoningStart = "REASONING_START",
-            ReasoningMessageStart = "REASONING_MESSAGE_START",
-            ReasoningMessageContent = "REASONING_MESSAGE_CONTENT",
-            ReasoningMessageEnd = "REASONING_MESSAGE_END",
-            ReasoningMessageChunk = "REASONING_MESSAGE_CHUNK",
-            ReasoningEnd = "REASONING_END",
-            ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE",
-            SubagentStarted = "SUBAGENT_STARTED",
-            SubagentFinished = "SUBAGENT_FINISHED",
-            SubagentError = "SUBAGENT_ERROR",
-        }
-    };
-}
-
-for_each_event_type!(event_types);
+for_each_event!(event_types);
 
 impl EventType {
     /// Whether the schema declares `subagentRunId` on this type: every type
     /// but `RUN_STARTED`, `RUN_FINISHED`, `RUN_ERROR` and `MESSAGES_SNAPSHOT`.
     pub fn is_attributable(self) -> bool {
-        !matches!(
-            self,
-            EventType::RunStarted
-                | EventType::RunFinished
-                | EventType::RunError
-                | EventType::MessagesSnapshot
-        )
+        self.attribution() != Attribution::None
     }
 
     /// The three `SUBAGENT_*` lifecycle events, on which `subagentRunId` is
     /// required and names the invocation they concern.
     pub fn is_lifecycle(self) -> bool {
-        matches!(
-            self,
-            EventType::SubagentStarted | EventType::SubagentFinished | EventType::SubagentError
-        )
+        self.attribution() == Attribution::Required
     }
 }
 
@@ -141,6 +93,7 @@ pub use typed::*;
 
 mod typed {
     use super::EventType;
+    use crate::wire::for_each_event;
     use serde::{Deserialize, Deserializer, Serialize};
     use serde_json::{Map, Number, Value};
 
@@ -188,41 +141,61 @@ mod typed {
     /// `opt` (optional `subagent_run_id`), `req` (required, lifecycle events).
     macro_rules! event {
         (
-            $(#[$m:meta])* $name:ident ($attr:ident) {
+            $name:ident ($attr:ident) {
                 req { $( $(#[$rm:meta])* $rf:ident : $rt:ty ),* $(,)? }
                 opt { $( $(#[$om:meta])* $of:ident : $ot:ty ),* $(,)? }
             }
         ) => {
-            loose! {
-                $(#[$m])* $name {
-                    req { $( $(#[$rm])* $rf: $rt ),* }
-                    opt {
-                        $( $(#[$om])* $of: $ot, )*
-                        /// Integer within ±(2^53−1), kept as written.
-                        timestamp: Number,
-                        /// The producer's original event; any JSON but `null`.
-                        raw_event: Value,
-                        metadata: Object,
-                    }
+            event!(@struct $attr $name
+                req { $( $(#[$rm])* $rf: $rt, )* }
+                opt {
+                    $( $(#[$om])* $of: $ot, )*
+                    /// Integer within ±(2^53−1), kept as written.
+                    timestamp: Number,
+                    /// The producer's original event; any JSON but `null`.
+                    raw_event: Value,
+                    metadata: Object,
                 }
-            }
-            event!(@attr $attr $name);
+            );
         };
-        (@attr none $name:ident) => {
+        (@struct none $name:ident req { $($r:tt)* } opt { $($o:tt)* }) => {
+            loose! { #[doc = concat!("`", stringify!($name), "` (not attributable).")] $name { req { $($r)* } opt { $($o)* } } }
             impl $name {
                 /// Not attributable: always `None`.
                 pub fn subagent_run_id(&self) -> Option<&str> { None }
             }
         };
-        (@attr opt $name:ident) => {
+        (@struct opt $name:ident req { $($r:tt)* } opt { $($o:tt)* }) => {
+            loose! { #[doc = concat!("`", stringify!($name), "`.")] $name { req { $($r)* } opt { subagent_run_id: String, $($o)* } } }
             impl $name {
                 pub fn subagent_run_id(&self) -> Option<&str> { self.subagent_run_id.as_deref() }
             }
         };
-        (@attr req $name:ident) => {
+        (@struct req $name:ident req { $($r:tt)* } opt { $($o:tt)* }) => {
+            loose! { #[doc = concat!("`", stringify!($name), "` (a lifecycle event).")] $name { req { subagent_run_id: String, $($r)* } opt { $($o)* } } }
             impl $name {
                 pub fn subagent_run_id(&self) -> Option<&str> { Some(&self.subagent_run_id) }
             }
+        };
+    }
+
+    /// The 31 event structs, from the wire table: each field renamed to its
+    /// wire name there.
+    macro_rules! event_structs {
+        ($(
+            $variant:ident = $name:literal, $attr:ident {
+                req { $( $(#[$rm:meta])* $rf:ident : $rt:ty = $rw:literal $rk:expr ),* $(,)? }
+                opt { $( $(#[$om:meta])* $of:ident : $ot:ty = $ow:literal $ok:expr ),* $(,)? }
+            }
+        )*) => {
+            $(
+                event! {
+                    $variant ($attr) {
+                        req { $( $(#[$rm])* #[serde(rename = $rw)] $rf: $rt ),* }
+                        opt { $( $(#[$om])* #[serde(rename = $ow)] $of: $ot ),* }
+                    }
+                }
+            )*
         };
     }
 
@@ -607,156 +580,10 @@ mod typed {
 
     // ---- The 31 events ----
 
-    event! {
-        RunStarted (none) {
-            req { thread_id: String, run_id: String }
-            opt {
-                protocol_version: String,
-                parent_run_id: String,
-                /// Boxed: by far the largest payload, kept out of `Event`'s size.
-                input: Box<RunAgentInput>,
-            }
-        }
-    }
-    event! {
-        RunFinished (none) {
-            req { thread_id: String, run_id: String }
-            opt { result: Value, outcome: RunOutcome, usage: Vec<TokenUsage> }
-        }
-    }
-    event! {
-        RunError (none) {
-            req { message: String }
-            opt { code: String, usage: Vec<TokenUsage> }
-        }
-    }
-    event! { StepStarted (opt) { req { step_name: String } opt { subagent_run_id: String } } }
-    event! { StepFinished (opt) { req { step_name: String } opt { subagent_run_id: String } } }
-    event! {
-        TextMessageStart (opt) {
-            req { message_id: String }
-            opt { role: TextMessageRole, name: String, subagent_run_id: String }
-        }
-    }
-    event! {
-        TextMessageContent (opt) {
-            req { message_id: String, delta: String }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! { TextMessageEnd (opt) { req { message_id: String } opt { subagent_run_id: String } } }
-    event! {
-        TextMessageChunk (opt) {
-            req {}
-            opt { message_id: String, role: TextMessageRole, delta: String, name: String, subagent_run_id: String }
-        }
-    }
-    event! {
-        ToolCallStart (opt) {
-            req { tool_call_id: String, tool_call_name: String }
-            opt { parent_message_id: String, subagent_run_id: String }
-        }
-    }
-    event! {
-        ToolCallArgs (opt) {
-            req { tool_call_id: String, delta: String }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! { ToolCallEnd (opt) { req { tool_call_id: String } opt { subagent_run_id: String } } }
-    event! {
-        ToolCallChunk (opt) {
-            req {}
-            opt {
-                tool_call_id: String,
-                tool_call_name: String,
-                parent_message_id: String,
-                delta: String,
-                subagent_run_id: String,
-            }
-        }
-    }
-    event! {
-        ToolCallResult (opt) {
-            req { message_id: String, tool_call_id: String, content: Content }
-            opt { role: ToolRole, subagent_run_id: String }
-        }
-    }
-    event! {
-        StateSnapshot (opt) {
-            req { snapshot: Value }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! { StateDelta (opt) { req { delta: JsonPatch } opt { subagent_run_id: String } } }
-    event! { MessagesSnapshot (none) { req { messages: Vec<Message> } opt {} } }
-    event! {
-        ActivitySnapshot (opt) {
-            req { message_id: String, activity_type: String, content: Object }
-            opt { replace: bool, subagent_run_id: String }
-        }
-    }
-    event! {
-        ActivityDelta (opt) {
-            req { message_id: String, activity_type: String, patch: JsonPatch }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! { Raw (opt) { req { event: Value } opt { source: String, subagent_run_id: String } } }
-    event! { Custom (opt) { req { name: String, value: Value } opt { subagent_run_id: String } } }
-    event! { ReasoningStart (opt) { req { message_id: String } opt { subagent_run_id: String } } }
-    event! {
-        ReasoningMessageStart (opt) {
-            req { message_id: String, role: ReasoningRole }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! {
-        ReasoningMessageContent (opt) {
-            req { message_id: String, delta: String }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! { ReasoningMessageEnd (opt) { req { message_id: String } opt { subagent_run_id: String } } }
-    event! {
-        ReasoningMessageChunk (opt) {
-            req {}
-            opt { message_id: String, delta: String, subagent_run_id: String }
-        }
-    }
-    event! { ReasoningEnd (opt) { req { message_id: String } opt { subagent_run_id: String } } }
-    event! {
-        ReasoningEncryptedValue (opt) {
-            req { subtype: EncryptedValueSubtype, entity_id: String, encrypted_value: String }
-            opt { subagent_run_id: String }
-        }
-    }
-    event! {
-        SubagentStarted (req) {
-            req { subagent_run_id: String, name: String }
-            opt {
-                description: String,
-                parent_subagent_run_id: String,
-                parent_tool_call_id: String,
-                parent_message_id: String,
-            }
-        }
-    }
-    event! {
-        SubagentFinished (req) {
-            req { subagent_run_id: String }
-            opt { result: Value, outcome: SubagentOutcome }
-        }
-    }
-    event! {
-        SubagentError (req) {
-            req { subagent_run_id: String, message: String }
-            opt { code: String }
-        }
-    }
+    for_each_event!(event_structs);
 
     macro_rules! event_enum {
-        ($( $variant:ident = $name:literal ),* $(,)?) => {
+        ($( $variant:ident = $name:literal, $attr:ident { $($fields:tt)* } )*) => {
             /// A typed AG-UI 1.0 event, selected by `type`. Each variant's
             /// struct is named like its [`EventType`] variant.
             #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -792,7 +619,7 @@ mod typed {
         };
     }
 
-    for_each_event_type!(event_enum);
+    for_each_event!(event_enum);
 
     impl Event {
         /// Parses a JSON value into a typed event. Parsing is not

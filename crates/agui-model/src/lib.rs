@@ -20,6 +20,7 @@ pub mod rules;
 pub mod schema;
 pub mod stream;
 pub mod violation;
+pub mod wire;
 
 pub use checker::{Checker, Counts, Finding, JsonStream, Report, Sink, check_values};
 pub use events::EventType;

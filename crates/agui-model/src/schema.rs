@@ -17,8 +17,9 @@ mod path;
 
 use crate::events::EventType;
 use crate::rules::RuleId;
+use crate::wire::{COMMON, SUBAGENT_RUN_ID};
 pub(crate) use check::is_json_pointer;
-use check::{Ctx, Field, Kind, SUBAGENT_OUTCOMES, SUBTYPES, TEXT_ROLES, found, one_of, opt, req};
+use check::{Ctx, Kind, found};
 use path::Path;
 use serde_json::{Map, Value};
 
@@ -73,11 +74,8 @@ pub fn validate(value: &Value) -> Vec<SchemaIssue> {
     };
     let mut ctx = Ctx::default();
     ctx.fields(obj, &root, COMMON);
-    ctx.fields(obj, &root, event_fields(t));
+    ctx.fields(obj, &root, t.fields());
     check_attribution(&mut ctx, t, obj, &root);
-    if t == EventType::SubagentFinished {
-        check_subagent_outcome(&mut ctx, obj, &root);
-    }
     // Stable: keeps discovery order within one rule.
     ctx.issues.sort_by_key(|i| i.rule);
     ctx.issues
@@ -118,8 +116,8 @@ fn event_type(obj: &Map<String, Value>) -> Option<EventType> {
 /// declared on the four run-scoped types, where any value is
 /// `attribution.not-attributable` and is otherwise ignored.
 fn check_attribution(ctx: &mut Ctx, t: EventType, obj: &Map<String, Value>, root: &Path<'_>) {
-    let p = root.key("subagentRunId");
-    match obj.get("subagentRunId") {
+    let p = root.key(SUBAGENT_RUN_ID);
+    match obj.get(SUBAGENT_RUN_ID) {
         Some(Value::Null) => ctx.attribution_null(&p),
         None if t.is_lifecycle() => {
             let msg = format!("{t} must carry `subagentRunId`, the invocation it concerns");
@@ -133,195 +131,6 @@ fn check_attribution(ctx: &mut Ctx, t: EventType, obj: &Map<String, Value>, root
             ctx.report(RuleId::AttributionNotAttributable, &p, msg);
         }
         Some(v) => ctx.value(v, &p, Kind::Str),
-    }
-}
-
-/// `SUBAGENT_FINISHED.outcome`: `{type: "success"}` (loose; a non-empty
-/// `interruptIds` there is `lifecycle.success-with-interrupts`) or
-/// `{type: "suspended", interruptIds?: [str]}`; any other `type` is
-/// `lifecycle.unknown-outcome`.
-fn check_subagent_outcome(ctx: &mut Ctx, obj: &Map<String, Value>, root: &Path<'_>) {
-    let p = root.key("outcome");
-    let outcome = match obj.get("outcome") {
-        None => return,
-        Some(Value::Null) => return ctx.null_optional(&p),
-        Some(Value::Object(o)) => o,
-        Some(v) => return ctx.wrong(&p, Kind::Object, v),
-    };
-    let tp = p.key("type");
-    match outcome.get("type") {
-        None => ctx.missing(&tp, Kind::OneOf(SUBAGENT_OUTCOMES)),
-        Some(Value::String(s)) if s == "suspended" => {
-            ctx.fields(outcome, &p, &[opt("interruptIds", Kind::Strings)])
-        }
-        Some(Value::String(s)) if s == "success" => {
-            let ids = outcome.get("interruptIds").and_then(Value::as_array);
-            if let Some(ids) = ids.filter(|ids| !ids.is_empty()) {
-                let msg = format!(
-                    "a success outcome must not carry interrupt ids, found {} in `outcome.interruptIds`",
-                    ids.len()
-                );
-                ctx.report(
-                    RuleId::LifecycleSuccessWithInterrupts,
-                    &p.key("interruptIds"),
-                    msg,
-                );
-            }
-        }
-        Some(v) => {
-            let msg = format!(
-                "`outcome.type` must be {}, found {}",
-                one_of(SUBAGENT_OUTCOMES),
-                found(v)
-            );
-            ctx.report(RuleId::LifecycleUnknownOutcome, &tp, msg);
-        }
-    }
-}
-
-/// Fields every event may carry (`subagentRunId` is checked apart).
-const COMMON: &[Field] = &[
-    opt("timestamp", Kind::Timestamp),
-    opt("rawEvent", Kind::Any),
-    opt("metadata", Kind::Object),
-];
-
-/// The type-specific fields of each event type (the 1.0 schema's "The 31 event
-/// types"), without `subagentRunId` and `SUBAGENT_FINISHED.outcome`.
-fn event_fields(t: EventType) -> &'static [Field] {
-    use EventType as E;
-    use Kind::*;
-    match t {
-        E::RunStarted => {
-            const {
-                &[
-                    req("threadId", Str),
-                    req("runId", Str),
-                    opt("protocolVersion", Str),
-                    opt("parentRunId", Str),
-                    opt("input", Input),
-                ]
-            }
-        }
-        E::RunFinished => {
-            const {
-                &[
-                    req("threadId", Str),
-                    req("runId", Str),
-                    opt("result", Any),
-                    opt("outcome", RunOutcome),
-                    opt("usage", Usage),
-                ]
-            }
-        }
-        E::RunError => const { &[req("message", Str), opt("code", Str), opt("usage", Usage)] },
-        E::StepStarted | E::StepFinished => const { &[req("stepName", Str)] },
-        E::TextMessageStart => {
-            const {
-                &[
-                    req("messageId", Str),
-                    opt("role", OneOf(TEXT_ROLES)),
-                    opt("name", Str),
-                ]
-            }
-        }
-        E::TextMessageContent => const { &[req("messageId", Str), req("delta", Str)] },
-        E::TextMessageEnd => const { &[req("messageId", Str)] },
-        E::TextMessageChunk => {
-            const {
-                &[
-                    opt("messageId", Str),
-                    opt("role", OneOf(TEXT_ROLES)),
-                    opt("delta", Str),
-                    opt("name", Str),
-                ]
-            }
-        }
-        E::ToolCallStart => {
-            const {
-                &[
-                    req("toolCallId", Str),
-                    req("toolCallName", Str),
-                    opt("parentMessageId", Str),
-                ]
-            }
-        }
-        E::ToolCallArgs => const { &[req("toolCallId", Str), req("delta", Str)] },
-        E::ToolCallEnd => const { &[req("toolCallId", Str)] },
-        E::ToolCallChunk => {
-            const {
-                &[
-                    opt("toolCallId", Str),
-                    opt("toolCallName", Str),
-                    opt("parentMessageId", Str),
-                    opt("delta", Str),
-                ]
-            }
-        }
-        E::ToolCallResult => {
-            const {
-                &[
-                    req("messageId", Str),
-                    req("toolCallId", Str),
-                    req("content", Content),
-                    opt("role", OneOf(&["tool"])),
-                ]
-            }
-        }
-        E::StateSnapshot => const { &[req("snapshot", Any)] },
-        E::StateDelta => const { &[req("delta", Patch)] },
-        E::MessagesSnapshot => const { &[req("messages", Messages)] },
-        E::ActivitySnapshot => {
-            const {
-                &[
-                    req("messageId", Str),
-                    req("activityType", Str),
-                    req("content", Object),
-                    opt("replace", Bool),
-                ]
-            }
-        }
-        E::ActivityDelta => {
-            const {
-                &[
-                    req("messageId", Str),
-                    req("activityType", Str),
-                    req("patch", Patch),
-                ]
-            }
-        }
-        E::Raw => const { &[req("event", Any), opt("source", Str)] },
-        E::Custom => const { &[req("name", Str), req("value", Any)] },
-        E::ReasoningStart | E::ReasoningMessageEnd | E::ReasoningEnd => {
-            const { &[req("messageId", Str)] }
-        }
-        E::ReasoningMessageStart => {
-            const { &[req("messageId", Str), req("role", OneOf(&["reasoning"]))] }
-        }
-        E::ReasoningMessageContent => const { &[req("messageId", Str), req("delta", Str)] },
-        E::ReasoningMessageChunk => const { &[opt("messageId", Str), opt("delta", Str)] },
-        E::ReasoningEncryptedValue => {
-            const {
-                &[
-                    req("subtype", OneOf(SUBTYPES)),
-                    req("entityId", Str),
-                    req("encryptedValue", Str),
-                ]
-            }
-        }
-        E::SubagentStarted => {
-            const {
-                &[
-                    req("name", Str),
-                    opt("description", Str),
-                    opt("parentSubagentRunId", Str),
-                    opt("parentToolCallId", Str),
-                    opt("parentMessageId", Str),
-                ]
-            }
-        }
-        E::SubagentFinished => const { &[opt("result", Any)] },
-        E::SubagentError => const { &[req("message", Str), opt("code", Str)] },
     }
 }
 

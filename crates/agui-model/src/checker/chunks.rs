@@ -76,10 +76,74 @@ impl Lanes {
     }
 }
 
+/// Which chunk lanes an event closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Closes {
+    Nothing,
+    /// The lane of the event's owner (for a lifecycle event, of the
+    /// invocation it names, when it names one).
+    OwnLane,
+    AllLanes,
+}
+
+/// The lane table of the chunk shorthand, once for both dispatchers (the
+/// `Value` path's `in_run` and the fast path's `fast_in_run`): every
+/// explicit event of an owner ends that owner's chunk stream; the run's end
+/// and `MESSAGES_SNAPSHOT` end them all; chunks, `RAW`, activities,
+/// `REASONING_ENCRYPTED_VALUE` and `SUBAGENT_STARTED` end none.
+fn closes(ty: EventType) -> Closes {
+    use EventType::*;
+    match ty {
+        TextMessageStart
+        | TextMessageContent
+        | TextMessageEnd
+        | ToolCallStart
+        | ToolCallArgs
+        | ToolCallEnd
+        | ToolCallResult
+        | StateSnapshot
+        | StateDelta
+        | Custom
+        | StepStarted
+        | StepFinished
+        | ReasoningStart
+        | ReasoningMessageStart
+        | ReasoningMessageContent
+        | ReasoningMessageEnd
+        | ReasoningEnd
+        | SubagentFinished
+        | SubagentError => Closes::OwnLane,
+        RunFinished | RunError | MessagesSnapshot => Closes::AllLanes,
+        RunStarted
+        | TextMessageChunk
+        | ToolCallChunk
+        | ReasoningMessageChunk
+        | ActivitySnapshot
+        | ActivityDelta
+        | Raw
+        | ReasoningEncryptedValue
+        | SubagentStarted => Closes::Nothing,
+    }
+}
+
 impl Checker {
+    /// Closes the lanes event `i` of type `ty` closes; `tag` is its own
+    /// `subagentRunId` (a string, on an attributable type).
+    pub(super) fn close_lanes_for(&mut self, i: usize, ty: EventType, tag: Option<&str>) {
+        match closes(ty) {
+            Closes::OwnLane if ty.is_lifecycle() && tag.is_none() => {}
+            Closes::OwnLane => {
+                let owner = self.book.owner_of(tag);
+                self.close_lane(i, owner);
+            }
+            Closes::AllLanes => self.close_all_lanes(i),
+            Closes::Nothing => {}
+        }
+    }
+
     /// Closes the chunk stream open in `owner`'s lane, if any: an END
     /// carrying that stream's opener's tag.
-    pub(super) fn close_lane(&mut self, i: usize, owner: Owner) {
+    fn close_lane(&mut self, i: usize, owner: Owner) {
         if let Some(at) = self.lanes.position(owner) {
             let (_, stream) = self.lanes.lanes.remove(at);
             self.end_stream(i, &stream);
@@ -87,7 +151,7 @@ impl Checker {
     }
 
     /// Closes every lane (`RUN_*`, `MESSAGES_SNAPSHOT`).
-    pub(super) fn close_all_lanes(&mut self, i: usize) {
+    fn close_all_lanes(&mut self, i: usize) {
         for (_, stream) in std::mem::take(&mut self.lanes.lanes) {
             self.end_stream(i, &stream);
         }

@@ -65,14 +65,7 @@ impl Checker {
         }
         // With no chunk stream open there is no lane to close.
         if !self.lanes.is_empty() {
-            match ty {
-                SubagentStarted | Raw => {}
-                SubagentFinished | SubagentError if tag.is_none() => {}
-                _ => {
-                    let owner = self.book.owner_of(tag);
-                    self.close_lane(i, owner);
-                }
-            }
+            self.close_lanes_for(i, ty, tag);
         }
         // After closing lanes: their ends judge other tags.
         self.tag_attributed = false;

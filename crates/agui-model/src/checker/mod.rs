@@ -724,36 +724,7 @@ impl Checker {
             }
         }
         // The chunk shorthand: which events close which lanes.
-        match ty {
-            TextMessageStart
-            | TextMessageContent
-            | TextMessageEnd
-            | ToolCallStart
-            | ToolCallArgs
-            | ToolCallEnd
-            | ToolCallResult
-            | StateSnapshot
-            | StateDelta
-            | Custom
-            | StepStarted
-            | StepFinished
-            | ReasoningStart
-            | ReasoningMessageStart
-            | ReasoningMessageContent
-            | ReasoningMessageEnd
-            | ReasoningEnd => {
-                let owner = self.book.owner_of(tag);
-                self.close_lane(i, owner);
-            }
-            SubagentFinished | SubagentError => {
-                if let Some(id) = s(o, "subagentRunId") {
-                    let owner = self.book.owner_of(Some(id));
-                    self.close_lane(i, owner);
-                }
-            }
-            RunFinished | RunError | MessagesSnapshot => self.close_all_lanes(i),
-            _ => {}
-        }
+        self.close_lanes_for(i, ty, tag);
         match ty {
             RunStarted => {}
             RunFinished => {

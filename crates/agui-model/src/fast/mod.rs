@@ -14,122 +14,35 @@
 //! deeper than [`MAX_DEPTH`] (where serde_json's own limits and lone
 //! surrogates make a byte-level screen unsure).
 
+mod keys;
 mod patch;
 mod scan;
 
 use crate::events::EventType;
 use crate::schema;
+use crate::wire::{self, COMMON, Field, Kind};
+use keys::{COMMON_KEYS, KEYS, Key};
 use serde_json::Value;
 use std::borrow::Cow;
-
-/// `TEXT_MESSAGE_START.role` (the AG-UI 1.0 schema).
-const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
 
 /// Nesting (below the event object) beyond which a line takes the `Value`
 /// path; far below serde_json's limit of 127.
 pub(crate) const MAX_DEPTH: usize = 64;
 
-/// The top-level keys the fast path knows; any other key is an unknown
-/// field (ignored by the schema) and is only scanned.
-#[derive(Clone, Copy)]
-enum Key {
-    Type,
-    SubagentRunId,
-    Timestamp,
-    RawEvent,
-    Metadata,
-    MessageId,
-    Delta,
-    Role,
-    Name,
-    ToolCallId,
-    ToolCallName,
-    ParentMessageId,
-    StepName,
-    Value,
-    Description,
-    ParentSubagentRunId,
-    ParentToolCallId,
-    Result,
-    Outcome,
-    Message,
-    Code,
-    Event,
-    Source,
-}
-
-const KEYS: usize = 23;
-
-/// `Some((key, len))` if `rest` starts with `NAME"` for one of `names`.
-macro_rules! key_prefix {
-    ($rest:expr, $($name:literal => $key:ident),+ $(,)?) => {{
-        $(
-            if $rest.starts_with(concat!($name, "\"").as_bytes()) {
-                return Some((Key::$key, $name.len() + 1));
-            }
-        )+
-        None
-    }};
-}
-
-impl Key {
-    /// The known key spelled at the start of `rest` (the bytes after a
-    /// key's opening quote) with its closing quote, and the length of both:
-    /// without scanning the key as a string. `None` for any other key: an
-    /// unescaped key naming a known one is always spelled so.
-    #[inline]
-    fn known(rest: &[u8]) -> Option<(Key, usize)> {
-        match rest.first()? {
-            b't' => key_prefix!(rest, "type" => Type, "toolCallId" => ToolCallId,
-                "toolCallName" => ToolCallName, "timestamp" => Timestamp),
-            b's' => key_prefix!(rest, "subagentRunId" => SubagentRunId, "stepName" => StepName,
-                "source" => Source),
-            b'm' => key_prefix!(rest, "messageId" => MessageId, "metadata" => Metadata,
-                "message" => Message),
-            b'd' => key_prefix!(rest, "delta" => Delta, "description" => Description),
-            b'n' => key_prefix!(rest, "name" => Name),
-            b'v' => key_prefix!(rest, "value" => Value),
-            b'r' => key_prefix!(rest, "role" => Role, "rawEvent" => RawEvent, "result" => Result),
-            b'p' => key_prefix!(rest, "parentSubagentRunId" => ParentSubagentRunId,
-                "parentMessageId" => ParentMessageId, "parentToolCallId" => ParentToolCallId),
-            b'o' => key_prefix!(rest, "outcome" => Outcome),
-            b'c' => key_prefix!(rest, "code" => Code),
-            b'e' => key_prefix!(rest, "event" => Event),
-            _ => None,
-        }
-    }
-
-    /// The key a name is: the test oracle for [`Key::known`].
-    #[cfg(test)]
-    fn of(name: &str) -> Option<Key> {
-        Some(match name {
-            "type" => Key::Type,
-            "subagentRunId" => Key::SubagentRunId,
-            "timestamp" => Key::Timestamp,
-            "rawEvent" => Key::RawEvent,
-            "metadata" => Key::Metadata,
-            "messageId" => Key::MessageId,
-            "delta" => Key::Delta,
-            "role" => Key::Role,
-            "name" => Key::Name,
-            "toolCallId" => Key::ToolCallId,
-            "toolCallName" => Key::ToolCallName,
-            "parentMessageId" => Key::ParentMessageId,
-            "stepName" => Key::StepName,
-            "value" => Key::Value,
-            "description" => Key::Description,
-            "parentSubagentRunId" => Key::ParentSubagentRunId,
-            "parentToolCallId" => Key::ParentToolCallId,
-            "result" => Key::Result,
-            "outcome" => Key::Outcome,
-            "message" => Key::Message,
-            "code" => Key::Code,
-            "event" => Key::Event,
-            "source" => Key::Source,
-            _ => return None,
-        })
-    }
-}
+/// The keys [`typed`] reads by name (checked against the wire table at
+/// compile time).
+const TYPE: Key = Key::named("type");
+const SUBAGENT_RUN_ID: Key = Key::named(wire::SUBAGENT_RUN_ID);
+const MESSAGE_ID: Key = Key::named("messageId");
+const DELTA: Key = Key::named("delta");
+const ROLE: Key = Key::named("role");
+const TOOL_CALL_ID: Key = Key::named("toolCallId");
+const TOOL_CALL_NAME: Key = Key::named("toolCallName");
+const PARENT_MESSAGE_ID: Key = Key::named("parentMessageId");
+const STEP_NAME: Key = Key::named("stepName");
+const NAME: Key = Key::named("name");
+const PARENT_SUBAGENT_RUN_ID: Key = Key::named("parentSubagentRunId");
+const OUTCOME: Key = Key::named("outcome");
 
 /// The known keys of one event object, as raw JSON text (a string with its
 /// quotes); a string with escapes is decoded when it is read.
@@ -148,12 +61,12 @@ type Fast<T> = Result<T, Decline>;
 impl<'a> Fields<'a> {
     #[inline]
     fn get(&self, k: Key) -> Option<&'a str> {
-        self.raw[k as usize]
+        self.raw[k.index()]
     }
 
     #[inline]
     fn has(&self, k: Key) -> bool {
-        self.raw[k as usize].is_some()
+        self.raw[k.index()].is_some()
     }
 
     /// An optional string field: absent, or a string (anything else —
@@ -175,7 +88,7 @@ impl<'a> Fields<'a> {
     #[inline]
     fn str_of(&self, k: Key, raw: &'a str) -> Fast<Cow<'a, str>> {
         match raw.as_bytes() {
-            [b'"', .., b'"'] if self.escaped & (1 << k as u32) == 0 => {
+            [b'"', .., b'"'] if self.escaped & (1 << k.index()) == 0 => {
                 Ok(Cow::Borrowed(&raw[1..raw.len() - 1]))
             }
             [b'"', ..] => unescaped(raw),
@@ -183,39 +96,27 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// An optional any-JSON field: absent, or anything but `null`.
-    fn opt_any(&self, k: Key) -> Fast<()> {
-        match self.get(k) {
-            Some("null") => Err(Decline),
-            _ => Ok(()),
-        }
-    }
-
-    fn req_any(&self, k: Key) -> Fast<()> {
-        self.get(k).map(|_| ()).ok_or(Decline)
-    }
-
-    /// The fields every event may carry: `timestamp`, `rawEvent`, `metadata`.
-    fn common(&self) -> Fast<()> {
-        if let Some(t) = self.get(Key::Timestamp) {
-            safe_timestamp(t)?;
-        }
-        self.opt_any(Key::RawEvent)?;
-        if let Some(m) = self.get(Key::Metadata)
-            && !m.starts_with('{')
-        {
+    /// One field of the wire table, judged where a byte-level look is
+    /// sure; the kinds read only by the typed body (a patch, an outcome)
+    /// are left to it, and every other kind declines when present.
+    #[inline]
+    fn check(&self, f: &Field, k: Key) -> Fast<()> {
+        let Some(raw) = self.get(k) else {
+            return if f.required { Err(Decline) } else { Ok(()) };
+        };
+        if raw == "null" && !(f.required && f.kind == Kind::Any) {
             return Err(Decline);
         }
-        Ok(())
-    }
-
-    /// A required string that must be one of `names`.
-    fn one_of(&self, k: Key, names: &[&str]) -> Fast<Cow<'a, str>> {
-        let s = self.req_str(k)?;
-        if names.contains(&s.as_ref()) {
-            Ok(s)
-        } else {
-            Err(Decline)
+        match f.kind {
+            Kind::Str => self.str_of(k, raw).map(drop),
+            Kind::OneOf(names) => match names.contains(&self.str_of(k, raw)?.as_ref()) {
+                true => Ok(()),
+                false => Err(Decline),
+            },
+            Kind::Any | Kind::Patch | Kind::SubagentOutcome => Ok(()),
+            Kind::Object if raw.starts_with('{') => Ok(()),
+            Kind::Timestamp => safe_timestamp(raw),
+            _ => Err(Decline),
         }
     }
 
@@ -343,8 +244,8 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
             if fields.has(k) {
                 return None;
             }
-            fields.raw[k as usize] = Some(raw);
-            fields.escaped |= u32::from(escaped) << k as u32;
+            fields.raw[k.index()] = Some(raw);
+            fields.escaped |= u32::from(escaped) << k.index();
         }
         match sc.peek()? {
             b',' => sc.eat(b',')?,
@@ -356,82 +257,62 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
     sc.at_end().then_some(())
 }
 
-/// The schema of the fast-path types (mirrors `schema::event_fields`), and
-/// the typed body.
+/// The schema of the fast-path types, judged field by field from the wire
+/// table ([`wire::COMMON`], `EventType::fields`), and the typed body.
 fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
     use EventType as E;
-    let ty = EventType::from_name(&f.req_str(Key::Type)?).ok_or(Decline)?;
-    f.common()?;
-    let tag = f.opt_str(Key::SubagentRunId)?;
+    let ty = EventType::from_name(&f.req_str(TYPE)?).ok_or(Decline)?;
+    if !keys::is_fast(ty) {
+        return Err(Decline);
+    }
+    for (field, &k) in COMMON.iter().zip(&COMMON_KEYS) {
+        f.check(field, k)?;
+    }
+    let tag = f.opt_str(SUBAGENT_RUN_ID)?;
     if !ty.is_attributable() || (ty.is_lifecycle() && tag.is_none()) {
         return Err(Decline);
     }
+    for (field, &k) in ty.fields().iter().zip(keys::of(ty)) {
+        f.check(field, k)?;
+    }
     let body = match ty {
-        E::TextMessageStart => {
-            let role = match f.has(Key::Role) {
-                false => None,
-                true => Some(f.one_of(Key::Role, TEXT_ROLES)?),
-            };
-            f.opt_str(Key::Name)?;
-            Body::TextStart {
-                id: f.req_str(Key::MessageId)?,
-                role,
-            }
-        }
-        E::TextMessageContent | E::ReasoningMessageContent => {
-            Body::IdDelta(f.req_str(Key::MessageId)?, f.req_str(Key::Delta)?)
-        }
-        E::ToolCallArgs => Body::IdDelta(f.req_str(Key::ToolCallId)?, f.req_str(Key::Delta)?),
-        E::TextMessageEnd | E::ReasoningStart | E::ReasoningMessageEnd | E::ReasoningEnd => {
-            Body::Id(f.req_str(Key::MessageId)?)
-        }
-        E::ReasoningMessageStart => {
-            f.one_of(Key::Role, &["reasoning"])?;
-            Body::Id(f.req_str(Key::MessageId)?)
-        }
-        E::ToolCallStart => Body::ToolStart {
-            id: f.req_str(Key::ToolCallId)?,
-            name: f.req_str(Key::ToolCallName)?,
-            parent: f.opt_str(Key::ParentMessageId)?,
+        E::TextMessageStart => Body::TextStart {
+            id: f.req_str(MESSAGE_ID)?,
+            role: f.opt_str(ROLE)?,
         },
-        E::ToolCallEnd => Body::Id(f.req_str(Key::ToolCallId)?),
-        E::StepStarted | E::StepFinished => Body::Step(f.req_str(Key::StepName)?),
-        E::Custom => {
-            f.req_str(Key::Name)?;
-            f.req_any(Key::Value)?;
-            Body::Nothing
+        E::TextMessageContent | E::ReasoningMessageContent => {
+            Body::IdDelta(f.req_str(MESSAGE_ID)?, f.req_str(DELTA)?)
         }
-        E::Raw => {
-            f.req_any(Key::Event)?;
-            f.opt_str(Key::Source)?;
-            Body::Nothing
-        }
-        E::StateDelta => Body::Patch(patch::read(f.get(Key::Delta).ok_or(Decline)?)?),
-        E::SubagentStarted => {
-            f.opt_str(Key::Description)?;
-            f.opt_str(Key::ParentToolCallId)?;
-            f.opt_str(Key::ParentMessageId)?;
-            Body::SubagentStarted {
-                name: f.req_str(Key::Name)?,
-                parent: f.opt_str(Key::ParentSubagentRunId)?,
-            }
-        }
+        E::ToolCallArgs => Body::IdDelta(f.req_str(TOOL_CALL_ID)?, f.req_str(DELTA)?),
+        E::TextMessageEnd
+        | E::ReasoningStart
+        | E::ReasoningMessageStart
+        | E::ReasoningMessageEnd
+        | E::ReasoningEnd => Body::Id(f.req_str(MESSAGE_ID)?),
+        E::ToolCallStart => Body::ToolStart {
+            id: f.req_str(TOOL_CALL_ID)?,
+            name: f.req_str(TOOL_CALL_NAME)?,
+            parent: f.opt_str(PARENT_MESSAGE_ID)?,
+        },
+        E::ToolCallEnd => Body::Id(f.req_str(TOOL_CALL_ID)?),
+        E::StepStarted | E::StepFinished => Body::Step(f.req_str(STEP_NAME)?),
+        E::Custom | E::Raw => Body::Nothing,
+        E::StateDelta => Body::Patch(patch::read(f.get(DELTA).ok_or(Decline)?)?),
+        E::SubagentStarted => Body::SubagentStarted {
+            name: f.req_str(NAME)?,
+            parent: f.opt_str(PARENT_SUBAGENT_RUN_ID)?,
+        },
         E::SubagentFinished => {
-            f.opt_any(Key::Result)?;
-            let outcome = match f.get(Key::Outcome) {
+            let outcome = match f.get(OUTCOME) {
                 None | Some(r#"{"type":"success"}"#) => None,
-                Some(_) => match (f.value(Key::Outcome)?, tag.as_deref()) {
+                Some(_) => match (f.value(OUTCOME)?, tag.as_deref()) {
                     (Some(outcome), Some(id)) => Some(checked_outcome(id, outcome)?),
                     _ => return Err(Decline),
                 },
             };
             Body::SubagentEnded { outcome }
         }
-        E::SubagentError => {
-            f.req_str(Key::Message)?;
-            f.opt_str(Key::Code)?;
-            Body::SubagentEnded { outcome: None }
-        }
+        E::SubagentError => Body::SubagentEnded { outcome: None },
         _ => return Err(Decline),
     };
     Ok(FastEvent { ty, tag, body })
@@ -441,16 +322,19 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
 /// the schema validator on the event it stands in (which the fast path has
 /// checked otherwise); declines on any issue.
 fn checked_outcome(id: &str, outcome: Value) -> Fast<Value> {
-    let event = serde_json::json!({
-        "type": EventType::SubagentFinished.as_str(),
-        "subagentRunId": id,
-        "outcome": outcome,
-    });
+    let mut event = serde_json::Map::new();
+    event.insert(
+        TYPE.name().into(),
+        EventType::SubagentFinished.as_str().into(),
+    );
+    event.insert(SUBAGENT_RUN_ID.name().into(), id.into());
+    event.insert(OUTCOME.name().into(), outcome);
+    let event = Value::Object(event);
     if !schema::validate(&event).is_empty() {
         return Err(Decline);
     }
     match event {
-        Value::Object(mut m) => m.remove("outcome").ok_or(Decline),
+        Value::Object(mut m) => m.remove(OUTCOME.name()).ok_or(Decline),
         _ => Err(Decline),
     }
 }
@@ -497,51 +381,6 @@ mod tests {
             r#"[1]"#,
         ] {
             assert!(!ok(line), "{line} should decline");
-        }
-    }
-
-    #[test]
-    fn known_keys_are_recognised_like_scanned_ones() {
-        for name in [
-            "type",
-            "subagentRunId",
-            "timestamp",
-            "rawEvent",
-            "metadata",
-            "messageId",
-            "delta",
-            "role",
-            "name",
-            "toolCallId",
-            "toolCallName",
-            "parentMessageId",
-            "stepName",
-            "value",
-            "description",
-            "parentSubagentRunId",
-            "parentToolCallId",
-            "result",
-            "outcome",
-            "message",
-            "code",
-            "event",
-            "source",
-        ] {
-            let rest = format!("{name}\":1}}");
-            let (k, len) = Key::known(rest.as_bytes()).expect(name);
-            assert_eq!(
-                Some(k as usize),
-                Key::of(name).map(|k| k as usize),
-                "{name}"
-            );
-            assert_eq!(len, name.len() + 1, "{name}");
-            for other in [
-                format!("{name}x\":1"),
-                format!("{name}\\\":1"),
-                name.to_owned(),
-            ] {
-                assert!(Key::known(other.as_bytes()).is_none(), "{other}");
-            }
         }
     }
 

@@ -7,77 +7,17 @@ use super::path::Path;
 use crate::rules::RuleId;
 use serde_json::{Map, Number, Value};
 
+use crate::wire::SUBAGENT_OUTCOMES;
+pub(crate) use crate::wire::{Field, Kind, MESSAGE_ROLES, opt, req};
+
 /// The largest integer JavaScript represents exactly (`Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE: u64 = (1 << 53) - 1;
 
-pub(crate) const TEXT_ROLES: &[&str] = &["developer", "system", "assistant", "user"];
-pub(crate) const MESSAGE_ROLES: &[&str] = &[
-    "developer",
-    "system",
-    "assistant",
-    "user",
-    "tool",
-    "activity",
-    "reasoning",
-];
-pub(crate) const SUBTYPES: &[&str] = &["tool-call", "message"];
-pub(crate) const SUBAGENT_OUTCOMES: &[&str] = &["success", "suspended"];
 const RUN_OUTCOMES: &[&str] = &["success", "interrupt", "cancelled"];
 const PATCH_OPS: &[&str] = &["add", "remove", "replace", "move", "copy", "test"];
 const PART_TYPES: &[&str] = &["text", "image", "audio", "video", "document"];
 const SOURCE_TYPES: &[&str] = &["data", "url", "file"];
 const RESUME_STATUSES: &[&str] = &["resolved", "cancelled"];
-
-/// The type a field must have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// Any JSON value (`null` included when the field is required).
-    Any,
-    Str,
-    Bool,
-    /// An object, not null and not an array.
-    Object,
-    /// An integer-valued number within ±(2^53−1).
-    Timestamp,
-    /// A non-negative integer-valued number up to 2^53−1 (token counts).
-    Count,
-    /// A string matching `^(/([^/~]|~[01])*)*$`.
-    Pointer,
-    /// A string equal to one of these.
-    OneOf(&'static [&'static str]),
-    /// An array of strings.
-    Strings,
-    /// A string or an array of ContentPart.
-    Content,
-    /// A JSON Patch: an array of RFC 6902 operations.
-    Patch,
-    /// An array of Message.
-    Messages,
-    /// RunAgentInput.
-    Input,
-    /// `RunAgentInput.state`: any JSON, and here alone `null` reads as absent.
-    State,
-    RunOutcome,
-    /// An array of TokenUsage.
-    Usage,
-    /// An array of ToolCall.
-    ToolCalls,
-    /// `ToolCall.function`.
-    Function,
-    /// A non-empty array of Interrupt.
-    Interrupts,
-    /// `RunAgentInput.tools`.
-    Tools,
-    /// `RunAgentInput.context`.
-    Context,
-    /// `RunAgentInput.resume`.
-    Resume,
-    /// A media content part's `source`.
-    Source,
-    /// `subagentRunId` on a message or an interrupt: a string; `null` is
-    /// `attribution.null`.
-    Attribution,
-}
 
 impl Kind {
     /// What the field must be, for messages.
@@ -86,9 +26,12 @@ impl Kind {
             Kind::Any | Kind::State => "any JSON value",
             Kind::Str | Kind::Attribution => "a string",
             Kind::Bool => "a boolean",
-            Kind::Object | Kind::Input | Kind::RunOutcome | Kind::Function | Kind::Source => {
-                "an object"
-            }
+            Kind::Object
+            | Kind::Input
+            | Kind::RunOutcome
+            | Kind::SubagentOutcome
+            | Kind::Function
+            | Kind::Source => "an object",
             Kind::Timestamp => "an integer between -(2^53-1) and 2^53-1",
             Kind::Count => "a non-negative integer no greater than 2^53-1",
             Kind::Pointer => "a JSON Pointer (a string matching ^(/([^/~]|~[01])*)*$)",
@@ -139,30 +82,6 @@ pub(crate) fn found(v: &Value) -> String {
         Value::Array(a) if a.is_empty() => "an empty array".to_owned(),
         Value::Array(a) => format!("an array of {} elements", a.len()),
         Value::Object(_) => "an object".to_owned(),
-    }
-}
-
-/// One field of an object shape.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Field {
-    pub(crate) key: &'static str,
-    pub(crate) required: bool,
-    pub(crate) kind: Kind,
-}
-
-pub(crate) const fn req(key: &'static str, kind: Kind) -> Field {
-    Field {
-        key,
-        required: true,
-        kind,
-    }
-}
-
-pub(crate) const fn opt(key: &'static str, kind: Kind) -> Field {
-    Field {
-        key,
-        required: false,
-        kind,
     }
 }
 
@@ -242,6 +161,7 @@ impl Ctx {
             Kind::Messages => return self.array(v, p, kind, Ctx::message),
             Kind::Input => return self.object(v, p, kind, INPUT),
             Kind::RunOutcome => return self.run_outcome(v, p),
+            Kind::SubagentOutcome => return self.subagent_outcome(v, p),
             Kind::Usage => {
                 return self.array(v, p, kind, |c, e, p| c.object(e, p, Kind::Object, USAGE));
             }
@@ -396,6 +316,45 @@ impl Ctx {
             Some("success") => self.fields(obj, p, &[opt("pendingToolCallIds", Kind::Strings)]),
             Some("interrupt") => self.fields(obj, p, &[req("interrupts", Kind::Interrupts)]),
             _ => {}
+        }
+    }
+
+    /// `SUBAGENT_FINISHED.outcome`: `{type: "success"}` (loose; a non-empty
+    /// `interruptIds` there is `lifecycle.success-with-interrupts`) or
+    /// `{type: "suspended", interruptIds?: [str]}`; any other `type` is
+    /// `lifecycle.unknown-outcome`.
+    fn subagent_outcome(&mut self, v: &Value, p: &Path<'_>) {
+        let Some(outcome) = v.as_object() else {
+            return self.wrong(p, Kind::SubagentOutcome, v);
+        };
+        let tp = p.key("type");
+        match outcome.get("type") {
+            None => self.missing(&tp, Kind::OneOf(SUBAGENT_OUTCOMES)),
+            Some(Value::String(s)) if s == "suspended" => {
+                self.fields(outcome, p, &[opt("interruptIds", Kind::Strings)])
+            }
+            Some(Value::String(s)) if s == "success" => {
+                let ids = outcome.get("interruptIds").and_then(Value::as_array);
+                if let Some(ids) = ids.filter(|ids| !ids.is_empty()) {
+                    let msg = format!(
+                        "a success outcome must not carry interrupt ids, found {} in `outcome.interruptIds`",
+                        ids.len()
+                    );
+                    self.report(
+                        RuleId::LifecycleSuccessWithInterrupts,
+                        &p.key("interruptIds"),
+                        msg,
+                    );
+                }
+            }
+            Some(v) => {
+                let msg = format!(
+                    "`outcome.type` must be {}, found {}",
+                    one_of(SUBAGENT_OUTCOMES),
+                    found(v)
+                );
+                self.report(RuleId::LifecycleUnknownOutcome, &tp, msg);
+            }
         }
     }
 }
