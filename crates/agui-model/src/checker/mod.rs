@@ -20,10 +20,12 @@
 //! - a first event that is not `RUN_STARTED`/`RUN_ERROR` opens an *implicit*
 //!   run, checked like a run but never projected nor reported unterminated,
 //!   and ended silently by a later `RUN_STARTED`;
-//! - `RUN_STARTED` inside a run is ignored; events after a run ended are
-//!   reported and otherwise ignored;
+//! - `RUN_STARTED` inside a run starts a new run (RULES.md: bookkeeping "is
+//!   reset at each `RUN_STARTED`"), abandoning the active one; events after
+//!   a run ended are reported and otherwise ignored;
 //! - an opener of an id already open leaves it open; a continuation of an id
-//!   that is not open changes nothing; a `STEP_FINISHED` under the wrong
+//!   that is not open changes nothing, but is still judged against the
+//!   owner on record (which outlives the close); a `STEP_FINISHED` under the wrong
 //!   owner closes the step it names; a `SUBAGENT_STARTED` reusing an ended
 //!   id activates it again; a failed `STATE_DELTA` leaves the state as is.
 
@@ -534,7 +536,9 @@ impl Checker {
                 self.report(
                     RuleId::RunFirstEvent,
                     i,
-                    format!("the first event is {ty}; a stream starts with RUN_STARTED (or RUN_ERROR)"),
+                    format!(
+                        "the first event is {ty}; a stream starts with RUN_STARTED (or RUN_ERROR)"
+                    ),
                 );
                 self.book.reset(true);
                 self.phase = Phase::Active;
@@ -542,12 +546,17 @@ impl Checker {
                 self.in_run(i, ty, o);
             }
             (Phase::Active, EventType::RunStarted) if self.book.implicit => self.run_started(i, o),
-            (Phase::Active, EventType::RunStarted) => self.report_related(
-                RuleId::RunAlreadyActive,
-                i,
-                "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); ignored".to_owned(),
-                Some(self.run_mark),
-            ),
+            (Phase::Active, EventType::RunStarted) => {
+                // RULES.md: per-run bookkeeping "is reset at each
+                // `RUN_STARTED`" — this one too, although it breaks a rule.
+                self.report_related(
+                    RuleId::RunAlreadyActive,
+                    i,
+                    "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); a new run starts here, the active one is abandoned".to_owned(),
+                    Some(self.run_mark),
+                );
+                self.run_started(i, o);
+            }
             (Phase::Active, _) => self.in_run(i, ty, o),
             (Phase::Finished | Phase::Errored, EventType::RunStarted) => self.run_started(i, o),
             (Phase::Finished, _) => self.report_related(
@@ -559,7 +568,9 @@ impl Checker {
             (Phase::Errored, _) => self.report_related(
                 RuleId::RunAfterError,
                 i,
-                format!("{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"),
+                format!(
+                    "{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"
+                ),
                 Some(self.run_mark),
             ),
         }
@@ -941,6 +952,9 @@ impl Checker {
                 Part::Message => (RuleId::ReasoningNotOpen, "reasoning message "),
             };
             self.report(rule, i, format!("{ty} for {what}{id:?}, which is not open"));
+            // The owner outlives the entity's close (RULES.md, ownership):
+            // a continuation after the close is still judged against it.
+            self.continuation(i, part.kind(), id, tag, ty);
             return false;
         };
         let agrees = tag.is_some() && self.book.is_tag(rec, tag);
