@@ -53,6 +53,11 @@ impl Part {
         }
     }
 
+    /// Which of [`Entity`]'s `opened` indexes this part uses.
+    fn slot(self) -> usize {
+        usize::from(self == Part::Message)
+    }
+
     fn bit(self) -> u8 {
         match self {
             Part::Message => 2,
@@ -73,6 +78,10 @@ struct Entity {
     /// Index of the event that put the owner on record (a violation's
     /// related event); saturates past `u32::MAX`.
     at: u32,
+    /// Index of the event that last opened each part (by [`Part::slot`]):
+    /// the related event of `*.already-open` and
+    /// `run.open-entities-at-finish`.
+    opened: [u32; 2],
 }
 
 /// Everything known of one name in this run.
@@ -99,8 +108,9 @@ pub struct RunBook {
     names: Names,
     /// One per name, by [`Name::index`].
     slots: Vec<Slot>,
-    /// Open steps: name → owners holding it open (usually one).
-    steps: HashMap<Name, Vec<Owner>>,
+    /// Open steps: name → owners holding it open (usually one), each with
+    /// the index of its `STEP_STARTED`.
+    steps: HashMap<Name, Vec<(Owner, u32)>>,
     /// The invocations announced, in order (each once).
     announce_order: Vec<Name>,
     /// Invocations that finished `suspended` in this run, in order, with
@@ -187,6 +197,7 @@ impl RunBook {
                 open: 0,
                 attributed,
                 at: u32::try_from(at).unwrap_or(u32::MAX),
+                opened: [0; 2],
             });
         }
     }
@@ -207,6 +218,7 @@ impl RunBook {
                     open: 0,
                     attributed,
                     at,
+                    opened: [0; 2],
                 });
             }
         }
@@ -217,11 +229,6 @@ impl RunBook {
         self.entity(kind, id).map(|e| e.at as usize)
     }
 
-    /// Whether `part` of `id` is open.
-    pub fn is_open(&self, part: Part, id: &str) -> bool {
-        self.open_owner(part, id).is_some()
-    }
-
     /// The owner on record of `id`, if `part` of it is open, and whether
     /// it is attributed already.
     pub fn open_owner(&self, part: Part, id: &str) -> Option<(Owner, bool)> {
@@ -230,16 +237,28 @@ impl RunBook {
             .map(|e| (e.owner, e.attributed))
     }
 
-    /// Marks `part` of `id` open; its owner must be on record already.
-    pub fn open(&mut self, part: Part, id: &str) {
+    /// Marks `part` of `id` open by event `at`; its owner must be on
+    /// record already.
+    pub fn open(&mut self, part: Part, id: &str, at: usize) {
         let Some(n) = self.names.find(id) else { return };
         if let Some(Some(e)) = self
             .slots
             .get_mut(n.index())
             .map(|s| &mut s.entities[part.kind() as usize])
         {
+            // Opening what is open keeps the first opener.
+            if e.open & part.bit() == 0 {
+                e.opened[part.slot()] = u32::try_from(at).unwrap_or(u32::MAX);
+            }
             e.open |= part.bit();
         }
+    }
+
+    /// Index of the event that opened `part` of `id`, if it is open.
+    pub fn opened_at(&self, part: Part, id: &str) -> Option<usize> {
+        self.entity(part.kind(), id)
+            .filter(|e| e.open & part.bit() != 0)
+            .map(|e| e.opened[part.slot()] as usize)
     }
 
     /// Closes `part` of `id`; [`RunBook::open_owner`] if it was open.
@@ -259,50 +278,51 @@ impl RunBook {
             .is_some_and(|e| e.open != 0)
     }
 
-    /// The ids with `part` open, sorted.
-    fn open_ids(&self, part: Part) -> Vec<&str> {
-        let mut ids: Vec<&str> = self
+    /// The ids with `part` open, sorted, with the index of their opener.
+    fn open_ids(&self, part: Part) -> Vec<(&str, u32)> {
+        let mut ids: Vec<(&str, u32)> = self
             .slots
             .iter()
             .enumerate()
-            .filter(|(_, s)| {
-                s.entities[part.kind() as usize].is_some_and(|e| e.open & part.bit() != 0)
+            .filter_map(|(ix, s)| {
+                let e = s.entities[part.kind() as usize]?;
+                let ix = u32::try_from(ix).ok()?;
+                (e.open & part.bit() != 0)
+                    .then(|| (self.names.str(Name::from_index(ix)), e.opened[part.slot()]))
             })
-            .filter_map(|(ix, _)| u32::try_from(ix).ok())
-            .map(|ix| self.names.str(Name::from_index(ix)))
             .collect();
         ids.sort_unstable();
         ids
     }
 
-    /// Names the entities still open, for `run.open-entities-at-finish`.
-    pub fn open_entities(&self) -> Vec<String> {
+    /// Names the entities still open, for `run.open-entities-at-finish`,
+    /// with the index of the earliest opener among them (its related event).
+    pub fn open_entities(&self) -> (Vec<String>, Option<usize>) {
         let mut out = Vec::new();
+        let mut first: Option<u32> = None;
+        let mut seen = |at: u32| first = Some(first.map_or(at, |f| f.min(at)));
         for (part, prefix) in [
             (Part::Text, "text message"),
             (Part::Tool, "tool call"),
             (Part::Span, "reasoning span"),
             (Part::Message, "reasoning message"),
         ] {
-            out.extend(
-                self.open_ids(part)
-                    .into_iter()
-                    .map(|id| format!("{prefix} {id:?}")),
-            );
+            for (id, at) in self.open_ids(part) {
+                seen(at);
+                out.push(format!("{prefix} {id:?}"));
+            }
         }
-        let mut steps: Vec<String> = self
-            .steps
-            .iter()
-            .flat_map(|(&name, owners)| {
-                let name = self.names.str(name);
-                owners
-                    .iter()
-                    .map(move |&o| format!("step {name:?} of {}", self.who(o)))
-            })
-            .collect();
+        let mut steps: Vec<String> = Vec::new();
+        for (&name, holders) in &self.steps {
+            let name = self.names.str(name);
+            for &(o, at) in holders {
+                seen(at);
+                steps.push(format!("step {name:?} of {}", self.who(o)));
+            }
+        }
         steps.sort();
         out.extend(steps);
-        out
+        (out, first.map(|f| f as usize))
     }
 
     // ---- attribution ----
@@ -319,14 +339,15 @@ impl RunBook {
 
     // ---- steps ----
 
-    /// The owners holding step `name` open, made an (empty) entry if none.
-    pub fn step_holders(&mut self, name: &str) -> &mut Vec<Owner> {
+    /// The owners holding step `name` open (with their `STEP_STARTED`'s
+    /// index), made an (empty) entry if none.
+    pub fn step_holders(&mut self, name: &str) -> &mut Vec<(Owner, u32)> {
         let n = self.intern(name);
         self.steps.entry(n).or_default()
     }
 
     /// The owners holding step `name` open, if anyone does.
-    pub fn open_step(&mut self, name: &str) -> Option<&mut Vec<Owner>> {
+    pub fn open_step(&mut self, name: &str) -> Option<&mut Vec<(Owner, u32)>> {
         let n = self.names.find(name)?;
         self.steps.get_mut(&n)
     }

@@ -57,6 +57,9 @@ pub(super) struct ChunkStream {
     /// Tool call: `toolCallName` and `parentMessageId`.
     tool_name: Option<String>,
     parent: Option<String>,
+    /// Index of the opening chunk: the related event of
+    /// `chunk.opener-disagrees`.
+    at: u32,
 }
 
 /// The open lanes, in the order they were opened.
@@ -203,20 +206,25 @@ impl Checker {
                 .iter()
                 .find(|(_, st)| st.kind == kind && st.id == id)
             {
-                Some(&(owner, _)) => {
+                Some((owner, stream)) => {
+                    let (owner, opener) = (*owner, stream.at as usize);
                     if let (Some(t), None) = (tag, delta) {
                         // With a delta, the CONTENT it stands for carries the
                         // tag and is judged as a continuation; without one,
                         // the chunk itself is, against the same owner on
                         // record (the lane's owner when nothing is on
                         // record), so both spellings get one answer.
-                        let rec = self.book.owner(kind.entity(), id).unwrap_or(owner);
+                        let (rec, at) = match self.book.owner(kind.entity(), id) {
+                            Some(rec) => (rec, self.book.recorded_at(kind.entity(), id)),
+                            None => (owner, Some(opener)),
+                        };
                         if !self.book.is_tag(rec, Some(t)) {
                             let rec = self.book.who(rec);
-                            self.report(
+                            self.report_related(
                                 RuleId::OwnershipContinuationDisagrees,
                                 i,
                                 format!("{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"),
+                                at,
                             );
                         }
                     }
@@ -296,6 +304,7 @@ impl Checker {
             name: s(o, "name").map(str::to_owned),
             tool_name: s(o, "toolCallName").map(str::to_owned),
             parent: s(o, "parentMessageId").map(str::to_owned),
+            at: u32::try_from(i).unwrap_or(u32::MAX),
         };
         match kind {
             ChunkKind::Text => self.text_start(i, id, tag, &stream.role),
@@ -347,12 +356,13 @@ impl Checker {
             {
                 let id = &st.id;
                 let was = opener.map_or("nothing".to_owned(), |v| format!("{v:?}"));
-                self.report(
+                self.report_related(
                     RuleId::ChunkOpenerDisagrees,
                     i,
                     format!(
                         "{ty} continuing {id:?} states {field} {said:?}, but its opener said {was}"
                     ),
+                    Some(st.at as usize),
                 );
             }
         }

@@ -72,28 +72,36 @@ enum Ended {
     Abandoned,
 }
 
-/// How every invocation that ended in this stream last ended.
+/// How every invocation that ended in this stream last ended, and the
+/// index of that end (its `SUBAGENT_FINISHED`/`SUBAGENT_ERROR`, or the
+/// `RUN_ERROR` that abandoned it): the related event of the cross-run rules.
 #[derive(Debug, Default)]
 struct Remembered {
     ids: names::Names,
-    how: Vec<Ended>,
+    how: Vec<(Ended, u32)>,
 }
 
 impl Remembered {
-    fn set(&mut self, id: &str, how: Ended) {
+    fn set(&mut self, id: &str, how: Ended, at: usize) {
         let n = self.ids.intern(id).index();
+        let entry = (how, u32::try_from(at).unwrap_or(u32::MAX));
         if n >= self.how.len() {
-            self.how.resize(n + 1, how);
+            self.how.resize(n + 1, entry);
         }
-        self.how[n] = how;
+        self.how[n] = entry;
     }
 
-    /// Marks a remembered id announced again; how it had ended.
-    fn reopen(&mut self, id: &str) -> Option<Ended> {
+    /// Marks a remembered id announced again; how and where it had ended.
+    fn reopen(&mut self, id: &str) -> Option<(Ended, usize)> {
         let n = self.ids.find(id)?.index();
-        self.how
-            .get_mut(n)
-            .map(|e| std::mem::replace(e, Ended::Open))
+        let (how, at) = self.how.get_mut(n)?;
+        Some((std::mem::replace(how, Ended::Open), *at as usize))
+    }
+
+    /// Where a remembered id last ended (kept when it is announced again).
+    fn ended_at(&self, id: &str) -> Option<usize> {
+        let n = self.ids.find(id)?.index();
+        self.how.get(n).map(|&(_, at)| at as usize)
     }
 }
 
@@ -494,7 +502,32 @@ impl Checker {
         self.pending.push(Violation::new(rule, i, message));
     }
 
-    /// [`Checker::report`] naming the earlier event the violation refers to.
+    /// [`Checker::report`] naming the earlier event the violation refers to
+    /// (`Violation.related`):
+    /// - `run.already-active`, `run.unterminated`: the run's start;
+    ///   `run.after-finished`, `run.after-error`: the run's end;
+    /// - `run.open-entities-at-finish`: the earliest opener still open;
+    /// - `text`/`tool`/`reasoning`/`step.already-open`: the open one's opener;
+    /// - `ownership.*` (but `step-owner`), `chunk.*` continuations: the event
+    ///   that put the owner on record; `ownership.step-owner`: the
+    ///   `STEP_STARTED` of the step it closes;
+    /// - `lifecycle.already-active`, `lifecycle.open-at-run-finish` (the
+    ///   first still active): the announcement; `lifecycle.reused-id`,
+    ///   `lifecycle.not-active`: the invocation's end in this run;
+    ///   `lifecycle.resumed-not-suspended`, `lifecycle.unknown-parent` (a
+    ///   parent that ended in an earlier run): that end;
+    /// - `interrupt.*`: the invocation's suspended `SUBAGENT_FINISHED`;
+    /// - `chunk.opener-disagrees`: the opening chunk.
+    ///
+    /// None, with no single earlier event to name: `schema.*`,
+    /// `attribution.*` and the `lifecycle.*` schema rules (the event
+    /// itself); `run.first-event`; `*.not-open` (nothing open: the id may
+    /// never have been seen); `state.patch-fails` (the state is built by
+    /// many events); `lifecycle.announce-after-attribution` (any of the
+    /// attributed events); `lifecycle.not-active` and
+    /// `lifecycle.unknown-parent` for an id never announced (or announced
+    /// but never ended in an earlier run); `chunk.ambiguous` (several
+    /// streams), `chunk.no-stream`, `chunk.missing-name`; `transport.*`.
     fn report_related(&mut self, rule: RuleId, i: usize, message: String, at: Option<usize>) {
         let mut v = Violation::new(rule, i, message);
         v.related = at;
@@ -635,28 +668,29 @@ impl Checker {
     }
 
     fn run_finished(&mut self, i: usize, o: &Map<String, Value>) {
-        let open = self.book.open_entities();
+        let (open, first_opener) = self.book.open_entities();
         if !open.is_empty() {
-            self.report(
+            self.report_related(
                 RuleId::RunOpenEntitiesAtFinish,
                 i,
                 format!("RUN_FINISHED while open: {}", open.join(", ")),
+                first_opener,
             );
         }
-        let active: Vec<String> = self
-            .book
-            .active_invocations()
-            .into_iter()
-            .map(|s| format!("{s:?}"))
-            .collect();
+        let active_ids = self.book.active_invocations();
+        let first_active = active_ids
+            .first()
+            .and_then(|id| self.book.invocation_at(id));
+        let active: Vec<String> = active_ids.into_iter().map(|s| format!("{s:?}")).collect();
         if !active.is_empty() {
-            self.report(
+            self.report_related(
                 RuleId::LifecycleOpenAtRunFinish,
                 i,
                 format!(
                     "RUN_FINISHED while invocation(s) {} still active",
                     active.join(", ")
                 ),
+                first_active,
             );
         }
         let outcome = o.get("outcome").and_then(Value::as_object);
@@ -666,31 +700,37 @@ impl Checker {
             _ => &[],
         };
         for (inv, ids) in std::mem::take(&mut self.book.suspended) {
+            // The invocation's suspended SUBAGENT_FINISHED, which listed
+            // the interrupt ids.
+            let suspended_at = self.book.invocation_at(&inv);
             if !interrupted {
-                self.report(
+                self.report_related(
                     RuleId::InterruptRunNotInterrupted,
                     i,
                     format!("invocation {inv:?} finished suspended, but the run's outcome is not `interrupt`"),
+                    suspended_at,
                 );
                 continue;
             }
             for id in ids {
                 match interrupts.iter().find(|x| x.get("id").and_then(Value::as_str) == Some(id.as_str())) {
-                    None => self.report(
+                    None => self.report_related(
                         RuleId::InterruptUnknownId,
                         i,
                         format!("invocation {inv:?} lists interrupt {id:?}, which the run's interrupt outcome does not carry"),
+                        suspended_at,
                     ),
                     Some(x) => {
                         let owner = x.get("subagentRunId").and_then(Value::as_str);
                         if owner != Some(inv.as_str()) {
-                            self.report(
+                            self.report_related(
                                 RuleId::InterruptOwnerMismatch,
                                 i,
                                 format!(
                                     "invocation {inv:?} lists interrupt {id:?}, but the run outcome attributes it to {}",
                                     who_tag(owner)
                                 ),
+                                suspended_at,
                             );
                         }
                     }
@@ -706,9 +746,9 @@ impl Checker {
         }
     }
 
-    fn run_error(&mut self) {
+    fn run_error(&mut self, i: usize) {
         for id in self.book.active_invocations() {
-            self.remembered.set(id, Ended::Abandoned);
+            self.remembered.set(id, Ended::Abandoned, i);
         }
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
@@ -744,7 +784,7 @@ impl Checker {
             }
             RunError => {
                 self.run_mark = i;
-                self.run_error()
+                self.run_error(i)
             }
             TextMessageChunk | ToolCallChunk | ReasoningMessageChunk => self.chunk(i, ty, o, tag),
             TextMessageStart => {
@@ -988,11 +1028,12 @@ impl Checker {
 
     fn text_start(&mut self, i: usize, id: &str, tag: Option<&str>, role: &str) {
         let ty = EventType::TextMessageStart;
-        if self.book.is_open(Part::Text, id) {
-            self.report(
+        if let Some(at) = self.book.opened_at(Part::Text, id) {
+            self.report_related(
                 RuleId::TextAlreadyOpen,
                 i,
                 format!("TEXT_MESSAGE_START for {id:?}, which is already open"),
+                Some(at),
             );
             return;
         }
@@ -1000,7 +1041,7 @@ impl Checker {
         self.reopen(i, Kind::Text, id, tag.map(|_| owner), ty);
         self.book
             .record_first(Kind::Text, id, owner, tag.is_some(), i);
-        self.book.open(Part::Text, id);
+        self.book.open(Part::Text, id, i);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).flatten();
             p.message_started(id, role, self.book.owner_str(owner));
@@ -1031,11 +1072,12 @@ impl Checker {
         parent: Option<&str>,
     ) {
         let ty = EventType::ToolCallStart;
-        if self.book.is_open(Part::Tool, id) {
-            self.report(
+        if let Some(at) = self.book.opened_at(Part::Tool, id) {
+            self.report_related(
                 RuleId::ToolAlreadyOpen,
                 i,
                 format!("TOOL_CALL_START for {id:?}, which is already open"),
+                Some(at),
             );
             return;
         }
@@ -1068,7 +1110,7 @@ impl Checker {
         }
         self.book
             .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
-        self.book.open(Part::Tool, id);
+        self.book.open(Part::Tool, id, i);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(id, name, parent, self.book.owner_str(call_owner));
         }
@@ -1104,15 +1146,16 @@ impl Checker {
 
     fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
         let ty = EventType::ReasoningStart;
-        if self.book.is_open(Part::Span, id) {
-            self.report(
+        if let Some(at) = self.book.opened_at(Part::Span, id) {
+            self.report_related(
                 RuleId::ReasoningAlreadyOpen,
                 i,
                 format!("REASONING_START for span {id:?}, which is already open"),
+                Some(at),
             );
         }
         self.reasoning_opener(i, id, tag, ty);
-        self.book.open(Part::Span, id);
+        self.book.open(Part::Span, id, i);
     }
 
     fn reasoning_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
@@ -1121,18 +1164,20 @@ impl Checker {
 
     fn reasoning_message_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
         let ty = EventType::ReasoningMessageStart;
-        let was_open = self.book.is_open(Part::Message, id);
+        let opened_at = self.book.opened_at(Part::Message, id);
+        let was_open = opened_at.is_some();
         if was_open {
-            self.report(
+            self.report_related(
                 RuleId::ReasoningAlreadyOpen,
                 i,
                 format!(
                     "REASONING_MESSAGE_START for reasoning message {id:?}, which is already open"
                 ),
+                opened_at,
             );
         }
         self.reasoning_opener(i, id, tag, ty);
-        self.book.open(Part::Message, id);
+        self.book.open(Part::Message, id, i);
         if !was_open && let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Reasoning, id).flatten();
             p.message_started(id, "reasoning", self.book.owner_str(owner));
@@ -1165,15 +1210,16 @@ impl Checker {
     fn step_started(&mut self, i: usize, name: &str, tag: Option<&str>) {
         let owner = self.book.owner_of(tag);
         let holders = self.book.step_holders(name);
-        if holders.contains(&owner) {
+        if let Some(&(_, at)) = holders.iter().find(|(o, _)| *o == owner) {
             let who = self.book.who(owner);
-            self.report(
+            self.report_related(
                 RuleId::StepAlreadyOpen,
                 i,
                 format!("STEP_STARTED {name:?} by {who}, who already has it open"),
+                Some(at as usize),
             );
         } else {
-            holders.push(owner);
+            holders.push((owner, u32::try_from(i).unwrap_or(u32::MAX)));
         }
     }
 
@@ -1187,18 +1233,20 @@ impl Checker {
             );
             return;
         };
-        if let Some(at) = holders.iter().position(|o| *o == owner) {
+        if let Some(at) = holders.iter().position(|(o, _)| *o == owner) {
             holders.remove(at);
         } else {
             let others = holders.clone();
-            holders.remove(0);
-            let names: Vec<String> = others.iter().map(|&o| self.book.who(o)).collect();
+            // The step it closes: the first holder's, named by its
+            // STEP_STARTED.
+            let (_, closed_at) = holders.remove(0);
+            let names: Vec<String> = others.iter().map(|&(o, _)| self.book.who(o)).collect();
             let msg = format!(
                 "STEP_FINISHED {name:?} by {}, but only {} has it open",
                 self.book.who(owner),
                 names.join(" and ")
             );
-            self.report(RuleId::OwnershipStepOwner, i, msg);
+            self.report_related(RuleId::OwnershipStepOwner, i, msg, Some(closed_at as usize));
         }
         self.book.drop_step_if_closed(name);
     }
@@ -1268,11 +1316,14 @@ impl Checker {
         if let Some(p) = parent
             && self.book.invocation(p).is_none()
         {
-            self.report(
-                    RuleId::LifecycleUnknownParent,
-                    i,
-                    format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
-                );
+            // A parent known from an earlier run: where it last ended.
+            let at = self.remembered.ended_at(p);
+            self.report_related(
+                RuleId::LifecycleUnknownParent,
+                i,
+                format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
+                at,
+            );
         }
         if self.book.invocation(id) == Some(InvocationState::Active) {
             let at = self.book.invocation_at(id);
@@ -1310,16 +1361,17 @@ impl Checker {
                         format!("SUBAGENT_STARTED {id:?} comes after events already attributed to {id:?} in this run"),
                     );
                 }
-                if let Some(how @ (Ended::Finished | Ended::Errored)) = before {
+                if let Some((how @ (Ended::Finished | Ended::Errored), ended_at)) = before {
                     let how = if how == Ended::Finished {
                         "finished"
                     } else {
                         "errored"
                     };
-                    self.report(
+                    self.report_related(
                         RuleId::LifecycleResumedNotSuspended,
                         i,
                         format!("SUBAGENT_STARTED {id:?} resumes an invocation an earlier run closed {how}, not suspended"),
+                        Some(ended_at),
                     );
                 }
             }
@@ -1388,7 +1440,7 @@ impl Checker {
         };
         // Both are on record since the announcement: no new keys.
         self.book.set_invocation(id, state, i);
-        self.remembered.set(id, ended);
+        self.remembered.set(id, ended, i);
         if let Some(p) = self.projector.as_mut() {
             p.invocation_ended(id, status);
         }
