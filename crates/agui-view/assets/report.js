@@ -37,7 +37,7 @@ function toggle(button, open) {
   const frame = row.querySelector("iframe");
   if (show && !frame.dataset.filled) {
     // Written into the frame's own about:blank document, not set as
-    // srcdoc: Chromium parsed a 12 MB srcdoc about 3× slower (issue 18's
+    // srcdoc: Chromium parsed a 12 MB srcdoc 2–3× slower (issue 18's
     // 100,000-event measurement, scripts/report-100k.sh).
     frame.dataset.filled = "true";
     const doc = frame.contentDocument;
