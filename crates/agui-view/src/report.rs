@@ -6,8 +6,8 @@
 //!
 //! One page, nothing loaded from the network: the lanes page's shell
 //! (stylesheet and script) is held once, each case's drawing data once, and
-//! `assets/report.js` joins them into an `<iframe srcdoc>` when a case is
-//! opened, so a report of hundreds of failing cases stays small.
+//! `assets/report.js` writes them joined into an `<iframe>`'s document when
+//! a case is opened, so a report of hundreds of failing cases stays small.
 
 use crate::layout::Layout;
 use crate::page::{self, Options, Pin, PinKind, escape_html, script_json};
