@@ -3,8 +3,8 @@
 // block (#lanes-data) into an <iframe> on first opening. `#open=ID`
 // opens a case on load. Marks <html data-error> on a script error and
 // <body data-ready> when wired; copies an opened frame's first draw
-// (<body data-lanes-first-draw-ms>, from this page's navigation start) and
-// script error (data-lanes-error) up here (read by the browser tests and
+// (<body data-lanes-first-draw-ms>, from this page's navigation start),
+// its pins (data-lanes-pins) and script error (data-lanes-error) up here (read by the browser tests and
 // scripts/report-100k.sh, since --dump-dom shows no frame's DOM).
 "use strict";
 window.addEventListener("error", (e) => document.documentElement.setAttribute("data-error", String(e.message)));
@@ -54,6 +54,9 @@ function report(frame) {
   if (!doc || !doc.body) return;
   const error = doc.documentElement.getAttribute("data-error");
   if (error !== null) document.body.dataset.lanesError = error;
+  // The pins drawn (expected and answered indexes), for the browser tests.
+  const pins = [...doc.querySelectorAll("[data-pin]")].map((p) => `${p.dataset.pin}@${p.dataset.index}: ${p.textContent}`);
+  if (pins.length) document.body.dataset.lanesPins = pins.join(" | ");
   const drawn = parseFloat(doc.body.dataset.firstDrawMs);
   if (!Number.isNaN(drawn)) {
     const since = frame.contentWindow.performance.timeOrigin + drawn - performance.timeOrigin;

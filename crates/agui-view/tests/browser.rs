@@ -276,6 +276,13 @@ fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
         common::attribute(&dom, "data-lanes-first-draw-ms").is_some(),
         "the lanes view drew"
     );
+    // The expected index is pinned across the lanes (report.js copies the
+    // frame's pins up).
+    let pins = common::attribute(&dom, "data-lanes-pins").unwrap_or_default();
+    assert!(
+        pins.contains("expected: reject at 1 (schema.unknown-type)"),
+        "pins: {pins:?}"
+    );
     assert!(dom.contains("stage <code>enforceEvents</code>"));
 
     let png = page.with_extension("png");
