@@ -232,19 +232,17 @@ fn failures(out: &mut String, m: &Merged, notes: &Notes) {
         let mut ids = m.scored(g, Score::Fail);
         ids.sort_by_key(|id| (stream_len(m, id), id.to_string()));
         // Each column's shortest failing cases are drawn; the rest listed.
+        let mut drawn = std::collections::HashSet::new();
+        for col in &m.columns {
+            let failed = ids
+                .iter()
+                .filter(|id| col.case(id).is_some_and(|c| c.score == Score::Fail));
+            drawn.extend(failed.take(CASES_SHOWN).copied());
+        }
         let shown: Vec<&str> = ids
             .iter()
             .copied()
-            .filter(|id| {
-                m.columns.iter().any(|col| {
-                    col.case(id).is_some_and(|c| c.score == Score::Fail)
-                        && ids
-                            .iter()
-                            .filter(|o| col.case(o).is_some_and(|c| c.score == Score::Fail))
-                            .take(CASES_SHOWN)
-                            .any(|o| o == id)
-                })
-            })
+            .filter(|id| drawn.contains(id))
             .collect();
         for id in &shown {
             case_section(out, m, notes, id);
