@@ -30,8 +30,13 @@ pub enum Step {
         status: String,
         payload: Option<Value>,
     },
-    /// Continue the thread with another user message.
-    Continue { message: String },
+    /// Continue the thread: another user message, and/or forwarded
+    /// properties merged into the request's (how some frameworks take a
+    /// command, e.g. LangGraph's legacy `forwardedProps.command.resume`).
+    Continue {
+        message: Option<String>,
+        forwarded_props: Option<Value>,
+    },
     /// Answer every tool call the last answer left without a result: the
     /// content given for its tool's name, else `content`.
     ToolResults {
@@ -119,9 +124,21 @@ fn step(v: Value) -> Result<Step, String> {
                 payload: body.get("payload").cloned(),
             })
         }
-        "continue" => Ok(Step::Continue {
-            message: text("message").ok_or("continue needs a `message`")?,
-        }),
+        "continue" => {
+            let message = text("message");
+            let forwarded_props = match body.get("forwardedProps") {
+                Some(v @ Value::Object(_)) => Some(v.clone()),
+                None => None,
+                Some(_) => return Err("continue `forwardedProps` is an object".into()),
+            };
+            if message.is_none() && forwarded_props.is_none() {
+                return Err("continue needs a `message` or `forwardedProps`".into());
+            }
+            Ok(Step::Continue {
+                message,
+                forwarded_props,
+            })
+        }
         "toolResults" => Ok(Step::ToolResults {
             content: text("content").unwrap_or_else(|| "done".into()),
             by_name: match body.get("byName") {
@@ -203,7 +220,10 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
                 .collect();
             next.insert("resume".into(), Value::Array(resume));
         }
-        Step::Continue { message } => {
+        Step::Continue {
+            message,
+            forwarded_props,
+        } => {
             if !matches!(
                 run.outcome,
                 Outcome::Finished { .. } | Outcome::Interrupted { .. } | Outcome::Cancelled
@@ -213,7 +233,13 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
                     run.outcome.as_str()
                 ));
             }
-            messages.push(user_message(message));
+            if let Some(m) = message {
+                messages.push(user_message(m));
+            }
+            if let Some(props) = forwarded_props {
+                let before = next.remove("forwardedProps").unwrap_or_else(|| json!({}));
+                next.insert("forwardedProps".into(), crate::input::merge(&before, props));
+            }
         }
         Step::ToolResults { content, by_name } => {
             let open = open_tool_calls(answer);

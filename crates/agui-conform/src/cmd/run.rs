@@ -94,8 +94,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.producer.producer {
-        if args.record.is_some() || args.html.is_some() {
-            anyhow::bail!("--record and --html record a consumer run; not with --producer");
+        if args.html.is_some() {
+            anyhow::bail!("--html draws a consumer run; not with --producer");
         }
         return super::producer::run_suite(url, &args);
     }
