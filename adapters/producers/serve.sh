@@ -9,7 +9,8 @@
 #       DIR/NAME.versions.json. Exit 0 when it is up; 1 when it is not
 #       installed or did not come up (then it is stopped again).
 #   adapters/producers/serve.sh stop NAME DIR
-#       end the server's whole process group (TERM, then KILL after 10 s).
+#       end the server's whole process group (TERM, then KILL after 10 s);
+#       exit 1 only if it is still there after that.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -24,7 +25,9 @@ stop() { # NAME DIR
     kill -0 -- "-$pid" 2>/dev/null || return 0
     sleep 0.1
   done
-  kill -KILL -- "-$pid" 2>/dev/null || true
+  kill -KILL -- "-$pid" 2>/dev/null || return 0
+  sleep 0.5
+  ! kill -0 -- "-$pid" 2>/dev/null
 }
 
 start() { # NAME PORT DIR

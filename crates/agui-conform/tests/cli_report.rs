@@ -387,7 +387,7 @@ fn a_producers_page_is_made_from_fixed_records() {
         "| interrupt | `/` | 4 | interrupted (1 interrupt(s)) | accept | — | accept |",
         "| interrupt → resume (resolved) | `/` | 3 | finished (result of `pay`: “Paid 9 EUR.”) | accept | — | reject at 1 (`TOOL_CALL_RESULT`): V207: result of a call never started |",
         "| bad@legacy | `/legacy` | 0 | no terminal event | reject | `transport.status` at 0 | accept |",
-        "| interrupt: the 2 requests as one stream | | 7 | | accept | — | reject at 5 (`TOOL_CALL_RESULT`): V207: result of a call never started |",
+        "| interrupt: both requests as one stream | | 7 | | accept | — | reject at 5 (`TOOL_CALL_RESULT`): V207: result of a call never started |",
         "| plain | PASS | 2 | 200 | input → finished | — |",
         "| tool-results | SKIPPED | 2 | 200 | input → finished; skipped: step 2 (toolResults) not sent: the producer made no tool call left without a result | — |",
         "- **`transport.status`** (error) in scenario `bad@legacy` at event 0: the producer answered HTTP 500, not 2xx",

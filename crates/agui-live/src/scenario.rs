@@ -546,4 +546,41 @@ mod tests {
         assert_eq!(m[2]["content"], "Lisbon");
         assert_eq!(m.len(), 3);
     }
+
+    #[test]
+    fn continue_may_carry_forwarded_props_instead_of_a_message() {
+        let v = json!({"steps": [{"input": {}},
+            {"continue": {"forwardedProps": {"command": {"resume": {"ok": true}}}}}]});
+        let scenario = Scenario::from_json(v).unwrap();
+        let step = &scenario.then[0];
+        let request = json!({"threadId": "t", "runId": "r1",
+            "messages": [{"id": "u1", "role": "user", "content": "pay"}],
+            "forwardedProps": {"keep": 1}});
+        let last = run(Outcome::Finished {
+            pending_tool_calls: vec![],
+        });
+        let answer = Answer {
+            request: &request,
+            last_run: Some(&last),
+            projection: None,
+            events: &[],
+        };
+        let next = next_request(step, &answer).unwrap();
+        // Merged key by key into the props sent before; no new message.
+        assert_eq!(
+            next["forwardedProps"],
+            json!({"keep": 1, "command": {"resume": {"ok": true}}})
+        );
+        assert_eq!(
+            next["messages"],
+            json!([{"id": "u1", "role": "user", "content": "pay"}])
+        );
+        assert_eq!(next["threadId"], "t");
+        let bad = json!({"steps": [{"input": {}}, {"continue": {"forwardedProps": 3}}]});
+        assert!(
+            Scenario::from_json(bad)
+                .unwrap_err()
+                .contains("is an object")
+        );
+    }
 }

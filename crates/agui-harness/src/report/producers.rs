@@ -447,9 +447,12 @@ fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
         }
         if s.steps.len() > 1 {
             let mut row = format!(
-                "| {}: the {} requests as one stream | | {} | | {} | {} |",
+                "| {}: {} as one stream | | {} | | {} | {} |",
                 esc(&tag),
-                s.steps.len(),
+                match s.steps.len() {
+                    2 => "both requests".to_owned(),
+                    n => format!("the {n} requests"),
+                },
                 s.events,
                 verdict(s.violations.iter()),
                 listed(s.violations.iter(), 0)
