@@ -182,15 +182,11 @@ fn ended(s: &Scenario, k: usize) -> String {
     };
     let range = step.range();
     let events = s.stream.get(range.clone()).unwrap_or_default();
-    let last = s
-        .runs
-        .iter()
-        .filter(|r| {
-            r["start"]
-                .as_u64()
-                .is_some_and(|i| range.contains(&(i as usize)))
-        })
-        .next_back();
+    let last = s.runs.iter().rfind(|r| {
+        r["start"]
+            .as_u64()
+            .is_some_and(|i| range.contains(&(i as usize)))
+    });
     let Some(run) = last else {
         return "no terminal event".into();
     };
