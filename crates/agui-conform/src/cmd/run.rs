@@ -39,7 +39,8 @@ pub struct Args {
     /// One-shot: what the command reports (verdict,index,rule,projection,schema-only).
     #[arg(long, value_delimiter = ',')]
     pub capabilities: Vec<String>,
-    /// One-shot: the implementation's name in reports.
+    /// One-shot: the implementation's name in reports; with --producer
+    /// and --record: the producer's name in the record [default: its URL].
     #[arg(long)]
     pub name: Option<String>,
     /// Time limit per case in ms [default: the suite's].
