@@ -5,7 +5,8 @@ For each producer named (default: every installed one): start its server on
 a loopback port, POST the text scenario with `agui-conform check --url`,
 and expect HTTP 200, verdict accept, and a stream that opens with
 RUN_STARTED and ends with RUN_FINISHED (what the scripted text scenario
-produces by construction). The server's process group is always ended.
+produces by construction). The server is started and stopped by
+serve.sh (its whole process group is always ended).
 
 Usage: adapters/producers/smoke.py [--bin target/debug/agui-conform] [--port 18790] [NAME ...]
 Prints one line per check and ends with 'N passed, N failed'.
@@ -14,49 +15,31 @@ Prints one line per check and ends with 'N passed, N failed'.
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ALL = ("langgraph", "pydantic-ai", "adk", "strands")
+SERVE = os.path.join(HERE, "serve.sh")  # the one copy of server start/stop
 sys.path.insert(0, HERE)
 
 from common.script import MESSAGES  # noqa: E402
 
 
-def wait_ready(port, proc, seconds=180):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/versions", timeout=5) as r:
-                return json.loads(r.read())
-        except (OSError, ValueError):
-            time.sleep(0.5)
-    return None
-
-
 def smoke(name, binary, port, results):
-    python = os.path.join(HERE, name, ".venv", "bin", "python")
-    if not os.path.exists(python):
-        results.append(False)
-        print(f"FAIL {name}: not installed (adapters/producers/install.sh {name})")
-        return
     work = tempfile.mkdtemp(prefix=f"smoke-{name}-")
-    log = open(os.path.join(work, "server.log"), "w", encoding="utf-8")
-    proc = subprocess.Popen([python, os.path.join(HERE, name, "server.py"), str(port)], stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT)
+    started = subprocess.run([SERVE, "start", name, str(port), work], capture_output=True, text=True)
     try:
-        versions = wait_ready(port, proc)
-        ok = versions is not None
+        ok = started.returncode == 0
         results.append(ok)
-        print(f"{'ok  ' if ok else 'FAIL'} {name}: server up on 127.0.0.1:{port} {versions or ''}")
         if not ok:
+            print(f"FAIL {name}: {started.stderr.strip()}")
             return
+        with open(os.path.join(work, f"{name}.versions.json"), encoding="utf-8") as f:
+            versions = json.load(f)
+        print(f"ok   {name}: server up on 127.0.0.1:{port} {versions}")
         request = os.path.join(work, "request.json")
         with open(request, "w", encoding="utf-8") as f:
             json.dump({"threadId": "thread-smoke", "runId": "run-smoke-1",
@@ -80,18 +63,11 @@ def smoke(name, binary, port, results):
         print(f"{'ok  ' if ok else 'FAIL'} {name}: check --url accepts a {len(types)}-event text run"
               + ("" if ok else f": exit {check.returncode}, {check.stdout[-300:]} {check.stderr[-300:]}"))
     finally:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-        log.close()
-    ok = proc.returncode is not None
-    results.append(ok)
-    print(f"{'ok  ' if ok else 'FAIL'} {name}: server stopped")
+        stopped = subprocess.run([SERVE, "stop", name, work], capture_output=True, text=True)
+    if started.returncode == 0:
+        ok = stopped.returncode == 0 and not os.path.exists(os.path.join(work, f"{name}.pid"))
+        results.append(ok)
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: server stopped")
 
 
 def main():

@@ -2,7 +2,11 @@
 //! schema (docs/run-record.schema.json), and a report made from fixed,
 //! hand-written records (tests/fixtures/records/) says what they hold.
 
-use serde_json::Value;
+#[path = "../../agui-live/tests/support/server.rs"]
+mod server;
+
+use serde_json::{Value, json};
+use server::{Reply, Server, sse_body};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -328,4 +332,162 @@ fn a_rule_with_many_failures_draws_the_shortest_and_names_the_rest() {
             && text.contains("`schema/u4`, `schema/u5`."),
         "{text}"
     );
+}
+
+#[test]
+fn the_producer_fixture_records_match_the_schema() {
+    for f in [
+        "producer-alpha-interrupt.jsonl",
+        "producer-alpha-legacy.jsonl",
+        "producer-alpha-suite.jsonl",
+    ] {
+        valid_lines(&fixtures().join(f));
+    }
+}
+
+/// Producer records → the producers page, on the hand-written
+/// `producer-alpha-*` fixtures; every expected line is written from what
+/// they hold (their README).
+#[test]
+fn a_producers_page_is_made_from_fixed_records() {
+    let d = dir("producers");
+    let f = fixtures();
+    let md = d.join("producers.md");
+    let readme = d.join("README.md");
+    std::fs::write(
+        &readme,
+        "before\n<!-- producers-summary:start -->\nold\n<!-- producers-summary:end -->\nafter\n",
+    )
+    .unwrap();
+    let out = agui(&[
+        "report",
+        f.join("producer-alpha-interrupt.jsonl").to_str().unwrap(),
+        f.join("producer-alpha-legacy.jsonl").to_str().unwrap(),
+        f.join("producer-alpha-suite.jsonl").to_str().unwrap(),
+        "--notes",
+        f.join("producer-notes.json").to_str().unwrap(),
+        "--missing",
+        "beta=not installed",
+        "--readme",
+        readme.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    // 3 requests (interrupt's two, bad's one), bad's rejected; 1 violation;
+    // the suite: 1 PASS, 1 SKIPPED.
+    let summary = "| Alpha (scripted) | `alpha-sdk` 1.2.3, `ag-ui-protocol` 1.0.0 | 3 | 2 | 1 | 1 | 1 PASS, 1 SKIPPED |";
+    let expected = [
+        summary,
+        "| beta | — | not run: not installed | | | | |",
+        "## Alpha (scripted)\n",
+        "Served paths: `/` — the default; `/legacy` — the old API.",
+        "| scenario | path | events | how the run ended | verdict | violations | other-validator 0.1 |",
+        "| interrupt | `/` | 4 | interrupted (1 interrupt(s)) | accept | — | accept |",
+        "| interrupt → resume (resolved) | `/` | 3 | finished (result of `pay`: “Paid 9 EUR.”) | accept | — | reject at 1 (`TOOL_CALL_RESULT`): V207: result of a call never started |",
+        "| bad@legacy | `/legacy` | 0 | no terminal event | reject | `transport.status` at 0 | accept |",
+        "| interrupt: both requests as one stream | | 7 | | accept | — | reject at 5 (`TOOL_CALL_RESULT`): V207: result of a call never started |",
+        "| plain | PASS | 2 | 200 | input → finished | — |",
+        "| tool-results | SKIPPED | 2 | 200 | input → finished; skipped: step 2 (toolResults) not sent: the producer made no tool call left without a result | — |",
+        "- **`transport.status`** (error) in scenario `bad@legacy` at event 0: the producer answered HTTP 500, not 2xx",
+        "  - The rule: “The response status is not 2xx.” (docs/rules.md, source: transport)",
+        "`adapters/producers/alpha/.venv/bin/python adapters/producers/alpha/server.py 9001`, then `agui-conform check --url http://127.0.0.1:9001/legacy --input request.json`",
+        "\"state\":{\"todos\":\"not a list\"}",
+        "- Alpha echoes its input.",
+        "### Not covered\n\nsubagents.",
+        "## beta\n\nNot run: not installed.",
+    ];
+    for e in expected {
+        assert!(text.contains(e), "missing {e:?} in:\n{text}");
+    }
+    let readme = std::fs::read_to_string(&readme).unwrap();
+    assert!(
+        readme.starts_with("before\n<!-- producers-summary:start -->\n\n| producer |"),
+        "{readme}"
+    );
+    assert!(readme.contains(summary), "{readme}");
+    assert!(
+        readme.ends_with("\n\n<!-- producers-summary:end -->\nafter\n"),
+        "{readme}"
+    );
+    assert!(!readme.contains("old"), "{readme}");
+
+    // Producer and consumer records make different reports.
+    let out = agui(&[
+        "report",
+        f.join("producer-alpha-suite.jsonl").to_str().unwrap(),
+        f.join("impl-a.jsonl").to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+}
+
+/// `run --producer URL --record`: a record of the producer suite against
+/// the test server, which answers every request with one valid run, and
+/// breaks `attribution.null` (a `CUSTOM` event with `subagentRunId: null`,
+/// at index 1) when the input carries a state.
+#[test]
+fn a_producer_run_record_matches_its_schema() {
+    let server = Server::start(|req| {
+        let input = req.json();
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": r})];
+        if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
+            events.push(json!({"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": null}));
+        }
+        events.push(json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}));
+        Reply::sse(sse_body(&events))
+    });
+    let d = dir("producer-record");
+    let record = d.join("p.jsonl");
+    let versions = d.join("versions.json");
+    std::fs::write(&versions, r#"{"zeta": "2.0", "alpha": "1.0"}"#).unwrap();
+    let out = agui(&[
+        "run",
+        "--producer",
+        &server.url(),
+        "--name",
+        "test-server",
+        "--versions",
+        versions.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let lines = valid_lines(&record);
+    let (first, last) = (&lines[0], &lines[lines.len() - 1]);
+    assert_eq!(first["implementation"]["name"], "test-server");
+    assert_eq!(first["suite"], "producer");
+    assert_eq!(first["producer"]["url"], server.url());
+    // In the file's order, not sorted.
+    assert_eq!(
+        first["producer"]["versions"],
+        json!([{"name": "zeta", "version": "2.0"}, {"name": "alpha", "version": "1.0"}])
+    );
+    let scenarios: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "scenario").collect();
+    assert_eq!(scenarios.len(), 7);
+    assert_eq!(first["cases"], 7);
+    let state = scenarios
+        .iter()
+        .find(|s| s["id"] == "state-carrying")
+        .unwrap();
+    assert_eq!(state["score"], "FAIL");
+    assert_eq!(state["violations"][0]["rule"], "attribution.null");
+    assert_eq!(state["violations"][0]["index"], 1);
+    assert_eq!(state["stream"].as_array().unwrap().len(), 3);
+    // continue-thread: two requests of two events each, the second starting
+    // where the first ended.
+    let cont = scenarios
+        .iter()
+        .find(|s| s["id"] == "continue-thread")
+        .unwrap();
+    assert_eq!(cont["steps"][1]["kind"], "continue");
+    assert_eq!(cont["steps"][1]["start"], 2);
+    assert_eq!(cont["steps"][1]["events"], 2);
+    assert_eq!(cont["stream"].as_array().unwrap().len(), 4);
+    assert_eq!(last["totals"]["FAIL"], 1);
+    assert_eq!(last["rules"]["attribution.null"]["FAIL"], 1);
 }

@@ -6,6 +6,12 @@
 //!
 //! A record carries everything `agui-conform report` needs, so a report
 //! can be made later, elsewhere, from records alone: no corpus, no rerun.
+//!
+//! A producer run (`run --producer URL --record FILE`) writes the same
+//! header with a `producer` field, `scenario` lines instead of `case`
+//! lines ([`producer`]), and the same footer.
+
+pub mod producer;
 
 use crate::report::{describe_expected, last_lines, message, rule_label, stderr};
 use crate::runner::{CaseResult, RunResult, Tally};
@@ -37,6 +43,9 @@ pub struct Header {
     pub date: String,
     /// The number of cases the suite holds (after `--filter`).
     pub cases: usize,
+    /// Present in a producer run record: the producer that was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<producer::Producer>,
 }
 
 /// What the implementation said it is in its handshake.
@@ -214,6 +223,8 @@ impl Totals {
 pub enum Line {
     Header(Header),
     Case(Case),
+    /// A producer suite's scenario.
+    Scenario(producer::Scenario),
     Footer(Footer),
 }
 
@@ -268,6 +279,7 @@ pub fn render(
         agui_conform: meta.agui_conform.clone(),
         date: meta.date.clone(),
         cases: cases.len(),
+        producer: None,
     }));
     for r in &run.results {
         push(Line::Case(case_line(
@@ -377,6 +389,8 @@ fn answer_of(r: &CaseResult) -> Value {
 pub struct Record {
     pub header: Header,
     pub cases: Vec<Case>,
+    /// The scenarios of a producer run record.
+    pub scenarios: Vec<producer::Scenario>,
     /// `None` when the record was cut short (the run was killed).
     pub footer: Option<Footer>,
 }
@@ -387,6 +401,7 @@ impl Record {
     pub fn parse(text: &str) -> Result<Record, String> {
         let mut header = None;
         let mut cases = Vec::new();
+        let mut scenarios = Vec::new();
         let mut footer = None;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -408,6 +423,7 @@ impl Record {
                     return Err(format!("line {}: a record starts with its header", n + 1));
                 }
                 (Line::Case(c), Some(_)) => cases.push(c),
+                (Line::Scenario(s), Some(_)) => scenarios.push(s),
                 (Line::Footer(f), Some(_)) => footer = Some(f),
             }
         }
@@ -421,8 +437,14 @@ impl Record {
         Ok(Record {
             header,
             cases,
+            scenarios,
             footer,
         })
+    }
+
+    /// Whether this is a producer run record.
+    pub fn is_producer(&self) -> bool {
+        self.header.producer.is_some()
     }
 
     /// The totals: the footer's, else counted from the case lines.
@@ -433,6 +455,9 @@ impl Record {
                 let mut t = Totals::default();
                 for c in &self.cases {
                     t.add(c.score);
+                }
+                for s in &self.scenarios {
+                    t.add(s.score);
                 }
                 t
             }

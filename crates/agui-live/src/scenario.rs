@@ -30,8 +30,13 @@ pub enum Step {
         status: String,
         payload: Option<Value>,
     },
-    /// Continue the thread with another user message.
-    Continue { message: String },
+    /// Continue the thread: another user message, and/or forwarded
+    /// properties merged into the request's (how some frameworks take a
+    /// command, e.g. LangGraph's legacy `forwardedProps.command.resume`).
+    Continue {
+        message: Option<String>,
+        forwarded_props: Option<Value>,
+    },
     /// Answer every tool call the last answer left without a result: the
     /// content given for its tool's name, else `content`.
     ToolResults {
@@ -119,9 +124,21 @@ fn step(v: Value) -> Result<Step, String> {
                 payload: body.get("payload").cloned(),
             })
         }
-        "continue" => Ok(Step::Continue {
-            message: text("message").ok_or("continue needs a `message`")?,
-        }),
+        "continue" => {
+            let message = text("message");
+            let forwarded_props = match body.get("forwardedProps") {
+                Some(v @ Value::Object(_)) => Some(v.clone()),
+                None => None,
+                Some(_) => return Err("continue `forwardedProps` is an object".into()),
+            };
+            if message.is_none() && forwarded_props.is_none() {
+                return Err("continue needs a `message` or `forwardedProps`".into());
+            }
+            Ok(Step::Continue {
+                message,
+                forwarded_props,
+            })
+        }
         "toolResults" => Ok(Step::ToolResults {
             content: text("content").unwrap_or_else(|| "done".into()),
             by_name: match body.get("byName") {
@@ -203,7 +220,10 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
                 .collect();
             next.insert("resume".into(), Value::Array(resume));
         }
-        Step::Continue { message } => {
+        Step::Continue {
+            message,
+            forwarded_props,
+        } => {
             if !matches!(
                 run.outcome,
                 Outcome::Finished { .. } | Outcome::Interrupted { .. } | Outcome::Cancelled
@@ -213,7 +233,13 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
                     run.outcome.as_str()
                 ));
             }
-            messages.push(user_message(message));
+            if let Some(m) = message {
+                messages.push(user_message(m));
+            }
+            if let Some(props) = forwarded_props {
+                let before = next.remove("forwardedProps").unwrap_or_else(|| json!({}));
+                next.insert("forwardedProps".into(), crate::input::merge(&before, props));
+            }
         }
         Step::ToolResults { content, by_name } => {
             let open = open_tool_calls(answer);
@@ -519,5 +545,42 @@ mod tests {
         assert_eq!(m[2]["toolCallId"], "c1");
         assert_eq!(m[2]["content"], "Lisbon");
         assert_eq!(m.len(), 3);
+    }
+
+    #[test]
+    fn continue_may_carry_forwarded_props_instead_of_a_message() {
+        let v = json!({"steps": [{"input": {}},
+            {"continue": {"forwardedProps": {"command": {"resume": {"ok": true}}}}}]});
+        let scenario = Scenario::from_json(v).unwrap();
+        let step = &scenario.then[0];
+        let request = json!({"threadId": "t", "runId": "r1",
+            "messages": [{"id": "u1", "role": "user", "content": "pay"}],
+            "forwardedProps": {"keep": 1}});
+        let last = run(Outcome::Finished {
+            pending_tool_calls: vec![],
+        });
+        let answer = Answer {
+            request: &request,
+            last_run: Some(&last),
+            projection: None,
+            events: &[],
+        };
+        let next = next_request(step, &answer).unwrap();
+        // Merged key by key into the props sent before; no new message.
+        assert_eq!(
+            next["forwardedProps"],
+            json!({"keep": 1, "command": {"resume": {"ok": true}}})
+        );
+        assert_eq!(
+            next["messages"],
+            json!([{"id": "u1", "role": "user", "content": "pay"}])
+        );
+        assert_eq!(next["threadId"], "t");
+        let bad = json!({"steps": [{"input": {}}, {"continue": {"forwardedProps": 3}}]});
+        assert!(
+            Scenario::from_json(bad)
+                .unwrap_err()
+                .contains("is an object")
+        );
     }
 }

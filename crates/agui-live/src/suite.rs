@@ -190,10 +190,14 @@ pub struct StepResult {
     /// `input`, `resume`, `continue` or `toolResults`.
     pub kind: &'static str,
     pub status: Option<u16>,
+    /// Index of this step's first event in the conversation.
+    pub start: usize,
     /// Events of this step's answer.
     pub events: usize,
     /// How the runs of this step's answer ended.
     pub outcomes: Vec<&'static str>,
+    /// The request sent (to reproduce the step by hand).
+    pub request: Value,
 }
 
 /// The result of one scenario.
@@ -217,6 +221,9 @@ pub struct InputResult {
     pub steps: Vec<StepResult>,
     /// How each run of the conversation ended.
     pub runs: Vec<RunRecord>,
+    /// The conversation's events as received (lines that were not JSON
+    /// left out), for a run record.
+    pub stream: Vec<Value>,
     pub elapsed: Duration,
 }
 
@@ -325,6 +332,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
         status: None,
         steps: Vec::new(),
         runs: Vec::new(),
+        stream: Vec::new(),
         elapsed: Duration::ZERO,
     };
     let scenario = match &input.input {
@@ -344,10 +352,11 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
     let mut request = first_request(scenario, setup.base);
     let kinds = std::iter::once(None).chain(scenario.then.iter().map(Some));
     for (n, step) in kinds.enumerate() {
-        let (runs_before, projections_before, bytes_before) = (
+        let (runs_before, projections_before, bytes_before, start) = (
             runs.runs().len(),
             projections.borrow().len(),
             buffer.0.borrow().len(),
+            checker.events(),
         );
         let kind = step.map_or("input", scenario::Step::kind);
         let ex = live::exchange(
@@ -375,8 +384,10 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
         r.steps.push(StepResult {
             kind,
             status: Some(ex.status),
+            start,
             events: events_of(&buffer.0.borrow()[bytes_before..]).len(),
             outcomes: new_runs.iter().map(|run| run.outcome.as_str()).collect(),
+            request: request.clone(),
         });
         if !(200..300).contains(&ex.status) {
             break;
@@ -433,6 +444,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
     r.violations.sort_by_key(|v| v.index);
     r.events = report.events;
     r.runs = runs.runs().to_vec();
+    r.stream = events_of(&buffer.0.borrow());
     if let Some(dir) = setup.captures {
         let path = dir.join(format!("{}.jsonl", input.id));
         let saved =

@@ -108,6 +108,16 @@ pub struct ProducerArgs {
     /// With --producer: what to add to the base input.
     #[command(flatten)]
     pub input_flags: InputArgs,
+    /// With --producer and --record: the producer's packages and versions
+    /// for the record's header (a JSON object, package → version, as a
+    /// producer's `/versions` might answer).
+    #[arg(long, value_name = "FILE", requires = "producer")]
+    pub versions: Option<PathBuf>,
+    /// With --producer and --record: another validator ('CMD ARGS',
+    /// suites/PROTOCOL.md, persistent) given each request's stream and each
+    /// conversation of several requests; its answers go in the record.
+    #[arg(long, value_name = "CMD ARGS", requires = "record")]
+    pub peer: Option<String>,
     /// With --producer: rule configuration, as for `check`.
     #[command(flatten)]
     pub rule_config: super::config::RuleArgs,
@@ -312,6 +322,7 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         base: base.as_ref(),
         captures: p.captures.as_deref(),
     };
+    let started = std::time::Instant::now();
     let results = suite::run(url, &inputs, &opts, setup, &mut |r| {
         if json {
             let _ = super::rules::to_stdout(|out| writeln!(out, "{}", suite::json_line(r)));
@@ -340,11 +351,60 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         (_, Some(n)) => warnings > n,
         _ => false,
     };
-    Ok(
-        if results.iter().any(|r| Score::is_bad(r.score)) || too_many {
-            1
-        } else {
-            0
+    let status = if results.iter().any(|r| Score::is_bad(r.score)) || too_many {
+        1
+    } else {
+        0
+    };
+    if let Some(path) = &args.record {
+        write_record(path, url, &name, args, &inputs, &results, status, started)?;
+    }
+    Ok(status)
+}
+
+/// `--record FILE` of a producer run (cmd::producer_record).
+#[allow(clippy::too_many_arguments)]
+fn write_record(
+    path: &std::path::Path,
+    url: &str,
+    suite_name: &str,
+    args: &super::run::Args,
+    inputs: &[suite::SuiteInput],
+    results: &[suite::InputResult],
+    status: u8,
+    started: std::time::Instant,
+) -> anyhow::Result<()> {
+    use super::producer_record as pr;
+    let p = &args.producer;
+    let about = pr::About {
+        url,
+        suite: suite_name,
+        name: args.name.as_deref(),
+        versions: match &p.versions {
+            Some(f) => pr::versions(f)?,
+            None => Vec::new(),
         },
-    )
+    };
+    let mut peer = match &p.peer {
+        Some(cmd) => Some(pr::Peer::start(cmd).map_err(|e| anyhow::anyhow!("--peer {cmd}: {e}"))?),
+        None => None,
+    };
+    let described: Vec<Option<String>> = inputs
+        .iter()
+        .map(|i| i.input.as_ref().ok().and_then(|s| s.description.clone()))
+        .collect();
+    let text = pr::render(
+        &about,
+        results,
+        &described,
+        peer.as_mut(),
+        status,
+        started.elapsed(),
+    );
+    if let Some(peer) = peer {
+        for incident in peer.stop() {
+            eprintln!("agui-conform: --peer: {incident}");
+        }
+    }
+    std::fs::write(path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

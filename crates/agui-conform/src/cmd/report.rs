@@ -28,11 +28,14 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Hand-written notes (JSON: implementation label or name → rule id or
-    /// `case:ID` → text), shown beside the findings they explain.
+    /// `case:ID` → text), shown beside the findings they explain. With
+    /// producer records: producer name → `{label, paths: [{path, what}],
+    /// notes: [...], not_covered}`.
     #[arg(long, value_name = "FILE")]
     pub notes: Option<PathBuf>,
     /// Also refresh the summary between this file's
-    /// `<!-- conformance-summary:start/end -->` markers.
+    /// `<!-- conformance-summary:start/end -->` markers (with producer
+    /// records: `<!-- producers-summary:start/end -->`).
     #[arg(long, value_name = "FILE")]
     pub readme: Option<PathBuf>,
     /// Where rule ids link to, from the report's folder [default: the
@@ -52,12 +55,23 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             args.records.len()
         );
     }
-    let mut columns = Vec::new();
-    for (k, path) in args.records.iter().enumerate() {
+    let mut records = Vec::new();
+    for path in &args.records {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let record = Record::parse(&text)
             .map_err(|e| anyhow::anyhow!("{}: not a run record: {e}", path.display()))?;
+        records.push(record);
+    }
+    match records.iter().filter(|r| r.is_producer()).count() {
+        0 => {}
+        n if n == records.len() => return super::report_producers::run(&args, &records),
+        _ => anyhow::bail!(
+            "producer run records (`run --producer --record`) and consumer run records make different reports: give one kind"
+        ),
+    }
+    let mut columns = Vec::new();
+    for (k, record) in records.into_iter().enumerate() {
         let label = args
             .label
             .get(k)
@@ -108,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+pub(super) fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }

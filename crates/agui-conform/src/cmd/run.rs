@@ -39,7 +39,8 @@ pub struct Args {
     /// One-shot: what the command reports (verdict,index,rule,projection,schema-only).
     #[arg(long, value_delimiter = ',')]
     pub capabilities: Vec<String>,
-    /// One-shot: the implementation's name in reports.
+    /// One-shot: the implementation's name in reports; with --producer
+    /// and --record: the producer's name in the record [default: its URL].
     #[arg(long)]
     pub name: Option<String>,
     /// Time limit per case in ms [default: the suite's].
@@ -94,8 +95,8 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.producer.producer {
-        if args.record.is_some() || args.html.is_some() {
-            anyhow::bail!("--record and --html record a consumer run; not with --producer");
+        if args.html.is_some() {
+            anyhow::bail!("--html draws a consumer run; not with --producer");
         }
         return super::producer::run_suite(url, &args);
     }

@@ -6,6 +6,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod merged;
+pub mod producers;
 pub mod shown;
 pub mod terminal;
 
