@@ -87,19 +87,9 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
 }
 
 /// Drops `null`-valued object keys at any depth (docs/projection.md:
-/// "Comparison … is JSON equality after dropping null-valued object keys").
-pub fn drop_nulls(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(_, x)| !x.is_null())
-                .map(|(k, x)| (k.clone(), drop_nulls(x)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(drop_nulls).collect()),
-        other => other.clone(),
-    }
-}
+/// "Comparison … is JSON equality after dropping null-valued object keys");
+/// the model's one copy.
+pub use agui_model::projection::normalize as drop_nulls;
 
 /// `None` when the projections are equal; else a unified diff of their
 /// pretty JSON, expected first.

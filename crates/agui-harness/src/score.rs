@@ -314,19 +314,8 @@ pub fn eq_ignoring_nulls(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Drops `null`-valued object keys, at any depth.
-pub fn normalize(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(_, x)| !x.is_null())
-                .map(|(k, x)| (k.clone(), normalize(x)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(normalize).collect()),
-        x => x.clone(),
-    }
-}
+/// Drops `null`-valued object keys, at any depth (the model's one copy).
+pub use agui_model::projection::normalize;
 
 #[cfg(test)]
 mod tests {
