@@ -367,7 +367,7 @@ impl Planned {
     pub fn id(&self) -> String {
         match self {
             Planned::Loaded(c) => c.id.clone(),
-            Planned::Generated { seed, mode } => generated::case_id(*seed, *mode),
+            Planned::Generated { seed, mode } => mode.case_id("gen", *seed),
         }
     }
 
