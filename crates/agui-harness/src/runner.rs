@@ -166,28 +166,36 @@ pub fn run_case(
     index: usize,
 ) -> CaseResult {
     let t = Instant::now();
+    let projection_scored = case.expected.projection.is_some();
     let outcome = if info.capabilities.schema_only && !case.expected.schema_decided() {
         Outcome::Skipped {
             reason: "schema-only implementation; the case is decided by stream rules".into(),
         }
     } else if let Some(lines) = &case.lines {
         if info.capabilities.raw_lines {
-            imp.run_lines(&case.id, lines, case.expected.projection.is_some())
+            match imp.instrumented() {
+                Some(x) => x.run_lines_hinted(&case.id, lines, projection_scored),
+                None => imp.run_lines(&case.id, lines),
+            }
         } else {
             Outcome::Skipped {
                 reason: "the case is raw JSON Lines text (a duplicate key or a lone surrogate, which a JSON value cannot carry) and the implementation does not declare `raw-lines`".into(),
             }
         }
     } else {
-        imp.run_case_hinted(&case.id, &case.events, case.expected.projection.is_some())
+        match imp.instrumented() {
+            Some(x) => x.run_case_hinted(&case.id, &case.events, projection_scored),
+            None => imp.run_case(&case.id, &case.events),
+        }
     };
     let scored = score(&case.expected, &outcome, info.capabilities);
-    let stderr = if scored.score != Score::Pass && !matches!(outcome, Outcome::Errored(_)) {
-        imp.case_stderr()
-    } else {
-        None
+    let (stderr, explain) = match imp.instrumented() {
+        Some(x) => {
+            let failed = scored.score != Score::Pass && !matches!(outcome, Outcome::Errored(_));
+            (x.case_stderr().filter(|_| failed), x.case_explain())
+        }
+        None => (None, None),
     };
-    let explain = imp.case_explain();
     CaseResult {
         case: index,
         outcome,
@@ -201,7 +209,8 @@ pub fn run_case(
 /// Charges late-found misbehaviour (a second answer) to the case that
 /// caused it, among the results this implementation produced.
 fn charge_late(imp: &mut dyn Implementation, cases: &[SuiteCase], out: &mut [CaseResult]) {
-    for (id, reason) in imp.late_errors() {
+    let late = imp.instrumented().map(|x| x.late_errors());
+    for (id, reason) in late.into_iter().flatten() {
         if let Some(r) = out.iter_mut().rev().find(|r| cases[r.case].id == id) {
             r.outcome = Outcome::errored(reason.clone());
             r.scored = score(

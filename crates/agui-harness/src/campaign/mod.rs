@@ -260,7 +260,8 @@ fn work(imp: &mut dyn Implementation, info: &ImplInfo, sh: &Shared) {
         if recent.0.len() > 4 {
             recent.0.remove(0);
         }
-        for (id, reason) in imp.late_errors() {
+        let late = imp.instrumented().map(|x| x.late_errors());
+        for (id, reason) in late.into_iter().flatten() {
             let Some(k) = recent.0.iter().position(|x| x.2.id == id) else {
                 continue;
             };
