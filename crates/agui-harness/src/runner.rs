@@ -364,32 +364,16 @@ pub fn run_cases_parallel(
 mod tests {
     use super::*;
     use crate::implementation::Reference;
-    use crate::suite::Origin;
-    use agui_model::Verdict;
 
+    /// The corpus's raw-lines case `schema/duplicate-key` (accepted, with a
+    /// warning), its projection dropped so that none is scored.
     fn lines_case() -> SuiteCase {
-        let lines = [
-            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
-            r#"{"type":"CUSTOM","name":"a","name":"b","value":1}"#,
-            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
-        ];
-        SuiteCase {
-            id: "schema/x".into(),
-            description: String::new(),
-            events: Vec::new(),
-            lines: Some(lines.iter().map(|l| l.to_string()).collect()),
-            expected: crate::Expected {
-                verdict: Verdict::Accept,
-                first: Some((RuleId::SchemaDuplicateKey, 1)),
-                projection: None,
-                all: None,
-                events: 3,
-            },
-            obligation: None,
-            origin: Origin::Corpus {
-                path: Default::default(),
-            },
-        }
+        let file = agui_assets::get("corpus/schema/duplicate-key.json").unwrap();
+        let case: agui_corpus::Case = serde_json::from_slice(file.bytes).unwrap();
+        let mut c = SuiteCase::from_corpus(case, Default::default()).unwrap();
+        assert!(c.lines.is_some());
+        c.expected.projection = None;
+        c
     }
 
     #[test]

@@ -521,9 +521,9 @@ mod tests {
     #[test]
     fn projection_compares_without_nulls() {
         let mut e = exp(Verdict::Accept, None);
-        e.projection = Some(json!({"runs": [{"runId": "r1", "messages": []}]}));
+        e.projection = Some(json!({"runs": [{"id": "r1", "messages": []}]}));
         let same = Outcome::Accept {
-            projection: Some(json!({"runs": [{"messages": [], "runId": "r1", "owner": null}]})),
+            projection: Some(json!({"runs": [{"messages": [], "id": "r1", "owner": null}]})),
         };
         assert_eq!(score(&e, &same, ALL).score, Score::Pass);
         let other = Outcome::Accept {
@@ -542,13 +542,13 @@ mod tests {
     #[test]
     fn projection_is_scored_when_only_may_reject_violations() {
         let mut e = listed(Verdict::Reject, &[(R::RunUnterminated, 10)]);
-        e.projection = Some(json!({"runs": [{"runId": "r1", "status": "running"}]}));
+        e.projection = Some(json!({"runs": [{"id": "r1", "status": "running"}]}));
         let same = Outcome::Accept {
-            projection: Some(json!({"runs": [{"runId": "r1", "status": "running"}]})),
+            projection: Some(json!({"runs": [{"id": "r1", "status": "running"}]})),
         };
         assert_eq!(score(&e, &same, ALL).score, Score::Info);
         let other = Outcome::Accept {
-            projection: Some(json!({"runs": [{"runId": "r1", "status": "finished"}]})),
+            projection: Some(json!({"runs": [{"id": "r1", "status": "finished"}]})),
         };
         assert_eq!(score(&e, &other, ALL).score, Score::Fail);
     }
