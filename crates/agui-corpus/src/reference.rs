@@ -95,18 +95,19 @@ pub use agui_model::projection::normalize as drop_nulls;
 /// pretty JSON, expected first.
 pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
     let (e, a) = (drop_nulls(expected), drop_nulls(actual));
-    if e == a {
-        return None;
-    }
-    let pe = serde_json::to_string_pretty(&agui_model::json::Out(&e)).unwrap_or_default();
-    let pa = serde_json::to_string_pretty(&agui_model::json::Out(&a)).unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(&pe, &pa);
-    Some(
-        diff.unified_diff()
-            .context_radius(4)
-            .header("expected projection", "actual projection")
-            .to_string(),
-    )
+    (e != a).then(|| json_diff(&e, &a, ("expected projection", "actual projection"), 4))
+}
+
+/// A unified diff of two JSON values pretty-printed as the projection is
+/// (big numbers as written), with `headers` and `radius` lines of context.
+pub fn json_diff(expected: &Value, actual: &Value, headers: (&str, &str), radius: usize) -> String {
+    let pe = serde_json::to_string_pretty(&agui_model::json::Out(expected)).unwrap_or_default();
+    let pa = serde_json::to_string_pretty(&agui_model::json::Out(actual)).unwrap_or_default();
+    similar::TextDiff::from_lines(&pe, &pa)
+        .unified_diff()
+        .context_radius(radius)
+        .header(headers.0, headers.1)
+        .to_string()
 }
 
 /// The events from two before the first marked index to two after the
