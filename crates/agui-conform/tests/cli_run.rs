@@ -6,51 +6,12 @@
 //! scripts speaking suites/PROTOCOL.md.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
-
-/// A scratch folder, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("agui-cli-run-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).unwrap();
-        }
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Answers the handshake, then accepts every case (echoing its `seq`).
-const ACCEPT_ALL: &str = r#"while read -r line; do
-  case "$line" in
-    *'"cmd":"start"'*) echo '{"protocol":1,"implementation":{"name":"accept-all"},"capabilities":["verdict","index","rule"]}' ;;
-    *'"cmd":"stop"'*) exit 0 ;;
-    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
-       echo "{\"seq\":$seq,\"result\":{\"verdict\":\"accept\"}}" ;;
-  esac
-done
-"#;
+mod common;
+use common::{BIN, Dir, accept_all};
 
 fn run(args: &[&str]) -> Output {
     Command::new(BIN)
@@ -73,7 +34,7 @@ fn code(out: &Output) -> Option<i32> {
 
 #[test]
 fn a_filter_matching_nothing_is_not_green() {
-    let d = Dir::new("filter");
+    let d = Dir::new("run-filter");
     let junit = d.path("j.xml");
     let out = run(&[
         "--suite",
@@ -101,7 +62,7 @@ fn a_filter_matching_nothing_is_not_green() {
 
 #[test]
 fn a_lost_corpus_file_or_folder_is_not_green() {
-    let d = Dir::new("lost");
+    let d = Dir::new("run-lost");
     d.file(
         "corpus/run/good.json",
         r#"{"id": "run/good", "description": "d", "spec": "s",
@@ -133,10 +94,9 @@ fn a_lost_corpus_file_or_folder_is_not_green() {
 /// the run, and the JSON summary, JUnit and Markdown still say why.
 #[test]
 fn a_silent_start_aborts_with_every_report_written() {
-    let d = Dir::new("silent-start");
-    let script = d.file("silent.sh", "sleep 30\n");
+    let d = Dir::new("run-silent-start");
+    let imp = d.script("silent.sh", "sleep 30\n");
     let (junit, md) = (d.path("j.xml"), d.path("r.md"));
-    let imp = format!("sh {}", script.display());
     let t = Instant::now();
     let out = run(&[
         "--suite",
@@ -164,9 +124,8 @@ fn a_silent_start_aborts_with_every_report_written() {
 
 #[test]
 fn strict_fails_on_warn() {
-    let d = Dir::new("strict");
-    let script = d.file("accept.sh", ACCEPT_ALL);
-    let imp = format!("sh {}", script.display());
+    let d = Dir::new("run-strict");
+    let imp = d.script("accept.sh", &accept_all("accept-all", ""));
     // `text.not-open` is should-reject: accepting it is a WARN.
     let args = [
         "--suite",
@@ -212,10 +171,10 @@ fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 #[test]
 fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
     for (signal, status) in [("TERM", 143), ("INT", 130)] {
-        let d = Dir::new(&format!("signal-{signal}"));
+        let d = Dir::new(&format!("run-signal-{signal}"));
         let pids = d.path("pids");
         // Handshake, start a child, then hang on the first case.
-        let script = d.file(
+        let imp = d.script(
             "hang.sh",
             &format!(
                 "read -r line\nsleep 1000 &\necho \"$$ $!\" > {}\n\
@@ -235,7 +194,7 @@ fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
                 "quick",
             ])
             .args(["--timeout-ms", "60000", "--junit", junit.to_str().unwrap()])
-            .args(["--impl", &format!("sh {}", script.display())])
+            .args(["--impl", &imp])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
