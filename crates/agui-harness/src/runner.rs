@@ -286,21 +286,7 @@ pub fn run_cases_parallel(
             a.get_or_insert(why);
         }
     };
-    let worker = || -> (Option<ImplInfo>, Vec<CaseResult>, Vec<Incident>) {
-        let mut imp = match make() {
-            Ok(i) => i,
-            Err(e) => {
-                set_abort(format!("{e:#}"));
-                return (None, Vec::new(), Vec::new());
-            }
-        };
-        let info = match imp.describe() {
-            Ok(i) => i,
-            Err(e) => {
-                set_abort(format!("{e:#}"));
-                return (None, Vec::new(), imp.shutdown());
-            }
-        };
+    let pooled = on_workers(jobs, make, &set_abort, &|imp, info| {
         let mut out = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             if let Some(sig) = crate::subprocess::cleanup::interrupted() {
@@ -309,11 +295,63 @@ pub fn run_cases_parallel(
             }
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(c) = cases.get(i) else { break };
-            let r = run_case(&mut *imp, &info, c, i);
+            let r = run_case(imp, info, c, i);
             on_case(&r, c);
             out.push(r);
-            charge_late(&mut *imp, cases, &mut out);
+            charge_late(imp, cases, &mut out);
         }
+        out
+    });
+    let mut results: Vec<CaseResult> = pooled.outs.into_iter().flatten().collect();
+    results.sort_by_key(|r| r.case);
+    let aborted = abort.into_inner().unwrap_or_else(|e| e.into_inner());
+    RunResult {
+        suite: suite.to_string(),
+        implementation: pooled.info.unwrap_or_else(ImplInfo::not_started),
+        results,
+        incidents: pooled.incidents,
+        problems,
+        aborted,
+        strict: false,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// What the workers of [`on_workers`] end with: the first started
+/// implementation's info (`None` when none started), each worker's output,
+/// and every incident (labelled by worker when there are several).
+pub(crate) struct Pooled<T> {
+    pub info: Option<ImplInfo>,
+    pub outs: Vec<T>,
+    pub incidents: Vec<Incident>,
+}
+
+/// Runs `jobs` workers at once, each on its own implementation made by
+/// `make` and started (`describe`), doing `work` with it, then stopping it.
+/// A worker whose implementation cannot be made or started, or that
+/// panics, calls `abort` (the run's or the campaign's).
+pub(crate) fn on_workers<T: Default + Send>(
+    jobs: usize,
+    make: &MakeImpl<'_>,
+    abort: &(dyn Fn(String) + Sync),
+    work: &(dyn Fn(&mut dyn Implementation, &ImplInfo) -> T + Sync),
+) -> Pooled<T> {
+    let worker = || -> (Option<ImplInfo>, T, Vec<Incident>) {
+        let mut imp = match make() {
+            Ok(i) => i,
+            Err(e) => {
+                abort(format!("{e:#}"));
+                return (None, T::default(), Vec::new());
+            }
+        };
+        let info = match imp.describe() {
+            Ok(i) => i,
+            Err(e) => {
+                abort(format!("{e:#}"));
+                return (None, T::default(), imp.shutdown());
+            }
+        };
+        let out = work(&mut *imp, &info);
         let incidents = imp.shutdown();
         (Some(info), out, incidents)
     };
@@ -324,21 +362,23 @@ pub fn run_cases_parallel(
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    set_abort("a worker panicked".into());
-                    (None, Vec::new(), Vec::new())
+                    abort("a worker panicked".into());
+                    (None, T::default(), Vec::new())
                 })
             })
             .collect()
     });
-    let mut implementation = None;
-    let mut results = Vec::with_capacity(cases.len());
-    let mut incidents = Vec::new();
-    for (k, (info, rs, inc)) in parts.into_iter().enumerate() {
+    let mut pooled = Pooled {
+        info: None,
+        outs: Vec::with_capacity(jobs),
+        incidents: Vec::new(),
+    };
+    for (k, (info, out, incidents)) in parts.into_iter().enumerate() {
         if let Some(i) = info {
-            implementation.get_or_insert(i);
+            pooled.info.get_or_insert(i);
         }
-        results.extend(rs);
-        incidents.extend(inc.into_iter().map(|i| {
+        pooled.outs.push(out);
+        pooled.incidents.extend(incidents.into_iter().map(|i| {
             if jobs > 1 {
                 format!("worker {k}: {i}")
             } else {
@@ -346,18 +386,7 @@ pub fn run_cases_parallel(
             }
         }));
     }
-    results.sort_by_key(|r| r.case);
-    let aborted = abort.into_inner().unwrap_or_else(|e| e.into_inner());
-    RunResult {
-        suite: suite.to_string(),
-        implementation: implementation.unwrap_or_else(ImplInfo::not_started),
-        results,
-        incidents,
-        problems,
-        aborted,
-        strict: false,
-        elapsed: start.elapsed(),
-    }
+    pooled
 }
 
 #[cfg(test)]
