@@ -320,18 +320,10 @@ pub use agui_model::projection::normalize;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expect::exp;
     use agui_model::{RuleId, Verdict};
     use serde_json::json;
 
-    fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected {
-        Expected {
-            verdict,
-            first,
-            projection: None,
-            all: None,
-            events: 10,
-        }
-    }
     fn listed(verdict: Verdict, all: &[(RuleId, usize)]) -> Expected {
         Expected {
             all: Some(all.to_vec()),
