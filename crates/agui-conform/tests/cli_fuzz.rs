@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 mod common;
-use common::{BIN, Dir, accept_all};
+use common::{BIN, Dir, accept_all, agui_run, run_summary};
 
 /// Accepts every case, except that a case whose line contains `$1` gets
 /// behaviour `$2`: `crash` (the process dies) or `hang` (no answer, ever).
@@ -108,31 +108,13 @@ fn a_seed_reproduces_a_campaign_and_failures_are_saved_as_corpus_cases() {
         String::from_utf8_lossy(&check.stdout)
     );
     let suite = save.join("fuzz.toml").display().to_string();
-    let run = Command::new(BIN)
-        .args([
-            "run",
-            "--no-progress",
-            "--format",
-            "json",
-            "--suite",
-            &suite,
-            "--impl",
-            &imp,
-        ])
+    let run = agui_run()
+        .args(["--suite", &suite, "--impl", &imp])
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(1));
-    let last = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .to_string();
-    let summary: Value = serde_json::from_str(&last).unwrap();
-    assert_eq!(
-        summary["summary"]["scores"]["FAIL"],
-        findings.len(),
-        "{summary}"
-    );
+    let summary = run_summary(&run);
+    assert_eq!(summary["scores"]["FAIL"], findings.len(), "{summary}");
 }
 
 #[test]

@@ -11,21 +11,10 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{BIN, Dir, accept_all};
+use common::{Dir, accept_all, agui_run, run_summary};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("run")
-        .args(["--no-progress", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn summary(out: &Output) -> Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    let last = text.lines().last().unwrap_or("");
-    serde_json::from_str::<Value>(last).unwrap_or(Value::Null)["summary"].clone()
+    agui_run().args(args).output().unwrap()
 }
 
 fn code(out: &Output) -> Option<i32> {
@@ -45,7 +34,7 @@ fn a_filter_matching_nothing_is_not_green() {
         junit.to_str().unwrap(),
     ]);
     assert_eq!(code(&out), Some(3), "{out:?}");
-    let s = summary(&out);
+    let s = run_summary(&out);
     assert_eq!(s["ok"], false);
     assert_eq!(s["cases"], 0);
     assert_eq!(s["exit_status"], 3);
@@ -74,7 +63,7 @@ fn a_lost_corpus_file_or_folder_is_not_green() {
     let suite = d.file("s.toml", "[corpus]\ndirs = [\"corpus\"]\n");
     let out = run(&["--suite", suite.to_str().unwrap()]);
     assert_eq!(code(&out), Some(3), "{out:?}");
-    let s = summary(&out);
+    let s = run_summary(&out);
     assert_eq!(s["cases"], 1);
     assert_eq!(s["scores"]["PASS"], 1);
     assert!(s["problems"][0].as_str().unwrap().contains("broken.json"));
@@ -83,7 +72,7 @@ fn a_lost_corpus_file_or_folder_is_not_green() {
     let out = run(&["--suite", missing.to_str().unwrap()]);
     assert_eq!(code(&out), Some(3), "{out:?}");
     assert!(
-        summary(&out)["problems"][0]
+        run_summary(&out)["problems"][0]
             .as_str()
             .unwrap()
             .ends_with("not found")
@@ -112,7 +101,7 @@ fn a_silent_start_aborts_with_every_report_written() {
     ]);
     assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
     assert_eq!(code(&out), Some(3), "{out:?}");
-    let s = summary(&out);
+    let s = run_summary(&out);
     let why = s["aborted"].as_str().unwrap();
     assert!(why.contains("no handshake answer"), "{why}");
     assert_eq!(s["ok"], false);
@@ -137,12 +126,12 @@ fn strict_fails_on_warn() {
     ];
     let out = run(&args);
     assert_eq!(code(&out), Some(0), "{out:?}");
-    assert_eq!(summary(&out)["scores"]["WARN"], 1);
+    assert_eq!(run_summary(&out)["scores"]["WARN"], 1);
     let mut strict = args.to_vec();
     strict.push("--strict");
     let out = run(&strict);
     assert_eq!(code(&out), Some(1), "{out:?}");
-    assert_eq!(summary(&out)["strict"], true);
+    assert_eq!(run_summary(&out)["strict"], true);
 }
 
 fn is_running(pid: u32) -> bool {
@@ -184,15 +173,8 @@ fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
             ),
         );
         let junit = d.path("j.xml");
-        let mut child = Command::new(BIN)
-            .args([
-                "run",
-                "--no-progress",
-                "--format",
-                "json",
-                "--suite",
-                "quick",
-            ])
+        let mut child = agui_run()
+            .args(["--suite", "quick"])
             .args(["--timeout-ms", "60000", "--junit", junit.to_str().unwrap()])
             .args(["--impl", &imp])
             .stdout(Stdio::piped())

@@ -2,7 +2,9 @@
 //! folder and a shell script speaking suites/PROTOCOL.md.
 #![allow(dead_code)] // each test binary uses its own share of these
 
+use serde_json::Value;
 use std::path::PathBuf;
+use std::process::{Command, Output};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 
@@ -60,4 +62,18 @@ pub fn accept_all(name: &str, special: &str) -> String {
 done
 "#
     )
+}
+
+/// `agui-conform run --no-progress --format json`, to add arguments to.
+pub fn agui_run() -> Command {
+    let mut c = Command::new(BIN);
+    c.args(["run", "--no-progress", "--format", "json"]);
+    c
+}
+
+/// The `summary` object of a JSON run's last stdout line (`null` if none).
+pub fn run_summary(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    serde_json::from_str::<Value>(last).unwrap_or(Value::Null)["summary"].clone()
 }
