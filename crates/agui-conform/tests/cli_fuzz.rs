@@ -8,47 +8,17 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+mod common;
+use common::{BIN, Dir, accept_all, agui_run, run_summary};
 
-/// A scratch folder, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("agui-cli-fuzz-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-    fn script(&self, name: &str, text: &str) -> String {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        format!("sh {}", p.display())
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
+/// Accepts every case, except that a case whose line contains `$1` gets
+/// behaviour `$2`: `crash` (the process dies) or `hang` (no answer, ever).
+fn script() -> String {
+    accept_all(
+        "sh",
+        "    *\"$1\"*) if [ \"$2\" = crash ]; then kill -9 $$; else sleep 100; fi ;;\n",
+    )
 }
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Answers the handshake and accepts every case, except that a case whose
-/// line contains `$1` gets behaviour `$2`: `crash` (the process dies) or
-/// `hang` (no answer, ever).
-const SCRIPT: &str = r#"while read -r line; do
-  case "$line" in
-    *'"cmd":"start"'*) echo '{"protocol":1,"implementation":{"name":"sh"},"capabilities":["verdict","index","rule"]}' ;;
-    *'"cmd":"stop"'*) exit 0 ;;
-    *"$1"*) if [ "$2" = crash ]; then kill -9 $$; else sleep 100; fi ;;
-    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
-       echo "{\"seq\":$seq,\"result\":{\"verdict\":\"accept\"}}" ;;
-  esac
-done
-"#;
 
 fn fuzz(args: &[&str]) -> (Output, Value) {
     let out = Command::new(BIN)
@@ -69,9 +39,9 @@ fn fuzz(args: &[&str]) -> (Output, Value) {
 
 #[test]
 fn crashes_and_hangs_are_errored_and_the_campaign_goes_on() {
-    let d = Dir::new("crash");
+    let d = Dir::new("fuzz-crash");
     for (behaviour, extra) in [("crash", vec![]), ("hang", vec!["--timeout-ms", "300"])] {
-        let imp = format!("{} fuzz/valid/1 {behaviour}", d.script("imp.sh", SCRIPT));
+        let imp = format!("{} fuzz/valid/1 {behaviour}", d.script("imp.sh", &script()));
         let mut args = vec![
             "--impl", &imp, "--cases", "25", "--seed", "4", "--mode", "valid",
         ];
@@ -95,8 +65,8 @@ fn crashes_and_hangs_are_errored_and_the_campaign_goes_on() {
 
 #[test]
 fn a_seed_reproduces_a_campaign_and_failures_are_saved_as_corpus_cases() {
-    let d = Dir::new("seed");
-    let imp = format!("{} no-such-text crash", d.script("imp.sh", SCRIPT));
+    let d = Dir::new("fuzz-seed");
+    let imp = format!("{} no-such-text crash", d.script("imp.sh", &script()));
     let save = d.path("found");
     let save_s = save.display().to_string();
     let strip = |mut v: Value| {
@@ -138,31 +108,13 @@ fn a_seed_reproduces_a_campaign_and_failures_are_saved_as_corpus_cases() {
         String::from_utf8_lossy(&check.stdout)
     );
     let suite = save.join("fuzz.toml").display().to_string();
-    let run = Command::new(BIN)
-        .args([
-            "run",
-            "--no-progress",
-            "--format",
-            "json",
-            "--suite",
-            &suite,
-            "--impl",
-            &imp,
-        ])
+    let run = agui_run()
+        .args(["--suite", &suite, "--impl", &imp])
         .output()
         .unwrap();
     assert_eq!(run.status.code(), Some(1));
-    let last = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .to_string();
-    let summary: Value = serde_json::from_str(&last).unwrap();
-    assert_eq!(
-        summary["summary"]["scores"]["FAIL"],
-        findings.len(),
-        "{summary}"
-    );
+    let summary = run_summary(&run);
+    assert_eq!(summary["scores"]["FAIL"], findings.len(), "{summary}");
 }
 
 #[test]

@@ -161,6 +161,32 @@ fn the_fixture_records_match_the_schema() {
     }
 }
 
+/// `report` over the two fixture records, labelled, with a missing third
+/// implementation and the fixture notes; `outputs` are the files to write.
+fn report_fixtures(outputs: &[&str]) -> Output {
+    let f = fixtures();
+    let (a, b, notes) = (
+        f.join("impl-a.jsonl"),
+        f.join("impl-b.jsonl"),
+        f.join("notes.json"),
+    );
+    let mut args = vec![
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--label",
+        "Impl A",
+        "--label",
+        "Impl B",
+        "--missing",
+        "Impl C=not installed",
+        "--notes",
+        notes.to_str().unwrap(),
+    ];
+    args.extend_from_slice(outputs);
+    agui(&args)
+}
+
 /// Record → report on the hand-written fixtures; every expected line is
 /// written from what the fixtures hold (see their README).
 #[test]
@@ -174,19 +200,7 @@ fn a_report_merges_fixed_records() {
         "# x\n\n<!-- conformance-summary:start -->\nold\n<!-- conformance-summary:end -->\n\nrest\n",
     )
     .unwrap();
-    let f = fixtures();
-    let out = agui(&[
-        "report",
-        f.join("impl-a.jsonl").to_str().unwrap(),
-        f.join("impl-b.jsonl").to_str().unwrap(),
-        "--label",
-        "Impl A",
-        "--label",
-        "Impl B",
-        "--missing",
-        "Impl C=not installed",
-        "--notes",
-        f.join("notes.json").to_str().unwrap(),
+    let out = report_fixtures(&[
         "--readme",
         readme.to_str().unwrap(),
         "--markdown",
@@ -247,21 +261,7 @@ fn a_report_merges_fixed_records() {
     assert!(page.contains(r#"<td class="cell s-fail" data-impl="0">1 FAIL</td>"#));
     assert!(page.contains(r#"<td class="cell s-pass" data-impl="1">1 PASS</td>"#));
     // Regenerating from the same records changes nothing.
-    let again = agui(&[
-        "report",
-        f.join("impl-a.jsonl").to_str().unwrap(),
-        f.join("impl-b.jsonl").to_str().unwrap(),
-        "--label",
-        "Impl A",
-        "--label",
-        "Impl B",
-        "--missing",
-        "Impl C=not installed",
-        "--notes",
-        f.join("notes.json").to_str().unwrap(),
-        "--markdown",
-        d.join("again.md").to_str().unwrap(),
-    ]);
+    let again = report_fixtures(&["--markdown", d.join("again.md").to_str().unwrap()]);
     assert_eq!(again.status.code(), Some(0));
     assert_eq!(std::fs::read_to_string(d.join("again.md")).unwrap(), text);
 }

@@ -6,65 +6,15 @@
 //! scripts speaking suites/PROTOCOL.md.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
-
-/// A scratch folder, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("agui-cli-run-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        Dir(p)
-    }
-    fn file(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d).unwrap();
-        }
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Answers the handshake, then accepts every case (echoing its `seq`).
-const ACCEPT_ALL: &str = r#"while read -r line; do
-  case "$line" in
-    *'"cmd":"start"'*) echo '{"protocol":1,"implementation":{"name":"accept-all"},"capabilities":["verdict","index","rule"]}' ;;
-    *'"cmd":"stop"'*) exit 0 ;;
-    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
-       echo "{\"seq\":$seq,\"result\":{\"verdict\":\"accept\"}}" ;;
-  esac
-done
-"#;
+mod common;
+use common::{Dir, accept_all, agui_run, run_summary};
 
 fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .arg("run")
-        .args(["--no-progress", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn summary(out: &Output) -> Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    let last = text.lines().last().unwrap_or("");
-    serde_json::from_str::<Value>(last).unwrap_or(Value::Null)["summary"].clone()
+    agui_run().args(args).output().unwrap()
 }
 
 fn code(out: &Output) -> Option<i32> {
@@ -73,7 +23,7 @@ fn code(out: &Output) -> Option<i32> {
 
 #[test]
 fn a_filter_matching_nothing_is_not_green() {
-    let d = Dir::new("filter");
+    let d = Dir::new("run-filter");
     let junit = d.path("j.xml");
     let out = run(&[
         "--suite",
@@ -84,7 +34,7 @@ fn a_filter_matching_nothing_is_not_green() {
         junit.to_str().unwrap(),
     ]);
     assert_eq!(code(&out), Some(3), "{out:?}");
-    let s = summary(&out);
+    let s = run_summary(&out);
     assert_eq!(s["ok"], false);
     assert_eq!(s["cases"], 0);
     assert_eq!(s["exit_status"], 3);
@@ -101,7 +51,7 @@ fn a_filter_matching_nothing_is_not_green() {
 
 #[test]
 fn a_lost_corpus_file_or_folder_is_not_green() {
-    let d = Dir::new("lost");
+    let d = Dir::new("run-lost");
     d.file(
         "corpus/run/good.json",
         r#"{"id": "run/good", "description": "d", "spec": "s",
@@ -113,7 +63,7 @@ fn a_lost_corpus_file_or_folder_is_not_green() {
     let suite = d.file("s.toml", "[corpus]\ndirs = [\"corpus\"]\n");
     let out = run(&["--suite", suite.to_str().unwrap()]);
     assert_eq!(code(&out), Some(3), "{out:?}");
-    let s = summary(&out);
+    let s = run_summary(&out);
     assert_eq!(s["cases"], 1);
     assert_eq!(s["scores"]["PASS"], 1);
     assert!(s["problems"][0].as_str().unwrap().contains("broken.json"));
@@ -122,7 +72,7 @@ fn a_lost_corpus_file_or_folder_is_not_green() {
     let out = run(&["--suite", missing.to_str().unwrap()]);
     assert_eq!(code(&out), Some(3), "{out:?}");
     assert!(
-        summary(&out)["problems"][0]
+        run_summary(&out)["problems"][0]
             .as_str()
             .unwrap()
             .ends_with("not found")
@@ -133,10 +83,9 @@ fn a_lost_corpus_file_or_folder_is_not_green() {
 /// the run, and the JSON summary, JUnit and Markdown still say why.
 #[test]
 fn a_silent_start_aborts_with_every_report_written() {
-    let d = Dir::new("silent-start");
-    let script = d.file("silent.sh", "sleep 30\n");
+    let d = Dir::new("run-silent-start");
+    let imp = d.script("silent.sh", "sleep 30\n");
     let (junit, md) = (d.path("j.xml"), d.path("r.md"));
-    let imp = format!("sh {}", script.display());
     let t = Instant::now();
     let out = run(&[
         "--suite",
@@ -152,7 +101,7 @@ fn a_silent_start_aborts_with_every_report_written() {
     ]);
     assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
     assert_eq!(code(&out), Some(3), "{out:?}");
-    let s = summary(&out);
+    let s = run_summary(&out);
     let why = s["aborted"].as_str().unwrap();
     assert!(why.contains("no handshake answer"), "{why}");
     assert_eq!(s["ok"], false);
@@ -164,9 +113,8 @@ fn a_silent_start_aborts_with_every_report_written() {
 
 #[test]
 fn strict_fails_on_warn() {
-    let d = Dir::new("strict");
-    let script = d.file("accept.sh", ACCEPT_ALL);
-    let imp = format!("sh {}", script.display());
+    let d = Dir::new("run-strict");
+    let imp = d.script("accept.sh", &accept_all("accept-all", ""));
     // `text.not-open` is should-reject: accepting it is a WARN.
     let args = [
         "--suite",
@@ -178,12 +126,12 @@ fn strict_fails_on_warn() {
     ];
     let out = run(&args);
     assert_eq!(code(&out), Some(0), "{out:?}");
-    assert_eq!(summary(&out)["scores"]["WARN"], 1);
+    assert_eq!(run_summary(&out)["scores"]["WARN"], 1);
     let mut strict = args.to_vec();
     strict.push("--strict");
     let out = run(&strict);
     assert_eq!(code(&out), Some(1), "{out:?}");
-    assert_eq!(summary(&out)["strict"], true);
+    assert_eq!(run_summary(&out)["strict"], true);
 }
 
 fn is_running(pid: u32) -> bool {
@@ -212,10 +160,10 @@ fn wait_until(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
 #[test]
 fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
     for (signal, status) in [("TERM", 143), ("INT", 130)] {
-        let d = Dir::new(&format!("signal-{signal}"));
+        let d = Dir::new(&format!("run-signal-{signal}"));
         let pids = d.path("pids");
         // Handshake, start a child, then hang on the first case.
-        let script = d.file(
+        let imp = d.script(
             "hang.sh",
             &format!(
                 "read -r line\nsleep 1000 &\necho \"$$ $!\" > {}\n\
@@ -225,17 +173,10 @@ fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
             ),
         );
         let junit = d.path("j.xml");
-        let mut child = Command::new(BIN)
-            .args([
-                "run",
-                "--no-progress",
-                "--format",
-                "json",
-                "--suite",
-                "quick",
-            ])
+        let mut child = agui_run()
+            .args(["--suite", "quick"])
             .args(["--timeout-ms", "60000", "--junit", junit.to_str().unwrap()])
-            .args(["--impl", &format!("sh {}", script.display())])
+            .args(["--impl", &imp])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

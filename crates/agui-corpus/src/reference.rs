@@ -87,36 +87,27 @@ pub fn compare(case: &Case, report: &Report) -> Result<(), Box<Mismatch>> {
 }
 
 /// Drops `null`-valued object keys at any depth (docs/projection.md:
-/// "Comparison … is JSON equality after dropping null-valued object keys").
-pub fn drop_nulls(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(_, x)| !x.is_null())
-                .map(|(k, x)| (k.clone(), drop_nulls(x)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(drop_nulls).collect()),
-        other => other.clone(),
-    }
-}
+/// "Comparison … is JSON equality after dropping null-valued object keys");
+/// the model's one copy.
+pub use agui_model::projection::normalize as drop_nulls;
 
 /// `None` when the projections are equal; else a unified diff of their
 /// pretty JSON, expected first.
 pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
     let (e, a) = (drop_nulls(expected), drop_nulls(actual));
-    if e == a {
-        return None;
-    }
-    let pe = serde_json::to_string_pretty(&agui_model::json::Out(&e)).unwrap_or_default();
-    let pa = serde_json::to_string_pretty(&agui_model::json::Out(&a)).unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(&pe, &pa);
-    Some(
-        diff.unified_diff()
-            .context_radius(4)
-            .header("expected projection", "actual projection")
-            .to_string(),
-    )
+    (e != a).then(|| json_diff(&e, &a, ("expected projection", "actual projection"), 4))
+}
+
+/// A unified diff of two JSON values pretty-printed as the projection is
+/// (big numbers as written), with `headers` and `radius` lines of context.
+pub fn json_diff(expected: &Value, actual: &Value, headers: (&str, &str), radius: usize) -> String {
+    let pe = serde_json::to_string_pretty(&agui_model::json::Out(expected)).unwrap_or_default();
+    let pa = serde_json::to_string_pretty(&agui_model::json::Out(actual)).unwrap_or_default();
+    similar::TextDiff::from_lines(&pe, &pa)
+        .unified_diff()
+        .context_radius(radius)
+        .header(headers.0, headers.1)
+        .to_string()
 }
 
 /// The events from two before the first marked index to two after the

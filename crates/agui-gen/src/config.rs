@@ -78,6 +78,22 @@ impl Weights {
             self.raw,
         ]
     }
+
+    /// Each weight, to set in place (same order as [`Weights::as_array`]).
+    fn slots_mut(&mut self) -> [&mut u32; 10] {
+        [
+            &mut self.text,
+            &mut self.tool_call,
+            &mut self.tool_result,
+            &mut self.reasoning,
+            &mut self.encrypted,
+            &mut self.step,
+            &mut self.state,
+            &mut self.activity,
+            &mut self.custom,
+            &mut self.raw,
+        ]
+    }
 }
 
 /// Every knob of the generator. Limits are upper bounds: each scenario draws
@@ -141,23 +157,52 @@ impl Config {
         self.runs = self.runs.clamp(1, 8);
         self.parallelism = self.parallelism.clamp(1, 16);
         let w = &mut self.weights;
-        for x in [
-            &mut w.text,
-            &mut w.tool_call,
-            &mut w.tool_result,
-            &mut w.reasoning,
-            &mut w.encrypted,
-            &mut w.step,
-            &mut w.state,
-            &mut w.activity,
-            &mut w.custom,
-            &mut w.raw,
-        ] {
+        for x in w.slots_mut() {
             *x = (*x).min(1000);
         }
         if w.as_array().iter().all(|&x| x == 0) {
             w.text = 1;
         }
+    }
+
+    /// Smaller configs, most drastic first, for a minimiser: fewer
+    /// invocations, runs and operations, shallower and less parallel, kinds
+    /// of work switched off, no chunks, extras, failures or empty ids, plain
+    /// attribution. Each is sanitized and differs from this one.
+    pub fn smaller(&self) -> Vec<Config> {
+        let mut out = Vec::new();
+        let mut with = |f: &dyn Fn(&mut Config)| {
+            let mut n = self.clone();
+            f(&mut n);
+            n.sanitize();
+            if n != *self {
+                out.push(n);
+            }
+        };
+        for v in [0, 1, self.invocations / 2] {
+            with(&|x| x.invocations = x.invocations.min(v));
+        }
+        with(&|x| x.runs = 1);
+        with(&|x| x.runs /= 2);
+        for v in [0, 1, self.ops_per_actor / 2] {
+            with(&|x| x.ops_per_actor = x.ops_per_actor.min(v));
+        }
+        with(&|x| x.max_depth = 1);
+        with(&|x| x.parallelism = 1);
+        for k in 0..10 {
+            with(&|x| {
+                if let Some(s) = x.weights.slots_mut().into_iter().nth(k) {
+                    *s = 0;
+                }
+            });
+        }
+        with(&|x| x.chunks = false);
+        with(&|x| x.extras = false);
+        with(&|x| x.failures = false);
+        with(&|x| x.empty_id = false);
+        with(&|x| x.attribution = AttributionMode::AttributionOnly);
+        with(&|x| x.attribution = AttributionMode::Announced);
+        out
     }
 
     /// A sanitized copy.

@@ -1,13 +1,12 @@
 //! A third-party crate runs the default suite against its own checker,
 //! in process, from its own `cargo test` (README, "Run the suite from your
-//! own tests"): implement [`Implementation`] and hand it to [`run_cases`].
-//! The stand-in checker here rejects at the first error the reference model
-//! finds; yours calls your own code. Run with
-//! `cargo run -p agui-harness --example embed`.
+//! own tests"): implement the two required methods of [`Implementation`]
+//! and hand it to [`run_cases`]. The stand-in checker here answers as the
+//! reference model does, without a projection; yours calls your own code.
+//! Run with `cargo run -p agui-harness --example embed`.
 
-use agui_harness::implementation::Capabilities;
+use agui_harness::implementation::{Capabilities, reference_outcome};
 use agui_harness::{ImplInfo, Implementation, Outcome, Suite, run_cases};
-use agui_model::{Severity, check_values};
 use serde_json::Value;
 
 struct MyChecker;
@@ -19,28 +18,11 @@ impl Implementation for MyChecker {
             rule: true,
             ..Capabilities::default()
         };
-        Ok(ImplInfo {
-            name: "my-checker".into(),
-            version: "0.1.0".into(),
-            language: "rust".into(),
-            capabilities,
-        })
+        Ok(ImplInfo::new("my-checker", "0.1.0", "rust", capabilities))
     }
 
     fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
-        let report = check_values(events);
-        match report
-            .violations
-            .iter()
-            .find(|v| v.rule.severity() == Severity::Error)
-        {
-            Some(v) => Outcome::Reject {
-                index: Some(v.index),
-                rule: Some(v.rule.as_str().into()),
-                message: None,
-            },
-            None => Outcome::Accept { projection: None },
-        }
+        reference_outcome(events, false)
     }
 }
 

@@ -20,6 +20,7 @@
 use agui_harness::campaign::{property, summary};
 use agui_harness::implementation::{ImplInfo, Implementation, Reference, reference_outcome};
 use agui_harness::outcome::Outcome;
+use agui_model::events::Event;
 use serde_json::Value;
 
 /// The implementation under test: here the reference model, blind to the
@@ -34,19 +35,20 @@ impl Implementation for MyChecker {
     }
 
     fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
-        let seen: Vec<Value> = events
-            .iter()
-            .cloned()
-            .map(|mut e| {
-                if e.get("type").and_then(Value::as_str) == Some("TOOL_CALL_RESULT")
-                    && let Value::Object(m) = &mut e
-                {
-                    m.remove("subagentRunId");
-                }
-                e
-            })
-            .collect();
+        let seen: Vec<Value> = events.iter().map(owner_blind).collect();
         reference_outcome(&seen, true)
+    }
+}
+
+/// The planted bug: a `TOOL_CALL_RESULT` read without its owner (any other
+/// event, or one that does not parse, as it came).
+fn owner_blind(e: &Value) -> Value {
+    match Event::from_value(e) {
+        Ok(Event::ToolCallResult(mut r)) => {
+            r.subagent_run_id = None;
+            Event::from(r).to_value()
+        }
+        _ => e.clone(),
     }
 }
 

@@ -191,19 +191,22 @@ fn counts(r: RuleId) -> bool {
     r.rule().is_violation() && r.obligation() != Obligation::MustAccept
 }
 
+/// A ten-event expectation with only a verdict and a first violation, for
+/// the unit tests here and in [`crate::score`].
+#[cfg(test)]
+pub(crate) fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected {
+    Expected {
+        verdict,
+        first,
+        projection: None,
+        all: None,
+        events: 10,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected {
-        Expected {
-            verdict,
-            first,
-            projection: None,
-            all: None,
-            events: 10,
-        }
-    }
 
     #[test]
     fn first_must_reject_sets_f_and_m() {

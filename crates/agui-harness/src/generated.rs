@@ -21,14 +21,26 @@ impl GenMode {
             GenMode::Invalid(r) => format!("invalid {r}"),
         }
     }
+
+    /// A case id `<prefix>/valid/<number>` or `<prefix>/<rule>/<number>`:
+    /// generated suite cases are `gen/…/<seed>` (as agui-gen names them),
+    /// campaign cases `fuzz/…/<number>`.
+    pub fn case_id(self, prefix: &str, number: u64) -> String {
+        match self {
+            GenMode::Valid => format!("{prefix}/valid/{number}"),
+            GenMode::Invalid(r) => format!("{prefix}/{r}/{number}"),
+        }
+    }
 }
 
-/// The stable id of a generated case: `gen/valid/<seed>`,
-/// `gen/<rule>/<seed>`.
-pub fn case_id(seed: u64, mode: GenMode) -> String {
-    match mode {
-        GenMode::Valid => format!("gen/valid/{seed}"),
-        GenMode::Invalid(r) => format!("gen/{r}/{seed}"),
+/// The generator's mode for a harness mode.
+#[cfg(feature = "gen")]
+impl From<GenMode> for agui_gen::Mode {
+    fn from(mode: GenMode) -> agui_gen::Mode {
+        match mode {
+            GenMode::Valid => agui_gen::Mode::Valid,
+            GenMode::Invalid(r) => agui_gen::Mode::Invalid(r),
+        }
     }
 }
 
@@ -43,16 +55,25 @@ pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
 }
 
 /// Generates one case with the generator's default config; its expectation
-/// is the generator's, by construction.
+/// (and its id, [`GenMode::case_id`] under `gen`) is the generator's, by
+/// construction.
 #[cfg(feature = "gen")]
 pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
-    let m = match mode {
-        GenMode::Valid => agui_gen::Mode::Valid,
-        GenMode::Invalid(r) => agui_gen::Mode::Invalid(r),
-    };
-    let case = agui_gen::generate_case(seed, m);
+    let case = agui_gen::generate_case(seed, mode.into());
     let mut c = SuiteCase::from_corpus(case, std::path::PathBuf::new())?;
-    c.id = case_id(seed, mode);
     c.origin = crate::suite::Origin::Generated { seed, mode };
     Ok(c)
+}
+
+#[cfg(all(test, feature = "gen"))]
+mod tests {
+    use super::*;
+
+    /// A planned case is listed by the id its generated case will have.
+    #[test]
+    fn planned_ids_are_the_generators() {
+        for mode in [GenMode::Valid, GenMode::Invalid(RuleId::TextNotOpen)] {
+            assert_eq!(mode.case_id("gen", 7), agui_gen::case_id(7, mode.into()));
+        }
+    }
 }

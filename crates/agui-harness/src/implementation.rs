@@ -86,21 +86,32 @@ pub struct ImplInfo {
 }
 
 impl ImplInfo {
+    pub fn new(name: &str, version: &str, language: &str, capabilities: Capabilities) -> ImplInfo {
+        ImplInfo {
+            name: name.into(),
+            version: version.into(),
+            language: language.into(),
+            capabilities,
+        }
+    }
+
     /// The placeholder of a run whose implementation never started.
     pub fn not_started() -> ImplInfo {
-        ImplInfo {
-            name: "(implementation not started)".into(),
-            version: String::new(),
-            language: String::new(),
-            capabilities: Capabilities::default(),
-        }
+        ImplInfo::new(
+            "(implementation not started)",
+            "",
+            "",
+            Capabilities::default(),
+        )
     }
 }
 
 /// Something that happened outside any case (e.g. the process ignored stop).
 pub type Incident = String;
 
-/// An implementation under test.
+/// An implementation under test: what a crate implements to run the suite
+/// against its own checker in process (`examples/embed.rs`). Two methods are
+/// required; the rest have defaults that suit an in-process checker.
 pub trait Implementation {
     /// Starts it if needed and says what it is. An error here stops the run
     /// (the implementation cannot be started at all, or speaks another
@@ -111,19 +122,10 @@ pub trait Implementation {
     /// an [`Outcome::Errored`].
     fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome;
 
-    /// Like [`Implementation::run_case`], told whether a projection would
-    /// be scored (the case states one). Only in-process implementations may
-    /// use the hint (to skip building a projection); nothing of the
-    /// expectation crosses the protocol.
-    fn run_case_hinted(&mut self, id: &str, events: &[Value], projection_scored: bool) -> Outcome {
-        let _ = projection_scored;
-        self.run_case(id, events)
-    }
-
     /// Answers one case given as raw JSON Lines text (`lines`); asked only
     /// of an implementation with the `raw-lines` capability.
-    fn run_lines(&mut self, id: &str, lines: &[String], projection_scored: bool) -> Outcome {
-        let _ = (id, lines, projection_scored);
+    fn run_lines(&mut self, id: &str, lines: &[String]) -> Outcome {
+        let _ = (id, lines);
         Outcome::Skipped {
             reason: "this implementation cannot take raw lines".into(),
         }
@@ -134,8 +136,41 @@ pub trait Implementation {
         Vec::new()
     }
 
-    /// What it wrote to stderr while answering the last case (subprocesses;
-    /// the end of it), for the reports of cases that did not pass.
+    /// The harness's own implementations (the reference model, the
+    /// subprocess modes) say more through this; see [`Instrumented`]. Keep
+    /// the default, or forward it from a wrapper.
+    #[doc(hidden)]
+    fn instrumented(&mut self) -> Option<&mut dyn Instrumented> {
+        None
+    }
+}
+
+mod sealed {
+    /// Only this crate's types implement [`super::Instrumented`].
+    pub trait Sealed {}
+}
+
+/// What the harness's own implementations tell beyond [`Implementation`]:
+/// a projection hint the in-process reference uses to skip work, and what a
+/// subprocess wrote or explained. Sealed, so that the public trait stays
+/// two methods and these can change without breaking implementors.
+pub trait Instrumented: Implementation + sealed::Sealed {
+    /// Like [`Implementation::run_case`], told whether a projection would
+    /// be scored (the case states one); nothing of the expectation crosses
+    /// the protocol.
+    fn run_case_hinted(&mut self, id: &str, events: &[Value], projection_scored: bool) -> Outcome {
+        let _ = projection_scored;
+        self.run_case(id, events)
+    }
+
+    /// [`Implementation::run_lines`] with the same hint.
+    fn run_lines_hinted(&mut self, id: &str, lines: &[String], projection_scored: bool) -> Outcome {
+        let _ = projection_scored;
+        self.run_lines(id, lines)
+    }
+
+    /// What it wrote to stderr while answering the last case (the end of
+    /// it), for the reports of cases that did not pass.
     fn case_stderr(&mut self) -> Option<String> {
         None
     }
@@ -153,6 +188,8 @@ pub trait Implementation {
     }
 }
 
+pub(crate) use sealed::Sealed;
+
 /// The reference model as an implementation: it rejects at its first
 /// error-severity violation and names that rule; it accepts (with the
 /// projection) when only warnings, or nothing, were found.
@@ -164,12 +201,12 @@ pub struct Reference {
 
 impl Reference {
     pub fn info() -> ImplInfo {
-        ImplInfo {
-            name: "agui-conform reference model".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            language: "rust".into(),
-            capabilities: Capabilities::ALL,
-        }
+        ImplInfo::new(
+            "agui-conform reference model",
+            env!("CARGO_PKG_VERSION"),
+            "rust",
+            Capabilities::ALL,
+        )
     }
 }
 
@@ -229,11 +266,29 @@ impl Implementation for Reference {
         reference_outcome(events, !self.without_projection)
     }
 
+    fn run_lines(&mut self, _id: &str, lines: &[String]) -> Outcome {
+        reference_outcome_lines(lines, !self.without_projection)
+    }
+
+    fn instrumented(&mut self) -> Option<&mut dyn Instrumented> {
+        Some(self)
+    }
+}
+
+impl Sealed for Reference {}
+
+/// In process, the reference skips the projection when none is scored.
+impl Instrumented for Reference {
     fn run_case_hinted(&mut self, _id: &str, events: &[Value], projection_scored: bool) -> Outcome {
         reference_outcome(events, projection_scored && !self.without_projection)
     }
 
-    fn run_lines(&mut self, _id: &str, lines: &[String], projection_scored: bool) -> Outcome {
+    fn run_lines_hinted(
+        &mut self,
+        _id: &str,
+        lines: &[String],
+        projection_scored: bool,
+    ) -> Outcome {
         reference_outcome_lines(lines, projection_scored && !self.without_projection)
     }
 }
@@ -245,22 +300,13 @@ impl<T: Implementation + ?Sized> Implementation for Box<T> {
     fn run_case(&mut self, id: &str, events: &[Value]) -> Outcome {
         (**self).run_case(id, events)
     }
-    fn run_case_hinted(&mut self, id: &str, events: &[Value], projection_scored: bool) -> Outcome {
-        (**self).run_case_hinted(id, events, projection_scored)
-    }
-    fn run_lines(&mut self, id: &str, lines: &[String], projection_scored: bool) -> Outcome {
-        (**self).run_lines(id, lines, projection_scored)
+    fn run_lines(&mut self, id: &str, lines: &[String]) -> Outcome {
+        (**self).run_lines(id, lines)
     }
     fn shutdown(&mut self) -> Vec<Incident> {
         (**self).shutdown()
     }
-    fn case_stderr(&mut self) -> Option<String> {
-        (**self).case_stderr()
-    }
-    fn case_explain(&mut self) -> Option<Value> {
-        (**self).case_explain()
-    }
-    fn late_errors(&mut self) -> Vec<(String, String)> {
-        (**self).late_errors()
+    fn instrumented(&mut self) -> Option<&mut dyn Instrumented> {
+        (**self).instrumented()
     }
 }

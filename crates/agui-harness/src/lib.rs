@@ -8,6 +8,12 @@
 //! re-implements a rule and never asks the reference model for a case's
 //! expected answer (except to shrink a failure, see [`shrink`]).
 
+// Subprocess implementations run in their own process groups, under
+// `setrlimit`, watched with `waitid` and signals: Unix only, said once here
+// rather than with stubs that would build but not isolate anything.
+#[cfg(not(unix))]
+compile_error!("agui-harness supports Unix only (process groups, rlimits, signals)");
+
 #[cfg(feature = "gen")]
 pub mod campaign;
 pub mod expect;

@@ -166,28 +166,36 @@ pub fn run_case(
     index: usize,
 ) -> CaseResult {
     let t = Instant::now();
+    let projection_scored = case.expected.projection.is_some();
     let outcome = if info.capabilities.schema_only && !case.expected.schema_decided() {
         Outcome::Skipped {
             reason: "schema-only implementation; the case is decided by stream rules".into(),
         }
     } else if let Some(lines) = &case.lines {
         if info.capabilities.raw_lines {
-            imp.run_lines(&case.id, lines, case.expected.projection.is_some())
+            match imp.instrumented() {
+                Some(x) => x.run_lines_hinted(&case.id, lines, projection_scored),
+                None => imp.run_lines(&case.id, lines),
+            }
         } else {
             Outcome::Skipped {
                 reason: "the case is raw JSON Lines text (a duplicate key or a lone surrogate, which a JSON value cannot carry) and the implementation does not declare `raw-lines`".into(),
             }
         }
     } else {
-        imp.run_case_hinted(&case.id, &case.events, case.expected.projection.is_some())
+        match imp.instrumented() {
+            Some(x) => x.run_case_hinted(&case.id, &case.events, projection_scored),
+            None => imp.run_case(&case.id, &case.events),
+        }
     };
     let scored = score(&case.expected, &outcome, info.capabilities);
-    let stderr = if scored.score != Score::Pass && !matches!(outcome, Outcome::Errored(_)) {
-        imp.case_stderr()
-    } else {
-        None
+    let (stderr, explain) = match imp.instrumented() {
+        Some(x) => {
+            let failed = scored.score != Score::Pass && !matches!(outcome, Outcome::Errored(_));
+            (x.case_stderr().filter(|_| failed), x.case_explain())
+        }
+        None => (None, None),
     };
-    let explain = imp.case_explain();
     CaseResult {
         case: index,
         outcome,
@@ -201,7 +209,8 @@ pub fn run_case(
 /// Charges late-found misbehaviour (a second answer) to the case that
 /// caused it, among the results this implementation produced.
 fn charge_late(imp: &mut dyn Implementation, cases: &[SuiteCase], out: &mut [CaseResult]) {
-    for (id, reason) in imp.late_errors() {
+    let late = imp.instrumented().map(|x| x.late_errors());
+    for (id, reason) in late.into_iter().flatten() {
         if let Some(r) = out.iter_mut().rev().find(|r| cases[r.case].id == id) {
             r.outcome = Outcome::errored(reason.clone());
             r.scored = score(
@@ -277,21 +286,7 @@ pub fn run_cases_parallel(
             a.get_or_insert(why);
         }
     };
-    let worker = || -> (Option<ImplInfo>, Vec<CaseResult>, Vec<Incident>) {
-        let mut imp = match make() {
-            Ok(i) => i,
-            Err(e) => {
-                set_abort(format!("{e:#}"));
-                return (None, Vec::new(), Vec::new());
-            }
-        };
-        let info = match imp.describe() {
-            Ok(i) => i,
-            Err(e) => {
-                set_abort(format!("{e:#}"));
-                return (None, Vec::new(), imp.shutdown());
-            }
-        };
+    let pooled = on_workers(jobs, make, &set_abort, &|imp, info| {
         let mut out = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             if let Some(sig) = crate::subprocess::cleanup::interrupted() {
@@ -300,11 +295,63 @@ pub fn run_cases_parallel(
             }
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(c) = cases.get(i) else { break };
-            let r = run_case(&mut *imp, &info, c, i);
+            let r = run_case(imp, info, c, i);
             on_case(&r, c);
             out.push(r);
-            charge_late(&mut *imp, cases, &mut out);
+            charge_late(imp, cases, &mut out);
         }
+        out
+    });
+    let mut results: Vec<CaseResult> = pooled.outs.into_iter().flatten().collect();
+    results.sort_by_key(|r| r.case);
+    let aborted = abort.into_inner().unwrap_or_else(|e| e.into_inner());
+    RunResult {
+        suite: suite.to_string(),
+        implementation: pooled.info.unwrap_or_else(ImplInfo::not_started),
+        results,
+        incidents: pooled.incidents,
+        problems,
+        aborted,
+        strict: false,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// What the workers of [`on_workers`] end with: the first started
+/// implementation's info (`None` when none started), each worker's output,
+/// and every incident (labelled by worker when there are several).
+pub(crate) struct Pooled<T> {
+    pub info: Option<ImplInfo>,
+    pub outs: Vec<T>,
+    pub incidents: Vec<Incident>,
+}
+
+/// Runs `jobs` workers at once, each on its own implementation made by
+/// `make` and started (`describe`), doing `work` with it, then stopping it.
+/// A worker whose implementation cannot be made or started, or that
+/// panics, calls `abort` (the run's or the campaign's).
+pub(crate) fn on_workers<T: Default + Send>(
+    jobs: usize,
+    make: &MakeImpl<'_>,
+    abort: &(dyn Fn(String) + Sync),
+    work: &(dyn Fn(&mut dyn Implementation, &ImplInfo) -> T + Sync),
+) -> Pooled<T> {
+    let worker = || -> (Option<ImplInfo>, T, Vec<Incident>) {
+        let mut imp = match make() {
+            Ok(i) => i,
+            Err(e) => {
+                abort(format!("{e:#}"));
+                return (None, T::default(), Vec::new());
+            }
+        };
+        let info = match imp.describe() {
+            Ok(i) => i,
+            Err(e) => {
+                abort(format!("{e:#}"));
+                return (None, T::default(), imp.shutdown());
+            }
+        };
+        let out = work(&mut *imp, &info);
         let incidents = imp.shutdown();
         (Some(info), out, incidents)
     };
@@ -315,21 +362,23 @@ pub fn run_cases_parallel(
             .into_iter()
             .map(|h| {
                 h.join().unwrap_or_else(|_| {
-                    set_abort("a worker panicked".into());
-                    (None, Vec::new(), Vec::new())
+                    abort("a worker panicked".into());
+                    (None, T::default(), Vec::new())
                 })
             })
             .collect()
     });
-    let mut implementation = None;
-    let mut results = Vec::with_capacity(cases.len());
-    let mut incidents = Vec::new();
-    for (k, (info, rs, inc)) in parts.into_iter().enumerate() {
+    let mut pooled = Pooled {
+        info: None,
+        outs: Vec::with_capacity(jobs),
+        incidents: Vec::new(),
+    };
+    for (k, (info, out, incidents)) in parts.into_iter().enumerate() {
         if let Some(i) = info {
-            implementation.get_or_insert(i);
+            pooled.info.get_or_insert(i);
         }
-        results.extend(rs);
-        incidents.extend(inc.into_iter().map(|i| {
+        pooled.outs.push(out);
+        pooled.incidents.extend(incidents.into_iter().map(|i| {
             if jobs > 1 {
                 format!("worker {k}: {i}")
             } else {
@@ -337,50 +386,23 @@ pub fn run_cases_parallel(
             }
         }));
     }
-    results.sort_by_key(|r| r.case);
-    let aborted = abort.into_inner().unwrap_or_else(|e| e.into_inner());
-    RunResult {
-        suite: suite.to_string(),
-        implementation: implementation.unwrap_or_else(ImplInfo::not_started),
-        results,
-        incidents,
-        problems,
-        aborted,
-        strict: false,
-        elapsed: start.elapsed(),
-    }
+    pooled
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::implementation::Reference;
-    use crate::suite::Origin;
-    use agui_model::Verdict;
 
+    /// The corpus's raw-lines case `schema/duplicate-key` (accepted, with a
+    /// warning), its projection dropped so that none is scored.
     fn lines_case() -> SuiteCase {
-        let lines = [
-            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
-            r#"{"type":"CUSTOM","name":"a","name":"b","value":1}"#,
-            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
-        ];
-        SuiteCase {
-            id: "schema/x".into(),
-            description: String::new(),
-            events: Vec::new(),
-            lines: Some(lines.iter().map(|l| l.to_string()).collect()),
-            expected: crate::Expected {
-                verdict: Verdict::Accept,
-                first: Some((RuleId::SchemaDuplicateKey, 1)),
-                projection: None,
-                all: None,
-                events: 3,
-            },
-            obligation: None,
-            origin: Origin::Corpus {
-                path: Default::default(),
-            },
-        }
+        let file = agui_assets::get("corpus/schema/duplicate-key.json").unwrap();
+        let case: agui_corpus::Case = serde_json::from_slice(file.bytes).unwrap();
+        let mut c = SuiteCase::from_corpus(case, Default::default()).unwrap();
+        assert!(c.lines.is_some());
+        c.expected.projection = None;
+        c
     }
 
     #[test]

@@ -314,35 +314,16 @@ pub fn eq_ignoring_nulls(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Drops `null`-valued object keys, at any depth.
-pub fn normalize(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(_, x)| !x.is_null())
-                .map(|(k, x)| (k.clone(), normalize(x)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(normalize).collect()),
-        x => x.clone(),
-    }
-}
+/// Drops `null`-valued object keys, at any depth (the model's one copy).
+pub use agui_model::projection::normalize;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expect::exp;
     use agui_model::{RuleId, Verdict};
     use serde_json::json;
 
-    fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected {
-        Expected {
-            verdict,
-            first,
-            projection: None,
-            all: None,
-            events: 10,
-        }
-    }
     fn listed(verdict: Verdict, all: &[(RuleId, usize)]) -> Expected {
         Expected {
             all: Some(all.to_vec()),
@@ -532,9 +513,9 @@ mod tests {
     #[test]
     fn projection_compares_without_nulls() {
         let mut e = exp(Verdict::Accept, None);
-        e.projection = Some(json!({"runs": [{"runId": "r1", "messages": []}]}));
+        e.projection = Some(json!({"runs": [{"id": "r1", "messages": []}]}));
         let same = Outcome::Accept {
-            projection: Some(json!({"runs": [{"messages": [], "runId": "r1", "owner": null}]})),
+            projection: Some(json!({"runs": [{"messages": [], "id": "r1", "owner": null}]})),
         };
         assert_eq!(score(&e, &same, ALL).score, Score::Pass);
         let other = Outcome::Accept {
@@ -553,13 +534,13 @@ mod tests {
     #[test]
     fn projection_is_scored_when_only_may_reject_violations() {
         let mut e = listed(Verdict::Reject, &[(R::RunUnterminated, 10)]);
-        e.projection = Some(json!({"runs": [{"runId": "r1", "status": "running"}]}));
+        e.projection = Some(json!({"runs": [{"id": "r1", "status": "running"}]}));
         let same = Outcome::Accept {
-            projection: Some(json!({"runs": [{"runId": "r1", "status": "running"}]})),
+            projection: Some(json!({"runs": [{"id": "r1", "status": "running"}]})),
         };
         assert_eq!(score(&e, &same, ALL).score, Score::Info);
         let other = Outcome::Accept {
-            projection: Some(json!({"runs": [{"runId": "r1", "status": "finished"}]})),
+            projection: Some(json!({"runs": [{"id": "r1", "status": "finished"}]})),
         };
         assert_eq!(score(&e, &other, ALL).score, Score::Fail);
     }

@@ -41,12 +41,8 @@ impl ImplSpec {
                 Capabilities::from_names(self.capabilities.iter().map(String::as_str))
                     .map_err(anyhow::Error::msg)?
             };
-            let info = ImplInfo {
-                name: self.name.clone().unwrap_or_else(|| spawn.program.clone()),
-                version: String::new(),
-                language: String::new(),
-                capabilities: caps,
-            };
+            let name = self.name.as_deref().unwrap_or(&spawn.program);
+            let info = ImplInfo::new(name, "", "", caps);
             Ok(Box::new(OneShot::new(spawn, self.timeouts, info)))
         } else {
             Ok(Box::new(Persistent::new(spawn, self.timeouts)))

@@ -36,7 +36,7 @@ fn protocol_answers_equal_in_process_answers() {
         // A case of raw lines (duplicate keys, lone surrogates, 1e400)
         // crosses the protocol as its text.
         let answer = |imp: &mut dyn Implementation| match &c.lines {
-            Some(lines) => imp.run_lines(&c.id, lines, true),
+            Some(lines) => imp.run_lines(&c.id, lines),
             None => imp.run_case(&c.id, &c.events),
         };
         let want = answer(&mut reference);

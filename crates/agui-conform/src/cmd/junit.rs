@@ -6,7 +6,7 @@
 
 use super::sarif::Collected;
 use agui_live::RunLog;
-use agui_model::{Report, Verdict};
+use agui_model::{Report, Verdict, Violation};
 use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -30,16 +30,7 @@ pub fn render(
         report.events
     );
     let mut details = runs.render_text(usize::MAX);
-    for v in &found.violations {
-        let _ = writeln!(
-            details,
-            "#{} {} {}: {}",
-            v.index,
-            v.severity.as_str(),
-            v.rule,
-            v.message
-        );
-    }
+    write_violations(&mut details, &found.violations);
     for n in &found.limits {
         let _ = writeln!(
             details,
@@ -55,12 +46,7 @@ pub fn render(
         _ => None,
     };
     let status = match kind {
-        Some(k) => {
-            let mut s = TestCaseStatus::non_success(k);
-            s.set_message(summary.clone());
-            s.set_description(details.clone());
-            s
-        }
+        Some(k) => non_success(k, &summary, &details),
         None => TestCaseStatus::success(),
     };
     let mut case = TestCase::new(name.to_owned(), status);
@@ -68,9 +54,36 @@ pub fn render(
     case.set_system_out(format!("{summary}\n{details}"));
     let mut suite = TestSuite::new("agui-conform check");
     suite.add_test_case(case);
-    let mut out = Junit::new("agui-conform");
-    out.add_test_suite(suite);
-    Ok(out.to_string()?)
+    xml(suite)
+}
+
+/// One line a violation: `#index severity rule: message`.
+fn write_violations(out: &mut String, violations: &[Violation]) {
+    for v in violations {
+        let _ = writeln!(
+            out,
+            "#{} {} {}: {}",
+            v.index,
+            v.severity.as_str(),
+            v.rule,
+            v.message
+        );
+    }
+}
+
+/// A failure or error with its one-line summary and its details.
+fn non_success(kind: NonSuccessKind, summary: &str, details: &str) -> TestCaseStatus {
+    let mut s = TestCaseStatus::non_success(kind);
+    s.set_message(summary.to_owned());
+    s.set_description(details.to_owned());
+    s
+}
+
+/// The document: one suite under the `agui-conform` report.
+fn xml(suite: TestSuite) -> anyhow::Result<String> {
+    let mut report = Junit::new("agui-conform");
+    report.add_test_suite(suite);
+    Ok(report.to_string()?)
 }
 
 /// Writes the JUnit file.
@@ -110,16 +123,7 @@ pub fn render_suite(
         for run in &r.runs {
             let _ = writeln!(out, "{run}");
         }
-        for v in &r.violations {
-            let _ = writeln!(
-                out,
-                "#{} {} {}: {}",
-                v.index,
-                v.severity.as_str(),
-                v.rule,
-                v.message
-            );
-        }
+        write_violations(&mut out, &r.violations);
         let summary = note.unwrap_or_else(|| {
             format!(
                 "{} errors, {} warnings in {} events",
@@ -141,10 +145,7 @@ pub fn render_suite(
                 } else {
                     NonSuccessKind::Error
                 };
-                let mut s = TestCaseStatus::non_success(kind);
-                s.set_message(summary.clone());
-                s.set_description(out.clone());
-                s
+                non_success(kind, &summary, &out)
             }
         };
         let mut case = TestCase::new(r.id.clone(), status);
@@ -153,7 +154,5 @@ pub fn render_suite(
         case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
         ts.add_test_case(case);
     }
-    let mut report = Junit::new("agui-conform");
-    report.add_test_suite(ts);
-    Ok(report.to_string()?)
+    xml(ts)
 }

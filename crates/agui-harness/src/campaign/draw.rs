@@ -5,8 +5,8 @@
 
 use crate::generated::GenMode;
 use crate::suite::{Origin, SuiteCase};
+use agui_gen::Config;
 use agui_gen::rng::SplitMix;
-use agui_gen::{Config, Mode};
 use agui_model::RuleId;
 use arbitrary::{Arbitrary, Unstructured};
 
@@ -77,14 +77,6 @@ pub fn draw(seed: u64, number: u64, mix: Mix, rules: &[RuleId]) -> Recipe {
     }
 }
 
-/// The generator's mode for a harness mode.
-fn gen_mode(mode: GenMode) -> Mode {
-    match mode {
-        GenMode::Valid => Mode::Valid,
-        GenMode::Invalid(r) => Mode::Invalid(r),
-    }
-}
-
 impl Recipe {
     /// The case this recipe makes, with its expectation by construction;
     /// `None` when the generator declines the bytes (a mutator finding no
@@ -92,7 +84,7 @@ impl Recipe {
     pub fn make(&self, id: &str) -> Option<SuiteCase> {
         let g = agui_gen::generate(
             &self.config,
-            gen_mode(self.mode),
+            self.mode.into(),
             &mut Unstructured::new(&self.bytes),
         )
         .ok()?;
@@ -114,7 +106,7 @@ impl Recipe {
         rules: &[RuleId],
     ) -> Option<(Recipe, SuiteCase)> {
         let first = draw(seed, number, mix, rules);
-        let id = case_id(number, first.mode);
+        let id = first.mode.case_id("fuzz", number);
         (0..8u64).find_map(|attempt| {
             let mut r = first.clone();
             if attempt > 0 {
@@ -124,15 +116,6 @@ impl Recipe {
             let c = r.make(&id)?;
             Some((r, c))
         })
-    }
-}
-
-/// A campaign case's id: `fuzz/<valid|rule>/<number>` (the fake
-/// implementation's `@SUBSTR` selects by it).
-pub fn case_id(number: u64, mode: GenMode) -> String {
-    match mode {
-        GenMode::Valid => format!("fuzz/valid/{number}"),
-        GenMode::Invalid(r) => format!("fuzz/{r}/{number}"),
     }
 }
 

@@ -16,7 +16,6 @@ use crate::runner::run_case;
 use crate::score::Score;
 use crate::shrink::{ddmin, reference_agrees, reference_expectation};
 use crate::suite::SuiteCase;
-use agui_gen::AttributionMode;
 use agui_model::{RuleId, Verdict};
 use serde_json::Value;
 
@@ -247,58 +246,19 @@ fn simplify(
     }
 }
 
-/// Smaller recipes, most drastic first: fewer invocations, runs and
-/// operations, shallower and less parallel, kinds of work switched off,
-/// no chunks, extras, failures or empty ids, plain attribution, and
-/// shorter generator input (the generator reads missing bytes as zeros,
-/// its smallest choices).
+/// Smaller recipes, most drastic first: the generator's smaller configs
+/// ([`agui_gen::Config::smaller`]), then shorter generator input (the
+/// generator reads missing bytes as zeros, its smallest choices).
 fn candidates(r: &Recipe) -> Vec<Recipe> {
-    let c = &r.config;
-    let mut out = Vec::new();
-    let mut with = |f: &dyn Fn(&mut agui_gen::Config)| {
-        let mut n = r.clone();
-        f(&mut n.config);
-        n.config.sanitize();
-        if n.config != r.config {
-            out.push(n);
-        }
-    };
-    for v in [0, 1, c.invocations / 2] {
-        with(&|x| x.invocations = x.invocations.min(v));
-    }
-    with(&|x| x.runs = 1);
-    with(&|x| x.runs /= 2);
-    for v in [0, 1, c.ops_per_actor / 2] {
-        with(&|x| x.ops_per_actor = x.ops_per_actor.min(v));
-    }
-    with(&|x| x.max_depth = 1);
-    with(&|x| x.parallelism = 1);
-    for k in 0..10 {
-        with(&|x| {
-            let w = &mut x.weights;
-            let slot = [
-                &mut w.text,
-                &mut w.tool_call,
-                &mut w.tool_result,
-                &mut w.reasoning,
-                &mut w.encrypted,
-                &mut w.step,
-                &mut w.state,
-                &mut w.activity,
-                &mut w.custom,
-                &mut w.raw,
-            ];
-            if let Some(s) = slot.into_iter().nth(k) {
-                *s = 0;
-            }
-        });
-    }
-    with(&|x| x.chunks = false);
-    with(&|x| x.extras = false);
-    with(&|x| x.failures = false);
-    with(&|x| x.empty_id = false);
-    with(&|x| x.attribution = AttributionMode::AttributionOnly);
-    with(&|x| x.attribution = AttributionMode::Announced);
+    let mut out: Vec<Recipe> = r
+        .config
+        .smaller()
+        .into_iter()
+        .map(|config| Recipe {
+            config,
+            ..r.clone()
+        })
+        .collect();
     let len = r.bytes.len();
     for keep in [len / 4, len / 2, len * 3 / 4, len - len / 16] {
         if keep < len {

@@ -18,7 +18,7 @@ pub use minimize::{Shrunk, Signature};
 
 use crate::implementation::{ImplInfo, Implementation, Incident};
 use crate::outcome::Outcome;
-use crate::runner::{MakeImpl, RunStatus, Tally, run_case};
+use crate::runner::{MakeImpl, RunStatus, Tally, on_workers, run_case};
 use crate::score::{Score, Scored};
 use crate::suite::SuiteCase;
 use agui_model::RuleId;
@@ -260,7 +260,8 @@ fn work(imp: &mut dyn Implementation, info: &ImplInfo, sh: &Shared) {
         if recent.0.len() > 4 {
             recent.0.remove(0);
         }
-        for (id, reason) in imp.late_errors() {
+        let late = imp.instrumented().map(|x| x.late_errors());
+        for (id, reason) in late.into_iter().flatten() {
             let Some(k) = recent.0.iter().position(|x| x.2.id == id) else {
                 continue;
             };
@@ -386,50 +387,8 @@ pub fn run_parallel(
     on_progress: &(dyn Fn(&Stats, Duration) + Sync),
 ) -> Campaign {
     let sh = new_shared(plan, on_progress);
-    let worker = || -> (Option<ImplInfo>, Vec<Incident>) {
-        let mut imp = match make() {
-            Ok(i) => i,
-            Err(e) => {
-                sh.set_abort(format!("{e:#}"));
-                return (None, Vec::new());
-            }
-        };
-        let info = match imp.describe() {
-            Ok(i) => i,
-            Err(e) => {
-                sh.set_abort(format!("{e:#}"));
-                return (None, imp.shutdown());
-            }
-        };
-        work(&mut *imp, &info, &sh);
-        (Some(info), imp.shutdown())
-    };
-    let jobs = jobs.max(1);
-    let parts: Vec<_> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..jobs).map(|_| s.spawn(worker)).collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    sh.set_abort("a worker panicked".into());
-                    (None, Vec::new())
-                })
-            })
-            .collect()
+    let pooled = on_workers(jobs, make, &|why| sh.set_abort(why), &|imp, info| {
+        work(imp, info, &sh)
     });
-    let mut info = None;
-    let mut incidents = Vec::new();
-    for (k, (i, inc)) in parts.into_iter().enumerate() {
-        if let Some(i) = i {
-            info.get_or_insert(i);
-        }
-        incidents.extend(inc.into_iter().map(|i| {
-            if jobs > 1 {
-                format!("worker {k}: {i}")
-            } else {
-                i
-            }
-        }));
-    }
-    finish(sh, info, incidents)
+    finish(sh, pooled.info, pooled.incidents)
 }

@@ -66,7 +66,6 @@ pub fn kill_all() {
 }
 
 /// Installs the SIGINT/SIGTERM watcher (once; later calls do nothing).
-#[cfg(unix)]
 pub fn install(mode: OnSignal) {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -93,10 +92,6 @@ pub fn install(mode: OnSignal) {
     });
 }
 
-#[cfg(not(unix))]
-pub fn install(_mode: OnSignal) {}
-
-#[cfg(unix)]
 fn watch(set: libc::sigset_t, mode: OnSignal) {
     loop {
         let mut sig: libc::c_int = 0;

@@ -1,9 +1,9 @@
 //! One-shot mode: one process per case; the events go to stdin as JSON
 //! Lines, stdin is closed, and the one result line is read from stdout.
 
-use super::process::{Line, Proc, Spawn, Wait};
-use super::{Timeouts, describe_exit};
-use crate::implementation::{ImplInfo, Implementation};
+use super::process::{Line, Proc, Spawn};
+use super::{Awaited, Timeouts, describe_silence};
+use crate::implementation::{ImplInfo, Implementation, Instrumented, Sealed};
 use crate::outcome::{Errored, Outcome};
 use crate::protocol;
 use serde_json::Value;
@@ -57,10 +57,18 @@ impl Implementation for OneShot {
     }
 
     /// The lines go to stdin as they are.
-    fn run_lines(&mut self, _id: &str, lines: &[String], _projection_scored: bool) -> Outcome {
+    fn run_lines(&mut self, _id: &str, lines: &[String]) -> Outcome {
         self.answer(agui_corpus::case::join_lines(lines).as_bytes())
     }
 
+    fn instrumented(&mut self) -> Option<&mut dyn Instrumented> {
+        Some(self)
+    }
+}
+
+impl Sealed for OneShot {}
+
+impl Instrumented for OneShot {
     fn case_stderr(&mut self) -> Option<String> {
         self.last_stderr.take()
     }
@@ -91,36 +99,15 @@ impl OneShot {
                 }
                 Err(reason) => return fail(&mut proc, reason),
             },
-            Ok(Line::TooLong(n)) => {
-                return fail(
+            other => {
+                let reason = describe_silence(
                     &mut proc,
-                    format!(
-                        "stdout line longer than {} bytes (flood; {n} bytes read)",
-                        self.spawn.max_line
-                    ),
+                    other,
+                    &self.spawn,
+                    self.timeouts.case,
+                    self.timeouts.stop,
+                    Awaited::Result,
                 );
-            }
-            Ok(Line::Failed(e)) => return fail(&mut proc, format!("reading stdout failed: {e}")),
-            Ok(Line::Eof) | Err(Wait::Closed) => {
-                // A process that closed stdout is usually exiting: its
-                // status is awaited for up to the stop grace.
-                let status = proc.wait_until(Instant::now() + self.timeouts.stop);
-                return fail(
-                    &mut proc,
-                    format!("the process printed no result ({})", describe_exit(status)),
-                );
-            }
-            Err(Wait::Timeout) => {
-                let reason = match proc.exited() {
-                    Some(s) => format!(
-                        "the process exited ({}) without a result; a process it started kept stdout open",
-                        describe_exit(Some(s))
-                    ),
-                    None => format!(
-                        "no answer within {} ms (hang)",
-                        self.timeouts.case.as_millis()
-                    ),
-                };
                 return fail(&mut proc, reason);
             }
         };

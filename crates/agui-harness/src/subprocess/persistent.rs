@@ -1,13 +1,13 @@
 //! Persistent mode: one process answers many cases; it is restarted (and
 //! `start` replayed) after any case it misbehaved on.
 
-use super::process::{Line, Proc, Spawn, Wait};
-use super::{Timeouts, describe_exit};
-use crate::implementation::{ImplInfo, Implementation, Incident};
+use super::process::{Line, Proc, Spawn};
+use super::{Awaited, Timeouts, describe_exit, describe_silence};
+use crate::implementation::{ImplInfo, Implementation, Incident, Instrumented, Sealed};
 use crate::outcome::{Errored, Outcome};
 use crate::protocol::{self, RunRequest, StartAnswer, StartRefused};
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// After this many handshakes in a row fail, the remaining cases error at
 /// once instead of each waiting for another failed start.
@@ -89,7 +89,8 @@ impl Persistent {
                     other,
                     &self.spawn,
                     self.timeouts.start,
-                    self.timeouts.stop
+                    self.timeouts.stop,
+                    Awaited::Answer,
                 )
             )),
         };
@@ -148,12 +149,24 @@ impl Implementation for Persistent {
         })
     }
 
-    fn run_lines(&mut self, id: &str, lines: &[String], _projection_scored: bool) -> Outcome {
+    fn run_lines(&mut self, id: &str, lines: &[String]) -> Outcome {
         self.exchange(id, |seq, buf| {
             serde_json::to_writer(buf, &RunRequest::lines(seq, id, lines))
         })
     }
 
+    fn shutdown(&mut self) -> Vec<Incident> {
+        self.stop()
+    }
+
+    fn instrumented(&mut self) -> Option<&mut dyn Instrumented> {
+        Some(self)
+    }
+}
+
+impl Sealed for Persistent {}
+
+impl Instrumented for Persistent {
     /// Read on demand (only for cases that did not pass): the share of
     /// stderr since the case was sent.
     fn case_stderr(&mut self) -> Option<String> {
@@ -166,10 +179,6 @@ impl Implementation for Persistent {
 
     fn late_errors(&mut self) -> Vec<(String, String)> {
         std::mem::take(&mut self.late)
-    }
-
-    fn shutdown(&mut self) -> Vec<Incident> {
-        self.stop()
     }
 }
 
@@ -243,6 +252,7 @@ impl Persistent {
                         &self.spawn,
                         self.timeouts.case,
                         self.timeouts.stop,
+                        Awaited::Answer,
                     ));
                 }
             }
@@ -305,37 +315,5 @@ impl Drop for Persistent {
         if let Some(mut p) = self.proc.take() {
             p.kill();
         }
-    }
-}
-
-/// Why a line did not come (or was not a line). After stdout closed, the
-/// exit status is awaited for up to the stop grace (`grace`): a process
-/// that closes stdout is usually exiting.
-fn describe_silence(
-    proc: &mut Proc,
-    got: Result<Line, Wait>,
-    spawn: &Spawn,
-    limit: Duration,
-    grace: Duration,
-) -> String {
-    match got {
-        Ok(Line::Text(_)) => "unexpected line".into(),
-        Ok(Line::TooLong(n)) => format!(
-            "stdout line longer than {} bytes (flood; {n} bytes read)",
-            spawn.max_line
-        ),
-        Ok(Line::Failed(e)) => format!("reading stdout failed: {e}"),
-        Ok(Line::Eof) | Err(Wait::Closed) => {
-            let status = proc.wait_until(Instant::now() + grace);
-            format!("the process closed stdout ({})", describe_exit(status))
-        }
-        Err(Wait::Timeout) => match proc.exited() {
-            // Exited, but something it started holds stdout open.
-            Some(s) => format!(
-                "the process exited ({}) without answering; a process it started kept stdout open",
-                describe_exit(Some(s))
-            ),
-            None => format!("no answer within {} ms (hang)", limit.as_millis()),
-        },
     }
 }

@@ -487,7 +487,6 @@ fn keep_tail(mut stderr: std::process::ChildStderr, tail: Arc<Mutex<Tail>>) {
 
 /// `waitid(P_PID, pid, WEXITED | WNOHANG | WNOWAIT)`: the exit status of a
 /// child that has exited, leaving it unreaped.
-#[cfg(unix)]
 fn peek_exit(pid: u32) -> Option<ExitStatus> {
     use std::os::unix::process::ExitStatusExt;
     // SAFETY: `info` is zeroed (si_pid 0 means "no child changed state"
@@ -514,12 +513,6 @@ fn peek_exit(pid: u32) -> Option<ExitStatus> {
     }
 }
 
-#[cfg(not(unix))]
-fn peek_exit(_pid: u32) -> Option<ExitStatus> {
-    None
-}
-
-#[cfg(unix)]
 fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
     use std::os::unix::process::CommandExt;
     cmd.process_group(0);
@@ -541,10 +534,6 @@ fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
     }
 }
 
-#[cfg(not(unix))]
-fn unix_setup(_cmd: &mut Command, _memory_limit: Option<u64>) {}
-
-#[cfg(unix)]
 fn kill_group(child: &Child) {
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         // SAFETY: plain syscall; the group id is the child's own pid (it
@@ -554,6 +543,3 @@ fn kill_group(child: &Child) {
         }
     }
 }
-
-#[cfg(not(unix))]
-fn kill_group(_child: &Child) {}

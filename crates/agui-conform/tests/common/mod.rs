@@ -1,0 +1,79 @@
+//! What the CLI tests that drive a fake implementation share: a scratch
+//! folder and a shell script speaking suites/PROTOCOL.md.
+#![allow(dead_code)] // each test binary uses its own share of these
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+/// A scratch folder, removed at the end.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    /// `<tmp>/agui-cli-<name>-<pid>`, empty.
+    pub fn new(name: &str) -> Dir {
+        let p = std::env::temp_dir().join(format!("agui-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+
+    /// Writes a file (and its folders) and returns its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// Writes a shell script; returns the command that runs it.
+    pub fn script(&self, name: &str, text: &str) -> String {
+        format!("sh {}", self.file(name, text).display())
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A persistent-mode implementation named `name`: it answers the handshake
+/// and accepts every case (echoing its `seq`), except where a `case`
+/// branch of `special` (shell `pattern) action ;;` lines) matches the
+/// request line first.
+pub fn accept_all(name: &str, special: &str) -> String {
+    format!(
+        r#"while read -r line; do
+  case "$line" in
+    *'"cmd":"start"'*) echo '{{"protocol":1,"implementation":{{"name":"{name}"}},"capabilities":["verdict","index","rule"]}}' ;;
+    *'"cmd":"stop"'*) exit 0 ;;
+{special}    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
+       echo "{{\"seq\":$seq,\"result\":{{\"verdict\":\"accept\"}}}}" ;;
+  esac
+done
+"#
+    )
+}
+
+/// `agui-conform run --no-progress --format json`, to add arguments to.
+pub fn agui_run() -> Command {
+    let mut c = Command::new(BIN);
+    c.args(["run", "--no-progress", "--format", "json"]);
+    c
+}
+
+/// The `summary` object of a JSON run's last stdout line (`null` if none).
+pub fn run_summary(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or("");
+    serde_json::from_str::<Value>(last).unwrap_or(Value::Null)["summary"].clone()
+}
