@@ -83,20 +83,15 @@ pub fn totals_line(t: &Tally) -> String {
     line
 }
 
-/// A compact unified diff of two JSON values (pretty-printed).
+/// A compact unified diff of two JSON values (pretty-printed), cut to
+/// `max_lines`: the corpus's [`agui_corpus::reference::json_diff`] with the
+/// report's headers.
 pub fn json_diff(
     expected: &serde_json::Value,
     got: &serde_json::Value,
     max_lines: usize,
 ) -> String {
-    let a = serde_json::to_string_pretty(expected).unwrap_or_default();
-    let b = serde_json::to_string_pretty(got).unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(&a, &b);
-    let text = diff
-        .unified_diff()
-        .context_radius(1)
-        .header("expected", "reported")
-        .to_string();
+    let text = agui_corpus::reference::json_diff(expected, got, ("expected", "reported"), 1);
     let mut lines: Vec<&str> = text.lines().collect();
     let cut = lines.len() > max_lines;
     lines.truncate(max_lines);
