@@ -26,3 +26,6 @@ pub const PARENT_MESSAGE_ID: &str = key(T::ToolCallStart, 2);
 pub const ACTIVITY_TYPE: &str = key(T::ActivitySnapshot, 1);
 pub const PARENT_SUBAGENT_RUN_ID: &str = key(T::SubagentStarted, 2);
 pub const OUTCOME: &str = key(T::RunFinished, 3);
+pub const PROTOCOL_VERSION: &str = key(T::RunStarted, 2);
+pub const PARENT_RUN_ID: &str = key(T::RunStarted, 3);
+pub const ENCRYPTED_VALUE: &str = key(T::ReasoningEncryptedValue, 2);
