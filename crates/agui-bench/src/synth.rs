@@ -14,7 +14,22 @@
 //! Valid by construction; the tests check a small instance with the
 //! reference checker.
 
+use agui_model::EventType as T;
+use agui_model::wire::SUBAGENT_RUN_ID;
 use std::io::{self, Write};
+
+/// Wire names written into the templates below, from the wire table
+/// (`EventType::fields`, required fields first) rather than spelled.
+const fn key(t: T, i: usize) -> &'static str {
+    t.fields()[i].key
+}
+const THREAD_ID: &str = key(T::RunStarted, 0);
+const RUN_ID: &str = key(T::RunStarted, 1);
+const STEP_NAME: &str = key(T::StepStarted, 0);
+const MESSAGE_ID: &str = key(T::TextMessageStart, 0);
+const TOOL_CALL_ID: &str = key(T::ToolCallStart, 0);
+const TOOL_CALL_NAME: &str = key(T::ToolCallStart, 1);
+const PARENT_SUBAGENT_RUN_ID: &str = key(T::SubagentStarted, 2);
 
 /// The shape of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,13 +131,14 @@ impl<W: Write> Out<'_, W> {
     }
 }
 
-/// `,"subagentRunId":"r1.s2"` for an invocation, nothing for the parent.
+/// The `subagentRunId` member (`r1.s2`, after a comma) for an invocation,
+/// nothing for the parent.
 struct Tag(usize, Option<usize>);
 
 impl std::fmt::Display for Tag {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.1 {
-            Some(k) => write!(f, r#","subagentRunId":"r{}.s{k}""#, self.0),
+            Some(k) => write!(f, r#","{SUBAGENT_RUN_ID}":"r{}.s{k}""#, self.0),
             None => Ok(()),
         }
     }
@@ -157,17 +173,17 @@ fn run<W: Write>(
     events: usize,
 ) -> io::Result<()> {
     o.emit(format_args!(
-        r#"{{"type":"RUN_STARTED","threadId":"bench","runId":"r{r}","timestamp":{}}}"#,
+        r#"{{"type":"RUN_STARTED","{THREAD_ID}":"bench","{RUN_ID}":"r{r}","timestamp":{}}}"#,
         1_700_000_000_000u64 + r as u64
     ))?;
     for k in 0..invocations {
         if k % 8 == 0 {
             o.emit(format_args!(
-                r#"{{"type":"SUBAGENT_STARTED","subagentRunId":"r{r}.s{k}","name":"worker-{k}","description":"a benchmark worker"}}"#
+                r#"{{"type":"SUBAGENT_STARTED","{SUBAGENT_RUN_ID}":"r{r}.s{k}","name":"worker-{k}","description":"a benchmark worker"}}"#
             ))?;
         } else {
             o.emit(format_args!(
-                r#"{{"type":"SUBAGENT_STARTED","subagentRunId":"r{r}.s{k}","name":"worker-{k}","parentSubagentRunId":"r{r}.s{}"}}"#,
+                r#"{{"type":"SUBAGENT_STARTED","{SUBAGENT_RUN_ID}":"r{r}.s{k}","name":"worker-{k}","{PARENT_SUBAGENT_RUN_ID}":"r{r}.s{}"}}"#,
                 k - k % 8
             ))?;
         }
@@ -176,16 +192,16 @@ fn run<W: Write>(
     for k in (0..invocations).rev() {
         if k % 2 == 0 {
             o.emit(format_args!(
-                r#"{{"type":"SUBAGENT_FINISHED","subagentRunId":"r{r}.s{k}","outcome":{{"type":"success"}},"result":"done"}}"#
+                r#"{{"type":"SUBAGENT_FINISHED","{SUBAGENT_RUN_ID}":"r{r}.s{k}","outcome":{{"type":"success"}},"result":"done"}}"#
             ))?;
         } else {
             o.emit(format_args!(
-                r#"{{"type":"SUBAGENT_FINISHED","subagentRunId":"r{r}.s{k}"}}"#
+                r#"{{"type":"SUBAGENT_FINISHED","{SUBAGENT_RUN_ID}":"r{r}.s{k}"}}"#
             ))?;
         }
     }
     o.emit(format_args!(
-        r#"{{"type":"RUN_FINISHED","threadId":"bench","runId":"r{r}","outcome":{{"type":"success"}}}}"#
+        r#"{{"type":"RUN_FINISHED","{THREAD_ID}":"bench","{RUN_ID}":"r{r}","outcome":{{"type":"success"}}}}"#
     ))
 }
 
@@ -273,16 +289,16 @@ fn emit_start<W: Write>(
 ) -> io::Result<()> {
     match first {
         First::Text => o.emit(format_args!(
-            r#"{{"type":"TEXT_MESSAGE_START","messageId":"r{r}.m{id}","role":"assistant"{tag}}}"#
+            r#"{{"type":"TEXT_MESSAGE_START","{MESSAGE_ID}":"r{r}.m{id}","role":"assistant"{tag}}}"#
         )),
         First::Tool => o.emit(format_args!(
-            r#"{{"type":"TOOL_CALL_START","toolCallId":"r{r}.t{id}","toolCallName":"search"{tag}}}"#
+            r#"{{"type":"TOOL_CALL_START","{TOOL_CALL_ID}":"r{r}.t{id}","{TOOL_CALL_NAME}":"search"{tag}}}"#
         )),
         First::Reasoning => o.emit(format_args!(
-            r#"{{"type":"REASONING_MESSAGE_START","messageId":"r{r}.z{id}","role":"reasoning"{tag}}}"#
+            r#"{{"type":"REASONING_MESSAGE_START","{MESSAGE_ID}":"r{r}.z{id}","role":"reasoning"{tag}}}"#
         )),
         First::Step => o.emit(format_args!(
-            r#"{{"type":"STEP_STARTED","stepName":"step-{id}"{tag}}}"#
+            r#"{{"type":"STEP_STARTED","{STEP_NAME}":"step-{id}"{tag}}}"#
         )),
         First::Delta => o.emit(format_args!(
             r#"{{"type":"STATE_DELTA","delta":[{{"op":"add","path":"/progress-{who}","value":{id}}}]{tag}}}"#
@@ -305,7 +321,7 @@ fn advance<W: Write>(
     Ok(match task {
         Task::Text { id, left: 0 } => {
             o.emit(format_args!(
-                r#"{{"type":"TEXT_MESSAGE_END","messageId":"r{r}.m{id}"{tag}}}"#
+                r#"{{"type":"TEXT_MESSAGE_END","{MESSAGE_ID}":"r{r}.m{id}"{tag}}}"#
             ))?;
             None
         }
@@ -316,13 +332,13 @@ fn advance<W: Write>(
                 "some streamed words of the answer "
             };
             o.emit(format_args!(
-                r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"r{r}.m{id}","delta":"{delta}"{tag}}}"#
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","{MESSAGE_ID}":"r{r}.m{id}","delta":"{delta}"{tag}}}"#
             ))?;
             Some(Task::Text { id, left: left - 1 })
         }
         Task::Tool { id, left: 0 } => {
             o.emit(format_args!(
-                r#"{{"type":"TOOL_CALL_END","toolCallId":"r{r}.t{id}"{tag}}}"#
+                r#"{{"type":"TOOL_CALL_END","{TOOL_CALL_ID}":"r{r}.t{id}"{tag}}}"#
             ))?;
             None
         }
@@ -333,25 +349,25 @@ fn advance<W: Write>(
                 "partial arguments "
             };
             o.emit(format_args!(
-                r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"r{r}.t{id}","delta":"{delta}"{tag}}}"#
+                r#"{{"type":"TOOL_CALL_ARGS","{TOOL_CALL_ID}":"r{r}.t{id}","delta":"{delta}"{tag}}}"#
             ))?;
             Some(Task::Tool { id, left: left - 1 })
         }
         Task::Reasoning { id, left: 0 } => {
             o.emit(format_args!(
-                r#"{{"type":"REASONING_MESSAGE_END","messageId":"r{r}.z{id}"{tag}}}"#
+                r#"{{"type":"REASONING_MESSAGE_END","{MESSAGE_ID}":"r{r}.z{id}"{tag}}}"#
             ))?;
             None
         }
         Task::Reasoning { id, left } => {
             o.emit(format_args!(
-                r#"{{"type":"REASONING_MESSAGE_CONTENT","messageId":"r{r}.z{id}","delta":"thinking about it "{tag}}}"#
+                r#"{{"type":"REASONING_MESSAGE_CONTENT","{MESSAGE_ID}":"r{r}.z{id}","delta":"thinking about it "{tag}}}"#
             ))?;
             Some(Task::Reasoning { id, left: left - 1 })
         }
         Task::Step { id } => {
             o.emit(format_args!(
-                r#"{{"type":"STEP_FINISHED","stepName":"step-{id}"{tag}}}"#
+                r#"{{"type":"STEP_FINISHED","{STEP_NAME}":"step-{id}"{tag}}}"#
             ))?;
             None
         }

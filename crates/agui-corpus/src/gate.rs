@@ -5,8 +5,9 @@
 use crate::case::{Case, read_lines};
 use crate::case_schema;
 use crate::load::{Corpus, LoadedCase, ProblemKind};
-use agui_model::RuleId;
 use agui_model::stream::Item;
+use agui_model::wire::SUBAGENT_RUN_ID;
+use agui_model::{EventType, RuleId};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -22,15 +23,18 @@ pub fn interleaving(case: &Case) -> (usize, bool) {
     (ids.len(), nested)
 }
 
+/// `SUBAGENT_STARTED.parentSubagentRunId`, from the wire table.
+const PARENT_SUBAGENT_RUN_ID: &str = EventType::SubagentStarted.fields()[2].key;
+
 fn walk<'a>(v: &'a Value, ids: &mut BTreeSet<&'a str>, nested: &mut bool) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                match (k.as_str(), x) {
-                    ("subagentRunId", Value::String(s)) => {
+                match x {
+                    Value::String(s) if k == SUBAGENT_RUN_ID => {
                         ids.insert(s);
                     }
-                    ("parentSubagentRunId", Value::String(_)) => *nested = true,
+                    Value::String(_) if k == PARENT_SUBAGENT_RUN_ID => *nested = true,
                     _ => walk(x, ids, nested),
                 }
             }

@@ -4,6 +4,10 @@
 //! with unknown extra fields. Nesting is bounded ([`MAX_DEPTH`]) so no value
 //! can overflow the stack of a recursive deserializer.
 
+use agui_gen::names::{
+    ACTIVITY_TYPE, ENCRYPTED_VALUE, PARENT_RUN_ID, PROTOCOL_VERSION, RUN_ID, THREAD_ID,
+    TOOL_CALL_ID,
+};
 use agui_model::EventType;
 use agui_model::wire::{Field, Kind, MESSAGE_ROLES, SUBAGENT_RUN_ID};
 use arbitrary::{Result, Unstructured};
@@ -43,7 +47,7 @@ const EXTRA_KEYS: &[&str] = &[
     "subagent_run_id",
     "Type",
     "_meta",
-    "subagentRunId",
+    SUBAGENT_RUN_ID,
     "messageID",
 ];
 
@@ -203,14 +207,14 @@ fn content(u: &mut Unstructured) -> Result<Value> {
 fn message(u: &mut Unstructured) -> Result<Value> {
     let mut m = Map::new();
     m.insert("id".into(), str_field(u)?);
-    put_opt(u, &mut m, "subagentRunId", str_field)?;
+    put_opt(u, &mut m, SUBAGENT_RUN_ID, str_field)?;
     let role = *u.choose(MESSAGE_ROLES)?;
     m.insert("role".into(), role.into());
     match role {
         "developer" | "system" => {
             m.insert("content".into(), str_field(u)?);
             put_opt(u, &mut m, "name", str_field)?;
-            put_opt(u, &mut m, "encryptedValue", str_field)?;
+            put_opt(u, &mut m, ENCRYPTED_VALUE, str_field)?;
         }
         "assistant" => {
             put_opt(u, &mut m, "content", str_field)?;
@@ -225,35 +229,35 @@ fn message(u: &mut Unstructured) -> Result<Value> {
                     c.insert("id".into(), str_field(u)?);
                     c.insert("type".into(), "function".into());
                     c.insert("function".into(), Value::Object(f));
-                    put_opt(u, &mut c, "encryptedValue", str_field)?;
+                    put_opt(u, &mut c, ENCRYPTED_VALUE, str_field)?;
                     put_opt(u, &mut c, "metadata", |u| object(u, 1).map(Value::Object))?;
                     calls.push(Value::Object(c));
                 }
                 Ok(Value::Array(calls))
             })?;
             put_opt(u, &mut m, "name", str_field)?;
-            put_opt(u, &mut m, "encryptedValue", str_field)?;
+            put_opt(u, &mut m, ENCRYPTED_VALUE, str_field)?;
         }
         "user" => {
             m.insert("content".into(), content(u)?);
             put_opt(u, &mut m, "name", str_field)?;
-            put_opt(u, &mut m, "encryptedValue", str_field)?;
+            put_opt(u, &mut m, ENCRYPTED_VALUE, str_field)?;
         }
         "tool" => {
             m.insert("content".into(), content(u)?);
-            m.insert("toolCallId".into(), str_field(u)?);
+            m.insert(TOOL_CALL_ID.into(), str_field(u)?);
             put_opt(u, &mut m, "error", str_field)?;
-            put_opt(u, &mut m, "encryptedValue", str_field)?;
+            put_opt(u, &mut m, ENCRYPTED_VALUE, str_field)?;
             put_opt(u, &mut m, "metadata", |u| object(u, 1).map(Value::Object))?;
         }
         "activity" => {
-            m.insert("activityType".into(), str_field(u)?);
+            m.insert(ACTIVITY_TYPE.into(), str_field(u)?);
             m.insert("content".into(), Value::Object(object(u, 1)?));
             put_opt(u, &mut m, "metadata", |u| object(u, 1).map(Value::Object))?;
         }
         _ => {
             m.insert("content".into(), str_field(u)?);
-            put_opt(u, &mut m, "encryptedValue", str_field)?;
+            put_opt(u, &mut m, ENCRYPTED_VALUE, str_field)?;
             put_opt(u, &mut m, "metadata", |u| object(u, 1).map(Value::Object))?;
         }
     }
@@ -271,7 +275,7 @@ fn interrupt(u: &mut Unstructured) -> Result<Value> {
     let mut m = Map::new();
     m.insert("id".into(), str_field(u)?);
     m.insert("reason".into(), str_field(u)?);
-    for key in ["message", "toolCallId", "expiresAt", "subagentRunId"] {
+    for key in ["message", TOOL_CALL_ID, "expiresAt", SUBAGENT_RUN_ID] {
         put_opt(u, &mut m, key, str_field)?;
     }
     for key in ["responseSchema", "metadata"] {
@@ -337,11 +341,11 @@ fn usage(u: &mut Unstructured) -> Result<Value> {
 
 fn run_input(u: &mut Unstructured) -> Result<Value> {
     let mut m = Map::new();
-    m.insert("threadId".into(), str_field(u)?);
-    m.insert("runId".into(), str_field(u)?);
+    m.insert(THREAD_ID.into(), str_field(u)?);
+    m.insert(RUN_ID.into(), str_field(u)?);
     m.insert("messages".into(), messages(u)?);
-    put_opt(u, &mut m, "protocolVersion", str_field)?;
-    put_opt(u, &mut m, "parentRunId", str_field)?;
+    put_opt(u, &mut m, PROTOCOL_VERSION, str_field)?;
+    put_opt(u, &mut m, PARENT_RUN_ID, str_field)?;
     // `state` alone tolerates `null`.
     put_opt(u, &mut m, "state", |u| any(u, 2))?;
     put_opt(u, &mut m, "tools", |u| {

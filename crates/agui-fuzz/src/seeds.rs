@@ -14,6 +14,7 @@
 //!   short string value seen in the corpus, plus the JSON Lines grammar.
 
 use crate::seeded::Rng;
+use agui_gen::names::{MESSAGE_ID, RUN_ID, STEP_NAME, SUBAGENT_RUN_ID, THREAD_ID};
 use agui_model::EventType;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -162,16 +163,16 @@ pub fn seeds(
 /// also checks under), lone surrogates split across deltas, numbers
 /// outside a double, duplicate keys at the top and inside, `-0`.
 pub fn hostile_seeds() -> Vec<(&'static str, Vec<u8>)> {
-    const RUN: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
-    const FIN: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
+    let run = format!(r#"{{"type":"RUN_STARTED","{THREAD_ID}":"t","{RUN_ID}":"r"}}"#);
+    let fin = format!(r#"{{"type":"RUN_FINISHED","{THREAD_ID}":"t","{RUN_ID}":"r"}}"#);
     let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
     let lines = |body: &[String]| {
-        let mut text = format!("{RUN}\n");
+        let mut text = format!("{run}\n");
         for l in body {
             text.push_str(l);
             text.push('\n');
         }
-        text.push_str(FIN);
+        text.push_str(&fin);
         text.push('\n');
         text.into_bytes()
     };
@@ -187,18 +188,18 @@ pub fn hostile_seeds() -> Vec<(&'static str, Vec<u8>)> {
         (
             "split-surrogates",
             lines(&[
-                r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\ud83d"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\ude00b"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"\udc00"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#.into(),
+                format!(r#"{{"type":"TEXT_MESSAGE_START","{MESSAGE_ID}":"m","role":"assistant"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","{MESSAGE_ID}":"m","delta":"a\ud83d"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","{MESSAGE_ID}":"m","delta":"\ude00b"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","{MESSAGE_ID}":"m","delta":"\udc00"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_END","{MESSAGE_ID}":"m"}}"#),
             ]),
         ),
         (
             "lone-surrogate-ids",
             lines(&[
-                r#"{"type":"TEXT_MESSAGE_START","messageId":"\ud800","subagentRunId":"\udbff"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_END","messageId":"\ud800","subagentRunId":"\udbfe"}"#.into(),
+                format!(r#"{{"type":"TEXT_MESSAGE_START","{MESSAGE_ID}":"\ud800","{SUBAGENT_RUN_ID}":"\udbff"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_END","{MESSAGE_ID}":"\ud800","{SUBAGENT_RUN_ID}":"\udbfe"}}"#),
             ]),
         ),
         (
@@ -206,16 +207,16 @@ pub fn hostile_seeds() -> Vec<(&'static str, Vec<u8>)> {
             lines(&[
                 r#"{"type":"STATE_SNAPSHOT","snapshot":{"n":1e400,"m":-1E-400,"z":-0,"i":123456789012345678901234567890}}"#.into(),
                 r#"{"type":"STATE_DELTA","delta":[{"op":"test","path":"/n","value":1e400},{"op":"copy","from":"/n","path":"/k"}]}"#.into(),
-                r#"{"type":"STEP_STARTED","stepName":"s","timestamp":1e400}"#.into(),
-                r#"{"type":"STEP_FINISHED","stepName":"s"}"#.into(),
+                format!(r#"{{"type":"STEP_STARTED","{STEP_NAME}":"s","timestamp":1e400}}"#),
+                format!(r#"{{"type":"STEP_FINISHED","{STEP_NAME}":"s"}}"#),
             ]),
         ),
         (
             "duplicate-keys",
             lines(&[
-                r#"{"type":"TEXT_MESSAGE_START","messageId":"m","subagentRunId":"s1"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x","subagentRunId":"s2","subagentRunId":"s1"}"#.into(),
-                r#"{"type":"TEXT_MESSAGE_END","messageId":"m","x":{"a":1,"a":2},"x":3}"#.into(),
+                format!(r#"{{"type":"TEXT_MESSAGE_START","{MESSAGE_ID}":"m","{SUBAGENT_RUN_ID}":"s1"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","{MESSAGE_ID}":"m","delta":"x","{SUBAGENT_RUN_ID}":"s2","{SUBAGENT_RUN_ID}":"s1"}}"#),
+                format!(r#"{{"type":"TEXT_MESSAGE_END","{MESSAGE_ID}":"m","x":{{"a":1,"a":2}},"x":3}}"#),
                 r#"{"type":"STATE_SNAPSHOT","snapshot":{"k":1,"\u006b":2}}"#.into(),
             ]),
         ),

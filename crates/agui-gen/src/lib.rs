@@ -24,6 +24,7 @@ pub mod config;
 pub mod ev;
 pub mod front;
 pub mod mutate;
+pub mod names;
 pub mod patch;
 pub mod raw;
 pub mod render;

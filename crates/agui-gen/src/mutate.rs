@@ -14,8 +14,14 @@
 //! Fresh ids and tags start with `zz-`, which the scenario never uses.
 
 use crate::ev::Ev;
+use crate::names::{
+    DELTA, MESSAGE_ID, OUTCOME, PARENT_MESSAGE_ID, PARENT_SUBAGENT_RUN_ID, RUN_ID, STEP_NAME,
+    SUBAGENT_RUN_ID, THREAD_ID, TOOL_CALL_ID, TOOL_CALL_NAME,
+};
 use crate::render::{EndKind, Meta, Rendered, render};
 use crate::scenario::{Interrupt, InvEnd, Invocation, RunEnd, RunPlan, Scenario};
+use agui_model::events::RunOutcome;
+use agui_model::wire::COMMON;
 use agui_model::{EventType as T, RuleId};
 use arbitrary::{Result, Unstructured};
 use serde_json::{Value, json};
@@ -96,21 +102,21 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::RunAfterError => (c.after_end(EndKind::Error)?, None),
         R::RunOpenEntitiesAtFinish => (c.open_entities()?, None),
         R::RunUnterminated => (c.unterminated()?, None),
-        R::TextAlreadyOpen => (c.already_open(T::TextMessageStart, "messageId")?, None),
+        R::TextAlreadyOpen => (c.already_open(T::TextMessageStart, MESSAGE_ID)?, None),
         R::TextNotOpen => (
             c.not_open(
                 &[T::TextMessageContent, T::TextMessageEnd],
                 T::TextMessageEnd,
-                "messageId",
+                MESSAGE_ID,
             )?,
             None,
         ),
-        R::ToolAlreadyOpen => (c.already_open(T::ToolCallStart, "toolCallId")?, None),
+        R::ToolAlreadyOpen => (c.already_open(T::ToolCallStart, TOOL_CALL_ID)?, None),
         R::ToolNotOpen => (
             c.not_open(
                 &[T::ToolCallArgs, T::ToolCallEnd],
                 T::ToolCallEnd,
-                "toolCallId",
+                TOOL_CALL_ID,
             )?,
             None,
         ),
@@ -120,7 +126,7 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
             } else {
                 T::ReasoningMessageStart
             };
-            (c.already_open(t, "messageId")?, None)
+            (c.already_open(t, MESSAGE_ID)?, None)
         }
         R::ReasoningNotOpen => (
             c.not_open(
@@ -130,11 +136,11 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
                     T::ReasoningEnd,
                 ],
                 T::ReasoningEnd,
-                "messageId",
+                MESSAGE_ID,
             )?,
             None,
         ),
-        R::StepAlreadyOpen => (c.already_open(T::StepStarted, "stepName")?, None),
+        R::StepAlreadyOpen => (c.already_open(T::StepStarted, STEP_NAME)?, None),
         R::StepNotOpen => (c.step_not_open()?, None),
         R::StatePatchFails => (c.patch_fails()?, None),
         R::LifecycleAnnounceAfterAttribution => (c.announce_after_attribution()?, None),
@@ -404,8 +410,10 @@ fn ev(t: T) -> serde_json::Map<String, Value> {
     m
 }
 
+/// An event value: its type and the given fields (wire names from
+/// [`crate::names`] or the table), any of which may break the schema.
 macro_rules! event {
-    ($t:expr $(, $k:literal => $v:expr)* $(,)?) => {{
+    ($t:expr $(, $k:expr => $v:expr)* $(,)?) => {{
         #[allow(unused_mut)]
         let mut m = ev($t);
         $( m.insert($k.into(), json!($v)); )*
@@ -541,40 +549,28 @@ impl Ctx<'_, '_> {
     }
 
     fn missing_field(&mut self) -> Result<usize> {
-        let mut sites: Vec<(usize, Vec<&str>)> = Vec::new();
+        let mut sites: Vec<(usize, Vec<String>)> = Vec::new();
         for (i, e) in self.r.events.iter().enumerate() {
-            let fields: &[&str] = match e.kind() {
-                T::RunStarted | T::RunFinished => &["threadId", "runId"],
-                T::RunError => &["message"],
-                T::StepStarted | T::StepFinished => &["stepName"],
-                T::TextMessageStart
-                | T::TextMessageEnd
-                | T::ReasoningStart
-                | T::ReasoningEnd
-                | T::ReasoningMessageEnd => &["messageId"],
-                T::TextMessageContent | T::ReasoningMessageContent => &["messageId", "delta"],
-                T::ReasoningMessageStart => &["messageId", "role"],
-                T::ToolCallStart => &["toolCallId", "toolCallName"],
-                T::ToolCallArgs => &["toolCallId", "delta"],
-                T::ToolCallEnd => &["toolCallId"],
-                T::ToolCallResult => &["messageId", "toolCallId", "content"],
-                T::StateSnapshot => &["snapshot"],
-                T::StateDelta => &["delta", "delta/0/path"],
-                T::ActivitySnapshot => &["messageId", "activityType", "content"],
-                T::ActivityDelta => &["messageId", "activityType", "patch"],
-                T::Raw => &["event"],
-                T::Custom => &["name", "value"],
-                T::ReasoningEncryptedValue => &["subtype", "entityId", "encryptedValue"],
-                T::SubagentStarted => &["name"],
-                T::SubagentError => &["message"],
-                _ => &[],
-            };
-            let mut fields = fields.to_vec();
-            if e.kind() == T::RunFinished
-                && e.outcome.as_ref().is_some_and(|o| o["type"] == "interrupt")
-            {
-                fields.push("outcome/interrupts/0/reason");
-                fields.push("outcome/interrupts/0/id");
+            // The type's required fields from the wire table (the
+            // `subagentRunId` of `SUBAGENT_*` apart: the catalogue does not
+            // order its absence against `lifecycle.*`), and required
+            // members of nested shapes.
+            let mut fields: Vec<String> = e
+                .kind()
+                .fields()
+                .iter()
+                .filter(|f| f.required)
+                .map(|f| f.key.to_owned())
+                .collect();
+            match e.kind() {
+                T::StateDelta => fields.push(format!("{DELTA}/0/path")),
+                T::RunFinished
+                    if matches!(e.run_outcome.as_deref(), Some(RunOutcome::Interrupt(_))) =>
+                {
+                    fields.push(format!("{OUTCOME}/interrupts/0/reason"));
+                    fields.push(format!("{OUTCOME}/interrupts/0/id"));
+                }
+                _ => {}
             }
             if !fields.is_empty() {
                 sites.push((i, fields));
@@ -583,7 +579,7 @@ impl Ctx<'_, '_> {
         let (i, fields) = self.pick(&sites)?;
         let f = self.pick(&fields)?;
         let mut parts: Vec<&str> = f.split('/').collect();
-        let last = parts.pop().unwrap_or(f);
+        let last = parts.pop().unwrap_or(&f);
         let mut at = &mut self.v[i];
         for p in parts {
             at = match p.parse::<usize>() {
@@ -603,7 +599,7 @@ impl Ctx<'_, '_> {
         let (t, field, val): (T, &str, Value) = match choice {
             1 => (T::TextMessageContent, "delta", json!(7)),
             2 => (T::TextMessageStart, "role", json!("robot")),
-            3 => (T::StepStarted, "stepName", json!(1)),
+            3 => (T::StepStarted, STEP_NAME, json!(1)),
             4 => (T::StateDelta, "delta", json!({"op": "add"})),
             5 => (T::ActivitySnapshot, "content", json!("not an object")),
             6 => (T::RunError, "usage", json!([{"inputTokens": -1}])),
@@ -626,12 +622,14 @@ impl Ctx<'_, '_> {
         let i = self.u.choose_index(self.v.len())?;
         let field = match self.kind(i) {
             T::TextMessageStart => "name",
-            T::ToolCallStart => "parentMessageId",
+            T::ToolCallStart => PARENT_MESSAGE_ID,
             T::RunError => "code",
             T::RunFinished => "result",
             T::SubagentStarted => "description",
             T::Raw => "source",
-            _ => self.pick(&["timestamp", "metadata", "rawEvent"])?,
+            // `timestamp`, `metadata`, `rawEvent` (COMMON's order is
+            // timestamp, rawEvent, metadata).
+            _ => self.pick(&[COMMON[0].key, COMMON[2].key, COMMON[1].key])?,
         };
         self.v[i][field] = Value::Null;
         Ok(i)
@@ -642,20 +640,21 @@ impl Ctx<'_, '_> {
         if let Some(i) = self.pick_opt(&sites)?
             && self.flip()?
         {
-            self.v[i]["subagentRunId"] = Value::Null;
+            self.v[i][SUBAGENT_RUN_ID] = Value::Null;
             return Ok(i);
         }
-        let ints = self.find(|e, _| e.outcome.as_ref().is_some_and(|o| o["type"] == "interrupt"));
+        let ints =
+            self.find(|e, _| matches!(e.run_outcome.as_deref(), Some(RunOutcome::Interrupt(_))));
         if let Some(i) = self.pick_opt(&ints)?
             && self.flip()?
         {
-            self.v[i]["outcome"]["interrupts"][0]["subagentRunId"] = Value::Null;
+            self.v[i]["outcome"]["interrupts"][0][SUBAGENT_RUN_ID] = Value::Null;
             return Ok(i);
         }
         let p = self.any_body_pos()?;
         self.insert(
             p,
-            vec![event!(T::Custom, "name" => "n", "value" => 1, "subagentRunId" => Value::Null)],
+            vec![event!(T::Custom, "name" => "n", "value" => 1, SUBAGENT_RUN_ID => Value::Null)],
         );
         Ok(p)
     }
@@ -669,7 +668,7 @@ impl Ctx<'_, '_> {
         tags.push(String::new());
         tags.push("zz-nobody".into());
         let t = self.pick(&tags)?;
-        self.v[i]["subagentRunId"] = json!(t);
+        self.v[i][SUBAGENT_RUN_ID] = json!(t);
         Ok(i)
     }
 
@@ -679,7 +678,7 @@ impl Ctx<'_, '_> {
             && self.flip()?
         {
             if let Value::Object(m) = &mut self.v[i] {
-                m.remove("subagentRunId");
+                m.remove(SUBAGENT_RUN_ID);
             }
             return Ok(i);
         }
@@ -703,8 +702,8 @@ impl Ctx<'_, '_> {
         self.insert(
             p,
             vec![
-                event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent"),
-                event!(T::SubagentFinished, "subagentRunId" => id, "outcome" => outcome),
+                event!(T::SubagentStarted, SUBAGENT_RUN_ID => id, "name" => "zz-agent"),
+                event!(T::SubagentFinished, SUBAGENT_RUN_ID => id, "outcome" => outcome),
             ],
         );
         Ok(p + 1)
@@ -716,8 +715,8 @@ impl Ctx<'_, '_> {
         let item = self.pick(&[
             event!(T::Custom, "name" => "early", "value" => 1),
             event!(T::Raw, "event" => json!({"early": true})),
-            event!(T::StepStarted, "stepName" => "plan"),
-            event!(T::TextMessageStart, "messageId" => "zz-early"),
+            event!(T::StepStarted, STEP_NAME => "plan"),
+            event!(T::TextMessageStart, MESSAGE_ID => "zz-early"),
         ])?;
         self.insert(0, vec![item]);
         Ok(0)
@@ -728,7 +727,7 @@ impl Ctx<'_, '_> {
         let thread = self.r.events[0].thread_id.clone().unwrap_or_default();
         self.insert(
             p,
-            vec![event!(T::RunStarted, "threadId" => thread, "runId" => "zz-run")],
+            vec![event!(T::RunStarted, THREAD_ID => thread, RUN_ID => "zz-run")],
         );
         Ok(p)
     }
@@ -747,12 +746,12 @@ impl Ctx<'_, '_> {
         let thread = self.r.events[0].thread_id.clone().unwrap_or_default();
         let mut items = vec![
             event!(T::Custom, "name" => "late", "value" => 1),
-            event!(T::TextMessageStart, "messageId" => "zz-late"),
-            event!(T::SubagentStarted, "subagentRunId" => "zz-late", "name" => "zz-agent"),
+            event!(T::TextMessageStart, MESSAGE_ID => "zz-late"),
+            event!(T::SubagentStarted, SUBAGENT_RUN_ID => "zz-late", "name" => "zz-agent"),
         ];
         if kind == EndKind::Error {
             items.push(event!(T::RunError, "message" => "again"));
-            items.push(event!(T::RunFinished, "threadId" => thread, "runId" => "zz-run"));
+            items.push(event!(T::RunFinished, THREAD_ID => thread, RUN_ID => "zz-run"));
         }
         let item = self.pick(&items)?;
         self.insert(p, vec![item]);
@@ -800,11 +799,11 @@ impl Ctx<'_, '_> {
         let end = self.r.runs[k].end;
         let id = self.fresh("open");
         let item = self.pick(&[
-            event!(T::TextMessageStart, "messageId" => id),
-            event!(T::ToolCallStart, "toolCallId" => id, "toolCallName" => "search"),
-            event!(T::ReasoningStart, "messageId" => id),
-            event!(T::ReasoningMessageStart, "messageId" => id, "role" => "reasoning"),
-            event!(T::StepStarted, "stepName" => id),
+            event!(T::TextMessageStart, MESSAGE_ID => id),
+            event!(T::ToolCallStart, TOOL_CALL_ID => id, TOOL_CALL_NAME => "search"),
+            event!(T::ReasoningStart, MESSAGE_ID => id),
+            event!(T::ReasoningMessageStart, MESSAGE_ID => id, "role" => "reasoning"),
+            event!(T::StepStarted, STEP_NAME => id),
         ])?;
         self.insert(p, vec![item]);
         Ok(end + 1)
@@ -837,12 +836,12 @@ impl Ctx<'_, '_> {
         let mut e = Value::Object(ev(t));
         e[key] = json!(id);
         match t {
-            T::ToolCallStart => e["toolCallName"] = json!("search"),
+            T::ToolCallStart => e[TOOL_CALL_NAME] = json!("search"),
             T::ReasoningMessageStart => e["role"] = json!("reasoning"),
             _ => {}
         }
         if self.flip()? {
-            e["subagentRunId"] = json!(self.fresh("s"));
+            e[SUBAGENT_RUN_ID] = json!(self.fresh("s"));
         }
         self.insert(p, vec![e.clone(), e]);
         Ok(p + 1)
@@ -875,9 +874,9 @@ impl Ctx<'_, '_> {
 
     fn step_not_open(&mut self) -> Result<usize> {
         let p = self.any_body_pos()?;
-        let mut e = event!(T::StepFinished, "stepName" => self.fresh("step"));
+        let mut e = event!(T::StepFinished, STEP_NAME => self.fresh("step"));
         if self.flip()? {
-            e["subagentRunId"] = json!(self.fresh("s"));
+            e[SUBAGENT_RUN_ID] = json!(self.fresh("s"));
         }
         self.insert(p, vec![e]);
         Ok(p)
@@ -902,7 +901,7 @@ impl Ctx<'_, '_> {
                 .flat_map(|r| r.tags.iter().flatten().cloned())
                 .collect();
             if let Some(t) = self.pick_opt(&tags)? {
-                e["subagentRunId"] = json!(t);
+                e[SUBAGENT_RUN_ID] = json!(t);
             }
         }
         self.insert(p, vec![e]);
@@ -940,7 +939,7 @@ impl Ctx<'_, '_> {
             let q = self.u.int_in_range(i + 1..=self.r.runs[k].end)?;
             self.insert(
                 q,
-                vec![event!(T::SubagentStarted, "subagentRunId" => t, "name" => "late")],
+                vec![event!(T::SubagentStarted, SUBAGENT_RUN_ID => t, "name" => "late")],
             );
             return Ok(q);
         }
@@ -948,16 +947,16 @@ impl Ctx<'_, '_> {
         let id = self.fresh("s");
         let msg = self.fresh("m");
         let first = self.pick(&[
-            event!(T::Custom, "name" => "n", "value" => 1, "subagentRunId" => id),
-            event!(T::StepStarted, "stepName" => "plan", "subagentRunId" => id),
-            event!(T::Raw, "event" => json!({"n": 1}), "subagentRunId" => id),
-            event!(T::TextMessageStart, "messageId" => msg, "subagentRunId" => id),
+            event!(T::Custom, "name" => "n", "value" => 1, SUBAGENT_RUN_ID => id),
+            event!(T::StepStarted, STEP_NAME => "plan", SUBAGENT_RUN_ID => id),
+            event!(T::Raw, "event" => json!({"n": 1}), SUBAGENT_RUN_ID => id),
+            event!(T::TextMessageStart, MESSAGE_ID => msg, SUBAGENT_RUN_ID => id),
         ])?;
         self.insert(
             p,
             vec![
                 first,
-                event!(T::SubagentStarted, "subagentRunId" => id, "name" => "late"),
+                event!(T::SubagentStarted, SUBAGENT_RUN_ID => id, "name" => "late"),
             ],
         );
         Ok(p + 1)
@@ -974,7 +973,7 @@ impl Ctx<'_, '_> {
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("s");
-        let s = event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent");
+        let s = event!(T::SubagentStarted, SUBAGENT_RUN_ID => id, "name" => "zz-agent");
         self.insert(p, vec![s.clone(), s]);
         Ok(p + 1)
     }
@@ -995,11 +994,11 @@ impl Ctx<'_, '_> {
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("s");
-        let s = event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent");
+        let s = event!(T::SubagentStarted, SUBAGENT_RUN_ID => id, "name" => "zz-agent");
         let f = if self.flip()? {
-            event!(T::SubagentFinished, "subagentRunId" => id)
+            event!(T::SubagentFinished, SUBAGENT_RUN_ID => id)
         } else {
-            event!(T::SubagentError, "subagentRunId" => id, "message" => "failed")
+            event!(T::SubagentError, SUBAGENT_RUN_ID => id, "message" => "failed")
         };
         self.insert(p, vec![s.clone(), f, s]);
         Ok(p + 2)
@@ -1017,9 +1016,9 @@ impl Ctx<'_, '_> {
         let p = self.any_body_pos()?;
         let id = self.fresh("s");
         let e = if self.flip()? {
-            event!(T::SubagentFinished, "subagentRunId" => id)
+            event!(T::SubagentFinished, SUBAGENT_RUN_ID => id)
         } else {
-            event!(T::SubagentError, "subagentRunId" => id, "message" => "failed")
+            event!(T::SubagentError, SUBAGENT_RUN_ID => id, "message" => "failed")
         };
         self.insert(p, vec![e]);
         Ok(p)
@@ -1031,12 +1030,12 @@ impl Ctx<'_, '_> {
         if let Some(i) = self.pick_opt(&with_parent)?
             && self.flip()?
         {
-            self.v[i]["parentSubagentRunId"] = json!("zz-ghost");
+            self.v[i][PARENT_SUBAGENT_RUN_ID] = json!("zz-ghost");
             return Ok(i);
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("s");
-        self.insert(p, vec![event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent", "parentSubagentRunId" => "zz-ghost")]);
+        self.insert(p, vec![event!(T::SubagentStarted, SUBAGENT_RUN_ID => id, "name" => "zz-agent", PARENT_SUBAGENT_RUN_ID => "zz-ghost")]);
         Ok(p)
     }
 
@@ -1058,7 +1057,7 @@ impl Ctx<'_, '_> {
         let id = self.fresh("s");
         self.insert(
             p,
-            vec![event!(T::SubagentStarted, "subagentRunId" => id, "name" => "zz-agent")],
+            vec![event!(T::SubagentStarted, SUBAGENT_RUN_ID => id, "name" => "zz-agent")],
         );
         Ok(end + 1)
     }
@@ -1086,20 +1085,20 @@ impl Ctx<'_, '_> {
         {
             let owner = self.owner(i);
             let t = self.other_tag(self.run_of(i), &owner)?;
-            self.v[i]["subagentRunId"] = json!(t);
+            self.v[i][SUBAGENT_RUN_ID] = json!(t);
             return Ok(i);
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("m");
-        let mut open = event!(T::TextMessageStart, "messageId" => id);
-        let mut cont = event!(T::TextMessageContent, "messageId" => id, "delta" => "x", "subagentRunId" => self.fresh("intruder"));
+        let mut open = event!(T::TextMessageStart, MESSAGE_ID => id);
+        let mut cont = event!(T::TextMessageContent, MESSAGE_ID => id, "delta" => "x", SUBAGENT_RUN_ID => self.fresh("intruder"));
         if self.flip()? {
             let tag = self.fresh("s");
-            open["subagentRunId"] = json!(tag);
+            open[SUBAGENT_RUN_ID] = json!(tag);
             cont = if self.flip()? {
-                event!(T::TextMessageEnd, "messageId" => id, "subagentRunId" => "")
+                event!(T::TextMessageEnd, MESSAGE_ID => id, SUBAGENT_RUN_ID => "")
             } else {
-                event!(T::TextMessageContent, "messageId" => id, "delta" => "x", "subagentRunId" => format!("{tag}x"))
+                event!(T::TextMessageContent, MESSAGE_ID => id, "delta" => "x", SUBAGENT_RUN_ID => format!("{tag}x"))
             };
         }
         self.insert(p, vec![open, cont]);
@@ -1118,7 +1117,7 @@ impl Ctx<'_, '_> {
             let q = self.u.int_in_range(i + 1..=self.r.runs[k].end)?;
             self.insert(
                 q,
-                vec![event!(T::TextMessageStart, "messageId" => id, "subagentRunId" => t)],
+                vec![event!(T::TextMessageStart, MESSAGE_ID => id, SUBAGENT_RUN_ID => t)],
             );
             return Ok(q);
         }
@@ -1126,19 +1125,19 @@ impl Ctx<'_, '_> {
         let id = self.fresh("m");
         let (open, close, again) = match self.u.int_in_range(0..=2u8)? {
             0 => (
-                event!(T::ToolCallStart, "toolCallId" => id, "toolCallName" => "search"),
-                event!(T::ToolCallEnd, "toolCallId" => id),
-                event!(T::ToolCallStart, "toolCallId" => id, "toolCallName" => "search", "subagentRunId" => "zz-other"),
+                event!(T::ToolCallStart, TOOL_CALL_ID => id, TOOL_CALL_NAME => "search"),
+                event!(T::ToolCallEnd, TOOL_CALL_ID => id),
+                event!(T::ToolCallStart, TOOL_CALL_ID => id, TOOL_CALL_NAME => "search", SUBAGENT_RUN_ID => "zz-other"),
             ),
             1 => (
-                event!(T::ReasoningStart, "messageId" => id, "subagentRunId" => "zz-one"),
-                event!(T::ReasoningEnd, "messageId" => id),
-                event!(T::ReasoningMessageStart, "messageId" => id, "role" => "reasoning", "subagentRunId" => ""),
+                event!(T::ReasoningStart, MESSAGE_ID => id, SUBAGENT_RUN_ID => "zz-one"),
+                event!(T::ReasoningEnd, MESSAGE_ID => id),
+                event!(T::ReasoningMessageStart, MESSAGE_ID => id, "role" => "reasoning", SUBAGENT_RUN_ID => ""),
             ),
             _ => (
-                event!(T::TextMessageStart, "messageId" => id),
-                event!(T::TextMessageEnd, "messageId" => id),
-                event!(T::TextMessageStart, "messageId" => id, "subagentRunId" => "zz-other"),
+                event!(T::TextMessageStart, MESSAGE_ID => id),
+                event!(T::TextMessageEnd, MESSAGE_ID => id),
+                event!(T::TextMessageStart, MESSAGE_ID => id, SUBAGENT_RUN_ID => "zz-other"),
             ),
         };
         self.insert(p, vec![open, close, again]);
@@ -1160,22 +1159,22 @@ impl Ctx<'_, '_> {
             let call = self.fresh("tc");
             self.insert(
                 q,
-                vec![event!(T::ToolCallStart, "toolCallId" => call, "toolCallName" => "search", "parentMessageId" => msg, "subagentRunId" => t)],
+                vec![event!(T::ToolCallStart, TOOL_CALL_ID => call, TOOL_CALL_NAME => "search", PARENT_MESSAGE_ID => msg, SUBAGENT_RUN_ID => t)],
             );
             return Ok(q);
         }
         let p = self.any_body_pos()?;
         let msg = self.fresh("m");
         let call = self.fresh("tc");
-        let mut open = event!(T::TextMessageStart, "messageId" => msg);
+        let mut open = event!(T::TextMessageStart, MESSAGE_ID => msg);
         let mut tag = self.fresh("s");
         if self.flip()? {
-            open["subagentRunId"] = json!("");
+            open[SUBAGENT_RUN_ID] = json!("");
             tag = "zz-other".into();
         }
         self.insert(
             p,
-            vec![open, event!(T::ToolCallStart, "toolCallId" => call, "toolCallName" => "search", "parentMessageId" => msg, "subagentRunId" => tag)],
+            vec![open, event!(T::ToolCallStart, TOOL_CALL_ID => call, TOOL_CALL_NAME => "search", PARENT_MESSAGE_ID => msg, SUBAGENT_RUN_ID => tag)],
         );
         Ok(p + 1)
     }
@@ -1185,7 +1184,7 @@ impl Ctx<'_, '_> {
         if let Some(i) = self.pick_opt(&sites)?
             && self.flip()?
         {
-            self.v[i]["subagentRunId"] = json!(self.fresh("intruder"));
+            self.v[i][SUBAGENT_RUN_ID] = json!(self.fresh("intruder"));
             return Ok(i);
         }
         let p = self.any_body_pos()?;
@@ -1196,13 +1195,13 @@ impl Ctx<'_, '_> {
         } else {
             (Some(tag), None)
         };
-        let mut s = event!(T::StepStarted, "stepName" => name);
-        let mut f = event!(T::StepFinished, "stepName" => name);
+        let mut s = event!(T::StepStarted, STEP_NAME => name);
+        let mut f = event!(T::StepFinished, STEP_NAME => name);
         if let Some(a) = a {
-            s["subagentRunId"] = json!(a);
+            s[SUBAGENT_RUN_ID] = json!(a);
         }
         if let Some(b) = b {
-            f["subagentRunId"] = json!(b);
+            f[SUBAGENT_RUN_ID] = json!(b);
         }
         self.insert(p, vec![s, f]);
         Ok(p + 1)
@@ -1214,14 +1213,14 @@ impl Ctx<'_, '_> {
         let mut e = Value::Object(ev(t));
         match t {
             T::ToolCallChunk => {
-                e["toolCallId"] = json!(id);
-                e["toolCallName"] = json!("search");
+                e[TOOL_CALL_ID] = json!(id);
+                e[TOOL_CALL_NAME] = json!("search");
             }
-            _ => e["messageId"] = json!(id),
+            _ => e[MESSAGE_ID] = json!(id),
         }
         e["delta"] = json!("x");
         if let Some(tag) = tag {
-            e["subagentRunId"] = json!(tag);
+            e[SUBAGENT_RUN_ID] = json!(tag);
         }
         e
     }
@@ -1255,18 +1254,18 @@ impl Ctx<'_, '_> {
         let mut e = Value::Object(ev(t));
         e["delta"] = json!("x");
         if t == T::ToolCallChunk && self.flip()? {
-            e["toolCallName"] = json!("search");
+            e[TOOL_CALL_NAME] = json!("search");
         }
-        e["subagentRunId"] = json!(self.fresh("lane"));
+        e[SUBAGENT_RUN_ID] = json!(self.fresh("lane"));
         self.insert(p, vec![e]);
         Ok(p)
     }
 
     fn chunk_missing_name(&mut self) -> Result<usize> {
         let p = self.any_body_pos()?;
-        let mut e = event!(T::ToolCallChunk, "toolCallId" => self.fresh("tc"), "delta" => "{");
+        let mut e = event!(T::ToolCallChunk, TOOL_CALL_ID => self.fresh("tc"), "delta" => "{");
         if self.flip()? {
-            e["subagentRunId"] = json!(self.fresh("lane"));
+            e[SUBAGENT_RUN_ID] = json!(self.fresh("lane"));
         }
         self.insert(p, vec![e]);
         Ok(p)
@@ -1282,9 +1281,9 @@ impl Ctx<'_, '_> {
             if self.kind(i) == T::TextMessageChunk {
                 self.v[i]["name"] = json!("zz-name");
             } else if self.flip()? {
-                self.v[i]["toolCallName"] = json!("zz-other");
+                self.v[i][TOOL_CALL_NAME] = json!("zz-other");
             } else {
-                self.v[i]["parentMessageId"] = json!("zz-msg");
+                self.v[i][PARENT_MESSAGE_ID] = json!("zz-msg");
             }
             return Ok(i);
         }
@@ -1299,11 +1298,11 @@ impl Ctx<'_, '_> {
         let open = self.chunk_opener(t, &id, Some(&lane));
         let mut next = Value::Object(ev(t));
         next["delta"] = json!("y");
-        next["subagentRunId"] = json!(lane);
+        next[SUBAGENT_RUN_ID] = json!(lane);
         if t == T::TextMessageChunk {
             next["role"] = json!(self.pick(&["user", "system", "developer"])?);
         } else {
-            next["toolCallName"] = json!("fetch");
+            next[TOOL_CALL_NAME] = json!("fetch");
         }
         self.insert(p, vec![open, next]);
         Ok(p + 1)

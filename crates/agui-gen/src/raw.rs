@@ -8,6 +8,7 @@
 //! of a message's text, which the projection then ends with U+FFFD.
 
 use crate::mutate::Mutated;
+use crate::names::MESSAGE_ID;
 use crate::render::Rendered;
 use agui_model::{EventType as T, RuleId};
 use arbitrary::{Result, Unstructured};
@@ -145,14 +146,14 @@ fn last_deltas(r: &Rendered, values: &[Value]) -> Vec<(usize, usize, String)> {
             if r.events[i].kind() != T::TextMessageContent {
                 continue;
             }
-            let Some(id) = values[i]["messageId"].as_str() else {
+            let Some(id) = values[i][MESSAGE_ID].as_str() else {
                 continue;
             };
             let later = (i + 1..span.end).any(|j| {
                 matches!(
                     r.events[j].kind(),
                     T::TextMessageContent | T::TextMessageChunk
-                ) && values[j]["messageId"].as_str() == Some(id)
+                ) && values[j][MESSAGE_ID].as_str() == Some(id)
             });
             if !later {
                 out.push((i, k, id.to_owned()));

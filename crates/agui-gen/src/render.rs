@@ -11,13 +11,23 @@
 //! event per group and interleaves freely.
 
 use crate::ev::{Delta, Ev, Str};
+use crate::names::{ACTIVITY_TYPE, RUN_ID, THREAD_ID};
 use crate::patch;
 use crate::rng::SplitMix;
 use crate::scenario::{
     ActivityOp, CallOp, InvEnd, Op, ReasoningOp, RunEnd, RunPlan, Scenario, TextOp,
 };
 use agui_model::EventType as T;
+use agui_model::events::{
+    Content, Interrupt, Message, Object, ResumeEntry, ResumeStatus, RunAgentInput, RunCancelled,
+    RunInterrupt, RunOutcome, RunSuccess, SubagentOutcome, SubagentSuccess, SubagentSuspended,
+    UserMessage,
+};
 use serde_json::{Map, Value, json};
+
+/// `interruptIds` of a subagent's outcome and of an invocation in the
+/// projection (a nested shape, not a field of the event table).
+const INTERRUPT_IDS: &str = "interruptIds";
 use std::collections::{HashMap, VecDeque};
 
 /// Where an event came from.
@@ -202,7 +212,7 @@ pub struct Jsonl<'a>(pub &'a mut Vec<u8>);
 impl Sink for Jsonl<'_> {
     fn event(&mut self, ev: Ev, _meta: Meta) {
         // Serializing strings and values into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut *self.0, &ev);
+        let _ = serde_json::to_writer(&mut *self.0, &ev.to_event());
         self.0.push(b'\n');
     }
 }
@@ -424,20 +434,23 @@ impl<S: Sink> Renderer<'_, S> {
             ev.parent_run_id = Some(st(&sc.runs[k - 1].run_id));
         }
         if let Some(input) = &run.input {
-            let mut m = Map::new();
-            m.insert("threadId".into(), Value::String(sc.thread_id.clone()));
-            m.insert("runId".into(), Value::String(run.run_id.clone()));
             let mut messages = Vec::new();
             if let Some((id, tag)) = &input.history {
-                let mut msg = json!({"id": id, "role": "user", "content": "earlier question"});
-                if let Some(t) = tag {
-                    msg["subagentRunId"] = Value::String(t.clone());
-                }
-                messages.push(msg);
+                messages.push(Message::User(UserMessage {
+                    id: id.clone(),
+                    content: Content::Text("earlier question".into()),
+                    subagent_run_id: tag.clone(),
+                    ..Default::default()
+                }));
             }
-            m.insert("messages".into(), Value::Array(messages));
+            let mut typed = RunAgentInput {
+                thread_id: sc.thread_id.clone(),
+                run_id: run.run_id.clone(),
+                messages,
+                ..Default::default()
+            };
             if let Some(s) = &input.state {
-                m.insert("state".into(), s.clone());
+                typed.state = Some(s.clone());
                 if let Value::Object(o) = s {
                     self.state = o.clone();
                 }
@@ -446,11 +459,15 @@ impl<S: Sink> Renderer<'_, S> {
                 let list = input
                     .resume
                     .iter()
-                    .map(|i| json!({"interruptId": i, "status": "resolved"}))
+                    .map(|i| ResumeEntry {
+                        interrupt_id: i.clone(),
+                        status: ResumeStatus::Resolved,
+                        ..Default::default()
+                    })
                     .collect();
-                m.insert("resume".into(), Value::Array(list));
+                typed.resume = Some(list);
             }
-            ev.input = Some(Box::new(Value::Object(m)));
+            ev.input = Some(Box::new(typed));
         }
         self.emit(ev, Effect::None, 0);
 
@@ -565,18 +582,19 @@ impl<S: Sink> Renderer<'_, S> {
                 let mut e = Ev::new(T::RunFinished);
                 e.thread_id = Some(st(&sc.thread_id));
                 e.run_id = Some(st(&run.run_id));
-                e.outcome = match run.outcome_style {
-                    1 => Some(Box::new(json!({"type": "success"}))),
+                e.run_outcome = match run.outcome_style {
+                    1 => Some(RunOutcome::Success(RunSuccess::default())),
                     2 => {
-                        let pending: Vec<&str> =
-                            self.view.calls.iter().take(1).map(|c| &**c).collect();
-                        Some(Box::new(
-                            json!({"type": "success", "pendingToolCallIds": pending}),
-                        ))
+                        let pending = self.view.calls.iter().take(1).map(|c| c.to_string());
+                        Some(RunOutcome::Success(RunSuccess {
+                            pending_tool_call_ids: Some(pending.collect()),
+                            ..Default::default()
+                        }))
                     }
-                    3 => Some(Box::new(json!({"type": "cancelled"}))),
+                    3 => Some(RunOutcome::Cancelled(RunCancelled::default())),
                     _ => None,
-                };
+                }
+                .map(Box::new);
                 if run.sched_seed.is_multiple_of(3) {
                     e.result = Some(Box::new(json!({"answer": 42})));
                 }
@@ -587,17 +605,19 @@ impl<S: Sink> Renderer<'_, S> {
                 let mut e = Ev::new(T::RunFinished);
                 e.thread_id = Some(st(&sc.thread_id));
                 e.run_id = Some(st(&run.run_id));
-                let items: Vec<Value> = list
+                let interrupts = list
                     .iter()
-                    .map(|i| {
-                        let mut m = json!({"id": i.id, "reason": "input_required"});
-                        if let Some(t) = &i.tag {
-                            m["subagentRunId"] = Value::String(t.clone());
-                        }
-                        m
+                    .map(|i| Interrupt {
+                        id: i.id.clone(),
+                        reason: "input_required".into(),
+                        subagent_run_id: i.tag.clone(),
+                        ..Default::default()
                     })
                     .collect();
-                e.outcome = Some(Box::new(json!({"type": "interrupt", "interrupts": items})));
+                e.run_outcome = Some(Box::new(RunOutcome::Interrupt(RunInterrupt {
+                    interrupts,
+                    ..Default::default()
+                })));
                 self.emit(e, Effect::None, 0);
                 ("finished", EndKind::Interrupt)
             }
@@ -777,26 +797,10 @@ impl<S: Sink> Renderer<'_, S> {
             inv.status = "errored";
             return;
         }
-        match ev
-            .outcome
-            .as_ref()
-            .and_then(|o| o.get("type"))
-            .and_then(Value::as_str)
-        {
-            Some("suspended") => {
+        match ev.sub_outcome.as_deref() {
+            Some(SubagentOutcome::Suspended(o)) => {
                 inv.status = "suspended";
-                let ids = ev
-                    .outcome
-                    .as_ref()
-                    .and_then(|o| o.get("interruptIds"))
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|x| x.as_str().map(str::to_owned))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                inv.interrupt_ids = Some(ids);
+                inv.interrupt_ids = Some(o.interrupt_ids.clone().unwrap_or_default());
             }
             _ => inv.status = "finished",
         }
@@ -877,9 +881,21 @@ fn finish_event(id: &Str, end: &InvEnd) -> Ev {
         }
         InvEnd::Success(style) => {
             let mut e = Ev::new(T::SubagentFinished).tagged(Some(id));
+            let success = |interrupt_ids: Option<Vec<String>>| {
+                let mut extra = Object::new();
+                if let Some(ids) = interrupt_ids {
+                    // `interruptIds: []` on a success: allowed (only a
+                    // non-empty list is `lifecycle.success-with-interrupts`)
+                    // and kept out of the typed struct, as the model does.
+                    extra.insert(INTERRUPT_IDS.into(), Value::from(ids));
+                }
+                Some(Box::new(SubagentOutcome::Success(SubagentSuccess {
+                    extra,
+                })))
+            };
             match style {
-                1 => e.outcome = Some(Box::new(json!({"type": "success"}))),
-                2 => e.outcome = Some(Box::new(json!({"type": "success", "interruptIds": []}))),
+                1 => e.sub_outcome = success(None),
+                2 => e.sub_outcome = success(Some(Vec::new())),
                 3 => e.result = Some(Box::new(json!("done"))),
                 _ => {}
             }
@@ -887,10 +903,10 @@ fn finish_event(id: &Str, end: &InvEnd) -> Ev {
         }
         InvEnd::Suspended(ids) => {
             let mut e = Ev::new(T::SubagentFinished).tagged(Some(id));
-            e.outcome = Some(Box::new(match ids {
-                Some(ids) => json!({"type": "suspended", "interruptIds": ids}),
-                None => json!({"type": "suspended"}),
-            }));
+            e.sub_outcome = Some(Box::new(SubagentOutcome::Suspended(SubagentSuspended {
+                interrupt_ids: ids.clone(),
+                ..Default::default()
+            })));
             e
         }
     }
@@ -1270,7 +1286,7 @@ fn render_view(
             }
             m.insert("status".into(), Value::from(i.status));
             if let Some(ids) = i.interrupt_ids {
-                m.insert("interruptIds".into(), json!(ids));
+                m.insert(INTERRUPT_IDS.into(), json!(ids));
             }
             Value::Object(m)
         })
@@ -1286,7 +1302,7 @@ fn render_view(
                 m.insert("owner".into(), Value::from(&*o));
             }
             if let Some(t) = msg.activity_type {
-                m.insert("activityType".into(), Value::from(&*t));
+                m.insert(ACTIVITY_TYPE.into(), Value::from(&*t));
             }
             m.insert("content".into(), msg.content);
             if !msg.calls.is_empty() {
@@ -1299,15 +1315,16 @@ fn render_view(
             Value::Object(m)
         })
         .collect();
-    json!({
-        "threadId": sc.thread_id,
-        "runId": run.run_id,
+    let mut out = json!({
         "status": status,
         "invocations": invocations,
         "messages": messages,
         "state": Value::Object(state.clone()),
         "interrupts": interrupts,
-    })
+    });
+    out[THREAD_ID] = Value::from(sc.thread_id.as_str());
+    out[RUN_ID] = Value::from(run.run_id.as_str());
+    out
 }
 
 #[cfg(test)]

@@ -9,10 +9,19 @@
 //! input ([`merge`]) is merged into every scenario of the producer suite
 //! (docs/decisions.md "Base input").
 
+use agui_model::EventType;
+use agui_model::events::{Content, Message, RunAgentInput, UserMessage};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// `threadId` and `runId` of `RunAgentInput` and of the `RUN_*` events,
+/// from the wire table (`RUN_STARTED`'s first two fields), not spelled.
+pub(crate) const THREAD_ID: &str = EventType::RunStarted.fields()[0].key;
+pub(crate) const RUN_ID: &str = EventType::RunStarted.fields()[1].key;
+/// `toolCallId` of a tool message (as of `TOOL_CALL_START`).
+pub(crate) const TOOL_CALL_ID: &str = EventType::ToolCallStart.fields()[0].key;
 
 /// A fresh id, unique within this process and very likely across runs:
 /// the time in nanoseconds, the process id and a counter.
@@ -31,7 +40,12 @@ pub const DEFAULT_MESSAGE: &str = "Say hello in one short sentence.";
 
 /// A user message with a fresh id.
 pub fn user_message(text: &str) -> Value {
-    json!({"id": fresh_id("msg"), "role": "user", "content": text})
+    let m = Message::User(UserMessage {
+        id: fresh_id("msg"),
+        content: Content::Text(text.to_owned()),
+        ..Default::default()
+    });
+    serde_json::to_value(m).unwrap_or(Value::Null)
 }
 
 /// The default input: fresh ids, one user message ([`DEFAULT_MESSAGE`]),
@@ -44,15 +58,17 @@ pub fn default_input() -> Value {
 
 /// [`default_input`] without its message.
 pub fn empty_input() -> Value {
-    json!({
-        "threadId": fresh_id("thread"),
-        "runId": fresh_id("run"),
-        "messages": [],
-        "tools": [],
-        "context": [],
-        "state": {},
-        "forwardedProps": {},
-    })
+    let input = RunAgentInput {
+        thread_id: fresh_id("thread"),
+        run_id: fresh_id("run"),
+        messages: Vec::new(),
+        tools: Some(Vec::new()),
+        context: Some(Vec::new()),
+        state: Some(json!({})),
+        forwarded_props: Some(json!({})),
+        ..Default::default()
+    };
+    serde_json::to_value(input).unwrap_or(Value::Null)
 }
 
 /// What the input flags ask for (`--message`, `--state`,
@@ -218,7 +234,7 @@ pub fn ensure_user_message(input: &mut Value) {
 
 /// Fills in a missing `threadId` and `runId` with fresh ids.
 pub fn complete(mut input: Map<String, Value>) -> Map<String, Value> {
-    for (key, prefix) in [("threadId", "thread"), ("runId", "run")] {
+    for (key, prefix) in [(THREAD_ID, "thread"), (RUN_ID, "run")] {
         if !input.contains_key(key) {
             input.insert(key.to_owned(), Value::from(fresh_id(prefix)));
         }

@@ -6,6 +6,7 @@
 //! violations". This log is kept beside the checker (it never judges a
 //! rule) from the events it sees, and every report shows it.
 
+use crate::input::{RUN_ID, THREAD_ID};
 use serde_json::{Map, Value, json};
 use std::fmt;
 
@@ -76,10 +77,10 @@ impl RunRecord {
         m.insert("start".into(), json!(self.start));
         m.insert("end".into(), json!(self.end));
         if let Some(t) = &self.thread_id {
-            m.insert("threadId".into(), json!(t));
+            m.insert(THREAD_ID.into(), json!(t));
         }
         if let Some(r) = &self.run_id {
-            m.insert("runId".into(), json!(r));
+            m.insert(RUN_ID.into(), json!(r));
         }
         match &self.outcome {
             Outcome::Errored { message, code } => {
@@ -179,8 +180,8 @@ impl RunLog {
                 self.open = Some(RunRecord {
                     start: index,
                     end: index,
-                    thread_id: string(o, "threadId"),
-                    run_id: string(o, "runId"),
+                    thread_id: string(o, THREAD_ID),
+                    run_id: string(o, RUN_ID),
                     outcome: Outcome::Unterminated,
                 });
             }
@@ -238,8 +239,8 @@ impl RunLog {
             run_id: None,
             outcome: Outcome::Unterminated,
         });
-        run.thread_id = run.thread_id.or_else(|| string(o, "threadId"));
-        run.run_id = run.run_id.or_else(|| string(o, "runId"));
+        run.thread_id = run.thread_id.or_else(|| string(o, THREAD_ID));
+        run.run_id = run.run_id.or_else(|| string(o, RUN_ID));
         run.end = index;
         run.outcome = outcome;
         self.keep(run);

@@ -8,8 +8,10 @@
 //! interrupted, made no tool call, did not finish) is not sent: the
 //! scenario is skipped with that reason, never passed.
 
-use crate::input::{fresh_id, user_message};
+use crate::input::{RUN_ID, TOOL_CALL_ID, fresh_id, user_message};
 use crate::outcome::{Outcome, RunRecord};
+use agui_model::events::{Content, Event, Message, ToolMessage};
+use agui_model::wire::SUBAGENT_RUN_ID;
 use serde_json::{Map, Value, json};
 
 /// A scenario: the first request, then the steps built from the answers.
@@ -178,7 +180,7 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
         Value::Object(o) => o.clone(),
         _ => Map::new(),
     };
-    next.insert("runId".into(), json!(fresh_id("run")));
+    next.insert(RUN_ID.into(), json!(fresh_id("run")));
     next.remove("resume");
     let mut messages = match next.remove("messages") {
         Some(Value::Array(m)) => m,
@@ -254,12 +256,13 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
                         other => other.to_string(),
                     })
                     .unwrap_or_else(|| content.clone());
-                messages.push(json!({
-                    "id": fresh_id("msg-tool"),
-                    "role": "tool",
-                    "toolCallId": id,
-                    "content": text,
-                }));
+                let m = Message::Tool(ToolMessage {
+                    id: fresh_id("msg-tool"),
+                    content: Content::Text(text),
+                    tool_call_id: id,
+                    ..Default::default()
+                });
+                messages.push(serde_json::to_value(m).unwrap_or(Value::Null));
             }
         }
     }
@@ -309,14 +312,14 @@ pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
                 }
                 "tool" => {
                     let call = results.iter().find(|(msg, _)| msg == id)?;
-                    out["toolCallId"] = json!(call.1);
+                    out[TOOL_CALL_ID] = json!(call.1);
                     out["content"] = json!(content);
                 }
                 "user" | "system" | "developer" => out["content"] = json!(content),
                 _ => return None,
             }
             if let Some(owner) = m.get("owner").and_then(Value::as_str) {
-                out["subagentRunId"] = json!(owner);
+                out[SUBAGENT_RUN_ID] = json!(owner);
             }
             Some(out)
         })
@@ -344,12 +347,9 @@ fn changes_state(events: &[Value]) -> bool {
 fn tool_results(events: &[Value]) -> Vec<(String, String)> {
     events
         .iter()
-        .filter(|e| e.get("type").and_then(Value::as_str) == Some("TOOL_CALL_RESULT"))
-        .filter_map(|e| {
-            Some((
-                e.get("messageId")?.as_str()?.to_owned(),
-                e.get("toolCallId")?.as_str()?.to_owned(),
-            ))
+        .filter_map(|e| match Event::from_value(e) {
+            Ok(Event::ToolCallResult(r)) => Some((r.message_id, r.tool_call_id)),
+            _ => None,
         })
         .collect()
 }
@@ -363,18 +363,16 @@ pub fn open_tool_calls(answer: &Answer<'_>) -> Vec<(String, String)> {
         .collect();
     let mut calls: Vec<(String, String)> = Vec::new();
     for e in answer.events {
-        let ty = e.get("type").and_then(Value::as_str);
-        if !matches!(ty, Some("TOOL_CALL_START" | "TOOL_CALL_CHUNK")) {
-            continue;
-        }
-        let (Some(id), Some(name)) = (
-            e.get("toolCallId").and_then(Value::as_str),
-            e.get("toolCallName").and_then(Value::as_str),
-        ) else {
-            continue;
+        let (id, name) = match Event::from_value(e) {
+            Ok(Event::ToolCallStart(s)) => (s.tool_call_id, s.tool_call_name),
+            Ok(Event::ToolCallChunk(c)) => match (c.tool_call_id, c.tool_call_name) {
+                (Some(id), Some(name)) => (id, name),
+                _ => continue,
+            },
+            _ => continue,
         };
-        if !answered.iter().any(|a| a == id) && !calls.iter().any(|(c, _)| c == id) {
-            calls.push((id.to_owned(), name.to_owned()));
+        if !answered.contains(&id) && !calls.iter().any(|(c, _)| *c == id) {
+            calls.push((id, name));
         }
     }
     if let Some(RunRecord {

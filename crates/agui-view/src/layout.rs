@@ -21,9 +21,26 @@
 //! - A chunk stream is a bar from its first chunk to the last chunk that
 //!   continued it, in the lane it was opened in (RULES.md "Chunk shorthand").
 
+use agui_model::EventType as T;
+use agui_model::wire::SUBAGENT_RUN_ID;
 use agui_model::{RuleId, Violation};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
+
+/// Wire names read off event values, taken from the wire table
+/// (`EventType::fields`, required fields first) rather than spelled: the
+/// layout reads any value, an invalid one too, so it reads fields loosely
+/// instead of parsing typed events.
+const fn key(t: T, i: usize) -> &'static str {
+    t.fields()[i].key
+}
+const RUN_ID: &str = key(T::RunStarted, 1);
+const STEP_NAME: &str = key(T::StepStarted, 0);
+const MESSAGE_ID: &str = key(T::TextMessageStart, 0);
+const TOOL_CALL_ID: &str = key(T::ToolCallStart, 0);
+const PARENT_MESSAGE_ID: &str = key(T::ToolCallStart, 2);
+const ENTITY_ID: &str = key(T::ReasoningEncryptedValue, 1);
+const PARENT_SUBAGENT_RUN_ID: &str = key(T::SubagentStarted, 2);
 
 /// A lane's position in [`Layout::lanes`]; 0 is the parent agent.
 pub type LaneIx = usize;
@@ -371,7 +388,7 @@ impl Builder {
                 cat: Cat::Invalid,
             };
         };
-        let tag = str_field(o, "subagentRunId");
+        let tag = str_field(o, SUBAGENT_RUN_ID);
         let ty = str_field(o, "type").unwrap_or_default();
         let own = self.lane(tag);
         let is_chunk = ty.ends_with("_CHUNK");
@@ -386,8 +403,8 @@ impl Builder {
         if explicit {
             self.chunks.remove(&own);
         }
-        let mid = str_field(o, "messageId");
-        let tid = str_field(o, "toolCallId");
+        let mid = str_field(o, MESSAGE_ID);
+        let tid = str_field(o, TOOL_CALL_ID);
         let (lane, cat) = match ty {
             "RUN_STARTED" => {
                 if let Some(run) = self.runs.last_mut()
@@ -400,7 +417,7 @@ impl Builder {
                 self.runs.push(Run {
                     from: i,
                     to: i,
-                    run_id: str_field(o, "runId").map(str::to_owned),
+                    run_id: str_field(o, RUN_ID).map(str::to_owned),
                     end: RunEnd::Open,
                 });
                 (0, Cat::Run)
@@ -421,7 +438,7 @@ impl Builder {
                 (0, Cat::Run)
             }
             "SUBAGENT_STARTED" => {
-                let parent = str_field(o, "parentSubagentRunId")
+                let parent = str_field(o, PARENT_SUBAGENT_RUN_ID)
                     .and_then(|p| self.lane_of.get(&Some(p.to_owned())).copied());
                 let lane = &mut self.lanes[own];
                 if lane.name.is_none() && lane.parent.is_none() {
@@ -478,7 +495,7 @@ impl Builder {
                 (lane, Cat::Text)
             }
             "TOOL_CALL_START" => {
-                let pmid = str_field(o, "parentMessageId");
+                let pmid = str_field(o, PARENT_MESSAGE_ID);
                 let lane = match tag {
                     Some(_) => own,
                     None => self
@@ -537,7 +554,7 @@ impl Builder {
                 (lane, Cat::Reasoning)
             }
             "REASONING_ENCRYPTED_VALUE" => {
-                let entity = str_field(o, "entityId");
+                let entity = str_field(o, ENTITY_ID);
                 let lane = match tag {
                     Some(_) => own,
                     None if str_field(o, "subtype") == Some("tool-call") => {
@@ -551,7 +568,7 @@ impl Builder {
                 (lane, Cat::Reasoning)
             }
             "STEP_STARTED" | "STEP_FINISHED" => {
-                if let Some(name) = str_field(o, "stepName") {
+                if let Some(name) = str_field(o, STEP_NAME) {
                     let key = (own, name.to_owned());
                     if ty == "STEP_STARTED" {
                         if !self.steps.contains_key(&key) {
