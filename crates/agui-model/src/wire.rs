@@ -35,6 +35,28 @@ pub const SUBAGENT_OUTCOMES: &[&str] = &["success", "suspended"];
 
 /// The wire name of the field every attributable event may carry.
 pub const SUBAGENT_RUN_ID: &str = "subagentRunId";
+/// The wire name of the discriminator every event carries.
+pub const TYPE: &str = "type";
+
+/// Wire names of nested shapes' fields (Message, ToolCall, the outcomes,
+/// Interrupt, RunAgentInput) that code reads by name; a message's or an
+/// interrupt's owner is [`SUBAGENT_RUN_ID`], a discriminator [`TYPE`].
+pub mod nested {
+    /// `Message.id`, `ToolCall.id`, `Interrupt.id`.
+    pub const ID: &str = "id";
+    /// `Message.role`.
+    pub const ROLE: &str = "role";
+    /// `AssistantMessage.toolCalls`.
+    pub const TOOL_CALLS: &str = "toolCalls";
+    /// `RunAgentInput.state`.
+    pub const STATE: &str = "state";
+    /// `RunAgentInput.messages`.
+    pub const MESSAGES: &str = "messages";
+    /// `RunOutcome.interrupts` (type `interrupt`).
+    pub const INTERRUPTS: &str = "interrupts";
+    /// `SubagentOutcome.interruptIds` (type `suspended`).
+    pub const INTERRUPT_IDS: &str = "interruptIds";
+}
 
 /// The type a field must have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,6 +394,33 @@ macro_rules! event_schema {
 }
 
 for_each_event!(event_schema);
+
+/// Each type's wire names as constants, generated from the table:
+/// `key::ToolCallChunk::tool_call_id` is `"toolCallId"`. For code that
+/// names a field in a message or reads it from a map.
+macro_rules! event_keys {
+    ($(
+        $variant:ident = $name:literal, $attr:ident {
+            req { $( $(#[$rm:meta])* $rf:ident : $rt:ty = $rw:literal $rk:expr ),* $(,)? }
+            opt { $( $(#[$om:meta])* $of:ident : $ot:ty = $ow:literal $ok:expr ),* $(,)? }
+        }
+    )*) => {
+        /// One module per event type, one constant per field (named like
+        /// the typed struct's field).
+        #[allow(non_snake_case, non_upper_case_globals, dead_code)]
+        pub mod key {
+            $(
+                #[doc = concat!("The fields of `", $name, "`.")]
+                pub mod $variant {
+                    $( pub const $rf: &str = $rw; )*
+                    $( pub const $of: &str = $ow; )*
+                }
+            )*
+        }
+    };
+}
+
+for_each_event!(event_keys);
 
 #[cfg(test)]
 mod tests {
