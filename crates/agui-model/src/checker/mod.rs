@@ -559,6 +559,14 @@ impl Checker {
 
     // ---- runs ----
 
+    /// A chunk may open an entity and continue it in one event, so the
+    /// record it continues was made by this very event, whose attribution
+    /// is not recorded yet: never skip recording it.
+    fn chunk_event(&mut self, i: usize, ty: EventType, tag: Option<&str>, c: &Chunk<'_>) {
+        self.chunk(i, ty, tag, c);
+        self.tag_attributed = false;
+    }
+
     /// The run rules of an event's place in the stream (before, inside or
     /// after a run); whether the event goes on to the rules of its type.
     fn enter(&mut self, i: usize, ty: EventType) -> bool {
@@ -672,7 +680,7 @@ impl Checker {
                     tool_name: None,
                     parent: None,
                 };
-                self.chunk(i, ty, tag, &c);
+                self.chunk_event(i, ty, tag, &c);
             }
             Body::ToolCallChunk {
                 tool_call_id,
@@ -689,7 +697,7 @@ impl Checker {
                     tool_name: tool_call_name.as_deref(),
                     parent: parent_message_id.as_deref(),
                 };
-                self.chunk(i, ty, tag, &c);
+                self.chunk_event(i, ty, tag, &c);
             }
             Body::ReasoningMessageChunk { message_id, delta } => {
                 let c = Chunk {
@@ -701,7 +709,7 @@ impl Checker {
                     tool_name: None,
                     parent: None,
                 };
-                self.chunk(i, ty, tag, &c);
+                self.chunk_event(i, ty, tag, &c);
             }
             Body::TextMessageStart {
                 message_id, role, ..
