@@ -6,6 +6,7 @@
 //! ([`projection`]). The rule ids live once, in [`rules`]; state and
 //! activity patches are applied by [`patch`] (RFC 6902, atomic, budgeted).
 
+pub(crate) mod body;
 pub mod check;
 pub mod checker;
 pub mod events;

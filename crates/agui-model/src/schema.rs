@@ -81,6 +81,14 @@ pub fn validate(value: &Value) -> Vec<SchemaIssue> {
     ctx.issues
 }
 
+/// Whether one value fits a field kind with no issue at all (the fast path
+/// judges a nested value it cannot screen byte by byte).
+pub(crate) fn fits(v: &Value, kind: crate::wire::Kind) -> bool {
+    let mut ctx = Ctx::default();
+    ctx.value(v, &Path::Root, kind);
+    ctx.issues.is_empty()
+}
+
 /// The event type a misspelt `type` most likely meant: the same name in
 /// another case or with `-` or spaces for `_` (`text_message_start`), else
 /// the closest name by Jaro-Winkler similarity, if close enough.

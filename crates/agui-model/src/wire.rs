@@ -35,6 +35,158 @@ pub const SUBAGENT_OUTCOMES: &[&str] = &["success", "suspended"];
 
 /// The wire name of the field every attributable event may carry.
 pub const SUBAGENT_RUN_ID: &str = "subagentRunId";
+/// The wire name of the discriminator every event carries.
+pub const TYPE: &str = "type";
+
+/// Wire names of nested shapes' fields (Message, ToolCall, the outcomes,
+/// Interrupt, RunAgentInput) that code reads by name; a message's or an
+/// interrupt's owner is [`SUBAGENT_RUN_ID`], a discriminator [`TYPE`].
+pub mod nested {
+    /// `Message.id`, `ToolCall.id`, `Interrupt.id`.
+    pub const ID: &str = "id";
+    /// `Message.role`.
+    pub const ROLE: &str = "role";
+    /// `AssistantMessage.toolCalls`.
+    pub const TOOL_CALLS: &str = "toolCalls";
+    /// `RunAgentInput.state`.
+    pub const STATE: &str = "state";
+    /// `RunAgentInput.messages`.
+    pub const MESSAGES: &str = "messages";
+    /// `RunOutcome.interrupts` (type `interrupt`).
+    pub const INTERRUPTS: &str = "interrupts";
+    /// `SubagentOutcome.interruptIds` (type `suspended`).
+    pub const INTERRUPT_IDS: &str = "interruptIds";
+    /// A JSON Patch operation's `op`.
+    pub const OP: &str = "op";
+
+    use super::{Field, Kind, SUBAGENT_RUN_ID, TYPE, opt, req};
+
+    /// `RunOutcome.type`.
+    pub const RUN_OUTCOMES: &[&str] = &["success", "interrupt", "cancelled"];
+    /// A JSON Patch operation's `op`.
+    pub const PATCH_OPS: &[&str] = &["add", "remove", "replace", "move", "copy", "test"];
+    /// `ContentPart.type`.
+    pub const PART_TYPES: &[&str] = &["text", "image", "audio", "video", "document"];
+    /// A media part's `source.type`.
+    pub const SOURCE_TYPES: &[&str] = &["data", "url", "file"];
+    /// `resume[].status`.
+    pub const RESUME_STATUSES: &[&str] = &["resolved", "cancelled"];
+
+    // ---- Field tables of the nested shapes ----
+
+    /// Every JSON Patch operation: `path`.
+    pub const PATCH_PATH: &[Field] = &[req("path", Kind::Pointer)];
+    /// `add`, `replace`, `test`: `value`.
+    pub const PATCH_VALUE: &[Field] = &[req("value", Kind::Any)];
+    /// `move`, `copy`: `from`.
+    pub const PATCH_FROM: &[Field] = &[req("from", Kind::Pointer)];
+    /// `RunOutcome` of type `success`.
+    pub const RUN_SUCCESS: &[Field] = &[opt("pendingToolCallIds", Kind::Strings)];
+    /// `RunOutcome` of type `interrupt`.
+    pub const RUN_INTERRUPT: &[Field] = &[req(INTERRUPTS, Kind::Interrupts)];
+    /// `SubagentOutcome` of type `suspended`.
+    pub const SUBAGENT_SUSPENDED: &[Field] = &[opt(INTERRUPT_IDS, Kind::Strings)];
+    pub const MESSAGE_BASE: &[Field] =
+        &[req(ID, Kind::Str), opt(SUBAGENT_RUN_ID, Kind::Attribution)];
+    pub const DEVELOPER: &[Field] = &[
+        req("content", Kind::Str),
+        opt("name", Kind::Str),
+        opt("encryptedValue", Kind::Str),
+    ];
+    pub const ASSISTANT: &[Field] = &[
+        opt("content", Kind::Str),
+        opt(TOOL_CALLS, Kind::ToolCalls),
+        opt("name", Kind::Str),
+        opt("encryptedValue", Kind::Str),
+    ];
+    pub const USER: &[Field] = &[
+        req("content", Kind::Content),
+        opt("name", Kind::Str),
+        opt("encryptedValue", Kind::Str),
+    ];
+    pub const TOOL_MESSAGE: &[Field] = &[
+        req("content", Kind::Content),
+        req("toolCallId", Kind::Str),
+        opt("error", Kind::Str),
+        opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
+    ];
+    pub const ACTIVITY: &[Field] = &[
+        req("activityType", Kind::Str),
+        req("content", Kind::Object),
+        opt("metadata", Kind::Object),
+    ];
+    pub const REASONING: &[Field] = &[
+        req("content", Kind::Str),
+        opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
+    ];
+
+    /// A tool call has no `subagentRunId` of its own: one there is an unknown
+    /// field and is ignored.
+    pub const TOOL_CALL: &[Field] = &[
+        req(ID, Kind::Str),
+        req(TYPE, Kind::OneOf(&["function"])),
+        req("function", Kind::Function),
+        opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
+    ];
+    pub const FUNCTION: &[Field] = &[req("name", Kind::Str), req("arguments", Kind::Str)];
+
+    pub const TEXT_PART: &[Field] = &[req("text", Kind::Str)];
+    pub const MEDIA_PART: &[Field] = &[req("source", Kind::Source)];
+    pub const DATA_SOURCE: &[Field] = &[req("value", Kind::Str), req("mimeType", Kind::Str)];
+    pub const URL_SOURCE: &[Field] = &[req("value", Kind::Str), opt("mimeType", Kind::Str)];
+    pub const FILE_SOURCE: &[Field] = &[
+        req("value", Kind::Str),
+        opt("provider", Kind::Str),
+        opt("mimeType", Kind::Str),
+    ];
+
+    pub const INTERRUPT: &[Field] = &[
+        req(ID, Kind::Str),
+        req("reason", Kind::Str),
+        opt("message", Kind::Str),
+        opt("toolCallId", Kind::Str),
+        opt("responseSchema", Kind::Object),
+        opt("expiresAt", Kind::Str),
+        opt("metadata", Kind::Object),
+        opt(SUBAGENT_RUN_ID, Kind::Attribution),
+    ];
+
+    pub const USAGE: &[Field] = &[
+        opt("provider", Kind::Str),
+        opt("model", Kind::Str),
+        opt("inputTokens", Kind::Count),
+        opt("outputTokens", Kind::Count),
+        opt("totalTokens", Kind::Count),
+        opt("reasoningTokens", Kind::Count),
+        opt("cachedInputTokens", Kind::Count),
+        opt("cacheWriteInputTokens", Kind::Count),
+    ];
+
+    pub const INPUT: &[Field] = &[
+        req("threadId", Kind::Str),
+        req("runId", Kind::Str),
+        req(MESSAGES, Kind::Messages),
+        opt("protocolVersion", Kind::Str),
+        opt("parentRunId", Kind::Str),
+        opt(STATE, Kind::State),
+        opt("tools", Kind::Tools),
+        opt("context", Kind::Context),
+        opt("forwardedProps", Kind::Any),
+        opt("resume", Kind::Resume),
+    ];
+    /// Checked loosely: `parameters` is not looked at.
+    pub const TOOL: &[Field] = &[req("name", Kind::Str), req("description", Kind::Str)];
+    pub const CONTEXT: &[Field] = &[req("description", Kind::Str), req("value", Kind::Str)];
+    pub const RESUME: &[Field] = &[
+        req("interruptId", Kind::Str),
+        req("status", Kind::OneOf(RESUME_STATUSES)),
+        opt("payload", Kind::Any),
+        opt("metadata", Kind::Object),
+    ];
+}
 
 /// The type a field must have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,6 +524,33 @@ macro_rules! event_schema {
 }
 
 for_each_event!(event_schema);
+
+/// Each type's wire names as constants, generated from the table:
+/// `key::ToolCallChunk::tool_call_id` is `"toolCallId"`. For code that
+/// names a field in a message or reads it from a map.
+macro_rules! event_keys {
+    ($(
+        $variant:ident = $name:literal, $attr:ident {
+            req { $( $(#[$rm:meta])* $rf:ident : $rt:ty = $rw:literal $rk:expr ),* $(,)? }
+            opt { $( $(#[$om:meta])* $of:ident : $ot:ty = $ow:literal $ok:expr ),* $(,)? }
+        }
+    )*) => {
+        /// One module per event type, one constant per field (named like
+        /// the typed struct's field).
+        #[allow(non_snake_case, non_upper_case_globals, dead_code)]
+        pub mod key {
+            $(
+                #[doc = concat!("The fields of `", $name, "`.")]
+                pub mod $variant {
+                    $( pub const $rf: &str = $rw; )*
+                    $( pub const $of: &str = $ow; )*
+                }
+            )*
+        }
+    };
+}
+
+for_each_event!(event_keys);
 
 #[cfg(test)]
 mod tests {

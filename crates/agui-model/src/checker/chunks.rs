@@ -4,11 +4,11 @@
 //! lane holds at most one open chunk stream. The events a chunk stands for
 //! are checked like explicit ones, at the chunk's own index.
 
+use super::Checker;
 use super::book::{Kind, Owner};
-use super::{Checker, s};
 use crate::events::EventType;
 use crate::rules::RuleId;
-use serde_json::{Map, Value};
+use crate::wire::key;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ChunkKind {
@@ -18,15 +18,6 @@ pub(super) enum ChunkKind {
 }
 
 impl ChunkKind {
-    fn of(ty: EventType) -> Option<ChunkKind> {
-        match ty {
-            EventType::TextMessageChunk => Some(ChunkKind::Text),
-            EventType::ToolCallChunk => Some(ChunkKind::Tool),
-            EventType::ReasoningMessageChunk => Some(ChunkKind::Reasoning),
-            _ => None,
-        }
-    }
-
     /// The entity kind whose owner on record the chunk continues.
     fn entity(self) -> Kind {
         match self {
@@ -36,12 +27,28 @@ impl ChunkKind {
         }
     }
 
+    /// The wire name of the id, for messages.
     fn id_field(self) -> &'static str {
         match self {
-            ChunkKind::Tool => "toolCallId",
-            _ => "messageId",
+            ChunkKind::Text => key::TextMessageChunk::message_id,
+            ChunkKind::Tool => key::ToolCallChunk::tool_call_id,
+            ChunkKind::Reasoning => key::ReasoningMessageChunk::message_id,
         }
     }
+}
+
+/// What one chunk event says (from its typed body).
+#[derive(Debug)]
+pub(super) struct Chunk<'b> {
+    pub kind: ChunkKind,
+    pub id: Option<&'b str>,
+    pub delta: Option<&'b str>,
+    /// Text: `role` and `name`.
+    pub role: Option<&'b str>,
+    pub name: Option<&'b str>,
+    /// Tool call: `toolCallName` and `parentMessageId`.
+    pub tool_name: Option<&'b str>,
+    pub parent: Option<&'b str>,
 }
 
 /// One open chunk stream: what its opening chunk said.
@@ -89,8 +96,7 @@ enum Closes {
     AllLanes,
 }
 
-/// The lane table of the chunk shorthand, once for both dispatchers (the
-/// `Value` path's `in_run` and the fast path's `fast_in_run`): every
+/// The lane table of the chunk shorthand, read by the one dispatcher: every
 /// explicit event of an owner ends that owner's chunk stream; the run's end
 /// and `MESSAGES_SNAPSHOT` end them all; chunks, `RAW`, activities,
 /// `REASONING_ENCRYPTED_VALUE` and `SUBAGENT_STARTED` end none.
@@ -185,19 +191,9 @@ impl Checker {
         }
     }
 
-    /// One chunk event.
-    pub(super) fn chunk(
-        &mut self,
-        i: usize,
-        ty: EventType,
-        o: &Map<String, Value>,
-        tag: Option<&str>,
-    ) {
-        let Some(kind) = ChunkKind::of(ty) else {
-            return;
-        };
-        let id = s(o, kind.id_field());
-        let delta = s(o, "delta");
+    /// One chunk event of type `ty`; `tag` is its own `subagentRunId`.
+    pub(super) fn chunk(&mut self, i: usize, ty: EventType, tag: Option<&str>, c: &Chunk<'_>) {
+        let (kind, id, delta) = (c.kind, c.id, c.delta);
         // Which lane.
         let lane: Owner = match id {
             Some(id) => match self
@@ -276,7 +272,7 @@ impl Checker {
             let stream = &self.lanes.lanes[at].1;
             if stream.kind == kind && id.is_none_or(|id| id == stream.id) {
                 let stream = stream.clone();
-                self.check_opener_fields(i, ty, o, &stream);
+                self.check_opener_fields(i, ty, c, &stream);
                 if let Some(delta) = delta {
                     let stream_tag = self.book.owner_str(stream.tag).map(str::to_owned);
                     let content_tag = tag.or(stream_tag.as_deref());
@@ -300,10 +296,10 @@ impl Checker {
             kind,
             id: id.to_owned(),
             tag: self.book.owner_of(tag),
-            role: s(o, "role").unwrap_or("assistant").to_owned(),
-            name: s(o, "name").map(str::to_owned),
-            tool_name: s(o, "toolCallName").map(str::to_owned),
-            parent: s(o, "parentMessageId").map(str::to_owned),
+            role: c.role.unwrap_or("assistant").to_owned(),
+            name: c.name.map(str::to_owned),
+            tool_name: c.tool_name.map(str::to_owned),
+            parent: c.parent.map(str::to_owned),
             at: u32::try_from(i).unwrap_or(u32::MAX),
         };
         match kind {
@@ -332,26 +328,22 @@ impl Checker {
     /// `chunk.opener-disagrees`: a continuing chunk restating an opener
     /// field with another value (a field the opener left out counts as
     /// different, except a text `role`, which defaulted to `assistant`).
-    fn check_opener_fields(
-        &mut self,
-        i: usize,
-        ty: EventType,
-        o: &Map<String, Value>,
-        st: &ChunkStream,
-    ) {
-        let fields: [(&str, Option<&str>); 2] = match st.kind {
+    fn check_opener_fields(&mut self, i: usize, ty: EventType, c: &Chunk<'_>, st: &ChunkStream) {
+        use key::{TextMessageChunk as T, ToolCallChunk as C};
+        // (wire name, what this chunk says, what the opener said)
+        let fields: [(&str, Option<&str>, Option<&str>); 2] = match st.kind {
             ChunkKind::Text => [
-                ("role", Some(st.role.as_str())),
-                ("name", st.name.as_deref()),
+                (T::role, c.role, Some(st.role.as_str())),
+                (T::name, c.name, st.name.as_deref()),
             ],
             ChunkKind::Tool => [
-                ("toolCallName", st.tool_name.as_deref()),
-                ("parentMessageId", st.parent.as_deref()),
+                (C::tool_call_name, c.tool_name, st.tool_name.as_deref()),
+                (C::parent_message_id, c.parent, st.parent.as_deref()),
             ],
             ChunkKind::Reasoning => return,
         };
-        for (field, opener) in fields {
-            if let Some(said) = s(o, field)
+        for (field, said, opener) in fields {
+            if let Some(said) = said
                 && Some(said) != opener
             {
                 let id = &st.id;

@@ -35,6 +35,7 @@ mod fast;
 mod json;
 mod names;
 
+use crate::body::{Body, Typed, Val};
 use crate::events::EventType;
 use crate::json::Note;
 use crate::levels::RuleLevels;
@@ -44,10 +45,10 @@ use crate::projection::{InvocationStatus, Projection, Projector, content_text};
 use crate::rules::RuleId;
 use crate::schema;
 use crate::violation::{Verdict, Violation};
+use crate::wire::{self, SUBAGENT_RUN_ID, nested};
 use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
-use chunks::Lanes;
+use chunks::{Chunk, ChunkKind, Lanes};
 pub use json::JsonStream;
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Where the stream stands between runs.
@@ -451,9 +452,9 @@ impl Checker {
             });
         }
         if let Some(obj) = item.as_object()
-            && let Some(ty) = s(obj, "type").and_then(EventType::from_name)
+            && let Some(ty) = s(obj, wire::TYPE).and_then(EventType::from_name)
         {
-            self.event(i, ty, obj);
+            self.dispatch(i, Typed::from_map(ty, obj));
         }
         self.flush();
     }
@@ -558,12 +559,34 @@ impl Checker {
 
     // ---- runs ----
 
-    fn event(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
+    /// A chunk may open an entity and continue it in one event, so the
+    /// record it continues was made by this very event, whose attribution
+    /// is not recorded yet: never skip recording it.
+    fn chunk_event(&mut self, i: usize, ty: EventType, tag: Option<&str>, c: &Chunk<'_>) {
+        self.chunk(i, ty, tag, c);
+        self.tag_attributed = false;
+    }
+
+    /// The run rules of an event's place in the stream (before, inside or
+    /// after a run); whether the event goes on to the rules of its type.
+    fn enter(&mut self, i: usize, ty: EventType) -> bool {
         match (self.phase, ty) {
-            (Phase::Start, EventType::RunStarted) => self.run_started(i, o),
+            (Phase::Active, EventType::RunStarted) if !self.book.implicit => {
+                // RULES.md: per-run bookkeeping "is reset at each
+                // `RUN_STARTED`" — this one too, although it breaks a rule.
+                self.report_related(
+                    RuleId::RunAlreadyActive,
+                    i,
+                    "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); a new run starts here, the active one is abandoned".to_owned(),
+                    Some(self.run_mark),
+                );
+                true
+            }
+            (_, EventType::RunStarted) | (Phase::Active, _) => true,
             (Phase::Start, EventType::RunError) => {
                 self.run_mark = i;
                 self.phase = Phase::Errored;
+                false
             }
             (Phase::Start, _) => {
                 self.report(
@@ -576,58 +599,337 @@ impl Checker {
                 self.book.reset(true);
                 self.phase = Phase::Active;
                 self.run_mark = i;
-                self.in_run(i, ty, o);
+                true
             }
-            (Phase::Active, EventType::RunStarted) if self.book.implicit => self.run_started(i, o),
-            (Phase::Active, EventType::RunStarted) => {
-                // RULES.md: per-run bookkeeping "is reset at each
-                // `RUN_STARTED`" — this one too, although it breaks a rule.
+            (Phase::Finished, _) => {
                 self.report_related(
-                    RuleId::RunAlreadyActive,
+                    RuleId::RunAfterFinished,
                     i,
-                    "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); a new run starts here, the active one is abandoned".to_owned(),
+                    format!("{ty} after RUN_FINISHED; only RUN_STARTED may follow a finished run"),
                     Some(self.run_mark),
                 );
-                self.run_started(i, o);
+                false
             }
-            (Phase::Active, _) => self.in_run(i, ty, o),
-            (Phase::Finished | Phase::Errored, EventType::RunStarted) => self.run_started(i, o),
-            (Phase::Finished, _) => self.report_related(
-                RuleId::RunAfterFinished,
-                i,
-                format!("{ty} after RUN_FINISHED; only RUN_STARTED may follow a finished run"),
-                Some(self.run_mark),
-            ),
-            (Phase::Errored, _) => self.report_related(
-                RuleId::RunAfterError,
-                i,
-                format!(
-                    "{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"
-                ),
-                Some(self.run_mark),
-            ),
+            (Phase::Errored, _) => {
+                self.report_related(
+                    RuleId::RunAfterError,
+                    i,
+                    format!(
+                        "{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"
+                    ),
+                    Some(self.run_mark),
+                );
+                false
+            }
         }
     }
 
-    fn run_started(&mut self, i: usize, o: &Map<String, Value>) {
+    /// The one dispatcher: every event, from either parse path (the
+    /// borrowed fast path or the `Value` path), as a typed body.
+    fn dispatch(&mut self, i: usize, ev: Typed<'_>) {
+        let ty = ev.body.event_type();
+        if !self.enter(i, ty) {
+            return;
+        }
+        let Typed { tag, body } = ev;
+        let tag = tag.as_deref();
+        // The attribution is recorded after the rules ran (none of this
+        // event's rules reads it: only SUBAGENT_STARTED asks, and it
+        // attributes nothing), so a continuation whose tag is already on
+        // record as attributed skips the lookup.
+        let own_tag = tag.filter(|_| !ty.is_lifecycle());
+        if let Some(id) = own_tag
+            && let Some(p) = self.projector.as_mut()
+        {
+            p.attributed(id);
+        }
+        // The chunk shorthand: which events close which lanes (with no
+        // chunk stream open there is none to close).
+        if !self.lanes.is_empty() {
+            self.close_lanes_for(i, ty, tag);
+        }
+        // After closing lanes: their ends judge other tags.
+        self.tag_attributed = false;
+        match body {
+            Body::RunStarted {
+                thread_id,
+                run_id,
+                input,
+                ..
+            } => self.run_started(i, thread_id.as_deref(), run_id.as_deref(), input.as_ref()),
+            Body::RunFinished { outcome, .. } => {
+                self.run_mark = i;
+                self.run_finished(i, outcome.as_ref());
+            }
+            Body::RunError { .. } => {
+                self.run_mark = i;
+                self.run_error(i);
+            }
+            Body::TextMessageChunk {
+                message_id,
+                role,
+                delta,
+                name,
+            } => {
+                let c = Chunk {
+                    kind: ChunkKind::Text,
+                    id: message_id.as_deref(),
+                    delta: delta.as_deref(),
+                    role: role.as_deref(),
+                    name: name.as_deref(),
+                    tool_name: None,
+                    parent: None,
+                };
+                self.chunk_event(i, ty, tag, &c);
+            }
+            Body::ToolCallChunk {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+                delta,
+            } => {
+                let c = Chunk {
+                    kind: ChunkKind::Tool,
+                    id: tool_call_id.as_deref(),
+                    delta: delta.as_deref(),
+                    role: None,
+                    name: None,
+                    tool_name: tool_call_name.as_deref(),
+                    parent: parent_message_id.as_deref(),
+                };
+                self.chunk_event(i, ty, tag, &c);
+            }
+            Body::ReasoningMessageChunk { message_id, delta } => {
+                let c = Chunk {
+                    kind: ChunkKind::Reasoning,
+                    id: message_id.as_deref(),
+                    delta: delta.as_deref(),
+                    role: None,
+                    name: None,
+                    tool_name: None,
+                    parent: None,
+                };
+                self.chunk_event(i, ty, tag, &c);
+            }
+            Body::TextMessageStart {
+                message_id, role, ..
+            } => {
+                if let Some(id) = message_id {
+                    self.text_start(i, &id, tag, role.as_deref().unwrap_or("assistant"));
+                }
+            }
+            Body::TextMessageContent { message_id, delta } => {
+                if let Some(id) = message_id {
+                    self.text_content(i, &id, tag, delta.as_deref().unwrap_or_default(), ty);
+                }
+            }
+            Body::TextMessageEnd { message_id } => {
+                if let Some(id) = message_id {
+                    self.text_end(i, &id, tag);
+                }
+            }
+            Body::ToolCallStart {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+            } => {
+                if let Some(id) = tool_call_id {
+                    let name = tool_call_name.as_deref().unwrap_or_default();
+                    self.tool_start(i, &id, tag, name, parent_message_id.as_deref());
+                }
+            }
+            Body::ToolCallArgs {
+                tool_call_id,
+                delta,
+            } => {
+                if let Some(id) = tool_call_id {
+                    self.tool_args(i, &id, tag, delta.as_deref().unwrap_or_default(), ty);
+                }
+            }
+            Body::ToolCallEnd { tool_call_id } => {
+                if let Some(id) = tool_call_id {
+                    self.tool_end(i, &id, tag);
+                }
+            }
+            Body::ToolCallResult {
+                message_id,
+                content,
+                ..
+            } => {
+                if let Some(id) = message_id {
+                    let owner = self.book.owner_of(tag);
+                    self.book.record(Kind::Text, &id, owner, tag.is_some(), i);
+                    if let Some(p) = self.projector.as_mut() {
+                        let content = content.as_ref().and_then(Val::value);
+                        p.tool_result(&id, content_text(content.as_deref()), tag);
+                    }
+                }
+            }
+            Body::ReasoningStart { message_id } => {
+                if let Some(id) = message_id {
+                    self.reasoning_start(i, &id, tag);
+                }
+            }
+            Body::ReasoningEnd { message_id } => {
+                if let Some(id) = message_id {
+                    self.reasoning_end(i, &id, tag);
+                }
+            }
+            Body::ReasoningMessageStart { message_id, .. } => {
+                if let Some(id) = message_id {
+                    self.reasoning_message_start(i, &id, tag);
+                }
+            }
+            Body::ReasoningMessageContent { message_id, delta } => {
+                if let Some(id) = message_id {
+                    let delta = delta.as_deref().unwrap_or_default();
+                    self.reasoning_message_content(i, &id, tag, delta, ty);
+                }
+            }
+            Body::ReasoningMessageEnd { message_id } => {
+                if let Some(id) = message_id {
+                    self.reasoning_message_end(i, &id, tag);
+                }
+            }
+            Body::ReasoningEncryptedValue {
+                subtype, entity_id, ..
+            } => {
+                if let Some(id) = entity_id {
+                    let kind = match subtype.as_deref() {
+                        Some("tool-call") => Some(Kind::Tool),
+                        Some("message") if self.book.owner(Kind::Text, &id).is_some() => {
+                            Some(Kind::Text)
+                        }
+                        Some("message") => Some(Kind::Reasoning),
+                        _ => None,
+                    };
+                    if let Some(kind) = kind {
+                        self.continuation(i, kind, &id, tag, ty);
+                    }
+                }
+            }
+            Body::StepStarted { step_name } => {
+                if let Some(name) = step_name {
+                    self.step_started(i, &name, tag);
+                }
+            }
+            Body::StepFinished { step_name } => {
+                if let Some(name) = step_name {
+                    self.step_finished(i, &name, tag);
+                }
+            }
+            Body::StateSnapshot { snapshot } => {
+                if let Some(snapshot) = snapshot.as_ref().and_then(Val::value) {
+                    self.replace_state(i, &snapshot);
+                }
+            }
+            Body::StateDelta { delta } => {
+                if let Some(patch) = delta {
+                    self.state_delta(i, &patch);
+                }
+            }
+            Body::MessagesSnapshot { messages } => {
+                let messages = messages.as_ref().and_then(Val::value);
+                if let Some(Value::Array(messages)) = messages.as_deref() {
+                    self.record_messages(i, messages, true);
+                    if let Some(p) = self.projector.as_mut() {
+                        p.messages_snapshot(messages);
+                    }
+                }
+            }
+            Body::ActivitySnapshot {
+                message_id,
+                activity_type,
+                content,
+                replace,
+            } => {
+                if let Some(id) = message_id {
+                    let replace = replace.unwrap_or(true);
+                    let new = self.book.owner(Kind::Activity, &id).is_none();
+                    if new || replace {
+                        let owner = self.book.owner_of(tag);
+                        self.book
+                            .record(Kind::Activity, &id, owner, tag.is_some(), i);
+                    }
+                    if let Some(p) = self.projector.as_mut() {
+                        let empty = Value::Object(Map::new());
+                        let content = content.as_ref().and_then(Val::value);
+                        p.activity_snapshot(
+                            &id,
+                            activity_type.as_deref().unwrap_or_default(),
+                            content.as_deref().unwrap_or(&empty),
+                            replace,
+                            tag,
+                        );
+                    }
+                }
+            }
+            Body::ActivityDelta {
+                message_id, patch, ..
+            } => {
+                if let Some(id) = message_id {
+                    self.continuation(i, Kind::Activity, &id, tag, ty);
+                    if let Some(p) = self.projector.as_mut()
+                        && let Some(patch) = patch
+                    {
+                        p.activity_delta(&id, &patch);
+                    }
+                }
+            }
+            Body::Raw { .. } | Body::Custom { .. } => {}
+            Body::SubagentStarted {
+                name,
+                parent_subagent_run_id,
+                ..
+            } => {
+                if let Some(id) = tag {
+                    let parent = parent_subagent_run_id.as_deref();
+                    self.subagent_started(i, id, name.as_deref(), parent);
+                }
+            }
+            Body::SubagentFinished { outcome, .. } => {
+                if let Some(id) = tag {
+                    let outcome = outcome.as_ref().and_then(Val::value);
+                    let outcome = outcome.as_deref().and_then(Value::as_object);
+                    self.subagent_ended(i, ty, id, outcome);
+                }
+            }
+            Body::SubagentError { .. } => {
+                if let Some(id) = tag {
+                    self.subagent_ended(i, ty, id, None);
+                }
+            }
+        }
+        if let Some(id) = own_tag
+            && !self.tag_attributed
+        {
+            self.book.attribute(id);
+        }
+    }
+
+    fn run_started(
+        &mut self,
+        i: usize,
+        thread_id: Option<&str>,
+        run_id: Option<&str>,
+        input: Option<&Val<'_>>,
+    ) {
         self.run_mark = i;
         self.lanes = Lanes::default();
         self.book.reset(false);
         self.phase = Phase::Active;
-        if let Some(input) = o.get("input").and_then(Value::as_object) {
-            match input.get("state") {
+        let input = input.and_then(Val::value);
+        if let Some(input) = input.as_deref().and_then(Value::as_object) {
+            match input.get(nested::STATE) {
                 None | Some(Value::Null) => {}
                 Some(state) => self.replace_state(i, state),
             }
-            if let Some(Value::Array(messages)) = input.get("messages") {
+            if let Some(Value::Array(messages)) = input.get(nested::MESSAGES) {
                 self.record_messages(i, messages, false);
             }
         }
         if let Some(p) = self.projector.as_mut() {
-            p.run_started(
-                s(o, "threadId").unwrap_or_default(),
-                s(o, "runId").unwrap_or_default(),
-            );
+            p.run_started(thread_id.unwrap_or_default(), run_id.unwrap_or_default());
         }
     }
 
@@ -636,9 +938,10 @@ impl Checker {
     fn record_messages(&mut self, i: usize, messages: &[Value], replace: bool) {
         for m in messages {
             let Some(m) = m.as_object() else { continue };
-            let Some(id) = s(m, "id") else { continue };
-            let owner = self.book.owner_of(s(m, "subagentRunId"));
-            let kind = match s(m, "role") {
+            let Some(id) = s(m, nested::ID) else { continue };
+            let owner = self.book.owner_of(s(m, SUBAGENT_RUN_ID));
+            let role = s(m, nested::ROLE);
+            let kind = match role {
                 Some("reasoning") => Kind::Reasoning,
                 Some("activity") => Kind::Activity,
                 _ => Kind::Text,
@@ -648,14 +951,14 @@ impl Checker {
             } else {
                 self.book.record_first(kind, id, owner, false, i);
             }
-            if s(m, "role") == Some("assistant") {
+            if role == Some("assistant") {
                 for call in m
-                    .get("toolCalls")
+                    .get(nested::TOOL_CALLS)
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
                 {
-                    if let Some(cid) = call.get("id").and_then(Value::as_str) {
+                    if let Some(cid) = call.get(nested::ID).and_then(Value::as_str) {
                         if replace {
                             self.book.record(Kind::Tool, cid, owner, false, i);
                         } else {
@@ -667,7 +970,7 @@ impl Checker {
         }
     }
 
-    fn run_finished(&mut self, i: usize, o: &Map<String, Value>) {
+    fn run_finished(&mut self, i: usize, outcome: Option<&Val<'_>>) {
         let (open, first_opener) = self.book.open_entities();
         if !open.is_empty() {
             self.report_related(
@@ -693,9 +996,10 @@ impl Checker {
                 first_active,
             );
         }
-        let outcome = o.get("outcome").and_then(Value::as_object);
-        let interrupted = outcome.and_then(|oc| s(oc, "type")) == Some("interrupt");
-        let interrupts: &[Value] = match outcome.and_then(|oc| oc.get("interrupts")) {
+        let outcome = outcome.and_then(Val::value);
+        let outcome = outcome.as_deref().and_then(Value::as_object);
+        let interrupted = outcome.and_then(|oc| s(oc, wire::TYPE)) == Some("interrupt");
+        let interrupts: &[Value] = match outcome.and_then(|oc| oc.get(nested::INTERRUPTS)) {
             Some(Value::Array(list)) if interrupted => list,
             _ => &[],
         };
@@ -713,7 +1017,7 @@ impl Checker {
                 continue;
             }
             for id in ids {
-                match interrupts.iter().find(|x| x.get("id").and_then(Value::as_str) == Some(id.as_str())) {
+                match interrupts.iter().find(|x| x.get(nested::ID).and_then(Value::as_str) == Some(id.as_str())) {
                     None => self.report_related(
                         RuleId::InterruptUnknownId,
                         i,
@@ -721,7 +1025,7 @@ impl Checker {
                         suspended_at,
                     ),
                     Some(x) => {
-                        let owner = x.get("subagentRunId").and_then(Value::as_str);
+                        let owner = x.get(SUBAGENT_RUN_ID).and_then(Value::as_str);
                         if owner != Some(inv.as_str()) {
                             self.report_related(
                                 RuleId::InterruptOwnerMismatch,
@@ -753,199 +1057,6 @@ impl Checker {
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
             p.run_ended("errored", &self.state);
-        }
-    }
-
-    // ---- inside a run ----
-
-    fn in_run(&mut self, i: usize, ty: EventType, o: &Map<String, Value>) {
-        use EventType::*;
-        let tag = if ty.is_attributable() {
-            s(o, "subagentRunId")
-        } else {
-            None
-        };
-        if ty.is_attributable()
-            && !ty.is_lifecycle()
-            && let Some(id) = tag
-        {
-            self.book.attribute(id);
-            if let Some(p) = self.projector.as_mut() {
-                p.attributed(id);
-            }
-        }
-        // The chunk shorthand: which events close which lanes.
-        self.close_lanes_for(i, ty, tag);
-        match ty {
-            RunStarted => {}
-            RunFinished => {
-                self.run_mark = i;
-                self.run_finished(i, o)
-            }
-            RunError => {
-                self.run_mark = i;
-                self.run_error(i)
-            }
-            TextMessageChunk | ToolCallChunk | ReasoningMessageChunk => self.chunk(i, ty, o, tag),
-            TextMessageStart => {
-                if let Some(id) = s(o, "messageId") {
-                    self.text_start(i, id, tag, s(o, "role").unwrap_or("assistant"));
-                }
-            }
-            TextMessageContent => {
-                if let Some(id) = s(o, "messageId") {
-                    self.text_content(i, id, tag, s(o, "delta").unwrap_or_default(), ty);
-                }
-            }
-            TextMessageEnd => {
-                if let Some(id) = s(o, "messageId") {
-                    self.text_end(i, id, tag);
-                }
-            }
-            ToolCallStart => {
-                if let (Some(id), Some(name)) = (s(o, "toolCallId"), s(o, "toolCallName")) {
-                    self.tool_start(i, id, tag, name, s(o, "parentMessageId"));
-                } else if let Some(id) = s(o, "toolCallId") {
-                    self.tool_start(i, id, tag, "", s(o, "parentMessageId"));
-                }
-            }
-            ToolCallArgs => {
-                if let Some(id) = s(o, "toolCallId") {
-                    self.tool_args(i, id, tag, s(o, "delta").unwrap_or_default(), ty);
-                }
-            }
-            ToolCallEnd => {
-                if let Some(id) = s(o, "toolCallId") {
-                    self.tool_end(i, id, tag);
-                }
-            }
-            ToolCallResult => {
-                if let Some(id) = s(o, "messageId") {
-                    let owner = self.book.owner_of(tag);
-                    self.book.record(Kind::Text, id, owner, tag.is_some(), i);
-                    if let Some(p) = self.projector.as_mut() {
-                        p.tool_result(id, content_text(o.get("content")), tag);
-                    }
-                }
-            }
-            ReasoningStart => {
-                if let Some(id) = s(o, "messageId") {
-                    self.reasoning_start(i, id, tag);
-                }
-            }
-            ReasoningEnd => {
-                if let Some(id) = s(o, "messageId") {
-                    self.reasoning_end(i, id, tag);
-                }
-            }
-            ReasoningMessageStart => {
-                if let Some(id) = s(o, "messageId") {
-                    self.reasoning_message_start(i, id, tag);
-                }
-            }
-            ReasoningMessageContent => {
-                if let Some(id) = s(o, "messageId") {
-                    self.reasoning_message_content(
-                        i,
-                        id,
-                        tag,
-                        s(o, "delta").unwrap_or_default(),
-                        ty,
-                    );
-                }
-            }
-            ReasoningMessageEnd => {
-                if let Some(id) = s(o, "messageId") {
-                    self.reasoning_message_end(i, id, tag);
-                }
-            }
-            ReasoningEncryptedValue => {
-                if let Some(id) = s(o, "entityId") {
-                    let kind = match s(o, "subtype") {
-                        Some("tool-call") => Some(Kind::Tool),
-                        Some("message") if self.book.owner(Kind::Text, id).is_some() => {
-                            Some(Kind::Text)
-                        }
-                        Some("message") => Some(Kind::Reasoning),
-                        _ => None,
-                    };
-                    if let Some(kind) = kind {
-                        self.continuation(i, kind, id, tag, ty);
-                    }
-                }
-            }
-            StepStarted => {
-                if let Some(name) = s(o, "stepName") {
-                    self.step_started(i, name, tag);
-                }
-            }
-            StepFinished => {
-                if let Some(name) = s(o, "stepName") {
-                    self.step_finished(i, name, tag);
-                }
-            }
-            StateSnapshot => {
-                if let Some(snapshot) = o.get("snapshot") {
-                    self.replace_state(i, snapshot);
-                }
-            }
-            StateDelta => {
-                if let Some(patch) = o.get("delta").and_then(parse_patch) {
-                    self.state_delta(i, &patch);
-                }
-            }
-            MessagesSnapshot => {
-                if let Some(Value::Array(messages)) = o.get("messages") {
-                    self.record_messages(i, messages, true);
-                    if let Some(p) = self.projector.as_mut() {
-                        p.messages_snapshot(messages);
-                    }
-                }
-            }
-            ActivitySnapshot => {
-                if let Some(id) = s(o, "messageId") {
-                    let replace = o.get("replace").and_then(Value::as_bool).unwrap_or(true);
-                    let new = self.book.owner(Kind::Activity, id).is_none();
-                    if new || replace {
-                        let owner = self.book.owner_of(tag);
-                        self.book
-                            .record(Kind::Activity, id, owner, tag.is_some(), i);
-                    }
-                    if let Some(p) = self.projector.as_mut() {
-                        let empty = Value::Object(Map::new());
-                        let content = o.get("content").unwrap_or(&empty);
-                        p.activity_snapshot(
-                            id,
-                            s(o, "activityType").unwrap_or_default(),
-                            content,
-                            replace,
-                            tag,
-                        );
-                    }
-                }
-            }
-            ActivityDelta => {
-                if let Some(id) = s(o, "messageId") {
-                    self.continuation(i, Kind::Activity, id, tag, ty);
-                    if let Some(p) = self.projector.as_mut()
-                        && let Some(patch) = o.get("patch").and_then(parse_patch)
-                    {
-                        p.activity_delta(id, &patch);
-                    }
-                }
-            }
-            Raw | Custom => {}
-            SubagentStarted => {
-                if let Some(id) = s(o, "subagentRunId") {
-                    self.subagent_started(i, id, s(o, "name"), s(o, "parentSubagentRunId"));
-                }
-            }
-            SubagentFinished | SubagentError => {
-                if let Some(id) = s(o, "subagentRunId") {
-                    let outcome = o.get("outcome").and_then(Value::as_object);
-                    self.subagent_ended(i, ty, id, outcome);
-                }
-            }
         }
     }
 
@@ -1413,9 +1524,9 @@ impl Checker {
                 InvocationStatus::Errored,
             )
         } else {
-            if outcome.and_then(|oc| s(oc, "type")) == Some("suspended") {
+            if outcome.and_then(|oc| s(oc, wire::TYPE)) == Some("suspended") {
                 let ids: Vec<String> = outcome
-                    .and_then(|oc| oc.get("interruptIds"))
+                    .and_then(|oc| oc.get(nested::INTERRUPT_IDS))
                     .and_then(Value::as_array)
                     .map(|a| {
                         a.iter()
@@ -1465,11 +1576,6 @@ fn disagreement(
     Some(format!(
         "{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"
     ))
-}
-
-/// An RFC 6902 patch, if the value is one.
-fn parse_patch(v: &Value) -> Option<Vec<json_patch::PatchOperation>> {
-    Vec::<json_patch::PatchOperation>::deserialize(v).ok()
 }
 
 /// The outcome of checking one stream.

@@ -5,7 +5,7 @@
 //! to a fast type in the table is recognised without touching this file.
 
 use crate::events::EventType;
-use crate::wire::{COMMON, SUBAGENT_RUN_ID};
+use crate::wire::{COMMON, SUBAGENT_RUN_ID, TYPE};
 
 /// The event types the fast path reads; every other type declines.
 pub(super) const FAST_TYPES: &[EventType] = {
@@ -70,7 +70,7 @@ const fn add(
 
 /// The key names in order of first sight (most frequent first: `type`).
 const fn collect() -> ([&'static str; MAX], usize) {
-    let mut list = add(([""; MAX], 0), "type");
+    let mut list = add(([""; MAX], 0), TYPE);
     list = add(list, SUBAGENT_RUN_ID);
     let mut i = 0;
     while i < COMMON.len() {
@@ -213,11 +213,6 @@ impl Key {
             Some(k) => k,
             None => panic!("not a key of the fast-path event types"),
         }
-    }
-
-    /// The wire name.
-    pub(super) fn name(self) -> &'static str {
-        NAMES.get(self.index()).copied().unwrap_or_default()
     }
 
     #[inline]

@@ -18,31 +18,24 @@ mod keys;
 mod patch;
 mod scan;
 
+use crate::body::{Body, Source, Typed, Val};
 use crate::events::EventType;
 use crate::schema;
 use crate::wire::{self, COMMON, Field, Kind};
+use json_patch::PatchOperation;
 use keys::{COMMON_KEYS, KEYS, Key};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::sync::LazyLock;
 
 /// Nesting (below the event object) beyond which a line takes the `Value`
 /// path; far below serde_json's limit of 127.
 pub(crate) const MAX_DEPTH: usize = 64;
 
-/// The keys [`typed`] reads by name (checked against the wire table at
-/// compile time).
-const TYPE: Key = Key::named("type");
+/// The keys [`typed`] reads itself (checked against the wire table at
+/// compile time); the type's own fields are read by [`Body::read`].
+const TYPE: Key = Key::named(wire::TYPE);
 const SUBAGENT_RUN_ID: Key = Key::named(wire::SUBAGENT_RUN_ID);
-const MESSAGE_ID: Key = Key::named("messageId");
-const DELTA: Key = Key::named("delta");
-const ROLE: Key = Key::named("role");
-const TOOL_CALL_ID: Key = Key::named("toolCallId");
-const TOOL_CALL_NAME: Key = Key::named("toolCallName");
-const PARENT_MESSAGE_ID: Key = Key::named("parentMessageId");
-const STEP_NAME: Key = Key::named("stepName");
-const NAME: Key = Key::named("name");
-const PARENT_SUBAGENT_RUN_ID: Key = Key::named("parentSubagentRunId");
-const OUTCOME: Key = Key::named("outcome");
 
 /// The known keys of one event object, as raw JSON text (a string with its
 /// quotes); a string with escapes is decoded when it is read.
@@ -54,7 +47,7 @@ struct Fields<'a> {
 
 /// Why the fast path declined: the caller takes the `Value` path.
 #[derive(Debug)]
-struct Decline;
+pub(crate) struct Decline;
 
 type Fast<T> = Result<T, Decline>;
 
@@ -96,9 +89,8 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// One field of the wire table, judged where a byte-level look is
-    /// sure; the kinds read only by the typed body (a patch, an outcome)
-    /// are left to it, and every other kind declines when present.
+    /// One of the [`COMMON`] fields, judged where a byte-level look is
+    /// sure; any other kind declines when present.
     #[inline]
     fn check(&self, f: &Field, k: Key) -> Fast<()> {
         let Some(raw) = self.get(k) else {
@@ -108,23 +100,84 @@ impl<'a> Fields<'a> {
             return Err(Decline);
         }
         match f.kind {
-            Kind::Str => self.str_of(k, raw).map(drop),
-            Kind::OneOf(names) => match names.contains(&self.str_of(k, raw)?.as_ref()) {
-                true => Ok(()),
-                false => Err(Decline),
-            },
-            Kind::Any | Kind::Patch | Kind::SubagentOutcome => Ok(()),
+            Kind::Any => Ok(()),
             Kind::Object if raw.starts_with('{') => Ok(()),
             Kind::Timestamp => safe_timestamp(raw),
             _ => Err(Decline),
         }
     }
+}
 
-    /// A nested value as a (small) `Value`.
-    fn value(&self, k: Key) -> Fast<Option<Value>> {
-        self.get(k)
-            .map(|raw| serde_json::from_str(raw).map_err(|_| Decline))
+/// The fast path's [`Source`] for [`Body::read`]: a type's fields, asked
+/// for in the table's order, are the known keys `keys::of(ty)` in that
+/// order. Each is judged where a byte-level look is sure (a string, one of
+/// a list, a plain patch, an object's opening brace); anything else
+/// declines.
+struct FieldSource<'f, 'a> {
+    fields: &'f Fields<'a>,
+    keys: &'static [Key],
+    next: usize,
+}
+
+impl<'a> FieldSource<'_, 'a> {
+    /// The next field's key and raw value: absent (a decline if required),
+    /// or present and not `null` (but where any value, `null` too, will do).
+    #[inline]
+    fn present(&mut self, f: &Field) -> Fast<Option<(Key, &'a str)>> {
+        let k = *self.keys.get(self.next).ok_or(Decline)?;
+        self.next += 1;
+        match self.fields.get(k) {
+            None if f.required => Err(Decline),
+            None => Ok(None),
+            Some("null") if !(f.required && f.kind == Kind::Any) => Err(Decline),
+            Some(raw) => Ok(Some((k, raw))),
+        }
+    }
+}
+
+impl<'a> Source<'a> for FieldSource<'_, 'a> {
+    type Error = Decline;
+
+    #[inline]
+    fn string(&mut self, f: Field) -> Fast<Option<Cow<'a, str>>> {
+        let Some((k, raw)) = self.present(&f)? else {
+            return Ok(None);
+        };
+        let s = self.fields.str_of(k, raw)?;
+        match f.kind {
+            Kind::OneOf(names) if !names.contains(&s.as_ref()) => Err(Decline),
+            _ => Ok(Some(s)),
+        }
+    }
+
+    #[inline]
+    fn flag(&mut self, f: Field) -> Fast<Option<bool>> {
+        match self.present(&f)? {
+            None => Ok(None),
+            Some((_, "true")) => Ok(Some(true)),
+            Some((_, "false")) => Ok(Some(false)),
+            Some(_) => Err(Decline),
+        }
+    }
+
+    #[inline]
+    fn patch(&mut self, f: Field) -> Fast<Option<Vec<PatchOperation>>> {
+        self.present(&f)?
+            .map(|(_, raw)| patch::read(raw))
             .transpose()
+    }
+
+    #[inline]
+    fn json(&mut self, f: Field) -> Fast<Option<Val<'a>>> {
+        let Some((_, raw)) = self.present(&f)? else {
+            return Ok(None);
+        };
+        match f.kind {
+            Kind::Any => Ok(Some(Val::Raw(raw))),
+            Kind::Object if raw.starts_with('{') => Ok(Some(Val::Raw(raw))),
+            Kind::SubagentOutcome => outcome(raw).map(Some),
+            _ => Err(Decline),
+        }
     }
 }
 
@@ -147,47 +200,6 @@ fn safe_timestamp(raw: &str) -> Fast<()> {
     }
 }
 
-/// What the checker needs of one fast event, per type.
-#[derive(Debug)]
-pub(crate) enum Body<'a> {
-    /// `*_END`, `REASONING_START`, `REASONING_MESSAGE_START`: the id.
-    Id(Cow<'a, str>),
-    /// `*_CONTENT`, `TOOL_CALL_ARGS`: the id and the delta.
-    IdDelta(Cow<'a, str>, Cow<'a, str>),
-    TextStart {
-        id: Cow<'a, str>,
-        role: Option<Cow<'a, str>>,
-    },
-    ToolStart {
-        id: Cow<'a, str>,
-        name: Cow<'a, str>,
-        parent: Option<Cow<'a, str>>,
-    },
-    /// `STEP_*`: the step name.
-    Step(Cow<'a, str>),
-    /// `CUSTOM`, `RAW`: nothing the stream rules read.
-    Nothing,
-    /// `STATE_DELTA`: the patch.
-    Patch(Vec<json_patch::PatchOperation>),
-    /// `SUBAGENT_STARTED` (its id is the tag).
-    SubagentStarted {
-        name: Cow<'a, str>,
-        parent: Option<Cow<'a, str>>,
-    },
-    /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR`: the outcome, unless absent
-    /// or the plain `{"type":"success"}` (which the rules read as absent).
-    SubagentEnded { outcome: Option<Value> },
-}
-
-/// One event parsed on the fast path, schema-valid by construction.
-#[derive(Debug)]
-pub(crate) struct FastEvent<'a> {
-    pub ty: EventType,
-    /// The event's own `subagentRunId` (only on attributable types).
-    pub tag: Option<Cow<'a, str>>,
-    pub body: Body<'a>,
-}
-
 /// Whether a line would take the fast path's parse (the schema included),
 /// without checking any stream rule: the parse cost alone, for
 /// `agui-bench`. Not part of the API.
@@ -197,7 +209,7 @@ pub fn parses(line: &[u8]) -> bool {
 }
 
 /// Parses one line on the fast path; `None` means "take the `Value` path".
-pub(crate) fn parse(line: &str) -> Option<FastEvent<'_>> {
+pub(crate) fn parse(line: &str) -> Option<Typed<'_>> {
     let mut fields = Fields {
         raw: [None; KEYS],
         escaped: 0,
@@ -258,9 +270,9 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
 }
 
 /// The schema of the fast-path types, judged field by field from the wire
-/// table ([`wire::COMMON`], `EventType::fields`), and the typed body.
-fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
-    use EventType as E;
+/// table ([`wire::COMMON`], then the type's own fields as [`Body::read`]
+/// reads them), and the typed body.
+fn typed<'a>(f: &Fields<'a>) -> Fast<Typed<'a>> {
     let ty = EventType::from_name(&f.req_str(TYPE)?).ok_or(Decline)?;
     if !keys::is_fast(ty) {
         return Err(Decline);
@@ -272,70 +284,34 @@ fn typed<'a>(f: &Fields<'a>) -> Fast<FastEvent<'a>> {
     if !ty.is_attributable() || (ty.is_lifecycle() && tag.is_none()) {
         return Err(Decline);
     }
-    for (field, &k) in ty.fields().iter().zip(keys::of(ty)) {
-        f.check(field, k)?;
-    }
-    let body = match ty {
-        E::TextMessageStart => Body::TextStart {
-            id: f.req_str(MESSAGE_ID)?,
-            role: f.opt_str(ROLE)?,
-        },
-        E::TextMessageContent | E::ReasoningMessageContent => {
-            Body::IdDelta(f.req_str(MESSAGE_ID)?, f.req_str(DELTA)?)
-        }
-        E::ToolCallArgs => Body::IdDelta(f.req_str(TOOL_CALL_ID)?, f.req_str(DELTA)?),
-        E::TextMessageEnd
-        | E::ReasoningStart
-        | E::ReasoningMessageStart
-        | E::ReasoningMessageEnd
-        | E::ReasoningEnd => Body::Id(f.req_str(MESSAGE_ID)?),
-        E::ToolCallStart => Body::ToolStart {
-            id: f.req_str(TOOL_CALL_ID)?,
-            name: f.req_str(TOOL_CALL_NAME)?,
-            parent: f.opt_str(PARENT_MESSAGE_ID)?,
-        },
-        E::ToolCallEnd => Body::Id(f.req_str(TOOL_CALL_ID)?),
-        E::StepStarted | E::StepFinished => Body::Step(f.req_str(STEP_NAME)?),
-        E::Custom | E::Raw => Body::Nothing,
-        E::StateDelta => Body::Patch(patch::read(f.get(DELTA).ok_or(Decline)?)?),
-        E::SubagentStarted => Body::SubagentStarted {
-            name: f.req_str(NAME)?,
-            parent: f.opt_str(PARENT_SUBAGENT_RUN_ID)?,
-        },
-        E::SubagentFinished => {
-            let outcome = match f.get(OUTCOME) {
-                None | Some(r#"{"type":"success"}"#) => None,
-                Some(_) => match (f.value(OUTCOME)?, tag.as_deref()) {
-                    (Some(outcome), Some(id)) => Some(checked_outcome(id, outcome)?),
-                    _ => return Err(Decline),
-                },
-            };
-            Body::SubagentEnded { outcome }
-        }
-        E::SubagentError => Body::SubagentEnded { outcome: None },
-        _ => return Err(Decline),
+    let mut src = FieldSource {
+        fields: f,
+        keys: keys::of(ty),
+        next: 0,
     };
-    Ok(FastEvent { ty, tag, body })
+    let body = Body::read(ty, &mut src)?;
+    Ok(Typed { tag, body })
 }
 
-/// A `SUBAGENT_FINISHED` outcome other than the plain success, judged by
-/// the schema validator on the event it stands in (which the fast path has
-/// checked otherwise); declines on any issue.
-fn checked_outcome(id: &str, outcome: Value) -> Fast<Value> {
-    let mut event = serde_json::Map::new();
-    event.insert(
-        TYPE.name().into(),
-        EventType::SubagentFinished.as_str().into(),
-    );
-    event.insert(SUBAGENT_RUN_ID.name().into(), id.into());
-    event.insert(OUTCOME.name().into(), outcome);
-    let event = Value::Object(event);
-    if !schema::validate(&event).is_empty() {
-        return Err(Decline);
+/// The most common `SUBAGENT_FINISHED.outcome`, spelled plainly: read
+/// without parsing.
+const PLAIN_SUCCESS: &str = r#"{"type":"success"}"#;
+
+/// [`PLAIN_SUCCESS`] as a value, made once.
+static SUCCESS: LazyLock<Value> =
+    LazyLock::new(|| serde_json::from_str(PLAIN_SUCCESS).unwrap_or_default());
+
+/// A `SUBAGENT_FINISHED` outcome: the plain success as it is, anything
+/// else parsed and judged by the schema validator; declines on any issue.
+fn outcome(raw: &str) -> Fast<Val<'_>> {
+    if raw == PLAIN_SUCCESS {
+        return Ok(Val::Ref(&SUCCESS));
     }
-    match event {
-        Value::Object(mut m) => m.remove(OUTCOME.name()).ok_or(Decline),
-        _ => Err(Decline),
+    let v: Value = serde_json::from_str(raw).map_err(|_| Decline)?;
+    if schema::fits(&v, Kind::SubagentOutcome) {
+        Ok(Val::Owned(v))
+    } else {
+        Err(Decline)
     }
 }
 
@@ -388,7 +364,7 @@ mod tests {
     fn string_keys_are_parsed_for_real() {
         let e = parse(r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u0021"}"#).expect("fast");
         match e.body {
-            Body::Id(id) => assert_eq!(id, "m!"),
+            Body::TextMessageEnd { message_id } => assert_eq!(message_id.as_deref(), Some("m!")),
             other => panic!("{other:?}"),
         }
         assert!(!ok(r#"{"type":"TEXT_MESSAGE_END","messageId":"\udc00"}"#));
@@ -403,7 +379,9 @@ mod tests {
         let e = parse(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\nb\"c"}"#)
             .expect("fast");
         match e.body {
-            Body::IdDelta(_, d) => assert_eq!(d, "a\nb\"c"),
+            Body::TextMessageContent { delta, .. } => {
+                assert_eq!(delta.as_deref(), Some("a\nb\"c"))
+            }
             other => panic!("{other:?}"),
         }
     }

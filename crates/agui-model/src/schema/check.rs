@@ -7,17 +7,12 @@ use super::path::Path;
 use crate::rules::RuleId;
 use serde_json::{Map, Number, Value};
 
-use crate::wire::SUBAGENT_OUTCOMES;
-pub(crate) use crate::wire::{Field, Kind, MESSAGE_ROLES, opt, req};
+use crate::wire::nested::*;
+pub(crate) use crate::wire::{Field, Kind, MESSAGE_ROLES};
+use crate::wire::{SUBAGENT_OUTCOMES, TYPE};
 
 /// The largest integer JavaScript represents exactly (`Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE: u64 = (1 << 53) - 1;
-
-const RUN_OUTCOMES: &[&str] = &["success", "interrupt", "cancelled"];
-const PATCH_OPS: &[&str] = &["add", "remove", "replace", "move", "copy", "test"];
-const PART_TYPES: &[&str] = &["text", "image", "audio", "video", "document"];
-const SOURCE_TYPES: &[&str] = &["data", "url", "file"];
-const RESUME_STATUSES: &[&str] = &["resolved", "cancelled"];
 
 impl Kind {
     /// What the field must be, for messages.
@@ -253,7 +248,7 @@ impl Ctx {
             return self.wrong(p, Kind::Object, v);
         };
         self.fields(obj, p, MESSAGE_BASE);
-        let table = match self.tag(obj, p, "role", MESSAGE_ROLES) {
+        let table = match self.tag(obj, p, ROLE, MESSAGE_ROLES) {
             Some("developer" | "system") => DEVELOPER,
             Some("assistant") => ASSISTANT,
             Some("user") => USER,
@@ -270,7 +265,7 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::Object, v);
         };
-        let table = match self.tag(obj, p, "type", PART_TYPES) {
+        let table = match self.tag(obj, p, TYPE, PART_TYPES) {
             Some("text") => TEXT_PART,
             Some(_) => MEDIA_PART,
             None => return,
@@ -283,7 +278,7 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::Source, v);
         };
-        let table = match self.tag(obj, p, "type", SOURCE_TYPES) {
+        let table = match self.tag(obj, p, TYPE, SOURCE_TYPES) {
             Some("data") => DATA_SOURCE,
             Some("url") => URL_SOURCE,
             Some(_) => FILE_SOURCE,
@@ -298,11 +293,11 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::Object, v);
         };
-        let op = self.tag(obj, p, "op", PATCH_OPS);
-        self.fields(obj, p, &[req("path", Kind::Pointer)]);
+        let op = self.tag(obj, p, OP, PATCH_OPS);
+        self.fields(obj, p, PATCH_PATH);
         match op {
-            Some("add" | "replace" | "test") => self.fields(obj, p, &[req("value", Kind::Any)]),
-            Some("move" | "copy") => self.fields(obj, p, &[req("from", Kind::Pointer)]),
+            Some("add" | "replace" | "test") => self.fields(obj, p, PATCH_VALUE),
+            Some("move" | "copy") => self.fields(obj, p, PATCH_FROM),
             _ => {}
         }
     }
@@ -312,9 +307,9 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::RunOutcome, v);
         };
-        match self.tag(obj, p, "type", RUN_OUTCOMES) {
-            Some("success") => self.fields(obj, p, &[opt("pendingToolCallIds", Kind::Strings)]),
-            Some("interrupt") => self.fields(obj, p, &[req("interrupts", Kind::Interrupts)]),
+        match self.tag(obj, p, TYPE, RUN_OUTCOMES) {
+            Some("success") => self.fields(obj, p, RUN_SUCCESS),
+            Some("interrupt") => self.fields(obj, p, RUN_INTERRUPT),
             _ => {}
         }
     }
@@ -327,14 +322,14 @@ impl Ctx {
         let Some(outcome) = v.as_object() else {
             return self.wrong(p, Kind::SubagentOutcome, v);
         };
-        let tp = p.key("type");
-        match outcome.get("type") {
+        let tp = p.key(TYPE);
+        match outcome.get(TYPE) {
             None => self.missing(&tp, Kind::OneOf(SUBAGENT_OUTCOMES)),
             Some(Value::String(s)) if s == "suspended" => {
-                self.fields(outcome, p, &[opt("interruptIds", Kind::Strings)])
+                self.fields(outcome, p, SUBAGENT_SUSPENDED)
             }
             Some(Value::String(s)) if s == "success" => {
-                let ids = outcome.get("interruptIds").and_then(Value::as_array);
+                let ids = outcome.get(INTERRUPT_IDS).and_then(Value::as_array);
                 if let Some(ids) = ids.filter(|ids| !ids.is_empty()) {
                     let msg = format!(
                         "a success outcome must not carry interrupt ids, found {} in `outcome.interruptIds`",
@@ -342,7 +337,7 @@ impl Ctx {
                     );
                     self.report(
                         RuleId::LifecycleSuccessWithInterrupts,
-                        &p.key("interruptIds"),
+                        &p.key(INTERRUPT_IDS),
                         msg,
                     );
                 }
@@ -396,111 +391,6 @@ pub(crate) fn is_json_pointer(s: &str) -> bool {
     }
     true
 }
-
-// ---- Field tables of the nested shapes (the nested shapes of the AG-UI 1.0 schema) ----
-
-const MESSAGE_BASE: &[Field] = &[
-    req("id", Kind::Str),
-    opt("subagentRunId", Kind::Attribution),
-];
-const DEVELOPER: &[Field] = &[
-    req("content", Kind::Str),
-    opt("name", Kind::Str),
-    opt("encryptedValue", Kind::Str),
-];
-const ASSISTANT: &[Field] = &[
-    opt("content", Kind::Str),
-    opt("toolCalls", Kind::ToolCalls),
-    opt("name", Kind::Str),
-    opt("encryptedValue", Kind::Str),
-];
-const USER: &[Field] = &[
-    req("content", Kind::Content),
-    opt("name", Kind::Str),
-    opt("encryptedValue", Kind::Str),
-];
-const TOOL_MESSAGE: &[Field] = &[
-    req("content", Kind::Content),
-    req("toolCallId", Kind::Str),
-    opt("error", Kind::Str),
-    opt("encryptedValue", Kind::Str),
-    opt("metadata", Kind::Object),
-];
-const ACTIVITY: &[Field] = &[
-    req("activityType", Kind::Str),
-    req("content", Kind::Object),
-    opt("metadata", Kind::Object),
-];
-const REASONING: &[Field] = &[
-    req("content", Kind::Str),
-    opt("encryptedValue", Kind::Str),
-    opt("metadata", Kind::Object),
-];
-
-/// A tool call has no `subagentRunId` of its own: one there is an unknown
-/// field and is ignored.
-const TOOL_CALL: &[Field] = &[
-    req("id", Kind::Str),
-    req("type", Kind::OneOf(&["function"])),
-    req("function", Kind::Function),
-    opt("encryptedValue", Kind::Str),
-    opt("metadata", Kind::Object),
-];
-const FUNCTION: &[Field] = &[req("name", Kind::Str), req("arguments", Kind::Str)];
-
-const TEXT_PART: &[Field] = &[req("text", Kind::Str)];
-const MEDIA_PART: &[Field] = &[req("source", Kind::Source)];
-const DATA_SOURCE: &[Field] = &[req("value", Kind::Str), req("mimeType", Kind::Str)];
-const URL_SOURCE: &[Field] = &[req("value", Kind::Str), opt("mimeType", Kind::Str)];
-const FILE_SOURCE: &[Field] = &[
-    req("value", Kind::Str),
-    opt("provider", Kind::Str),
-    opt("mimeType", Kind::Str),
-];
-
-const INTERRUPT: &[Field] = &[
-    req("id", Kind::Str),
-    req("reason", Kind::Str),
-    opt("message", Kind::Str),
-    opt("toolCallId", Kind::Str),
-    opt("responseSchema", Kind::Object),
-    opt("expiresAt", Kind::Str),
-    opt("metadata", Kind::Object),
-    opt("subagentRunId", Kind::Attribution),
-];
-
-const USAGE: &[Field] = &[
-    opt("provider", Kind::Str),
-    opt("model", Kind::Str),
-    opt("inputTokens", Kind::Count),
-    opt("outputTokens", Kind::Count),
-    opt("totalTokens", Kind::Count),
-    opt("reasoningTokens", Kind::Count),
-    opt("cachedInputTokens", Kind::Count),
-    opt("cacheWriteInputTokens", Kind::Count),
-];
-
-const INPUT: &[Field] = &[
-    req("threadId", Kind::Str),
-    req("runId", Kind::Str),
-    req("messages", Kind::Messages),
-    opt("protocolVersion", Kind::Str),
-    opt("parentRunId", Kind::Str),
-    opt("state", Kind::State),
-    opt("tools", Kind::Tools),
-    opt("context", Kind::Context),
-    opt("forwardedProps", Kind::Any),
-    opt("resume", Kind::Resume),
-];
-/// Checked loosely: `parameters` is not looked at.
-const TOOL: &[Field] = &[req("name", Kind::Str), req("description", Kind::Str)];
-const CONTEXT: &[Field] = &[req("description", Kind::Str), req("value", Kind::Str)];
-const RESUME: &[Field] = &[
-    req("interruptId", Kind::Str),
-    req("status", Kind::OneOf(RESUME_STATUSES)),
-    opt("payload", Kind::Any),
-    opt("metadata", Kind::Object),
-];
 
 #[cfg(test)]
 mod tests {
