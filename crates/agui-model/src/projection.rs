@@ -2,12 +2,17 @@
 //! form of `docs/projection.md`.
 //!
 //! The checker drives a [`Projector`] with events whose owners it has already
-//! resolved; the projector never judges a rule. Finished runs are kept as
-//! canonical JSON; only the current run is kept as live structures.
+//! resolved; the projector never judges a rule. The current run is kept as
+//! typed records ([`view`]), built as events arrive; when it ends its
+//! canonical JSON text is written straight from them ([`write`]) into a
+//! reused buffer. A run's `Value` form is that text read back, so the text
+//! and the `Value` cannot disagree.
 
-use foldhash::HashMap;
-use serde_json::{Map, Value, json};
+mod view;
+mod write;
 
+use serde_json::{Value, json};
+use view::{Interrupt, Invocation, Message, RunView, ToolCall};
 /// The projection of a whole stream: one canonical JSON object per run.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Projection {
@@ -52,67 +57,6 @@ pub enum InvocationStatus {
     Unannounced,
 }
 
-#[derive(Debug, Clone)]
-struct Invocation {
-    id: String,
-    name: Option<String>,
-    parent: Option<String>,
-    status: InvocationStatus,
-}
-
-#[derive(Debug, Clone)]
-struct ToolCall {
-    id: String,
-    name: String,
-    args: String,
-}
-
-#[derive(Debug, Clone)]
-struct Message {
-    id: String,
-    role: String,
-    owner: Option<String>,
-    /// Text so far; for `activity` messages the content object.
-    content: Value,
-    activity_type: Option<String>,
-    tool_calls: Vec<ToolCall>,
-}
-
-#[derive(Debug, Default)]
-struct RunView {
-    thread_id: String,
-    run_id: String,
-    status: &'static str,
-    invocations: Vec<Invocation>,
-    invocation_at: HashMap<String, usize>,
-    messages: Vec<Message>,
-    message_at: HashMap<String, usize>,
-    /// Where each open tool call's arguments go: (message index, call index).
-    tool_at: HashMap<String, (usize, usize)>,
-    interrupts: Vec<Value>,
-}
-
-/// Builds the projection, run by run.
-#[derive(Debug, Default)]
-pub struct Projector {
-    done: Vec<Value>,
-    current: Option<RunView>,
-    sink: Option<RunSink>,
-    /// A lone surrogate was read in this run: its strings are settled
-    /// ([`crate::json::settle_surrogates`]) when it ends.
-    lone: bool,
-}
-
-/// Takes each run's projection as the run ends, instead of the projector
-/// keeping it: how a long stream is projected in memory of one run.
-pub struct RunSink(Box<dyn FnMut(Value)>);
-
-impl std::fmt::Debug for RunSink {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RunSink")
-    }
-}
-
 /// The text of a `content` field: a string, or the `text` parts of a
 /// content-part array concatenated.
 pub fn content_text(v: Option<&Value>) -> String {
@@ -127,35 +71,44 @@ pub fn content_text(v: Option<&Value>) -> String {
     }
 }
 
+/// Builds the projection, run by run.
+#[derive(Debug, Default)]
+pub struct Projector {
+    done: Vec<Value>,
+    view: RunView,
+    /// A run is open (`view` is its view).
+    open: bool,
+    sink: Option<RunSink>,
+    /// A lone surrogate was read in this run: its strings are settled
+    /// ([`crate::json::settle_surrogates`]) when it ends.
+    lone: bool,
+    /// The last run's text, its capacity kept from run to run.
+    text: Vec<u8>,
+}
+
+/// Takes each run's projection as the run ends, instead of the projector
+/// keeping it: how a long stream is projected in memory of one run.
+pub enum RunSink {
+    /// The run as a `Value` (its text read back).
+    Value(Box<dyn FnMut(Value)>),
+    /// The run's canonical JSON text, compact: what
+    /// `serde_json::to_writer(w, &crate::json::Out(&value))` writes for
+    /// the `Value` form.
+    Text(TextSink),
+}
+
+/// Takes a run's canonical JSON text.
+pub type TextSink = Box<dyn FnMut(&[u8])>;
+
+impl std::fmt::Debug for RunSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RunSink")
+    }
+}
+
 impl Projector {
     pub fn new() -> Self {
         Projector::default()
-    }
-
-    /// `RUN_STARTED`: a new run entry.
-    pub fn run_started(&mut self, thread_id: &str, run_id: &str) {
-        self.current = Some(RunView {
-            thread_id: thread_id.to_owned(),
-            run_id: run_id.to_owned(),
-            status: "running",
-            ..Default::default()
-        });
-    }
-
-    /// The run ends (`finished` or `errored`) with the state as it stands.
-    pub fn run_ended(&mut self, status: &'static str, state: &Value) {
-        if let Some(mut run) = self.current.take() {
-            run.status = status;
-            if status == "errored" {
-                for inv in &mut run.invocations {
-                    if inv.status == InvocationStatus::Running {
-                        inv.status = InvocationStatus::Abandoned;
-                    }
-                }
-            }
-            let run = render(run, state);
-            self.keep(run);
-        }
     }
 
     /// A projector that hands every run to `sink` as it ends (and the one
@@ -163,9 +116,40 @@ impl Projector {
     /// keeping none.
     pub fn with_sink(sink: impl FnMut(Value) + 'static) -> Self {
         Projector {
-            sink: Some(RunSink(Box::new(sink))),
+            sink: Some(RunSink::Value(Box::new(sink))),
             ..Projector::default()
         }
+    }
+
+    /// [`Projector::with_sink`] handing over each run's canonical JSON text
+    /// instead of its `Value`: no tree is built, no string copied again.
+    pub fn with_text_sink(sink: impl FnMut(&[u8]) + 'static) -> Self {
+        Projector {
+            sink: Some(RunSink::Text(Box::new(sink))),
+            ..Projector::default()
+        }
+    }
+
+    /// `RUN_STARTED`: a new run entry.
+    pub fn run_started(&mut self, thread_id: &str, run_id: &str) {
+        self.view.reset(thread_id, run_id);
+        self.open = true;
+    }
+
+    /// The run ends (`finished` or `errored`) with the state as it stands.
+    pub fn run_ended(&mut self, status: &'static str, state: &Value) {
+        if !self.open {
+            return;
+        }
+        self.view.status = status;
+        if status == "errored" {
+            for inv in &mut self.view.invocations {
+                if inv.status == InvocationStatus::Running {
+                    inv.status = InvocationStatus::Abandoned;
+                }
+            }
+        }
+        self.emit(state);
     }
 
     /// A lone surrogate was read (`schema.lone-surrogate`): what is still
@@ -174,44 +158,41 @@ impl Projector {
         self.lone = true;
     }
 
-    fn keep(&mut self, mut run: Value) {
-        if std::mem::take(&mut self.lone) {
-            crate::json::settle_surrogates(&mut run);
-        }
+    /// Writes the open run's text and hands it on (or keeps its `Value`).
+    fn emit(&mut self, state: &Value) {
+        self.open = false;
+        self.text.clear();
+        let lone = std::mem::take(&mut self.lone);
+        write::run(&mut self.text, &self.view, state, lone);
         match &mut self.sink {
-            Some(sink) => (sink.0)(run),
-            None => self.done.push(run),
+            Some(RunSink::Text(sink)) => sink(&self.text),
+            Some(RunSink::Value(sink)) => sink(read_back(&self.text)),
+            None => self.done.push(read_back(&self.text)),
         }
     }
 
     /// The interrupts of a `RUN_FINISHED` interrupt outcome.
     pub fn interrupts(&mut self, list: &[Value]) {
-        if let Some(run) = self.current.as_mut() {
-            run.interrupts = list
-                .iter()
-                .map(|i| {
-                    let mut m = Map::new();
-                    if let Some(id) = i.get("id") {
-                        m.insert("id".into(), id.clone());
-                    }
-                    if let Some(Value::String(o)) = i.get("subagentRunId") {
-                        m.insert("owner".into(), Value::String(o.clone()));
-                    }
-                    Value::Object(m)
-                })
-                .collect();
+        if !self.open {
+            return;
+        }
+        self.view.interrupts.clear();
+        for i in list {
+            let owner = match i.get("subagentRunId") {
+                Some(Value::String(o)) => Some(self.view.strings.push(o)),
+                _ => None,
+            };
+            let id = i.get("id").cloned();
+            self.view.interrupts.push(Interrupt { id, owner });
         }
     }
 
     /// An attributable event carried `id` as its own `subagentRunId`.
     pub fn attributed(&mut self, id: &str) {
-        if let Some(run) = self.current.as_mut()
-            && !run.invocation_at.contains_key(id)
-        {
-            run.invocation_at
-                .insert(id.to_owned(), run.invocations.len());
-            run.invocations.push(Invocation {
-                id: id.to_owned(),
+        if self.open && self.view.invocation(id).is_none() {
+            let id = self.view.strings.push(id);
+            self.view.push_invocation(Invocation {
+                id,
                 name: None,
                 parent: None,
                 status: InvocationStatus::Unannounced,
@@ -221,66 +202,73 @@ impl Projector {
 
     /// `SUBAGENT_STARTED`.
     pub fn announced(&mut self, id: &str, name: Option<&str>, parent: Option<&str>) {
-        if let Some(run) = self.current.as_mut() {
-            let inv = Invocation {
-                id: id.to_owned(),
-                name: name.map(str::to_owned),
-                parent: parent.map(str::to_owned),
-                status: InvocationStatus::Running,
-            };
-            match run.invocation_at.get(id) {
-                Some(&at) => run.invocations[at] = inv,
-                None => {
-                    run.invocation_at
-                        .insert(id.to_owned(), run.invocations.len());
-                    run.invocations.push(inv);
-                }
-            }
+        if !self.open {
+            return;
+        }
+        let at = self.view.invocation(id);
+        let inv = Invocation {
+            id: match at.and_then(|at| self.view.invocations.get(at)) {
+                Some(old) => old.id,
+                None => self.view.strings.push(id),
+            },
+            name: self.view.opt(name),
+            parent: self.view.opt(parent),
+            status: InvocationStatus::Running,
+        };
+        match at.and_then(|at| self.view.invocations.get_mut(at)) {
+            Some(old) => *old = inv,
+            None => self.view.push_invocation(inv),
         }
     }
 
     /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR` of an active invocation.
     pub fn invocation_ended(&mut self, id: &str, status: InvocationStatus) {
-        if let Some(run) = self.current.as_mut()
-            && let Some(&at) = run.invocation_at.get(id)
+        if self.open
+            && let Some(at) = self.view.invocation(id)
+            && let Some(inv) = self.view.invocations.get_mut(at)
         {
-            run.invocations[at].status = status;
+            inv.status = status;
         }
     }
 
     fn message_mut(&mut self, id: &str) -> Option<&mut Message> {
-        let run = self.current.as_mut()?;
-        let at = *run.message_at.get(id)?;
-        run.messages.get_mut(at)
-    }
-
-    /// Creates a message unless one with this id is already shown.
-    fn create(&mut self, msg: Message) -> bool {
-        let Some(run) = self.current.as_mut() else {
-            return false;
-        };
-        if run.message_at.contains_key(&msg.id) {
-            return false;
+        if !self.open {
+            return None;
         }
-        run.message_at.insert(msg.id.clone(), run.messages.len());
-        run.messages.push(msg);
-        true
+        let at = self.view.message(id)?;
+        self.view.messages.get_mut(at)
     }
 
-    fn text_message(id: &str, role: &str, owner: Option<&str>) -> Message {
-        Message {
-            id: id.to_owned(),
-            role: role.to_owned(),
-            owner: owner.map(str::to_owned),
-            content: Value::String(String::new()),
-            activity_type: None,
+    /// Creates a message unless one with this id is already shown; its
+    /// index either way (`None` outside a run).
+    fn create(
+        &mut self,
+        id: &str,
+        role: &str,
+        owner: Option<&str>,
+        content: Value,
+        activity_type: Option<&str>,
+    ) -> Option<usize> {
+        if !self.open {
+            return None;
+        }
+        if let Some(at) = self.view.message(id) {
+            return Some(at);
+        }
+        let msg = Message {
+            id: self.view.strings.push(id),
+            role: view::role(role),
+            owner: self.view.opt(owner),
+            content,
+            activity_type: activity_type.map(str::to_owned),
             tool_calls: Vec::new(),
-        }
+        };
+        Some(self.view.push_message(msg))
     }
 
     /// `TEXT_MESSAGE_START` or `REASONING_MESSAGE_START` (role `reasoning`).
     pub fn message_started(&mut self, id: &str, role: &str, owner: Option<&str>) {
-        self.create(Self::text_message(id, role, owner));
+        self.create(id, role, owner, Value::String(String::new()), None);
     }
 
     /// `TEXT_MESSAGE_CONTENT` / `REASONING_MESSAGE_CONTENT`.
@@ -304,48 +292,38 @@ impl Projector {
         owner: Option<&str>,
     ) {
         let holder = parent.unwrap_or(id);
-        self.create(Self::text_message(holder, "assistant", owner));
-        let Some(run) = self.current.as_mut() else {
+        let empty = Value::String(String::new());
+        let Some(at) = self.create(holder, "assistant", owner, empty, None) else {
             return;
         };
-        let Some(&at) = run.message_at.get(holder) else {
-            return;
-        };
-        let msg = &mut run.messages[at];
-        msg.tool_calls.push(ToolCall {
-            id: id.to_owned(),
-            name: name.to_owned(),
+        let call = ToolCall {
+            id: self.view.strings.push(id),
+            name: self.view.strings.push(name),
             args: String::new(),
-        });
-        run.tool_at
-            .insert(id.to_owned(), (at, msg.tool_calls.len() - 1));
+        };
+        self.view.push_tool_call(at, call);
     }
 
     /// `TOOL_CALL_ARGS`.
     pub fn tool_call_args(&mut self, id: &str, delta: &str) {
-        let Some(run) = self.current.as_mut() else {
-            return;
-        };
-        if let Some(&(m, c)) = run.tool_at.get(id)
-            && let Some(call) = run
-                .messages
-                .get_mut(m)
-                .and_then(|m| m.tool_calls.get_mut(c))
+        if self.open
+            && let Some(args) = self.view.tool_args(id)
         {
-            crate::json::join_text(&mut call.args, delta);
+            crate::json::join_text(args, delta);
         }
     }
 
     /// `TOOL_CALL_RESULT`: a tool message under the result's own owner.
     pub fn tool_result(&mut self, message_id: &str, content: String, owner: Option<&str>) {
-        if let Some(m) = self.message_mut(message_id) {
-            m.content = Value::String(content);
-            m.owner = owner.map(str::to_owned);
+        if let Some(at) = self.open.then(|| self.view.message(message_id)).flatten() {
+            let owner = self.view.opt(owner);
+            if let Some(m) = self.view.messages.get_mut(at) {
+                m.content = Value::String(content);
+                m.owner = owner;
+            }
             return;
         }
-        let mut msg = Self::text_message(message_id, "tool", owner);
-        msg.content = Value::String(content);
-        self.create(msg);
+        self.create(message_id, "tool", owner, Value::String(content), None);
     }
 
     /// `ACTIVITY_SNAPSHOT`.
@@ -357,22 +335,18 @@ impl Projector {
         replace: bool,
         owner: Option<&str>,
     ) {
-        if let Some(m) = self.message_mut(id) {
+        if let Some(at) = self.open.then(|| self.view.message(id)).flatten() {
             if replace {
-                m.activity_type = Some(activity_type.to_owned());
-                m.content = content.clone();
-                m.owner = owner.map(str::to_owned);
+                let owner = self.view.opt(owner);
+                if let Some(m) = self.view.messages.get_mut(at) {
+                    m.activity_type = Some(activity_type.to_owned());
+                    m.content = content.clone();
+                    m.owner = owner;
+                }
             }
             return;
         }
-        self.create(Message {
-            id: id.to_owned(),
-            role: "activity".to_owned(),
-            owner: owner.map(str::to_owned),
-            content: content.clone(),
-            activity_type: Some(activity_type.to_owned()),
-            tool_calls: Vec::new(),
-        });
+        self.create(id, "activity", owner, content.clone(), Some(activity_type));
     }
 
     /// `ACTIVITY_DELTA`: a patch that fails (or is over the default
@@ -389,24 +363,19 @@ impl Projector {
 
     /// `MESSAGES_SNAPSHOT`: the run's list becomes the snapshot's messages.
     pub fn messages_snapshot(&mut self, messages: &[Value]) {
-        let Some(run) = self.current.as_mut() else {
+        if !self.open {
             return;
-        };
-        run.messages.clear();
-        run.message_at.clear();
-        run.tool_at.clear();
+        }
+        self.view.clear_messages();
         for m in messages {
             let Some(id) = m.get("id").and_then(Value::as_str) else {
                 continue;
             };
-            if run.message_at.contains_key(id) {
+            if self.view.message(id).is_some() {
                 continue;
             }
             let role = m.get("role").and_then(Value::as_str).unwrap_or("assistant");
-            let owner = m
-                .get("subagentRunId")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
+            let owner = m.get("subagentRunId").and_then(Value::as_str);
             let (content, activity_type) = if role == "activity" {
                 (
                     m.get("content").cloned().unwrap_or_else(|| json!({})),
@@ -417,110 +386,51 @@ impl Projector {
             } else {
                 (Value::String(content_text(m.get("content"))), None)
             };
-            let tool_calls = if role == "assistant" {
-                m.get("toolCalls")
-                    .and_then(Value::as_array)
-                    .map(|calls| {
-                        calls
-                            .iter()
-                            .map(|c| ToolCall {
-                                id: str_of(c.get("id")),
-                                name: str_of(c.pointer("/function/name")),
-                                args: str_of(c.pointer("/function/arguments")),
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            } else {
-                Vec::new()
-            };
-            run.message_at.insert(id.to_owned(), run.messages.len());
-            run.messages.push(Message {
-                id: id.to_owned(),
-                role: role.to_owned(),
-                owner,
+            let mut tool_calls = Vec::new();
+            if role == "assistant"
+                && let Some(calls) = m.get("toolCalls").and_then(Value::as_array)
+            {
+                for c in calls {
+                    tool_calls.push(ToolCall {
+                        id: self.view.strings.push(str_of(c.get("id"))),
+                        name: self.view.strings.push(str_of(c.pointer("/function/name"))),
+                        args: str_of(c.pointer("/function/arguments")).to_owned(),
+                    });
+                }
+            }
+            let msg = Message {
+                id: self.view.strings.push(id),
+                role: view::role(role),
+                owner: self.view.opt(owner),
                 content,
                 activity_type,
                 tool_calls,
-            });
+            };
+            self.view.push_message(msg);
         }
     }
 
     /// Ends the stream: a run still open is shown as `running`.
     pub fn finish(mut self, state: &Value) -> Projection {
-        if let Some(run) = self.current.take() {
-            let run = render(run, state);
-            self.keep(run);
+        if self.open {
+            self.emit(state);
         }
         Projection { runs: self.done }
     }
 }
 
-fn str_of(v: Option<&Value>) -> String {
-    v.and_then(Value::as_str).unwrap_or_default().to_owned()
+fn str_of(v: Option<&Value>) -> &str {
+    v.and_then(Value::as_str).unwrap_or_default()
 }
 
-/// The canonical JSON of one run (`docs/projection.md`).
-fn render(run: RunView, state: &Value) -> Value {
-    let invocations: Vec<Value> = run
-        .invocations
-        .into_iter()
-        .map(|inv| {
-            let mut m = Map::new();
-            m.insert("id".into(), Value::String(inv.id));
-            if let Some(n) = inv.name {
-                m.insert("name".into(), Value::String(n));
-            }
-            if let Some(p) = inv.parent {
-                m.insert("parent".into(), Value::String(p));
-            }
-            let status = match inv.status {
-                InvocationStatus::Running => "running",
-                InvocationStatus::Finished => "finished",
-                InvocationStatus::Suspended(ids) => {
-                    m.insert("interruptIds".into(), json!(ids));
-                    "suspended"
-                }
-                InvocationStatus::Errored => "errored",
-                InvocationStatus::Abandoned => "abandoned",
-                InvocationStatus::Unannounced => "unannounced",
-            };
-            m.insert("status".into(), Value::from(status));
-            Value::Object(m)
-        })
-        .collect();
-    let messages: Vec<Value> = run
-        .messages
-        .into_iter()
-        .map(|msg| {
-            let mut m = Map::new();
-            m.insert("id".into(), Value::String(msg.id));
-            m.insert("role".into(), Value::String(msg.role));
-            if let Some(o) = msg.owner {
-                m.insert("owner".into(), Value::String(o));
-            }
-            if let Some(t) = msg.activity_type {
-                m.insert("activityType".into(), Value::String(t));
-            }
-            m.insert("content".into(), msg.content);
-            if !msg.tool_calls.is_empty() {
-                let calls = msg
-                    .tool_calls
-                    .into_iter()
-                    .map(|c| json!({ "id": c.id, "name": c.name, "args": c.args }))
-                    .collect();
-                m.insert("toolCalls".into(), Value::Array(calls));
-            }
-            Value::Object(m)
-        })
-        .collect();
-    json!({
-        "threadId": run.thread_id,
-        "runId": run.run_id,
-        "status": run.status,
-        "invocations": invocations,
-        "messages": messages,
-        "state": state,
-        "interrupts": run.interrupts,
-    })
+/// A run's `Value` form: its text read back as the checker reads JSON
+/// (a number printed as written, `1e400`, comes back in its kept form).
+fn read_back(text: &[u8]) -> Value {
+    let opts = crate::json::ParseOptions {
+        max_depth: usize::MAX,
+    };
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| crate::json::parse(t, &opts).ok())
+        .map_or(Value::Null, |p| p.value)
 }

@@ -218,9 +218,9 @@ fn check_json(
     )));
     let (runs, findings, failed) = (Rc::clone(&stream), Rc::clone(&stream), Rc::clone(&stream));
     let checker = if projection {
-        Checker::with_projection_sink(move |run| {
+        Checker::with_projection_text_sink(move |run| {
             if let Some(s) = runs.borrow_mut().as_mut() {
-                s.run(&run);
+                s.run_text(run);
             }
         })
     } else {

@@ -90,11 +90,27 @@ struct Spill {
 
 impl Spill {
     fn push(&mut self, run: &Value) -> io::Result<()> {
+        self.sep();
+        serde_json::to_writer(&mut self.mem, &Out(run))?;
+        self.spill()
+    }
+
+    /// A run already written as canonical JSON text.
+    fn push_text(&mut self, run: &[u8]) -> io::Result<()> {
+        self.sep();
+        self.mem.extend_from_slice(run);
+        self.spill()
+    }
+
+    fn sep(&mut self) {
         if self.runs > 0 {
             self.mem.push(b',');
         }
         self.runs += 1;
-        serde_json::to_writer(&mut self.mem, &Out(run))?;
+    }
+
+    /// Past [`SPILL_BYTES`] in memory, what is kept goes to the file.
+    fn spill(&mut self) -> io::Result<()> {
         if self.mem.len() >= SPILL_BYTES {
             let file = match self.file.as_mut() {
                 Some(f) => f,
@@ -228,6 +244,16 @@ impl<W: Write> JsonStream<W> {
             return;
         }
         let r = self.spill.push(run);
+        self.keep(r);
+    }
+
+    /// One run's projection as its canonical JSON text
+    /// ([`super::Checker::with_projection_text_sink`]), as it ends.
+    pub fn run_text(&mut self, run: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = self.spill.push_text(run);
         self.keep(r);
     }
 

@@ -268,6 +268,16 @@ impl Checker {
         }
     }
 
+    /// [`Checker::with_projection_sink`] handing over each run's canonical
+    /// JSON text instead of a `Value` (none is built): how `check --format
+    /// json` prints the projection.
+    pub fn with_projection_text_sink(sink: impl FnMut(&[u8]) + 'static) -> Self {
+        Checker {
+            projector: Some(Projector::with_text_sink(sink)),
+            ..Checker::new()
+        }
+    }
+
     /// A checker that only reports violations (faster; no projection).
     pub fn without_projection() -> Self {
         Checker {

@@ -1,0 +1,212 @@
+//! The projection's text (`Checker::with_projection_text_sink`, what
+//! `agui-conform check --format json` prints) is canonical: every run's
+//! text is exactly what printing its `Value` form with `json::Out` writes
+//! (keys sorted, compact, kept numbers and surrogates as printed), and the
+//! `Value` form is that text read back. Checked on every corpus case and
+//! on streams written here for the shapes the corpus has few of.
+
+use agui_model::Checker;
+use agui_model::check::check_bytes;
+use agui_model::json::{Out, ParseOptions, parse};
+use serde_json::{Value, json};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("corpus directory") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            cases(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "case.schema.json")
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// Every corpus case as JSON Lines (events printed, or the raw lines).
+fn corpus() -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    cases(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
+        &mut files,
+    );
+    assert!(files.len() > 200, "corpus not found: {} cases", files.len());
+    files
+        .into_iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(&f).expect("reads");
+            let case = parse(&text, &Default::default()).expect("JSON").value;
+            let lines: Vec<String> = match (&case["events"], &case["lines"]) {
+                (Value::Array(events), _) => events
+                    .iter()
+                    .map(|e| serde_json::to_string(&Out(e)).expect("prints"))
+                    .collect(),
+                (_, Value::Array(lines)) => lines
+                    .iter()
+                    .filter_map(|l| l.as_str().map(str::to_owned))
+                    .collect(),
+                _ => return None,
+            };
+            Some((f, lines.join("\n")))
+        })
+        .collect()
+}
+
+/// Each run's text from the text sink, and the kept `Value` form of a
+/// checker that keeps runs.
+fn both(stream: &str) -> (Vec<Vec<u8>>, Vec<Value>) {
+    let texts = Rc::new(RefCell::new(Vec::new()));
+    let sink = Rc::clone(&texts);
+    let streamed =
+        Checker::with_projection_text_sink(move |run| sink.borrow_mut().push(run.to_vec()));
+    // Read as `agui-conform check` reads a file.
+    let streamed = check_bytes(stream.as_bytes(), streamed);
+    assert_eq!(streamed.projection.map(|p| p.runs.len()), Some(0));
+    let kept = check_bytes(stream.as_bytes(), Checker::new());
+    let runs = kept.projection.map(|p| p.runs).unwrap_or_default();
+    let texts = texts.borrow().clone();
+    (texts, runs)
+}
+
+fn assert_canonical(name: &str, stream: &str) -> usize {
+    let (texts, values) = both(stream);
+    assert_eq!(texts.len(), values.len(), "{name}: one text per run");
+    for (text, value) in texts.iter().zip(&values) {
+        let printed = serde_json::to_vec(&Out(value)).expect("prints");
+        assert_eq!(
+            String::from_utf8_lossy(text),
+            String::from_utf8_lossy(&printed),
+            "{name}"
+        );
+        let opts = ParseOptions {
+            max_depth: usize::MAX,
+        };
+        let read = parse(std::str::from_utf8(text).expect("UTF-8"), &opts).expect("JSON");
+        assert_eq!(&read.value, value, "{name}");
+    }
+    texts.len()
+}
+
+#[test]
+fn every_corpus_run_is_written_as_its_value_prints() {
+    let runs: usize = corpus()
+        .iter()
+        .map(|(f, s)| assert_canonical(&f.display().to_string(), s))
+        .sum();
+    assert!(runs > 250, "{runs} runs");
+}
+
+/// One line per event.
+fn lines(events: &[Value]) -> String {
+    events
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_run_of_every_shape_is_written_field_for_field() {
+    let events = [
+        json!({"type":"RUN_STARTED","threadId":"t\"1","runId":"r1"}),
+        json!({"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"lead"}),
+        json!({"type":"SUBAGENT_STARTED","subagentRunId":"s2","name":"w","parentSubagentRunId":"s1"}),
+        json!({"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant","subagentRunId":"s1"}),
+        json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a\u{1}\n\"é","subagentRunId":"s1"}),
+        json!({"type":"TEXT_MESSAGE_END","messageId":"m1","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m1","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\":","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"1}","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_END","toolCallId":"c1","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_RESULT","messageId":"x1","toolCallId":"c1","content":"ok"}),
+        json!({"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"progress","content":{"pct":1,"z":[true,null]},"subagentRunId":"s2"}),
+        json!({"type":"ACTIVITY_DELTA","messageId":"a1","activityType":"progress","patch":[{"op":"replace","path":"/pct","value":2.5}],"subagentRunId":"s2"}),
+        json!({"type":"STATE_SNAPSHOT","snapshot":{"b":[1,-2,0.5],"a":{"y":"é","x":null}}}),
+        json!({"type":"SUBAGENT_FINISHED","subagentRunId":"s2","outcome":{"type":"suspended","interruptIds":["i1"]}}),
+        json!({"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}),
+        json!({"type":"RUN_FINISHED","threadId":"t\"1","runId":"r1","outcome":{"type":"interrupt","interrupts":[{"id":"i1","subagentRunId":"s2"},{"id":"i2"}]}}),
+        json!({"type":"RUN_STARTED","threadId":"t","runId":"r2"}),
+        json!({"type":"MESSAGES_SNAPSHOT","messages":[
+            {"id":"u1","role":"user","content":[{"type":"text","text":"hi "},{"type":"text","text":"there"}]},
+            {"id":"m9","role":"assistant","subagentRunId":"s3","toolCalls":[{"id":"c9","type":"function","function":{"name":"g","arguments":"{}"}}]},
+            {"id":"a9","role":"activity","activityType":"p","content":{"k":1}}]}),
+        json!({"type":"REASONING_MESSAGE_START","messageId":"z1","role":"reasoning","subagentRunId":"s4"}),
+        json!({"type":"REASONING_MESSAGE_CONTENT","messageId":"z1","delta":"hmm","subagentRunId":"s4"}),
+        json!({"type":"RUN_ERROR","message":"boom"}),
+        json!({"type":"RUN_STARTED","threadId":"t","runId":"r3"}),
+        json!({"type":"SUBAGENT_STARTED","subagentRunId":"s5"}),
+    ];
+    let (texts, _) = both(&lines(&events));
+    let text: Vec<String> = texts
+        .iter()
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .collect();
+    // Written from docs/projection.md: keys sorted, absent fields left out.
+    assert_eq!(
+        text[0],
+        concat!(
+            r#"{"interrupts":[{"id":"i1","owner":"s2"},{"id":"i2"}],"#,
+            r#""invocations":[{"id":"s1","name":"lead","status":"finished"},"#,
+            r#"{"id":"s2","interruptIds":["i1"],"name":"w","parent":"s1","status":"suspended"}],"#,
+            r#""messages":[{"content":"a\u0001\n\"é","id":"m1","owner":"s1","role":"assistant","#,
+            r#""toolCalls":[{"args":"{\"a\":1}","id":"c1","name":"f"}]},"#,
+            r#"{"content":"ok","id":"x1","role":"tool"},"#,
+            r#"{"activityType":"progress","content":{"pct":2.5,"z":[true,null]},"id":"a1","owner":"s2","role":"activity"}],"#,
+            r#""runId":"r1","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"finished","threadId":"t\"1"}"#
+        )
+    );
+    assert_eq!(
+        text[1],
+        concat!(
+            r#"{"interrupts":[],"invocations":[{"id":"s4","status":"unannounced"}],"messages":["#,
+            r#"{"content":"hi there","id":"u1","role":"user"},"#,
+            r#"{"content":"","id":"m9","owner":"s3","role":"assistant","toolCalls":[{"args":"{}","id":"c9","name":"g"}]},"#,
+            r#"{"activityType":"p","content":{"k":1},"id":"a9","role":"activity"},"#,
+            r#"{"content":"hmm","id":"z1","owner":"s4","role":"reasoning"}],"#,
+            r#""runId":"r2","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"errored","threadId":"t"}"#
+        )
+    );
+    assert_eq!(
+        text[2],
+        r#"{"interrupts":[],"invocations":[{"id":"s5","status":"running"}],"messages":[],"runId":"r3","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"running","threadId":"t"}"#
+    );
+    assert_eq!(texts.len(), 3);
+    assert_canonical("every shape", &lines(&events));
+}
+
+#[test]
+fn kept_numbers_and_lone_surrogates_print_as_the_value_form_does() {
+    let stream = concat!(
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r1"}"#,
+        "\n",
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"big":1e400,"k\ud800":"\udc00x","n":-0.0}}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m\ud801","role":"assistant"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\ud801","delta":"a\ud83d"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\ud801","delta":"\ude00b\ud800"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m\ud801"}"#,
+        "\n",
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}"#,
+        "\n",
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2"}"#,
+    );
+    let (texts, _) = both(stream);
+    let first = String::from_utf8_lossy(&texts[0]).into_owned();
+    assert!(first.contains(r#""big":1e400"#), "{first}");
+    assert!(
+        first.contains("\"content\":\"a\u{1F600}b\u{FFFD}\""),
+        "{first}"
+    );
+    assert!(first.contains("\"id\":\"m\u{FFFD}\""), "{first}");
+    assert!(first.contains("\"k\u{FFFD}\":\"\u{FFFD}x\""), "{first}");
+    // The second run read no lone surrogate; the state still holds them.
+    let second = String::from_utf8_lossy(&texts[1]).into_owned();
+    assert!(second.contains("\"k\u{FFFD}\":\"\u{FFFD}x\""), "{second}");
+    assert_canonical("kept", stream);
+}
