@@ -111,6 +111,15 @@ enum Cmd {
         #[arg(long)]
         conform: Option<PathBuf>,
     },
+    /// The parse-ahead thread: `check --format json` with
+    /// `--parse-ahead off` and `on`, projection off and on, on a stream of
+    /// the shape the global options give, alternating for `--rounds`.
+    Ahead {
+        #[arg(long, default_value_t = 5)]
+        rounds: usize,
+        #[arg(long)]
+        conform: Option<PathBuf>,
+    },
     /// Writes the many-run workload to FILE and exits.
     WriteRuns {
         file: PathBuf,
@@ -180,6 +189,7 @@ fn main() -> anyhow::Result<()> {
             jobs,
             conform,
         }) => files_parallel(*files, *runs, *rounds, *jobs, conform.clone(), cli.seed),
+        Some(Cmd::Ahead { rounds, conform }) => ahead(&cli, *rounds, conform.clone()),
         Some(Cmd::WriteRuns {
             file,
             runs,
@@ -443,6 +453,68 @@ fn files_parallel(
         jobs::load()
     );
     let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
+
+/// `agui-bench ahead`: one thread against the parse-ahead thread.
+fn ahead(cli: &Cli, rounds: usize, conform: Option<PathBuf>) -> anyhow::Result<()> {
+    let conform = match conform {
+        Some(c) => c,
+        None => conform_binary()?,
+    };
+    let shape = shape(cli);
+    if let Some(p) = shape.problem() {
+        bail!("{p}");
+    }
+    let file = std::env::temp_dir().join(format!(
+        "agui-bench-ahead-{}-{}-{}-{}.jsonl",
+        cli.events, cli.invocations, cli.runs, cli.seed
+    ));
+    let w = write_stream(&shape, &file)?;
+    println!(
+        "stream: {} events, {:.1} MB, {} runs × {} invocations; load before: {}",
+        w.events,
+        w.bytes as f64 / 1e6,
+        cli.runs,
+        cli.invocations,
+        jobs::load()
+    );
+    let files = [file.clone()];
+    let side = |name: &str, extra: &[&str]| {
+        let mut args = vec!["check", "--format", "json"];
+        args.extend_from_slice(extra);
+        conform_side(name, &conform, &args, &files)
+    };
+    let mut sides = vec![
+        side(
+            "--no-projection, one thread",
+            &["--no-projection", "--parse-ahead", "off"],
+        ),
+        side(
+            "--no-projection, parse-ahead",
+            &["--no-projection", "--parse-ahead", "on"],
+        ),
+        side("projection on, one thread", &["--parse-ahead", "off"]),
+        side("projection on, parse-ahead", &["--parse-ahead", "on"]),
+    ];
+    pairs::measure(&mut sides, rounds, judge)?;
+    print!("{}", pairs::render(&sides));
+    let walls = |k: usize| -> Vec<f64> {
+        sides[k]
+            .samples
+            .iter()
+            .map(|s| s.wall.as_secs_f64())
+            .collect()
+    };
+    println!(
+        "one thread / parse-ahead wall, median of per-round ratios: projection off {:.2}×, on {:.2}× (above 1: parse-ahead faster); load after: {}",
+        pairs::ratio(&walls(0), &walls(1)),
+        pairs::ratio(&walls(2), &walls(3)),
+        jobs::load()
+    );
+    if !cli.keep {
+        let _ = std::fs::remove_file(&file);
+    }
     Ok(())
 }
 
