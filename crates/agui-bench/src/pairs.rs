@@ -6,7 +6,6 @@
 
 use crate::measure::{self, Sample};
 use std::process::Command;
-use std::time::Duration;
 
 /// One command of the comparison.
 pub struct Contender {
@@ -96,11 +95,6 @@ pub fn render(sides: &[Contender]) -> String {
         ));
     }
     t
-}
-
-/// Median wall time of a side.
-pub fn median_wall(s: &Contender) -> Duration {
-    Duration::from_secs_f64(fmedian(&s.walls()).max(0.0))
 }
 
 #[cfg(test)]

@@ -223,7 +223,7 @@ const STRAY: &[u8] = b"{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"zz\",\
 
 fn edited(seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed);
-    let mut bytes = if seed % 2 == 0 {
+    let mut bytes = if seed.is_multiple_of(2) {
         many_runs(seed, 4, 300)
     } else {
         synth_stream(seed, 1_500, 8, 3)
