@@ -39,7 +39,14 @@ pub fn inputs(args: &Args) -> anyhow::Result<Option<Vec<PathBuf>>> {
             anyhow::bail!("`-` (standard input) cannot be checked together with other inputs");
         }
         if p.is_dir() {
-            files.extend(directory(p)?);
+            let found = directory(p)?;
+            if found.is_empty() {
+                anyhow::bail!(
+                    "{} holds no stream files (*.jsonl, *.ndjson, *.json, *.sse)",
+                    p.display()
+                );
+            }
+            files.extend(found);
         } else {
             files.push(p.clone());
         }
