@@ -3,4 +3,6 @@
 
 pub mod jobs;
 pub mod measure;
+pub mod pairs;
 pub mod synth;
+pub mod workload;

@@ -180,11 +180,15 @@ fn missing_file_is_exit_2_with_a_message() {
 }
 
 #[test]
-fn a_directory_is_exit_2() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+fn a_directory_without_streams_is_exit_2() {
+    // A directory is checked file by file (cli_check_files.rs); one with
+    // no stream file in it is a usage error.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_check_no_streams");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a stream").unwrap();
     let out = run(&["check", dir.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is a directory"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no stream files"), "{}", stderr(&out));
 }
 
 #[test]

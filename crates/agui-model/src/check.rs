@@ -16,6 +16,83 @@ pub fn check_reader(input: impl BufRead, checker: Checker) -> io::Result<Report>
     check_reader_until(input, checker, || false)
 }
 
+/// How a stream is read: all on the calling thread, or with a parse-ahead
+/// thread that reads and parses lines while this one checks them (two
+/// cores on one stream; the same report, finding for finding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reading {
+    #[default]
+    OneThread,
+    /// Batches of parsed lines handed over a bounded channel. Findings
+    /// reach the sink a batch (about 2,000 lines) later than on one
+    /// thread: for files, not for live input.
+    ParseAhead,
+}
+
+/// [`check_reader`], read as `reading` says.
+pub fn check_reader_with(
+    input: impl BufRead + Send,
+    checker: Checker,
+    reading: Reading,
+) -> io::Result<Report> {
+    let mut checker = checker;
+    feed(input, &mut checker, reading, || false, |_, _| {})?;
+    Ok(checker.finish())
+}
+
+/// Reads a whole stream into `checker` (not finished, so the caller can
+/// add what it knows), as `reading` says. `stop` is asked after each item
+/// that takes the `Value` path (as in [`check_reader_until`]); `observe`
+/// sees each such value first, with the checker's event count before it.
+pub fn feed(
+    input: impl BufRead + Send,
+    checker: &mut Checker,
+    reading: Reading,
+    stop: impl FnMut() -> bool,
+    observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
+    // Under a nesting limit the fast path never applies, and nothing is
+    // gained by parsing ahead.
+    let ahead = reading == Reading::ParseAhead && checker.limits().nesting > crate::fast::MAX_DEPTH;
+    if ahead {
+        let stack = checker.limits().stack_bytes();
+        return crate::pipeline::feed(
+            &crate::pipeline::fast_stage::FastStage,
+            input,
+            checker,
+            stack,
+            stop,
+            observe,
+        );
+    }
+    feed_here(input, checker, stop, observe)
+}
+
+/// [`feed`] on the calling thread (the input need not be `Send`).
+pub fn feed_here(
+    input: impl BufRead,
+    checker: &mut Checker,
+    mut stop: impl FnMut() -> bool,
+    mut observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
+    let opts = checker.limits().read_options();
+    let checker = RefCell::new(checker);
+    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
+    stream::read_stream_with(input, &opts, fast, |item| {
+        let mut c = checker.borrow_mut();
+        if let Item::Value { value, .. } = &item {
+            observe(c.events(), value);
+        }
+        push_item(&mut c, item);
+        if stop() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })?;
+    Ok(())
+}
+
 /// [`check_reader`] that stops reading as soon as `stop` says so (checked
 /// after each item: a reader of the output went away). The report then
 /// covers what was read.

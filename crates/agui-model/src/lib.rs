@@ -16,6 +16,7 @@ pub mod json;
 pub mod levels;
 pub mod limits;
 pub mod patch;
+mod pipeline;
 pub mod projection;
 pub mod rules;
 pub mod schema;

@@ -12,6 +12,7 @@
 use super::input_format::{self, InputFormat};
 use super::sarif::Collected;
 use agui_live::RunLog;
+use agui_model::check::Reading;
 use agui_model::limits::{self, Limits};
 use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
 use anyhow::Context;
@@ -25,9 +26,26 @@ use std::rc::Rc;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The stream to check: a file of JSON Lines or one JSON array, or `-`
-    /// for standard input.
+    /// for standard input. Several files, or a directory (its `*.jsonl`,
+    /// `*.ndjson`, `*.json` and `*.sse` files, by name, not recursive), are
+    /// checked in parallel: one report per file in argument order, each
+    /// the same as checking that file alone, then a summary (with
+    /// `--format json`: one JSON document per line, each file's report or
+    /// `{"file":…,"error":…}`, then `{"summary":…}`).
     #[arg(default_value = "-")]
     pub input: PathBuf,
+    /// More streams (see INPUT).
+    #[arg(value_name = "INPUT")]
+    pub more: Vec<PathBuf>,
+    /// Files checked at once when there are several [default: the
+    /// available cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Read the file with a parse-ahead thread (reading and parsing on one
+    /// core, checking on another; the same report): `on`; `auto` reads on
+    /// one thread for now (the hand-over has not yet paid, measured).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ParseAhead::Auto)]
+    pub parse_ahead: ParseAhead,
     /// Output form: a readable report, one JSON object, or a SARIF 2.1.0
     /// log (GitHub code scanning).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -89,6 +107,14 @@ pub enum Format {
     Sarif,
 }
 
+/// When `check` reads with a parse-ahead thread.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParseAhead {
+    Auto,
+    On,
+    Off,
+}
+
 /// Violations listed by the text report unless `--all` is given.
 const SHOWN: usize = 50;
 
@@ -136,55 +162,139 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 }
 
 fn run_here(args: Args) -> anyhow::Result<u8> {
-    let wants_projection = match args.format {
-        Format::Text => args.projection,
-        Format::Json => !args.no_projection,
-        Format::Sarif => false,
-    };
     if let Some(url) = &args.live.url {
-        return super::producer::check_url(url, &args, wants_projection);
+        return super::producer::check_url(url, &args, wants_projection(&args));
     }
     if let Some(flag) = args.live.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --url");
     }
-    let (mut input, live) = open_input(&args.input)?;
+    if let Some(files) = super::check_many::inputs(&args)? {
+        return super::check_many::run(&args, &files);
+    }
+    let (input, live) = open_input(&args.input)?;
+    let size = file_size(&args.input);
     let name = label(&args.input);
-    let format = input_format::resolve(&mut *input, args.input_format)
-        .with_context(|| format!("reading {name}"))?;
-    let (input, kept) = super::html::keep(input, args.html.is_some())?;
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
-    let started = std::time::Instant::now();
-    // Outputs written at the end (SARIF, JUnit) keep what is found.
-    let found = (args.junit.is_some() || args.format == Format::Sarif)
-        .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
-    let report = match (args.format, &found) {
-        (Format::Sarif, Some(f)) => super::sarif::check_file(input, format, &args, &name, out, f),
-        (Format::Json | Format::Sarif, _) => check_json(
-            input,
-            format,
-            &args,
-            wants_projection,
-            live,
-            out,
-            found.clone(),
-        ),
-        (Format::Text, _) => check_text(input, format, &args, &name, live, out, found.clone()),
-    }
-    .with_context(|| format!("reading {name}"))?;
-    if let (Some(path), Some(kept)) = (&args.html, kept) {
-        super::html::write(path, kept, &args.limits(), &name)?;
-    }
-    let Some((report, runs)) = report else {
+    let Some(checked) = check_one(&args, args.parse_ahead, input, live, size, &name, out)? else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
-    if let (Some(path), Some(f)) = (&args.junit, &found) {
-        super::junit::write(path, &name, &report, &runs, &f.borrow(), started.elapsed())?;
-    }
-    if report.events == 0 {
+    if checked.report.events == 0 {
         eprintln!("agui-conform: input holds no events");
     }
-    Ok(args.rule_config.policy.exit_status(&report))
+    Ok(args.rule_config.policy.exit_status(&checked.report))
+}
+
+/// Whether the output carries the projection.
+fn wants_projection(args: &Args) -> bool {
+    match args.format {
+        Format::Text => args.projection,
+        Format::Json => !args.no_projection,
+        Format::Sarif => false,
+    }
+}
+
+/// The size of a regular file (none for stdin, pipes and the like).
+pub(super) fn file_size(input: &Path) -> Option<u64> {
+    if input.as_os_str() == "-" {
+        return None;
+    }
+    std::fs::metadata(input)
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len())
+}
+
+/// How to read an input: with the parse-ahead thread only when asked
+/// (`--parse-ahead on`) and not live. `auto` reads on one thread for now:
+/// measured on a shared 2-core machine, the hand-over cost more CPU (+39 %)
+/// than the second core gave back (docs/performance.md, issue 20).
+fn reading(ahead: ParseAhead, live: bool, _size: Option<u64>) -> Reading {
+    match ahead {
+        ParseAhead::On if !live => Reading::ParseAhead,
+        _ => Reading::OneThread,
+    }
+}
+
+/// What checking one input gave.
+pub(super) struct Checked {
+    pub report: Report,
+}
+
+/// Checks one input and writes its report to `out` (with `--junit` and
+/// `--html`, those files too). `None` when `out` closed.
+pub(super) fn check_one(
+    args: &Args,
+    ahead: ParseAhead,
+    mut input: Box<dyn BufRead + Send>,
+    live: bool,
+    size: Option<u64>,
+    name: &str,
+    out: impl Write + 'static,
+) -> anyhow::Result<Option<Checked>> {
+    let format = input_format::resolve(&mut *input, args.input_format)
+        .with_context(|| format!("reading {name}"))?;
+    let started = std::time::Instant::now();
+    // The page draws every event, so its input is read into memory first
+    // (one thread), and it reuses the violations this check finds.
+    let (input, kept) = match &args.html {
+        Some(_) => {
+            let (input, kept) = super::html::keep(input, true)?;
+            (Input::Here(input), kept)
+        }
+        None => (Input::Send(input, reading(ahead, live, size)), None),
+    };
+    // Outputs written at the end (SARIF, JUnit, the page) keep what is
+    // found.
+    let found = (args.junit.is_some() || args.html.is_some() || args.format == Format::Sarif)
+        .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
+    let report = match (args.format, &found, input) {
+        (Format::Sarif, Some(f), Input::Here(input)) => {
+            super::sarif::check_file(input, format, args, name, out, f)
+        }
+        (Format::Sarif, Some(f), Input::Send(input, _)) => {
+            super::sarif::check_file(input, format, args, name, out, f)
+        }
+        (Format::Json | Format::Sarif, _, input) => {
+            check_json(input, format, args, live, out, found.clone())
+        }
+        (Format::Text, _, input) => check_text(input, format, args, name, live, out, found.clone()),
+    }
+    .with_context(|| format!("reading {name}"))?;
+    if let (Some(path), Some(kept), Some(f)) = (&args.html, kept, &found) {
+        super::html::write_found(path, kept, &f.borrow().violations, &args.limits(), name)?;
+    }
+    let Some((report, runs)) = report else {
+        return Ok(None);
+    };
+    if let (Some(path), Some(f)) = (&args.junit, &found) {
+        super::junit::write(path, name, &report, &runs, &f.borrow(), started.elapsed())?;
+    }
+    Ok(Some(Checked { report }))
+}
+
+/// The input of one check, and how it may be read.
+enum Input {
+    /// Read on this thread.
+    Here(Box<dyn BufRead>),
+    /// Movable to a reader thread.
+    Send(Box<dyn BufRead + Send>, Reading),
+}
+
+impl Input {
+    fn check(
+        self,
+        format: InputFormat,
+        checker: Checker,
+        stop: impl FnMut() -> bool,
+    ) -> io::Result<(Report, RunLog)> {
+        match self {
+            Input::Here(input) => input_format::check(input, format, checker, stop),
+            Input::Send(input, reading) => {
+                input_format::check_with(input, format, checker, reading, stop)
+            }
+        }
+    }
 }
 
 /// `check`'s exit status for a report: 0 accept, 1 reject, 3 inconclusive.
@@ -201,44 +311,73 @@ fn broken_pipe(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::BrokenPipe
 }
 
+/// The one checker of `check`: the flags' limits and rule levels, every
+/// finding to `sink` (and to `tee`, for the outputs written at the end),
+/// and the projection as `projection` says.
+fn checker(
+    args: &Args,
+    projection: Projecting,
+    mut sink: impl FnMut(Finding<'_>) + 'static,
+    tee: Option<Rc<RefCell<Collected>>>,
+) -> Checker {
+    let checker = match projection {
+        Projecting::Off => Checker::without_projection(),
+        Projecting::Kept => Checker::new(),
+        Projecting::Sink(runs) => Checker::with_projection_text_sink(runs),
+    };
+    checker
+        .with_limits(args.limits())
+        .with_levels(args.rule_config.policy.levels.clone())
+        .with_sink(move |f: Finding<'_>| {
+            sink(f);
+            if let Some(t) = &tee {
+                t.borrow_mut().push(f);
+            }
+        })
+}
+
+/// Where the projection goes.
+enum Projecting {
+    Off,
+    /// Kept in the report (the text output prints it at the end).
+    Kept,
+    /// Each run's canonical JSON text handed over as it ends.
+    Sink(Box<dyn FnMut(&[u8])>),
+}
+
 /// `--format json`: one object, violations written as found, each run's
 /// projection kept aside and copied in at the end. `None` when stdout
 /// closed.
 fn check_json(
-    input: impl BufRead,
+    input: Input,
     format: InputFormat,
     args: &Args,
-    projection: bool,
     live: bool,
     out: impl Write + 'static,
     tee: Option<Rc<RefCell<Collected>>>,
 ) -> io::Result<Option<(Report, RunLog)>> {
+    let projection = wants_projection(args);
     let stream = Rc::new(RefCell::new(Some(
         JsonStream::new(out, args.printed()).live(live),
     )));
     let (runs, findings, failed) = (Rc::clone(&stream), Rc::clone(&stream), Rc::clone(&stream));
-    let checker = if projection {
-        Checker::with_projection_text_sink(move |run| {
+    let projecting = if projection {
+        Projecting::Sink(Box::new(move |run| {
             if let Some(s) = runs.borrow_mut().as_mut() {
                 s.run_text(run);
             }
-        })
+        }))
     } else {
-        Checker::without_projection()
+        Projecting::Off
     };
-    let checker = checker
-        .with_limits(args.limits())
-        .with_levels(args.rule_config.policy.levels.clone())
-        .with_sink(move |f: Finding<'_>| {
-            if let Some(s) = findings.borrow_mut().as_mut() {
-                s.finding(f);
-            }
-            if let Some(t) = &tee {
-                t.borrow_mut().push(f);
-            }
-        });
+    let sink = move |f: Finding<'_>| {
+        if let Some(s) = findings.borrow_mut().as_mut() {
+            s.finding(f);
+        }
+    };
+    let checker = checker(args, projecting, sink, tee);
     let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
-    let (report, runs) = input_format::check(input, format, checker, stop)?;
+    let (report, runs) = input.check(format, checker, stop)?;
     let Some(stream) = stream.borrow_mut().take() else {
         return Ok(Some((report, runs)));
     };
@@ -254,7 +393,7 @@ fn check_json(
 
 /// `--format text`: one line per finding as found, then the summary.
 fn check_text(
-    input: impl BufRead,
+    input: Input,
     format: InputFormat,
     args: &Args,
     name: &str,
@@ -269,22 +408,15 @@ fn check_text(
         live,
     )));
     let (findings, failed) = (Rc::clone(&text), Rc::clone(&text));
-    let checker = if args.projection {
-        Checker::new()
+    let projecting = if args.projection {
+        Projecting::Kept
     } else {
-        Checker::without_projection()
+        Projecting::Off
     };
-    let checker = checker
-        .with_limits(args.limits())
-        .with_levels(args.rule_config.policy.levels.clone())
-        .with_sink(move |f: Finding<'_>| {
-            findings.borrow_mut().finding(f);
-            if let Some(t) = &tee {
-                t.borrow_mut().push(f);
-            }
-        });
+    let sink = move |f: Finding<'_>| findings.borrow_mut().finding(f);
+    let checker = checker(args, projecting, sink, tee);
     let stop = move || failed.borrow().error.is_some();
-    let (report, runs) = input_format::check(input, format, checker, stop)?;
+    let (report, runs) = input.check(format, checker, stop)?;
     let mut text = text.borrow_mut();
     match text.finish(name, &report, &runs) {
         Ok(()) => Ok(Some((report, runs))),
@@ -295,11 +427,12 @@ fn check_text(
 
 /// Opens the input source, and says whether it is live (a pipe or a
 /// terminal, whose findings are flushed one by one).
-fn open_input(input: &Path) -> anyhow::Result<(Box<dyn BufRead>, bool)> {
+pub(super) fn open_input(input: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, bool)> {
     if input.as_os_str() == "-" {
         let live = io::stdin().is_terminal() || is_pipe(Path::new("/dev/stdin"));
+        // `Stdin` (not its lock) can move to a reader thread.
         return Ok((
-            Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
+            Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
             live,
         ));
     }
@@ -318,7 +451,7 @@ fn is_pipe(path: &Path) -> bool {
 }
 
 /// The name the report gives the input.
-fn label(input: &Path) -> String {
+pub(super) fn label(input: &Path) -> String {
     if input.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {

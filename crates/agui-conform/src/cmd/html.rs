@@ -36,13 +36,25 @@ pub fn write(path: &Path, kept: Rc<[u8]>, limits: &Limits, title: &str) -> anyho
         &kept[..],
         Checker::without_projection().with_limits(*limits),
     );
+    write_found(path, kept, &report.violations, limits, title)
+}
+
+/// Writes the lanes page of the kept stream with `violations` as found by
+/// the check that read it (`check FILE --html`: no second check).
+pub fn write_found(
+    path: &Path,
+    kept: Rc<[u8]>,
+    violations: &[agui_model::Violation],
+    limits: &Limits,
+    title: &str,
+) -> anyhow::Result<()> {
     let events =
         agui_view::read_items(&kept[..], &limits.read_options()).context("reading the stream")?;
     let options = agui_view::Options {
         title: title.to_owned(),
         ..agui_view::Options::default()
     };
-    let page = agui_view::render_lanes(&events, &report.violations, &options);
+    let page = agui_view::render_lanes(&events, violations, &options);
     std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))
 }
 

@@ -3,12 +3,10 @@
 //! from the input's first line unless forced.
 
 use agui_live::RunLog;
-use agui_model::check::push_item;
-use agui_model::stream::{self, Item};
+use agui_model::check::{Reading, feed, feed_here};
 use agui_model::{Checker, Report};
-use std::cell::RefCell;
+use serde_json::Value;
 use std::io::{self, BufRead};
-use std::ops::ControlFlow;
 
 /// How `check` reads its input.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,50 +39,66 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
     })
 }
 
-/// Checks `input` read as `format`; the log says how each run ended.
+/// Checks `input` read as `format` on the calling thread; the log says
+/// how each run ended.
 pub fn check(
     input: impl BufRead,
     format: InputFormat,
     checker: Checker,
     stop: impl FnMut() -> bool,
 ) -> io::Result<(Report, RunLog)> {
+    check_json_or_sse(
+        input,
+        format,
+        checker,
+        stop,
+        |input, checker, stop, observe| feed_here(input, checker, stop, observe),
+    )
+}
+
+/// [`check`], JSON input read as `reading` says (SSE is read on one
+/// thread).
+pub fn check_with(
+    input: impl BufRead + Send,
+    format: InputFormat,
+    checker: Checker,
+    reading: Reading,
+    stop: impl FnMut() -> bool,
+) -> io::Result<(Report, RunLog)> {
+    check_json_or_sse(
+        input,
+        format,
+        checker,
+        stop,
+        |input, checker, stop, observe| feed(input, checker, reading, stop, observe),
+    )
+}
+
+/// The JSON reading `json` (one of [`agui_model::check`]'s feeds) or the
+/// SSE reader. Each value on the `Value` path is shown to the run log.
+/// Lines the checker's fast path takes are not: it takes only attributable
+/// events inside an open run, never a run event (`RUN_*` are not
+/// attributable), so the hot path costs nothing more (cli_check's
+/// run-by-run test would see a missing outcome otherwise).
+fn check_json_or_sse<R: BufRead, S: FnMut() -> bool>(
+    input: R,
+    format: InputFormat,
+    mut checker: Checker,
+    stop: S,
+    json: impl FnOnce(R, &mut Checker, S, &mut dyn FnMut(usize, &Value)) -> io::Result<()>,
+) -> io::Result<(Report, RunLog)> {
     let mut runs = RunLog::new();
     let report = match format {
         InputFormat::Sse => {
             agui_live::sse_file::check_sse_reader(input, checker, stop, |_, _| {}, &mut runs)?
         }
-        InputFormat::Jsonl | InputFormat::Json => check_json(input, checker, stop, &mut runs)?,
+        InputFormat::Jsonl | InputFormat::Json => {
+            json(input, &mut checker, stop, &mut |events, value| {
+                runs.observe(events, value)
+            })?;
+            runs.finish(checker.events());
+            checker.finish()
+        }
     };
     Ok((report, runs))
-}
-
-/// `agui_model::check::check_reader_until`, with each parsed item also
-/// shown to the run log. Lines the checker's fast path takes are not: it
-/// takes only attributable events inside an open run, never a run event
-/// (`RUN_*` are not attributable), so the hot path costs nothing more
-/// (cli_check's run-by-run test would see a missing outcome otherwise).
-fn check_json(
-    input: impl BufRead,
-    checker: Checker,
-    mut stop: impl FnMut() -> bool,
-    runs: &mut RunLog,
-) -> io::Result<Report> {
-    let opts = checker.limits().read_options();
-    let checker = RefCell::new(checker);
-    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
-    stream::read_stream_with(input, &opts, fast, |item| {
-        let mut c = checker.borrow_mut();
-        if let Item::Value { value, .. } = &item {
-            runs.observe(c.events(), value);
-        }
-        push_item(&mut c, item);
-        if stop() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    })?;
-    let checker = checker.into_inner();
-    runs.finish(checker.events());
-    Ok(checker.finish())
 }

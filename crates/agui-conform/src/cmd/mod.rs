@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod check_many;
 pub mod config;
 pub mod corpus;
 pub mod fuzz;

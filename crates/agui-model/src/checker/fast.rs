@@ -27,9 +27,7 @@ impl Checker {
     /// Checks one line on the fast path and returns `true`, or returns
     /// `false` having changed nothing (the caller takes the `Value` path).
     pub fn try_push_line(&mut self, line: &[u8]) -> bool {
-        // The fast path takes nesting up to its own depth below the event:
-        // under a lower limit, every line goes where the limit is judged.
-        if self.limits.nesting <= crate::fast::MAX_DEPTH {
+        if !self.takes_fast() {
             return false;
         }
         // simdutf8: the same answer as `std::str::from_utf8`, in about half
@@ -40,10 +38,32 @@ impl Checker {
         let Some(ev) = fast::parse(text) else {
             return false;
         };
+        self.push_event(ev);
+        true
+    }
+
+    /// Whether the fast path applies now. It takes nesting up to its own
+    /// depth below the event: under a lower limit, every line goes where
+    /// the limit is judged.
+    fn takes_fast(&self) -> bool {
+        self.limits.nesting > crate::fast::MAX_DEPTH
+    }
+
+    /// An event parsed ahead on another thread (`crate::pipeline`): checked
+    /// as [`Checker::try_push_line`] would check its line, or `false`
+    /// having changed nothing.
+    pub(crate) fn try_push_event(&mut self, ev: crate::body::Typed<'_>) -> bool {
+        if !self.takes_fast() {
+            return false;
+        }
+        self.push_event(ev);
+        true
+    }
+
+    fn push_event(&mut self, ev: crate::body::Typed<'_>) {
         let i = self.index;
         self.index += 1;
         self.dispatch(i, ev);
         self.flush();
-        true
     }
 }

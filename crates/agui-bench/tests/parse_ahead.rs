@@ -1,0 +1,305 @@
+//! The parse-ahead pipeline (`Reading::ParseAhead`: a reader thread parses
+//! lines while this one checks them) against reading on one thread: the
+//! same report — violations, limit notices, counts, events, projection —
+//! and the same findings and projected runs handed to the sinks in the same
+//! order, on every corpus case, on generated streams of both writers, on
+//! byte-edited streams (every fallback: broken lines, events outside runs,
+//! escapes, CRLF, a byte order mark, a JSON array), and under small limits.
+
+use agui_bench::synth::{self, Shape};
+use agui_bench::workload::{self, ManyRuns};
+use agui_model::check::{Reading, check_reader_with};
+use agui_model::{Checker, Finding, Limits, Report};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Everything a check gives: the report and, from a second check with
+/// sinks, the findings and projected runs in the order they came.
+#[derive(Debug, PartialEq)]
+struct Seen {
+    report: String,
+    findings: Vec<String>,
+    runs: Vec<Value>,
+}
+
+fn summary(r: &Report) -> String {
+    format!(
+        "events {} counts {:?} violations {} limits {:?} projection {:?}",
+        r.events,
+        r.counts,
+        serde_json::to_string(&r.violations).expect("serializes"),
+        r.limits,
+        r.projection.as_ref().map(|p| p.to_json()),
+    )
+}
+
+fn check(bytes: &[u8], limits: Limits, reading: Reading) -> Seen {
+    let kept = check_reader_with(bytes, Checker::new().with_limits(limits), reading)
+        .expect("reading memory");
+    let findings = Rc::new(RefCell::new(Vec::new()));
+    let runs = Rc::new(RefCell::new(Vec::new()));
+    let (f, r) = (Rc::clone(&findings), Rc::clone(&runs));
+    let checker = Checker::with_projection_sink(move |run| r.borrow_mut().push(run))
+        .with_limits(limits)
+        .with_sink(move |x: Finding<'_>| f.borrow_mut().push(format!("{x:?}")));
+    let sunk = check_reader_with(bytes, checker, reading).expect("reading memory");
+    Seen {
+        report: format!("{} / sunk: {}", summary(&kept), summary(&sunk)),
+        findings: findings.take(),
+        runs: runs.take(),
+    }
+}
+
+fn assert_same(bytes: &[u8], limits: Limits, what: &str) {
+    let one = check(bytes, limits, Reading::OneThread);
+    let ahead = check(bytes, limits, Reading::ParseAhead);
+    assert_eq!(one, ahead, "{what}");
+}
+
+fn limit_cases() -> Vec<(Limits, &'static str)> {
+    vec![
+        (Limits::default(), "default limits"),
+        (
+            Limits {
+                line_bytes: 90,
+                ..Limits::default()
+            },
+            "90-byte lines",
+        ),
+        (
+            Limits {
+                nesting: 3,
+                ..Limits::default()
+            },
+            "nesting 3",
+        ),
+        (
+            Limits {
+                state_bytes: 40,
+                ..Limits::default()
+            },
+            "40-byte state",
+        ),
+        (
+            Limits {
+                violations: 2,
+                ..Limits::default()
+            },
+            "2 violations kept",
+        ),
+    ]
+}
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("corpus directory") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            corpus_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json")
+            && path.file_name().is_some_and(|n| n != "case.schema.json")
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// A corpus case's stream as JSON Lines: its raw lines when it has them,
+/// else its events written one a line.
+fn case_bytes(case: &Value) -> Option<Vec<u8>> {
+    if let Some(Value::Array(lines)) = case.get("lines") {
+        let mut out = Vec::new();
+        for l in lines {
+            out.extend_from_slice(l.as_str()?.as_bytes());
+            out.push(b'\n');
+        }
+        return Some(out);
+    }
+    let Some(Value::Array(events)) = case.get("events") else {
+        return None;
+    };
+    let mut out = Vec::new();
+    for e in events {
+        out.extend_from_slice(&serde_json::to_vec(e).ok()?);
+        out.push(b'\n');
+    }
+    Some(out)
+}
+
+#[test]
+fn corpus_cases_report_the_same_parsed_ahead() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    let mut cases = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("readable");
+        let case = agui_model::json::parse(&text, &Default::default())
+            .expect("JSON")
+            .value;
+        let Some(bytes) = case_bytes(&case) else {
+            continue;
+        };
+        assert_same(&bytes, Limits::default(), &f.display().to_string());
+        cases += 1;
+    }
+    assert!(cases > 100, "corpus cases: {cases}");
+}
+
+fn synth_stream(seed: u64, events: usize, invocations: usize, runs: usize) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let shape = Shape {
+        events,
+        invocations,
+        runs,
+        seed,
+    };
+    synth::write(&shape, &mut buf).expect("writes");
+    buf
+}
+
+fn many_runs(seed: u64, runs: usize, per_run: usize) -> Vec<u8> {
+    let mut buf = Vec::new();
+    let shape = ManyRuns {
+        runs,
+        per_run,
+        seed,
+    };
+    workload::write(&shape, &mut buf).expect("writes");
+    buf
+}
+
+#[test]
+fn generated_streams_report_the_same_parsed_ahead_under_every_limit() {
+    // Longer than a batch (2,048 lines), so batches are handed over and
+    // recycled.
+    let streams = [
+        synth_stream(3, 5_000, 64, 2),
+        synth_stream(4, 2_500, 0, 5),
+        many_runs(5, 5, 600),
+    ];
+    for (k, bytes) in streams.iter().enumerate() {
+        for (limits, what) in limit_cases() {
+            assert_same(bytes, limits, &format!("stream {k}, {what}"));
+        }
+    }
+}
+
+/// SplitMix64 for the edits.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+/// Bytes an edit inserts: broken syntax, escapes, control bytes, invalid
+/// UTF-8, whitespace, line breaks (which split a line in two).
+const SNIPPETS: &[&[u8]] = &[
+    b"\"",
+    b"\\u00e9",
+    b"\\ud800",
+    b"\x01",
+    b"\xff\xfe",
+    b" ",
+    b"\r",
+    b"\n",
+    b",",
+    b"}",
+    b"[[[[[[",
+    b"\"x\":1,",
+    b"1e400",
+];
+
+/// A fast-path event with nothing around it: outside a run it takes the
+/// `Value` path on one thread, and the fallback when parsed ahead.
+const STRAY: &[u8] = b"{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"zz\",\"delta\":\"d\"}\n";
+
+fn edited(seed: u64) -> Vec<u8> {
+    let mut rng = Rng(seed);
+    let mut bytes = if seed.is_multiple_of(2) {
+        many_runs(seed, 4, 300)
+    } else {
+        synth_stream(seed, 1_500, 8, 3)
+    };
+    for _ in 0..1 + rng.below(12) {
+        let at = rng.below(bytes.len());
+        match rng.below(4) {
+            0 => {
+                let s = SNIPPETS[rng.below(SNIPPETS.len())];
+                bytes.splice(at..at, s.iter().copied());
+            }
+            1 => {
+                // A stray fast event at a line start (maybe between runs).
+                let start = bytes[..at]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                bytes.splice(start..start, STRAY.iter().copied());
+            }
+            2 => {
+                let end = (at + 1 + rng.below(300)).min(bytes.len());
+                bytes.drain(at..end);
+            }
+            _ => {
+                // CRLF endings from here on.
+                let tail: Vec<u8> = bytes[at..]
+                    .iter()
+                    .flat_map(|&b| {
+                        if b == b'\n' {
+                            vec![b'\r', b'\n']
+                        } else {
+                            vec![b]
+                        }
+                    })
+                    .collect();
+                bytes.truncate(at);
+                bytes.extend(tail);
+            }
+        }
+    }
+    if rng.below(8) == 0 {
+        bytes.splice(0..0, *b"\xEF\xBB\xBF");
+    }
+    bytes
+}
+
+#[test]
+fn byte_edited_streams_report_the_same_parsed_ahead() {
+    for seed in 0..30 {
+        let bytes = edited(seed);
+        let limits = limit_cases();
+        let (l, what) = limits[seed as usize % limits.len()];
+        assert_same(&bytes, l, &format!("edited seed {seed}, {what}"));
+        assert_same(&bytes, Limits::default(), &format!("edited seed {seed}"));
+    }
+}
+
+#[test]
+fn arrays_empty_inputs_and_unterminated_last_lines_report_the_same() {
+    let one_line = many_runs(9, 1, 60);
+    let text = String::from_utf8(one_line.clone()).expect("utf-8");
+    let array = format!("[{}]", text.trim_end().replace('\n', ",\n"));
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (Vec::new(), "empty"),
+        (b"\n\n  \n".to_vec(), "blank"),
+        (array.into_bytes(), "array"),
+        (one_line[..one_line.len() - 1].to_vec(), "no final newline"),
+        (
+            one_line[..one_line.len() - 20].to_vec(),
+            "truncated last line",
+        ),
+        (STRAY.repeat(5000), "only stray events"),
+    ];
+    for (bytes, what) in cases {
+        for (limits, l) in limit_cases() {
+            assert_same(&bytes, limits, &format!("{what}, {l}"));
+        }
+    }
+}

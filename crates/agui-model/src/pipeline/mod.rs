@@ -1,0 +1,232 @@
+//! The parse-ahead pipeline: a reader thread reads the input, splits it
+//! into lines, checks their UTF-8 and parses them, and hands batches of
+//! parsed lines to the checking thread over a bounded channel, so reading
+//! and parsing one stream overlap with checking it (two cores on one
+//! file).
+//!
+//! The reader thread runs the one stream reader ([`stream::read_stream_with`])
+//! unchanged: every line is first offered to a [`Stage`], whose parse runs
+//! on the reader thread; a line the stage takes is copied into the batch's
+//! text (its parse keeps spans into that text, not borrows), every other
+//! line becomes the reader's own [`Item`], as it would on one thread. The
+//! checking thread feeds the entries in order; a parsed line the checker
+//! does not take there (its fast path applies only inside a run) is parsed
+//! into the very `Value` the reader would have made. Reports are therefore
+//! identical to [`crate::check::check_reader`]'s (the differential tests in
+//! `agui-bench` compare them).
+//!
+//! The pipeline is generic over the stage, so the typed events it carries
+//! can change without touching the threads: [`fast_stage`] is the stage of
+//! the checker's borrowed fast path.
+
+pub(crate) mod fast_stage;
+
+use crate::checker::Checker;
+use crate::json::{self, ParseOptions};
+use crate::stream::{self, Item, ReadOptions};
+use serde_json::Value;
+use std::cell::RefCell;
+use std::io::{self, BufRead};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+/// Lines in one batch: large enough that the channel costs nothing per
+/// line, small enough that the checker starts at once.
+const BATCH_LINES: usize = 2048;
+
+/// Batches in flight between the threads (memory: a few batches of about
+/// 2,000 lines each).
+const IN_FLIGHT: usize = 4;
+
+/// What the reader thread makes of a line, and how the checker takes it.
+pub(crate) trait Stage: Sync {
+    /// A line parsed on the reader thread, its strings kept as spans into
+    /// the batch's text (owned, sent across threads).
+    type Parsed: Send;
+
+    /// Parses `line` (valid UTF-8, without its line ending), which will be
+    /// copied into the batch's text at byte `base`. `None`: the line is
+    /// left to the reader (it makes the line's [`Item`]).
+    fn parse(&self, line: &str, base: usize) -> Option<Self::Parsed>;
+
+    /// Feeds a parsed line whose batch text is `text`; `false` if the
+    /// checker did not take it (nothing changed).
+    fn push(&self, checker: &mut Checker, text: &str, parsed: Self::Parsed) -> bool;
+}
+
+/// One entry of a batch, in stream order.
+enum Entry<P> {
+    /// A line the stage parsed: `text[start..end]`.
+    Line { start: usize, end: usize, parsed: P },
+    /// An item of the reader.
+    Item(Item),
+}
+
+/// Lines handed over at once.
+struct Batch<P> {
+    text: String,
+    entries: Vec<Entry<P>>,
+}
+
+impl<P> Batch<P> {
+    fn new() -> Self {
+        Batch {
+            text: String::with_capacity(BATCH_LINES * 128),
+            entries: Vec::with_capacity(BATCH_LINES),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.entries.clear();
+    }
+}
+
+/// Reads `input` on a reader thread and feeds every line to `checker` on
+/// this one, in order. `stop` is asked after each item that is not a
+/// parsed line (as [`crate::check::check_reader_until`] does); `observe`
+/// sees each value pushed on the `Value` path, with the checker's event
+/// count before it. `stack` is the reader thread's stack size (it builds
+/// values nested up to the limit).
+pub(crate) fn feed<S: Stage>(
+    stage: &S,
+    input: impl BufRead + Send,
+    checker: &mut Checker,
+    stack: usize,
+    mut stop: impl FnMut() -> bool,
+    mut observe: impl FnMut(usize, &Value),
+) -> io::Result<()> {
+    let opts = checker.limits().read_options();
+    let (to_checker, batches) = mpsc::sync_channel::<Batch<S::Parsed>>(IN_FLIGHT);
+    let (to_reader, spent) = mpsc::channel::<Batch<S::Parsed>>();
+    let closed = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (opts_ref, closed_ref) = (&opts, &closed);
+        // The sender moves to the reader: when it is done, the batches end.
+        let reader = std::thread::Builder::new()
+            .name("parse-ahead".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, move || {
+                read(stage, input, opts_ref, &to_checker, &spent, closed_ref)
+            })?;
+        let depth = ParseOptions {
+            max_depth: opts.max_depth,
+        };
+        'batches: for mut batch in batches.iter() {
+            let text = std::mem::take(&mut batch.text);
+            for entry in batch.entries.drain(..) {
+                let item = match entry {
+                    Entry::Line { start, end, parsed } => {
+                        if stage.push(checker, &text, parsed) {
+                            continue;
+                        }
+                        reparse(&text[start..end], &depth)
+                    }
+                    Entry::Item(item) => item,
+                };
+                if let Item::Value { value, .. } = &item {
+                    observe(checker.events(), value);
+                }
+                crate::check::push_item(checker, item);
+                if stop() {
+                    closed.store(true, Ordering::Relaxed);
+                    break 'batches;
+                }
+            }
+            batch.text = text;
+            batch.clear();
+            // The reader may be gone already (it finished): nothing to do.
+            let _ = to_reader.send(batch);
+        }
+        closed.store(true, Ordering::Relaxed);
+        // Unblocks a reader waiting to send.
+        drop(batches);
+        match reader.join() {
+            Ok(result) => result,
+            Err(_) => Err(io::Error::other("the parse-ahead thread panicked")),
+        }
+    })
+}
+
+/// The reader thread: the stream reader, its lines offered to `stage`,
+/// batched.
+fn read<S: Stage>(
+    stage: &S,
+    input: impl BufRead,
+    opts: &ReadOptions,
+    out: &mpsc::SyncSender<Batch<S::Parsed>>,
+    spent: &mpsc::Receiver<Batch<S::Parsed>>,
+    closed: &AtomicBool,
+) -> io::Result<()> {
+    let batch = RefCell::new(Batch::new());
+    // Sends the batch when full (or `force`d); false once the checking
+    // side is gone.
+    let send = |force: bool| -> bool {
+        let mut b = batch.borrow_mut();
+        if b.entries.is_empty() || (!force && b.entries.len() < BATCH_LINES) {
+            return true;
+        }
+        let next = spent.try_recv().unwrap_or_else(|_| Batch::new());
+        let full = std::mem::replace(&mut *b, next);
+        if out.send(full).is_err() {
+            closed.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    };
+    let take = |line: &[u8]| {
+        if closed.load(Ordering::Relaxed) {
+            // The next item stops the reader.
+            return false;
+        }
+        let Ok(text) = simdutf8::basic::from_utf8(line) else {
+            return false;
+        };
+        {
+            let mut b = batch.borrow_mut();
+            let start = b.text.len();
+            let Some(parsed) = stage.parse(text, start) else {
+                return false;
+            };
+            b.text.push_str(text);
+            let end = b.text.len();
+            b.entries.push(Entry::Line { start, end, parsed });
+        }
+        send(false);
+        true
+    };
+    let result = stream::read_stream_with(input, opts, take, |item| {
+        if closed.load(Ordering::Relaxed) {
+            return ControlFlow::Break(());
+        }
+        batch.borrow_mut().entries.push(Entry::Item(item));
+        if send(false) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    // What was read before an error is checked before the error is told.
+    send(true);
+    result.map(drop)
+}
+
+/// The item the reader makes of a line the stage took but the checker did
+/// not: the line is one JSON value (the stage's parse accepted it) within
+/// the nesting limit, so the reader's item is that value with its notes.
+/// Its line number is not kept (0); the checker does not read it.
+fn reparse(line: &str, depth: &ParseOptions) -> Item {
+    match json::parse(line, depth) {
+        Ok(p) => Item::Value {
+            line: 0,
+            value: p.value,
+            notes: p.notes,
+        },
+        // A stage only takes lines that are JSON: not reached.
+        Err(e) => Item::Unparseable {
+            line: 0,
+            reason: format!("{e:?}"),
+        },
+    }
+}
