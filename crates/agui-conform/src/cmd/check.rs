@@ -337,12 +337,15 @@ fn checker(
 }
 
 /// Where the projection goes.
+/// Receives each run's canonical JSON text.
+type RunText = Box<dyn FnMut(&[u8])>;
+
 enum Projecting {
     Off,
     /// Kept in the report (the text output prints it at the end).
     Kept,
     /// Each run's canonical JSON text handed over as it ends.
-    Sink(Box<dyn FnMut(&[u8])>),
+    Sink(RunText),
 }
 
 /// `--format json`: one object, violations written as found, each run's
