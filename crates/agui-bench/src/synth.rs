@@ -14,22 +14,18 @@
 //! Valid by construction; the tests check a small instance with the
 //! reference checker.
 
-use agui_model::EventType as T;
-use agui_model::wire::SUBAGENT_RUN_ID;
+use agui_model::wire::{SUBAGENT_RUN_ID, key};
 use std::io::{self, Write};
 
-/// Wire names written into the templates below, from the wire table
-/// (`EventType::fields`, required fields first) rather than spelled.
-const fn key(t: T, i: usize) -> &'static str {
-    t.fields()[i].key
-}
-const THREAD_ID: &str = key(T::RunStarted, 0);
-const RUN_ID: &str = key(T::RunStarted, 1);
-const STEP_NAME: &str = key(T::StepStarted, 0);
-const MESSAGE_ID: &str = key(T::TextMessageStart, 0);
-const TOOL_CALL_ID: &str = key(T::ToolCallStart, 0);
-const TOOL_CALL_NAME: &str = key(T::ToolCallStart, 1);
-const PARENT_SUBAGENT_RUN_ID: &str = key(T::SubagentStarted, 2);
+/// Wire names written into the templates below, the wire table's
+/// constants (`wire::key`) rather than spelled.
+const THREAD_ID: &str = key::RunStarted::thread_id;
+const RUN_ID: &str = key::RunStarted::run_id;
+const STEP_NAME: &str = key::StepStarted::step_name;
+const MESSAGE_ID: &str = key::TextMessageStart::message_id;
+const TOOL_CALL_ID: &str = key::ToolCallStart::tool_call_id;
+const TOOL_CALL_NAME: &str = key::ToolCallStart::tool_call_name;
+const PARENT_SUBAGENT_RUN_ID: &str = key::SubagentStarted::parent_subagent_run_id;
 
 /// The shape of a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -14,7 +14,17 @@
 //! Valid by construction; the tests check instances with the reference
 //! checker.
 
+use agui_model::wire::{SUBAGENT_RUN_ID, key};
 use std::io::{self, Write};
+
+/// Wire names inlined into the templates below, the wire table's constants
+/// (`wire::key`) rather than spelled.
+const THREAD_ID: &str = key::RunStarted::thread_id;
+const RUN_ID: &str = key::RunStarted::run_id;
+const MESSAGE_ID: &str = key::TextMessageStart::message_id;
+const TOOL_CALL_ID: &str = key::ToolCallStart::tool_call_id;
+const TOOL_CALL_NAME: &str = key::ToolCallStart::tool_call_name;
+const PARENT_SUBAGENT_RUN_ID: &str = key::SubagentStarted::parent_subagent_run_id;
 
 /// Invocations announced in every run.
 pub const INVOCATIONS: usize = 8;
@@ -106,13 +116,14 @@ impl<W: Write> Out<'_, W> {
     }
 }
 
-/// `,"subagentRunId":"r1.s2"` for an invocation, nothing for the parent.
+/// The attribution suffix of an invocation's event: a comma, then
+/// [`SUBAGENT_RUN_ID`] keyed to `"r1.s2"`; nothing for the parent.
 struct Tag(usize, Option<usize>);
 
 impl std::fmt::Display for Tag {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.1 {
-            Some(k) => write!(f, r#","subagentRunId":"r{}.s{k}""#, self.0),
+            Some(k) => write!(f, r#","{SUBAGENT_RUN_ID}":"r{}.s{k}""#, self.0),
             None => Ok(()),
         }
     }
@@ -142,7 +153,7 @@ pub fn write(shape: &ManyRuns, out: &mut impl Write) -> io::Result<(usize, u64)>
 
 fn run<W: Write>(o: &mut Out<'_, W>, rng: &mut Rng, r: usize, events: usize) -> io::Result<()> {
     o.emit(format_args!(
-        r#"{{"type":"RUN_STARTED","threadId":"many","runId":"r{r}"}}"#
+        r#"{{"type":"RUN_STARTED","{THREAD_ID}":"many","{RUN_ID}":"r{r}"}}"#
     ))?;
     o.emit(format_args!(
         r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"run":{r},"phase":"working","notes":["a","b"]}}}}"#
@@ -150,11 +161,11 @@ fn run<W: Write>(o: &mut Out<'_, W>, rng: &mut Rng, r: usize, events: usize) -> 
     for k in 0..INVOCATIONS {
         if k % 4 == 0 {
             o.emit(format_args!(
-                r#"{{"type":"SUBAGENT_STARTED","subagentRunId":"r{r}.s{k}","name":"lead-{k}"}}"#
+                r#"{{"type":"SUBAGENT_STARTED","{SUBAGENT_RUN_ID}":"r{r}.s{k}","name":"lead-{k}"}}"#
             ))?;
         } else {
             o.emit(format_args!(
-                r#"{{"type":"SUBAGENT_STARTED","subagentRunId":"r{r}.s{k}","name":"helper-{k}","parentSubagentRunId":"r{r}.s{}"}}"#,
+                r#"{{"type":"SUBAGENT_STARTED","{SUBAGENT_RUN_ID}":"r{r}.s{k}","name":"helper-{k}","{PARENT_SUBAGENT_RUN_ID}":"r{r}.s{}"}}"#,
                 k - k % 4
             ))?;
         }
@@ -162,11 +173,11 @@ fn run<W: Write>(o: &mut Out<'_, W>, rng: &mut Rng, r: usize, events: usize) -> 
     body(o, rng, r, events - ManyRuns::min_per_run())?;
     for k in (0..INVOCATIONS).rev() {
         o.emit(format_args!(
-            r#"{{"type":"SUBAGENT_FINISHED","subagentRunId":"r{r}.s{k}","outcome":{{"type":"success"}},"result":"done {k}"}}"#
+            r#"{{"type":"SUBAGENT_FINISHED","{SUBAGENT_RUN_ID}":"r{r}.s{k}","outcome":{{"type":"success"}},"result":"done {k}"}}"#
         ))?;
     }
     o.emit(format_args!(
-        r#"{{"type":"RUN_FINISHED","threadId":"many","runId":"r{r}","outcome":{{"type":"success"}}}}"#
+        r#"{{"type":"RUN_FINISHED","{THREAD_ID}":"many","{RUN_ID}":"r{r}","outcome":{{"type":"success"}}}}"#
     ))
 }
 
@@ -223,13 +234,13 @@ fn start<W: Write>(
     let r = tag.0;
     match task {
         Some(Task::Text { .. }) => o.emit(format_args!(
-            r#"{{"type":"TEXT_MESSAGE_START","messageId":"r{r}.m{id}","role":"assistant"{tag}}}"#
+            r#"{{"type":"TEXT_MESSAGE_START","{MESSAGE_ID}":"r{r}.m{id}","role":"assistant"{tag}}}"#
         )),
         Some(Task::Tool { .. } | Task::ToolResult { .. }) => o.emit(format_args!(
-            r#"{{"type":"TOOL_CALL_START","toolCallId":"r{r}.t{id}","toolCallName":"lookup"{tag}}}"#
+            r#"{{"type":"TOOL_CALL_START","{TOOL_CALL_ID}":"r{r}.t{id}","{TOOL_CALL_NAME}":"lookup"{tag}}}"#
         )),
         Some(Task::Reasoning { .. }) => o.emit(format_args!(
-            r#"{{"type":"REASONING_MESSAGE_START","messageId":"r{r}.z{id}","role":"reasoning"{tag}}}"#
+            r#"{{"type":"REASONING_MESSAGE_START","{MESSAGE_ID}":"r{r}.z{id}","role":"reasoning"{tag}}}"#
         )),
         None => o.emit(format_args!(
             r#"{{"type":"STATE_DELTA","delta":[{{"op":"add","path":"/owner{who}","value":{{"step":{id},"label":"at \"{id}\""}}}}]{tag}}}"#
@@ -249,7 +260,7 @@ fn advance<W: Write>(
     Ok(match task {
         Task::Text { id, left: 0 } => {
             o.emit(format_args!(
-                r#"{{"type":"TEXT_MESSAGE_END","messageId":"r{r}.m{id}"{tag}}}"#
+                r#"{{"type":"TEXT_MESSAGE_END","{MESSAGE_ID}":"r{r}.m{id}"{tag}}}"#
             ))?;
             None
         }
@@ -260,37 +271,37 @@ fn advance<W: Write>(
                 "words of the answer, streamed "
             };
             o.emit(format_args!(
-                r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"r{r}.m{id}","delta":"{delta}"{tag}}}"#
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","{MESSAGE_ID}":"r{r}.m{id}","delta":"{delta}"{tag}}}"#
             ))?;
             Some(Task::Text { id, left: left - 1 })
         }
         Task::Tool { id, left: 0 } => {
             o.emit(format_args!(
-                r#"{{"type":"TOOL_CALL_END","toolCallId":"r{r}.t{id}"{tag}}}"#
+                r#"{{"type":"TOOL_CALL_END","{TOOL_CALL_ID}":"r{r}.t{id}"{tag}}}"#
             ))?;
             Some(Task::ToolResult { id })
         }
         Task::Tool { id, left } => {
             o.emit(format_args!(
-                r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"r{r}.t{id}","delta":"{{\"q\": {left}}} "{tag}}}"#
+                r#"{{"type":"TOOL_CALL_ARGS","{TOOL_CALL_ID}":"r{r}.t{id}","delta":"{{\"q\": {left}}} "{tag}}}"#
             ))?;
             Some(Task::Tool { id, left: left - 1 })
         }
         Task::ToolResult { id } => {
             o.emit(format_args!(
-                r#"{{"type":"TOOL_CALL_RESULT","messageId":"r{r}.tr{id}","toolCallId":"r{r}.t{id}","content":"result {id}","role":"tool"{tag}}}"#
+                r#"{{"type":"TOOL_CALL_RESULT","{MESSAGE_ID}":"r{r}.tr{id}","{TOOL_CALL_ID}":"r{r}.t{id}","content":"result {id}","role":"tool"{tag}}}"#
             ))?;
             None
         }
         Task::Reasoning { id, left: 0 } => {
             o.emit(format_args!(
-                r#"{{"type":"REASONING_MESSAGE_END","messageId":"r{r}.z{id}"{tag}}}"#
+                r#"{{"type":"REASONING_MESSAGE_END","{MESSAGE_ID}":"r{r}.z{id}"{tag}}}"#
             ))?;
             None
         }
         Task::Reasoning { id, left } => {
             o.emit(format_args!(
-                r#"{{"type":"REASONING_MESSAGE_CONTENT","messageId":"r{r}.z{id}","delta":"considering "{tag}}}"#
+                r#"{{"type":"REASONING_MESSAGE_CONTENT","{MESSAGE_ID}":"r{r}.z{id}","delta":"considering "{tag}}}"#
             ))?;
             Some(Task::Reasoning { id, left: left - 1 })
         }

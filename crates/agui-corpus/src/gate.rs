@@ -5,9 +5,9 @@
 use crate::case::{Case, read_lines};
 use crate::case_schema;
 use crate::load::{Corpus, LoadedCase, ProblemKind};
+use agui_model::RuleId;
 use agui_model::stream::Item;
-use agui_model::wire::SUBAGENT_RUN_ID;
-use agui_model::{EventType, RuleId};
+use agui_model::wire::{SUBAGENT_RUN_ID, key};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -24,7 +24,7 @@ pub fn interleaving(case: &Case) -> (usize, bool) {
 }
 
 /// `SUBAGENT_STARTED.parentSubagentRunId`, from the wire table.
-const PARENT_SUBAGENT_RUN_ID: &str = EventType::SubagentStarted.fields()[2].key;
+const PARENT_SUBAGENT_RUN_ID: &str = key::SubagentStarted::parent_subagent_run_id;
 
 fn walk<'a>(v: &'a Value, ids: &mut BTreeSet<&'a str>, nested: &mut bool) {
     match v {

@@ -9,19 +9,19 @@
 //! input ([`merge`]) is merged into every scenario of the producer suite
 //! (docs/decisions.md "Base input").
 
-use agui_model::EventType;
 use agui_model::events::{Content, Message, RunAgentInput, UserMessage};
+use agui_model::wire::key;
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// `threadId` and `runId` of `RunAgentInput` and of the `RUN_*` events,
-/// from the wire table (`RUN_STARTED`'s first two fields), not spelled.
-pub(crate) const THREAD_ID: &str = EventType::RunStarted.fields()[0].key;
-pub(crate) const RUN_ID: &str = EventType::RunStarted.fields()[1].key;
+/// the wire table's constants (`wire::key`), not spelled.
+pub(crate) const THREAD_ID: &str = key::RunStarted::thread_id;
+pub(crate) const RUN_ID: &str = key::RunStarted::run_id;
 /// `toolCallId` of a tool message (as of `TOOL_CALL_START`).
-pub(crate) const TOOL_CALL_ID: &str = EventType::ToolCallStart.fields()[0].key;
+pub(crate) const TOOL_CALL_ID: &str = key::ToolCallStart::tool_call_id;
 
 /// A fresh id, unique within this process and very likely across runs:
 /// the time in nanoseconds, the process id and a counter.

@@ -11,6 +11,7 @@
 mod view;
 mod write;
 
+use crate::wire::{SUBAGENT_RUN_ID, key};
 use serde_json::{Value, json};
 use view::{Interrupt, Invocation, Message, RunView, ToolCall};
 /// The projection of a whole stream: one canonical JSON object per run.
@@ -178,7 +179,7 @@ impl Projector {
         }
         self.view.interrupts.clear();
         for i in list {
-            let owner = match i.get("subagentRunId") {
+            let owner = match i.get(SUBAGENT_RUN_ID) {
                 Some(Value::String(o)) => Some(self.view.strings.push(o)),
                 _ => None,
             };
@@ -375,11 +376,11 @@ impl Projector {
                 continue;
             }
             let role = m.get("role").and_then(Value::as_str).unwrap_or("assistant");
-            let owner = m.get("subagentRunId").and_then(Value::as_str);
+            let owner = m.get(SUBAGENT_RUN_ID).and_then(Value::as_str);
             let (content, activity_type) = if role == "activity" {
                 (
                     m.get("content").cloned().unwrap_or_else(|| json!({})),
-                    m.get("activityType")
+                    m.get(key::ActivitySnapshot::activity_type)
                         .and_then(Value::as_str)
                         .map(str::to_owned),
                 )

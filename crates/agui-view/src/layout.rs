@@ -21,26 +21,22 @@
 //! - A chunk stream is a bar from its first chunk to the last chunk that
 //!   continued it, in the lane it was opened in (RULES.md "Chunk shorthand").
 
-use agui_model::EventType as T;
-use agui_model::wire::SUBAGENT_RUN_ID;
+use agui_model::wire::{SUBAGENT_RUN_ID, key};
 use agui_model::{RuleId, Violation};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
-/// Wire names read off event values, taken from the wire table
-/// (`EventType::fields`, required fields first) rather than spelled: the
-/// layout reads any value, an invalid one too, so it reads fields loosely
-/// instead of parsing typed events.
-const fn key(t: T, i: usize) -> &'static str {
-    t.fields()[i].key
-}
-const RUN_ID: &str = key(T::RunStarted, 1);
-const STEP_NAME: &str = key(T::StepStarted, 0);
-const MESSAGE_ID: &str = key(T::TextMessageStart, 0);
-const TOOL_CALL_ID: &str = key(T::ToolCallStart, 0);
-const PARENT_MESSAGE_ID: &str = key(T::ToolCallStart, 2);
-const ENTITY_ID: &str = key(T::ReasoningEncryptedValue, 1);
-const PARENT_SUBAGENT_RUN_ID: &str = key(T::SubagentStarted, 2);
+/// Wire names read off event values, the wire table's constants
+/// (`wire::key`) rather than spelled: the layout reads any value, an
+/// invalid one too, so it reads fields loosely instead of parsing typed
+/// events.
+const RUN_ID: &str = key::RunStarted::run_id;
+const STEP_NAME: &str = key::StepStarted::step_name;
+const MESSAGE_ID: &str = key::TextMessageStart::message_id;
+const TOOL_CALL_ID: &str = key::ToolCallStart::tool_call_id;
+const PARENT_MESSAGE_ID: &str = key::ToolCallStart::parent_message_id;
+const ENTITY_ID: &str = key::ReasoningEncryptedValue::entity_id;
+const PARENT_SUBAGENT_RUN_ID: &str = key::SubagentStarted::parent_subagent_run_id;
 
 /// A lane's position in [`Layout::lanes`]; 0 is the parent agent.
 pub type LaneIx = usize;

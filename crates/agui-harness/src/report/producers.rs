@@ -8,6 +8,7 @@
 use crate::record::Record;
 use crate::record::producer::{Found, Scenario};
 use agui_model::RuleId;
+use agui_model::wire::key::ToolCallStart::{tool_call_id, tool_call_name};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -230,8 +231,8 @@ fn signals(all: &[Value], events: &[Value], later: bool) -> Vec<String> {
     }
     let name_of = |id: &Value| {
         all.iter()
-            .find(|e| kind(e) == "TOOL_CALL_START" && e.get("toolCallId") == Some(id))
-            .and_then(|e| e.get("toolCallName").and_then(Value::as_str))
+            .find(|e| kind(e) == "TOOL_CALL_START" && e.get(tool_call_id) == Some(id))
+            .and_then(|e| e.get(tool_call_name).and_then(Value::as_str))
             .unwrap_or("?")
             .to_owned()
     };
@@ -248,7 +249,7 @@ fn signals(all: &[Value], events: &[Value], later: bool) -> Vec<String> {
             };
             extra.push(format!(
                 "result of `{}`: “{}”",
-                name_of(r.get("toolCallId").unwrap_or(&Value::Null)),
+                name_of(r.get(tool_call_id).unwrap_or(&Value::Null)),
                 cut(&content, 60)
             ));
         }
@@ -259,9 +260,9 @@ fn signals(all: &[Value], events: &[Value], later: bool) -> Vec<String> {
         .filter(|e| {
             !results
                 .iter()
-                .any(|r| r.get("toolCallId") == e.get("toolCallId"))
+                .any(|r| r.get(tool_call_id) == e.get(tool_call_id))
         })
-        .filter_map(|e| e.get("toolCallName").and_then(Value::as_str))
+        .filter_map(|e| e.get(tool_call_name).and_then(Value::as_str))
         .map(|n| format!("`{n}`"))
         .collect();
     if !pending.is_empty() {

@@ -11,12 +11,19 @@
 //! order, and messages the projection does not hold (a client may keep one
 //! list across runs, or add the `RUN_STARTED` input's history).
 
+use agui_model::wire::key;
 use serde_json::{Map, Value};
 
 /// One difference: what, expected, shown (`None`: absent).
 pub type Difference = (String, Option<Value>, Option<Value>);
 
-const MESSAGE_KEYS: [&str; 5] = ["role", "owner", "content", "toolCalls", "activityType"];
+const MESSAGE_KEYS: [&str; 5] = [
+    "role",
+    "owner",
+    "content",
+    "toolCalls",
+    key::ActivitySnapshot::activity_type,
+];
 
 /// The differences between `projection` and `shown`.
 pub fn differences(projection: &Value, shown: &Value) -> Vec<Difference> {

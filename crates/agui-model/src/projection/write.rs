@@ -6,6 +6,7 @@
 use super::InvocationStatus;
 use super::view::{Message, RunView};
 use crate::json::{Out, as_big_number, as_surrogate, printable, settle_surrogates};
+use crate::wire::key;
 use serde_json::Value;
 
 /// Appends the run's canonical JSON to `out`. `state` is the run's state;
@@ -59,21 +60,31 @@ pub(super) fn run(out: &mut Vec<u8>, run: &RunView, state: &Value, lone: bool) {
         comma(out, k);
         message(out, run, m, lone);
     }
-    out.extend_from_slice(br#"],"runId":"#);
+    out.extend_from_slice(b"],");
+    name(out, key::RunStarted::run_id);
     string(out, run.str(run.run_id));
     out.extend_from_slice(br#","state":"#);
     value(out, state, lone);
     out.extend_from_slice(br#","status":"#);
     string(out, run.status);
-    out.extend_from_slice(br#","threadId":"#);
+    out.push(b',');
+    name(out, key::RunStarted::thread_id);
     string(out, run.str(run.thread_id));
     out.push(b'}');
+}
+
+/// Writes `"key":` for a wire name taken from the table (a plain ASCII
+/// name, so no escaping), keeping the names out of this file.
+fn name(out: &mut Vec<u8>, key: &str) {
+    out.push(b'"');
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
 }
 
 fn message(out: &mut Vec<u8>, run: &RunView, m: &Message, lone: bool) {
     out.push(b'{');
     if let Some(t) = &m.activity_type {
-        out.extend_from_slice(br#""activityType":"#);
+        name(out, key::ActivitySnapshot::activity_type);
         string(out, t);
         out.push(b',');
     }
