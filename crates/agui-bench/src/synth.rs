@@ -70,11 +70,12 @@ pub struct Written {
     pub bytes: u64,
 }
 
-/// SplitMix64: deterministic, seedable, no dependency.
-struct Rng(u64);
+/// SplitMix64: deterministic, seedable, no dependency; the bench's streams
+/// (here and [`crate::workload`]) depend on its exact sequence.
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -82,7 +83,7 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }

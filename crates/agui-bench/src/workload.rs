@@ -46,22 +46,8 @@ impl ManyRuns {
     }
 }
 
-/// SplitMix64, as in [`crate::synth`].
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// The bench's one generator (deterministic: the same seed, the same stream).
+use crate::synth::Rng;
 
 /// An entity an owner has open, and what it still has to emit.
 #[derive(Debug, Clone, Copy)]
