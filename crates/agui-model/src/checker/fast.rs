@@ -60,10 +60,11 @@ impl Checker {
         true
     }
 
+    #[inline(always)]
     fn push_event(&mut self, ev: crate::body::Typed<'_>) {
         let i = self.index;
         self.index += 1;
-        self.dispatch(i, ev);
+        self.dispatch(i, &ev);
         self.flush();
     }
 }

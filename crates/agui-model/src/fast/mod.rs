@@ -122,7 +122,7 @@ struct FieldSource<'f, 'a> {
 impl<'a> FieldSource<'_, 'a> {
     /// The next field's key and raw value: absent (a decline if required),
     /// or present and not `null` (but where any value, `null` too, will do).
-    #[inline]
+    #[inline(always)]
     fn present(&mut self, f: &Field) -> Fast<Option<(Key, &'a str)>> {
         let k = *self.keys.get(self.next).ok_or(Decline)?;
         self.next += 1;
@@ -138,7 +138,7 @@ impl<'a> FieldSource<'_, 'a> {
 impl<'a> Source<'a> for FieldSource<'_, 'a> {
     type Error = Decline;
 
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, f: Field) -> Fast<Option<Cow<'a, str>>> {
         let Some((k, raw)) = self.present(&f)? else {
             return Ok(None);
@@ -150,7 +150,7 @@ impl<'a> Source<'a> for FieldSource<'_, 'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn flag(&mut self, f: Field) -> Fast<Option<bool>> {
         match self.present(&f)? {
             None => Ok(None),
@@ -160,14 +160,14 @@ impl<'a> Source<'a> for FieldSource<'_, 'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn patch(&mut self, f: Field) -> Fast<Option<Vec<PatchOperation>>> {
         self.present(&f)?
             .map(|(_, raw)| patch::read(raw))
             .transpose()
     }
 
-    #[inline]
+    #[inline(always)]
     fn json(&mut self, f: Field) -> Fast<Option<Val<'a>>> {
         let Some((_, raw)) = self.present(&f)? else {
             return Ok(None);
@@ -209,6 +209,8 @@ pub fn parses(line: &[u8]) -> bool {
 }
 
 /// Parses one line on the fast path; `None` means "take the `Value` path".
+/// Inlined into its callers so the typed body is built where it is used.
+#[inline(always)]
 pub(crate) fn parse(line: &str) -> Option<Typed<'_>> {
     let mut fields = Fields {
         raw: [None; KEYS],
@@ -272,6 +274,7 @@ fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
 /// The schema of the fast-path types, judged field by field from the wire
 /// table ([`wire::COMMON`], then the type's own fields as [`Body::read`]
 /// reads them), and the typed body.
+#[inline(always)]
 fn typed<'a>(f: &Fields<'a>) -> Fast<Typed<'a>> {
     let ty = EventType::from_name(&f.req_str(TYPE)?).ok_or(Decline)?;
     if !keys::is_fast(ty) {
@@ -309,7 +312,7 @@ fn outcome(raw: &str) -> Fast<Val<'_>> {
     }
     let v: Value = serde_json::from_str(raw).map_err(|_| Decline)?;
     if schema::fits(&v, Kind::SubagentOutcome) {
-        Ok(Val::Owned(v))
+        Ok(Val::Owned(Box::new(v)))
     } else {
         Err(Decline)
     }
