@@ -727,17 +727,17 @@ impl Checker {
                 message_id, role, ..
             } => {
                 if let Some(id) = message_id {
-                    self.text_start(i, &id, tag, role.as_deref().unwrap_or("assistant"));
+                    self.text_start(i, id, tag, role.as_deref().unwrap_or("assistant"));
                 }
             }
             Body::TextMessageContent { message_id, delta } => {
                 if let Some(id) = message_id {
-                    self.text_content(i, &id, tag, delta.as_deref().unwrap_or_default(), ty);
+                    self.text_content(i, id, tag, delta.as_deref().unwrap_or_default(), ty);
                 }
             }
             Body::TextMessageEnd { message_id } => {
                 if let Some(id) = message_id {
-                    self.text_end(i, &id, tag);
+                    self.text_end(i, id, tag);
                 }
             }
             Body::ToolCallStart {
@@ -747,7 +747,7 @@ impl Checker {
             } => {
                 if let Some(id) = tool_call_id {
                     let name = tool_call_name.as_deref().unwrap_or_default();
-                    self.tool_start(i, &id, tag, name, parent_message_id.as_deref());
+                    self.tool_start(i, id, tag, name, parent_message_id.as_deref());
                 }
             }
             Body::ToolCallArgs {
@@ -755,12 +755,12 @@ impl Checker {
                 delta,
             } => {
                 if let Some(id) = tool_call_id {
-                    self.tool_args(i, &id, tag, delta.as_deref().unwrap_or_default(), ty);
+                    self.tool_args(i, id, tag, delta.as_deref().unwrap_or_default(), ty);
                 }
             }
             Body::ToolCallEnd { tool_call_id } => {
                 if let Some(id) = tool_call_id {
-                    self.tool_end(i, &id, tag);
+                    self.tool_end(i, id, tag);
                 }
             }
             Body::ToolCallResult {
@@ -770,37 +770,37 @@ impl Checker {
             } => {
                 if let Some(id) = message_id {
                     let owner = self.book.owner_of(tag);
-                    self.book.record(Kind::Text, &id, owner, tag.is_some(), i);
+                    self.book.record(Kind::Text, id, owner, tag.is_some(), i);
                     if let Some(p) = self.projector.as_mut() {
                         let content = content.as_ref().and_then(Val::value);
-                        p.tool_result(&id, content_text(content.as_deref()), tag);
+                        p.tool_result(id, content_text(content.as_deref()), tag);
                     }
                 }
             }
             Body::ReasoningStart { message_id } => {
                 if let Some(id) = message_id {
-                    self.reasoning_start(i, &id, tag);
+                    self.reasoning_start(i, id, tag);
                 }
             }
             Body::ReasoningEnd { message_id } => {
                 if let Some(id) = message_id {
-                    self.reasoning_end(i, &id, tag);
+                    self.reasoning_end(i, id, tag);
                 }
             }
             Body::ReasoningMessageStart { message_id, .. } => {
                 if let Some(id) = message_id {
-                    self.reasoning_message_start(i, &id, tag);
+                    self.reasoning_message_start(i, id, tag);
                 }
             }
             Body::ReasoningMessageContent { message_id, delta } => {
                 if let Some(id) = message_id {
                     let delta = delta.as_deref().unwrap_or_default();
-                    self.reasoning_message_content(i, &id, tag, delta, ty);
+                    self.reasoning_message_content(i, id, tag, delta, ty);
                 }
             }
             Body::ReasoningMessageEnd { message_id } => {
                 if let Some(id) = message_id {
-                    self.reasoning_message_end(i, &id, tag);
+                    self.reasoning_message_end(i, id, tag);
                 }
             }
             Body::ReasoningEncryptedValue {
@@ -809,25 +809,25 @@ impl Checker {
                 if let Some(id) = entity_id {
                     let kind = match subtype.as_deref() {
                         Some("tool-call") => Some(Kind::Tool),
-                        Some("message") if self.book.owner(Kind::Text, &id).is_some() => {
+                        Some("message") if self.book.owner(Kind::Text, id).is_some() => {
                             Some(Kind::Text)
                         }
                         Some("message") => Some(Kind::Reasoning),
                         _ => None,
                     };
                     if let Some(kind) = kind {
-                        self.continuation(i, kind, &id, tag, ty);
+                        self.continuation(i, kind, id, tag, ty);
                     }
                 }
             }
             Body::StepStarted { step_name } => {
                 if let Some(name) = step_name {
-                    self.step_started(i, &name, tag);
+                    self.step_started(i, name, tag);
                 }
             }
             Body::StepFinished { step_name } => {
                 if let Some(name) = step_name {
-                    self.step_finished(i, &name, tag);
+                    self.step_finished(i, name, tag);
                 }
             }
             Body::StateSnapshot { snapshot } => {
@@ -837,7 +837,7 @@ impl Checker {
             }
             Body::StateDelta { delta } => {
                 if let Some(patch) = delta {
-                    self.state_delta(i, &patch);
+                    self.state_delta(i, patch);
                 }
             }
             Body::MessagesSnapshot { messages } => {
@@ -857,17 +857,17 @@ impl Checker {
             } => {
                 if let Some(id) = message_id {
                     let replace = replace.unwrap_or(true);
-                    let new = self.book.owner(Kind::Activity, &id).is_none();
+                    let new = self.book.owner(Kind::Activity, id).is_none();
                     if new || replace {
                         let owner = self.book.owner_of(tag);
                         self.book
-                            .record(Kind::Activity, &id, owner, tag.is_some(), i);
+                            .record(Kind::Activity, id, owner, tag.is_some(), i);
                     }
                     if let Some(p) = self.projector.as_mut() {
                         let empty = Value::Object(Map::new());
                         let content = content.as_ref().and_then(Val::value);
                         p.activity_snapshot(
-                            &id,
+                            id,
                             activity_type.as_deref().unwrap_or_default(),
                             content.as_deref().unwrap_or(&empty),
                             replace,
@@ -880,11 +880,11 @@ impl Checker {
                 message_id, patch, ..
             } => {
                 if let Some(id) = message_id {
-                    self.continuation(i, Kind::Activity, &id, tag, ty);
+                    self.continuation(i, Kind::Activity, id, tag, ty);
                     if let Some(p) = self.projector.as_mut()
                         && let Some(patch) = patch
                     {
-                        p.activity_delta(&id, &patch);
+                        p.activity_delta(id, patch);
                     }
                 }
             }
