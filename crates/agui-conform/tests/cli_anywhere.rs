@@ -12,7 +12,12 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let p = std::env::temp_dir().join(format!("agui-anywhere-{name}-{}", std::process::id()));
+        let p = {
+            // Unique per call: two tests of one binary may pick the same name.
+            static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::env::temp_dir().join(format!("agui-anywhere-{name}-{}-{n}", std::process::id()))
+        };
         let _ = std::fs::remove_dir_all(&p);
         std::fs::create_dir_all(&p).unwrap();
         Scratch(p)

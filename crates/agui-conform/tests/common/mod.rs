@@ -12,9 +12,14 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 pub struct Dir(pub PathBuf);
 
 impl Dir {
-    /// `<tmp>/agui-cli-<name>-<pid>`, empty.
+    /// `<tmp>/agui-cli-<name>-<pid>-<n>`, empty (n counts the calls).
     pub fn new(name: &str) -> Dir {
-        let p = std::env::temp_dir().join(format!("agui-cli-{name}-{}", std::process::id()));
+        let p = {
+            // Unique per call: two tests of one binary may pick the same name.
+            static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            std::env::temp_dir().join(format!("agui-cli-{name}-{}-{n}", std::process::id()))
+        };
         let _ = std::fs::remove_dir_all(&p);
         std::fs::create_dir_all(&p).unwrap();
         Dir(p)
