@@ -19,11 +19,11 @@ pub(crate) struct FastStage;
 impl Stage for FastStage {
     type Parsed = Typed<'static>;
 
-    fn parse(&self, line: &str, _base: usize) -> Option<Typed<'static>> {
+    fn parse(&self, line: &str) -> Option<Typed<'static>> {
         fast::parse(line)?.into_owned()
     }
 
-    fn push(&self, checker: &mut Checker, _text: &str, parsed: Typed<'static>) -> bool {
+    fn push(&self, checker: &mut Checker, parsed: Typed<'static>) -> bool {
         checker.try_push_event(parsed)
     }
 }
@@ -37,7 +37,7 @@ mod tests {
     #[test]
     fn an_owned_event_keeps_every_string_and_decodes_escapes() {
         let line = r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a\nb","subagentRunId":"s1"}"#;
-        let ev = FastStage.parse(line, 0).expect("a fast line");
+        let ev = FastStage.parse(line).expect("a fast line");
         assert_eq!(ev.tag.as_deref(), Some("s1"));
         match ev.body {
             Body::TextMessageContent {

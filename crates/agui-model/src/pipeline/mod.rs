@@ -7,7 +7,7 @@
 //! The reader thread runs the one stream reader ([`stream::read_stream_with`])
 //! unchanged: every line is first offered to a [`Stage`], whose parse runs
 //! on the reader thread; a line the stage takes is copied into the batch's
-//! text (its parse keeps spans into that text, not borrows), every other
+//! text (its parse borrows nothing; the text is kept for the `Value` path), every other
 //! line becomes the reader's own [`Item`], as it would on one thread. The
 //! checking thread feeds the entries in order; a parsed line the checker
 //! does not take there (its fast path applies only inside a run) is parsed
@@ -41,18 +41,17 @@ const IN_FLIGHT: usize = 4;
 
 /// What the reader thread makes of a line, and how the checker takes it.
 pub(crate) trait Stage: Sync {
-    /// A line parsed on the reader thread, its strings kept as spans into
-    /// the batch's text (owned, sent across threads).
+    /// A line parsed on the reader thread, borrowing nothing (sent across
+    /// threads; the line's text travels in the batch for the `Value` path).
     type Parsed: Send;
 
-    /// Parses `line` (valid UTF-8, without its line ending), which will be
-    /// copied into the batch's text at byte `base`. `None`: the line is
-    /// left to the reader (it makes the line's [`Item`]).
-    fn parse(&self, line: &str, base: usize) -> Option<Self::Parsed>;
+    /// Parses `line` (valid UTF-8, without its line ending). `None`: the
+    /// line is left to the reader (it makes the line's [`Item`]).
+    fn parse(&self, line: &str) -> Option<Self::Parsed>;
 
-    /// Feeds a parsed line whose batch text is `text`; `false` if the
-    /// checker did not take it (nothing changed).
-    fn push(&self, checker: &mut Checker, text: &str, parsed: Self::Parsed) -> bool;
+    /// Feeds a parsed line; `false` if the checker did not take it
+    /// (nothing changed).
+    fn push(&self, checker: &mut Checker, parsed: Self::Parsed) -> bool;
 }
 
 /// One entry of a batch, in stream order.
@@ -118,7 +117,7 @@ pub(crate) fn feed<S: Stage>(
             for entry in batch.entries.drain(..) {
                 let item = match entry {
                     Entry::Line { start, end, parsed } => {
-                        if stage.push(checker, &text, parsed) {
+                        if stage.push(checker, parsed) {
                             continue;
                         }
                         reparse(&text[start..end], &depth)
@@ -186,7 +185,7 @@ fn read<S: Stage>(
         {
             let mut b = batch.borrow_mut();
             let start = b.text.len();
-            let Some(parsed) = stage.parse(text, start) else {
+            let Some(parsed) = stage.parse(text) else {
                 return false;
             };
             b.text.push_str(text);
