@@ -149,7 +149,14 @@ pub(crate) fn interleave<W: Write>(
     rng: &mut Rng,
     (r, owners, budget): (usize, usize, usize),
     words: &Words,
-    mut begin: impl FnMut(&mut Out<'_, W>, &mut Rng, &Tag, usize, usize, usize) -> io::Result<Option<Task>>,
+    mut begin: impl FnMut(
+        &mut Out<'_, W>,
+        &mut Rng,
+        &Tag,
+        usize,
+        usize,
+        usize,
+    ) -> io::Result<Option<Task>>,
 ) -> io::Result<()> {
     let mut open: Vec<Option<Task>> = vec![None; owners];
     let (mut committed, mut emitted, mut next_id) = (0usize, 0usize, 0usize);
@@ -228,7 +235,11 @@ fn advance<W: Write>(
             ))?;
             Some(Task::Text { id, left: left - 1 })
         }
-        Task::Tool { id, left: 0, result } => {
+        Task::Tool {
+            id,
+            left: 0,
+            result,
+        } => {
             o.emit(format_args!(
                 r#"{{"type":"TOOL_CALL_END","{TOOL_CALL_ID}":"r{r}.t{id}"{tag}}}"#
             ))?;
