@@ -213,3 +213,36 @@ pub fn expect_projection(events: &[Value], expected: Value) {
         serde_json::to_string_pretty(&expected).unwrap_or_default()
     );
 }
+
+/// Every corpus case (`corpus/**/*.json`, the schema left out) and its
+/// JSON, read as RFC 8259 (a projection may hold 1e400).
+pub fn corpus_cases() -> Vec<(std::path::PathBuf, Value)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("corpus directory") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "json")
+                && path.file_name().is_some_and(|n| n != "case.schema.json")
+            {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
+        &mut files,
+    );
+    assert!(files.len() > 200, "corpus not found: {} cases", files.len());
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).expect("reads");
+            let case = agui_model::json::parse(&text, &Default::default())
+                .expect("JSON")
+                .value;
+            (f, case)
+        })
+        .collect()
+}
