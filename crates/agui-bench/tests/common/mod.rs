@@ -7,26 +7,12 @@ use agui_bench::workload::{self, ManyRuns};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+#[path = "../../../agui-model/tests/common/corpus.rs"]
+mod corpus;
+
 /// Every corpus case file (`corpus/**/*.json`, the schema left out).
 pub fn corpus_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("corpus directory") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "json")
-                && path.file_name().is_some_and(|n| n != "case.schema.json")
-            {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
-        &mut files,
-    );
-    files
+    corpus::files(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A corpus case, read as RFC 8259 JSON (a projection may hold 1e400).

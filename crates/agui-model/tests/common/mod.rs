@@ -1,6 +1,9 @@
-//! Small builders for hand-written streams. Every expectation in the tests
-//! that use them is written from docs/rules.md and the draft.
+//! Small builders for hand-written streams, and the corpus cases. Every
+//! expectation in the tests that use them is written from docs/rules.md
+//! and the draft.
 #![allow(dead_code)]
+
+pub mod corpus;
 
 use agui_model::{RuleId, Verdict, check_values};
 use serde_json::{Value, json};
@@ -217,23 +220,7 @@ pub fn expect_projection(events: &[Value], expected: Value) {
 /// Every corpus case (`corpus/**/*.json`, the schema left out) and its
 /// JSON, read as RFC 8259 (a projection may hold 1e400).
 pub fn corpus_cases() -> Vec<(std::path::PathBuf, Value)> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-        for entry in std::fs::read_dir(dir).expect("corpus directory") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "json")
-                && path.file_name().is_some_and(|n| n != "case.schema.json")
-            {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
-        &mut files,
-    );
+    let files = corpus::files(env!("CARGO_MANIFEST_DIR"));
     assert!(files.len() > 200, "corpus not found: {} cases", files.len());
     files
         .into_iter()
