@@ -22,7 +22,6 @@ use std::io::{BufReader, BufWriter};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -212,10 +211,7 @@ fn main() -> anyhow::Result<()> {
             conform,
             extra,
         }) => parallel(jobs::Plan {
-            conform: match conform {
-                Some(c) => c.clone(),
-                None => conform_binary()?,
-            },
+            conform: conform_or_beside(conform.clone())?,
             implementation: implementation.clone(),
             suite: suite.clone(),
             rounds: *rounds,
@@ -238,6 +234,14 @@ fn conform_binary() -> anyhow::Result<PathBuf> {
         );
     }
     Ok(conform)
+}
+
+/// The binary `--conform` names, else the one beside this one.
+fn conform_or_beside(conform: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    match conform {
+        Some(c) => Ok(c),
+        None => conform_binary(),
+    }
 }
 
 /// `agui-bench jobs`: prints the plan and the load, the rounds as they
@@ -310,12 +314,12 @@ fn write_many(shape: &ManyRuns, file: &Path) -> anyhow::Result<(usize, u64)> {
     Ok(workload::write(shape, &mut out)?)
 }
 
-/// A side that runs `agui-conform` with `args` and then `files`.
-fn conform_side(name: &str, conform: &Path, args: &[&str], files: &[PathBuf]) -> Contender {
-    let (conform, files) = (conform.to_path_buf(), files.to_vec());
+/// A side that runs the binary `exe` with `args` and then `files`.
+fn child_side(name: &str, exe: &Path, args: &[&str], files: &[PathBuf]) -> Contender {
+    let (exe, files) = (exe.to_path_buf(), files.to_vec());
     let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
     Contender::new(name, move || {
-        let mut c = Command::new(&conform);
+        let mut c = Command::new(&exe);
         c.args(&args).args(&files);
         c
     })
@@ -329,10 +333,7 @@ fn projection(
     conform: Option<PathBuf>,
     keep: bool,
 ) -> anyhow::Result<()> {
-    let conform = match conform {
-        Some(c) => c,
-        None => conform_binary()?,
-    };
+    let conform = conform_or_beside(conform)?;
     let file = std::env::temp_dir().join(format!(
         "agui-bench-runs-{}x{}-{}.jsonl",
         shape.runs, shape.per_run, shape.seed
@@ -349,13 +350,13 @@ fn projection(
     );
     let files = [file.clone()];
     let mut sides = vec![
-        conform_side(
+        child_side(
             "check --format json --no-projection",
             &conform,
             &["check", "--format", "json", "--no-projection"],
             &files,
         ),
-        conform_side(
+        child_side(
             "check --format json (projection on)",
             &conform,
             &["check", "--format", "json"],
@@ -364,15 +365,11 @@ fn projection(
     ];
     pairs::measure(&mut sides, rounds, judge)?;
     print!("{}", pairs::render(&sides));
-    let on_off = |f: fn(&Sample) -> f64| {
-        let on: Vec<f64> = sides[1].samples.iter().map(f).collect();
-        let off: Vec<f64> = sides[0].samples.iter().map(f).collect();
-        pairs::ratio(&on, &off)
-    };
+    let (off, on) = (&sides[0], &sides[1]);
     println!(
         "projection on / off, median of per-round ratios: wall {:.2}×, user+sys {:.2}× (target ≤ 1.3×); load after: {}",
-        on_off(|s| s.wall.as_secs_f64()),
-        on_off(|s| s.cpu.as_secs_f64()),
+        pairs::ratio(&on.walls(), &off.walls()),
+        pairs::ratio(&on.cpus(), &off.cpus()),
         jobs::load()
     );
     if !keep {
@@ -391,10 +388,7 @@ fn files_parallel(
     conform: Option<PathBuf>,
     seed: u64,
 ) -> anyhow::Result<()> {
-    let conform = match conform {
-        Some(c) => c,
-        None => conform_binary()?,
-    };
+    let conform = conform_or_beside(conform)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let jobs = jobs.unwrap_or(cores).max(1);
     let dir = std::env::temp_dir().join(format!("agui-bench-files-{count}x{runs}-{seed}"));
@@ -421,13 +415,13 @@ fn files_parallel(
     );
     let j = jobs.to_string();
     let mut sides = vec![
-        conform_side(
+        child_side(
             "check --format json -j 1 FILES",
             &conform,
             &["check", "--format", "json", "-j", "1"],
             &files,
         ),
-        conform_side(
+        child_side(
             &format!("check --format json -j {jobs} FILES"),
             &conform,
             &["check", "--format", "json", "-j", &j],
@@ -440,13 +434,7 @@ fn files_parallel(
         }
     })?;
     print!("{}", pairs::render(&sides));
-    let walls = |k: usize| -> Vec<f64> {
-        sides[k]
-            .samples
-            .iter()
-            .map(|s| s.wall.as_secs_f64())
-            .collect()
-    };
+    let walls = |k: usize| sides[k].walls();
     println!(
         "-j 1 wall / -j {jobs} wall, median of per-round ratios: {:.2}× (above 1: parallel faster); load after: {}",
         pairs::ratio(&walls(0), &walls(1)),
@@ -458,10 +446,7 @@ fn files_parallel(
 
 /// `agui-bench ahead`: one thread against the parse-ahead thread.
 fn ahead(cli: &Cli, rounds: usize, conform: Option<PathBuf>) -> anyhow::Result<()> {
-    let conform = match conform {
-        Some(c) => c,
-        None => conform_binary()?,
-    };
+    let conform = conform_or_beside(conform)?;
     let shape = shape(cli);
     if let Some(p) = shape.problem() {
         bail!("{p}");
@@ -483,7 +468,7 @@ fn ahead(cli: &Cli, rounds: usize, conform: Option<PathBuf>) -> anyhow::Result<(
     let side = |name: &str, extra: &[&str]| {
         let mut args = vec!["check", "--format", "json"];
         args.extend_from_slice(extra);
-        conform_side(name, &conform, &args, &files)
+        child_side(name, &conform, &args, &files)
     };
     let mut sides = vec![
         side(
@@ -499,13 +484,7 @@ fn ahead(cli: &Cli, rounds: usize, conform: Option<PathBuf>) -> anyhow::Result<(
     ];
     pairs::measure(&mut sides, rounds, judge)?;
     print!("{}", pairs::render(&sides));
-    let walls = |k: usize| -> Vec<f64> {
-        sides[k]
-            .samples
-            .iter()
-            .map(|s| s.wall.as_secs_f64())
-            .collect()
-    };
+    let walls = |k: usize| sides[k].walls();
     println!(
         "one thread / parse-ahead wall, median of per-round ratios: projection off {:.2}×, on {:.2}× (above 1: parse-ahead faster); load after: {}",
         pairs::ratio(&walls(0), &walls(1)),
@@ -576,13 +555,6 @@ fn write_stream(shape: &Shape, file: &Path) -> anyhow::Result<synth::Written> {
     Ok(synth::write(shape, &mut out)?)
 }
 
-/// One side of the comparison.
-struct Side {
-    name: &'static str,
-    cmd: Box<dyn Fn() -> Command>,
-    samples: Vec<Sample>,
-}
-
 fn bench(cli: &Cli) -> anyhow::Result<()> {
     let shape = shape(cli);
     if let Some(p) = shape.problem() {
@@ -614,20 +586,21 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
         file.display()
     );
 
+    let files = [file.clone()];
     let mut sides = vec![
-        side_exe("serde_json Value floor", &exe, &["floor"], &file),
-        side_exe("borrowed parse alone", &exe, &["parse"], &file),
-        side_exe(
+        child_side("serde_json Value floor", &exe, &["floor"], &files),
+        child_side("borrowed parse alone", &exe, &["parse"], &files),
+        child_side(
             "check --no-projection",
             &conform,
             &["check", "--format", "json", "--no-projection"],
-            &file,
+            &files,
         ),
-        side_exe(
+        child_side(
             "check (projection on)",
             &conform,
             &["check", "--format", "json"],
-            &file,
+            &files,
         ),
     ];
     match peer_script() {
@@ -635,42 +608,18 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
         Err(why) => println!("peer: skipped — {why}"),
         Ok(script) => {
             let f = file.clone();
-            sides.push(Side {
-                name: "TypeScript peer",
-                cmd: Box::new(move || {
-                    let mut c = Command::new("node");
-                    c.arg(&script).arg(&f);
-                    c
-                }),
-                samples: Vec::new(),
-            })
+            sides.push(Contender::new("TypeScript peer", move || {
+                let mut c = Command::new("node");
+                c.arg(&script).arg(&f);
+                c
+            }))
         }
     }
-
-    for round in 0..cli.repeat {
-        for side in &mut sides {
-            let s = measure::run(&mut (side.cmd)())?;
-            eprintln!(
-                "round {}: {:<24} {:>8.3} s {:>8.1} MB",
-                round + 1,
-                side.name,
-                s.wall.as_secs_f64(),
-                s.max_rss as f64 / 1e6
-            );
-            judge(side.name, &s);
-            side.samples.push(s);
-        }
-    }
+    pairs::measure(&mut sides, cli.repeat, judge)?;
 
     let mb = w.bytes as f64 / 1e6;
     let ev = w.events as f64;
-    let secs = |s: &Side| {
-        median(&s.samples.iter().map(|x| x.wall).collect::<Vec<_>>())
-            .unwrap_or(Duration::ZERO)
-            .as_secs_f64()
-    };
-    let rss =
-        |s: &Side| median(&s.samples.iter().map(|x| x.max_rss).collect::<Vec<_>>()).unwrap_or(0);
+    let secs = |s: &Contender| pairs::fmedian(&s.walls());
     let floor_s = secs(&sides[0]);
     println!();
     println!("| side | median wall (s) | events/s | MB/s | peak RSS (MB) | events/s vs floor |");
@@ -683,22 +632,13 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
             t,
             ev / t,
             mb / t,
-            rss(s) as f64 / 1e6,
+            s.rss() as f64 / 1e6,
             floor_s / t
         );
     }
     // Ratios within each round (the sides ran back to back), then their
     // median: steadier than a ratio of medians on a shared machine.
-    let ratio = |a: usize, b: usize| -> f64 {
-        let mut r: Vec<f64> = sides[a]
-            .samples
-            .iter()
-            .zip(&sides[b].samples)
-            .map(|(x, y)| x.wall.as_secs_f64() / y.wall.as_secs_f64())
-            .collect();
-        r.sort_by(f64::total_cmp);
-        r.get((r.len().max(1) - 1) / 2).copied().unwrap_or(f64::NAN)
-    };
+    let ratio = |a: usize, b: usize| pairs::ratio(&sides[a].walls(), &sides[b].walls());
     println!();
     println!("median of per-round ratios (events/s):");
     println!(
@@ -723,11 +663,7 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
             .iter()
             .map(|s| peer_seconds(&s.stdout).unwrap_or(f64::NAN))
             .collect();
-        let check_on: Vec<f64> = sides[3]
-            .samples
-            .iter()
-            .map(|s| s.wall.as_secs_f64())
-            .collect();
+        let check_on = sides[3].walls();
         println!(
             "  TypeScript pipeline: whole process {:.3} s, in-process {:.3} s (medians; the difference is node start-up and loading the client)",
             secs(peer),
@@ -772,20 +708,6 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(&one_file);
     }
     Ok(())
-}
-
-fn side_exe(name: &'static str, exe: &Path, args: &[&str], file: &Path) -> Side {
-    let (exe, file) = (exe.to_path_buf(), file.to_path_buf());
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    Side {
-        name,
-        cmd: Box::new(move || {
-            let mut c = Command::new(&exe);
-            c.args(&args).arg(&file);
-            c
-        }),
-        samples: Vec::new(),
-    }
 }
 
 /// Warns when a side did not accept the (valid) stream: its timing would

@@ -23,12 +23,19 @@ impl Contender {
         }
     }
 
-    fn walls(&self) -> Vec<f64> {
+    /// Wall seconds, one a round.
+    pub fn walls(&self) -> Vec<f64> {
         self.samples.iter().map(|s| s.wall.as_secs_f64()).collect()
     }
 
-    fn cpus(&self) -> Vec<f64> {
+    /// User+sys seconds, one a round.
+    pub fn cpus(&self) -> Vec<f64> {
         self.samples.iter().map(|s| s.cpu.as_secs_f64()).collect()
+    }
+
+    /// The median peak resident set (bytes).
+    pub fn rss(&self) -> u64 {
+        measure::median(&self.samples.iter().map(|x| x.max_rss).collect::<Vec<_>>()).unwrap_or(0)
     }
 }
 
@@ -82,14 +89,12 @@ pub fn render(sides: &[Contender]) -> String {
         return t;
     };
     for s in sides {
-        let rss =
-            measure::median(&s.samples.iter().map(|x| x.max_rss).collect::<Vec<_>>()).unwrap_or(0);
         t.push_str(&format!(
             "| {} | {:.3} | {:.3} | {:.1} | {:.2}× | {:.2}× |\n",
             s.name,
             fmedian(&s.walls()),
             fmedian(&s.cpus()),
-            rss as f64 / 1e6,
+            s.rss() as f64 / 1e6,
             ratio(&s.walls(), &first.walls()),
             ratio(&s.cpus(), &first.cpus()),
         ));

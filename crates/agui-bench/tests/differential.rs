@@ -5,10 +5,11 @@
 //! every fallback). Also: the writer's streams are valid, and the fast path
 //! really is taken on them.
 
-use agui_bench::synth::{self, Shape};
+mod common;
+
 use agui_model::{Checker, Report};
+use common::{Rng, corpus_files, read_case, synth_stream};
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
 
 /// The report of the `Value` path on lines.
 fn by_values(lines: &[Vec<u8>], projection: bool) -> Report {
@@ -65,19 +66,6 @@ fn assert_same(lines: &[Vec<u8>], what: &str) -> usize {
     taken
 }
 
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("corpus directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            corpus_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json")
-            && path.file_name().is_some_and(|n| n != "case.schema.json")
-        {
-            out.push(path);
-        }
-    }
-}
-
 fn to_lines(events: &[Value]) -> Vec<Vec<u8>> {
     events
         .iter()
@@ -87,17 +75,11 @@ fn to_lines(events: &[Value]) -> Vec<Vec<u8>> {
 
 #[test]
 fn corpus_cases_report_the_same_through_both_paths() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-    let mut files = Vec::new();
-    corpus_files(&root, &mut files);
+    let files = corpus_files();
     assert!(files.len() > 100, "corpus found: {}", files.len());
     let (mut cases, mut taken) = (0, 0);
     for f in &files {
-        // Case files are RFC 8259 JSON (a projection may hold 1e400).
-        let text = std::fs::read_to_string(f).expect("readable");
-        let case = agui_model::json::parse(&text, &Default::default())
-            .expect("JSON")
-            .value;
+        let case = read_case(f);
         // Raw-line cases (duplicate keys, lone surrogates) hold shapes a
         // `Value` cannot write back; the check_bytes fuzz target compares
         // the two paths on such bytes.
@@ -112,16 +94,10 @@ fn corpus_cases_report_the_same_through_both_paths() {
     assert!(taken > 0, "the fast path was never taken on the corpus");
 }
 
+/// The large-stream writer's stream, one line an entry.
 fn generated(seed: u64, events: usize, invocations: usize, runs: usize) -> Vec<Vec<u8>> {
-    let shape = Shape {
-        events,
-        invocations,
-        runs,
-        seed,
-    };
-    let mut buf = Vec::new();
-    synth::write(&shape, &mut buf).expect("writes");
-    buf.split(|&b| b == b'\n')
+    synth_stream(seed, events, invocations, runs)
+        .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .map(<[u8]>::to_vec)
         .collect()
@@ -141,18 +117,6 @@ fn generated_streams_are_valid_and_take_the_fast_path() {
         // Only RUN_STARTED and RUN_FINISHED take the Value path here.
         assert_eq!(taken, lines.len() - 6, "seed {seed}");
         assert_same(&lines, &format!("seed {seed}"));
-    }
-}
-
-/// Seeded, so the test is reproducible (rand's `StdRng`).
-struct Rng(rand::rngs::StdRng);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(rand::SeedableRng::seed_from_u64(seed))
-    }
-    fn below(&mut self, n: usize) -> usize {
-        rand::Rng::random_range(&mut self.0, 0..n.max(1))
     }
 }
 

@@ -6,13 +6,13 @@
 //! byte-edited streams (every fallback: broken lines, events outside runs,
 //! escapes, CRLF, a byte order mark, a JSON array), and under small limits.
 
-use agui_bench::synth::{self, Shape};
-use agui_bench::workload::{self, ManyRuns};
+mod common;
+
 use agui_model::check::{Reading, check_reader_with};
 use agui_model::{Checker, Finding, Limits, Report};
+use common::{Rng, corpus_files, many_runs, read_case, synth_stream};
 use serde_json::Value;
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// Everything a check gives: the report and, from a second check with
@@ -92,19 +92,6 @@ fn limit_cases() -> Vec<(Limits, &'static str)> {
     ]
 }
 
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("corpus directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            corpus_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json")
-            && path.file_name().is_some_and(|n| n != "case.schema.json")
-        {
-            out.push(path);
-        }
-    }
-}
-
 /// A corpus case's stream as JSON Lines: its raw lines when it has them,
 /// else its events written one a line.
 fn case_bytes(case: &Value) -> Option<Vec<u8>> {
@@ -129,15 +116,9 @@ fn case_bytes(case: &Value) -> Option<Vec<u8>> {
 
 #[test]
 fn corpus_cases_report_the_same_parsed_ahead() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-    let mut files = Vec::new();
-    corpus_files(&root, &mut files);
     let mut cases = 0;
-    for f in &files {
-        let text = std::fs::read_to_string(f).expect("readable");
-        let case = agui_model::json::parse(&text, &Default::default())
-            .expect("JSON")
-            .value;
+    for f in &corpus_files() {
+        let case = read_case(f);
         let Some(bytes) = case_bytes(&case) else {
             continue;
         };
@@ -145,29 +126,6 @@ fn corpus_cases_report_the_same_parsed_ahead() {
         cases += 1;
     }
     assert!(cases > 100, "corpus cases: {cases}");
-}
-
-fn synth_stream(seed: u64, events: usize, invocations: usize, runs: usize) -> Vec<u8> {
-    let mut buf = Vec::new();
-    let shape = Shape {
-        events,
-        invocations,
-        runs,
-        seed,
-    };
-    synth::write(&shape, &mut buf).expect("writes");
-    buf
-}
-
-fn many_runs(seed: u64, runs: usize, per_run: usize) -> Vec<u8> {
-    let mut buf = Vec::new();
-    let shape = ManyRuns {
-        runs,
-        per_run,
-        seed,
-    };
-    workload::write(&shape, &mut buf).expect("writes");
-    buf
 }
 
 #[test]
@@ -183,18 +141,6 @@ fn generated_streams_report_the_same_parsed_ahead_under_every_limit() {
         for (limits, what) in limit_cases() {
             assert_same(bytes, limits, &format!("stream {k}, {what}"));
         }
-    }
-}
-
-/// Seeded, so the test is reproducible (rand's `StdRng`).
-struct Rng(rand::rngs::StdRng);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(rand::SeedableRng::seed_from_u64(seed))
-    }
-    fn below(&mut self, n: usize) -> usize {
-        rand::Rng::random_range(&mut self.0, 0..n.max(1))
     }
 }
 

@@ -6,20 +6,15 @@
 //! (or not JSON at all) is `schema.not-json`, `subagentRunId` on
 //! `RUN_STARTED` is the warning `attribution.not-attributable` (accepted).
 
+mod common;
+
+use common::VALID;
 use serde_json::Value;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
-
-/// A valid stream: one run with one whole assistant message.
-const VALID: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}
-{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}
-{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello"}
-{"type":"TEXT_MESSAGE_END","messageId":"m1"}
-{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}
-"#;
 
 const RUN_STARTED: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const RUN_FINISHED: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;

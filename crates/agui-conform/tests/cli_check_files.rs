@@ -7,19 +7,14 @@
 //! is `schema.unknown-type` (reject), a run that never finishes is
 //! `run.unterminated` (reject), a well-formed run accepts.
 
+mod common;
+
+use common::VALID;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
-
-/// One run with one whole assistant message: accept.
-const VALID: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}
-{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}
-{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello"}
-{"type":"TEXT_MESSAGE_END","messageId":"m1"}
-{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}
-"#;
 
 /// A first event without `type`: reject.
 const UNTYPED: &str = "{\"threadId\":\"t1\"}\n";

@@ -5,11 +5,11 @@
 //! usage/IO/connection error); the corpus case `ownership/continuation-disagrees`
 //! states its first violation (`ownership.continuation-disagrees` at 2).
 
-#[path = "../../agui-live/tests/support/server.rs"]
-mod server;
+mod common;
 
+use common::server::{End, Framing, Reply, Server, corpus_events, sse_body};
+use common::suite_server;
 use serde_json::{Value, json};
-use server::{End, Framing, Reply, Server, corpus_events, sse_body};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -231,21 +231,6 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2), "--input needs --url");
     let out = run(&["check", "--url", "http://127.0.0.1:9/", "--timeout", "0"]);
     assert_eq!(out.status.code(), Some(2));
-}
-
-/// Answers each suite input: the state-carrying one with an error
-/// (`attribution.null`), every other with a valid run.
-fn suite_server() -> Server {
-    Server::start(|req| {
-        let input = req.json();
-        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
-        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": r})];
-        if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
-            events.push(json!({"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": null}));
-        }
-        events.push(json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}));
-        Reply::sse(sse_body(&events))
-    })
 }
 
 #[test]

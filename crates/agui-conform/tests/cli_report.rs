@@ -2,11 +2,10 @@
 //! schema (docs/run-record.schema.json), and a report made from fixed,
 //! hand-written records (tests/fixtures/records/) says what they hold.
 
-#[path = "../../agui-live/tests/support/server.rs"]
-mod server;
+mod common;
 
+use common::suite_server;
 use serde_json::{Value, json};
-use server::{Reply, Server, sse_body};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -430,16 +429,7 @@ fn a_producers_page_is_made_from_fixed_records() {
 /// at index 1) when the input carries a state.
 #[test]
 fn a_producer_run_record_matches_its_schema() {
-    let server = Server::start(|req| {
-        let input = req.json();
-        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
-        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": r})];
-        if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
-            events.push(json!({"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": null}));
-        }
-        events.push(json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}));
-        Reply::sse(sse_body(&events))
-    });
+    let server = suite_server();
     let d = dir("producer-record");
     let record = d.join("p.jsonl");
     let versions = d.join("versions.json");

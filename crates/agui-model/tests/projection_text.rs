@@ -5,40 +5,22 @@
 //! `Value` form is that text read back. Checked on every corpus case and
 //! on streams written here for the shapes the corpus has few of.
 
+mod common;
+
 use agui_model::Checker;
 use agui_model::check::check_bytes;
 use agui_model::json::{Out, ParseOptions, parse};
+use common::corpus_cases;
 use serde_json::{Value, json};
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
-
-fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("corpus directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            cases(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json")
-            && path.file_name().is_some_and(|n| n != "case.schema.json")
-        {
-            out.push(path);
-        }
-    }
-}
 
 /// Every corpus case as JSON Lines (events printed, or the raw lines).
 fn corpus() -> Vec<(PathBuf, String)> {
-    let mut files = Vec::new();
-    cases(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
-        &mut files,
-    );
-    assert!(files.len() > 200, "corpus not found: {} cases", files.len());
-    files
+    corpus_cases()
         .into_iter()
-        .filter_map(|f| {
-            let text = std::fs::read_to_string(&f).expect("reads");
-            let case = parse(&text, &Default::default()).expect("JSON").value;
+        .filter_map(|(f, case)| {
             let lines: Vec<String> = match (&case["events"], &case["lines"]) {
                 (Value::Array(events), _) => events
                     .iter()

@@ -3,42 +3,21 @@
 //! object of `Report::to_json`, on every corpus case, with and without the
 //! projection.
 
+mod common;
+
 use agui_model::{Checker, Finding, JsonStream};
+use common::corpus_cases;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
-
-fn cases(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("corpus directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            cases(&path, out);
-        } else if path.extension().is_some_and(|e| e == "json")
-            && path.file_name().is_some_and(|n| n != "case.schema.json")
-        {
-            out.push(path);
-        }
-    }
-}
 
 /// Every corpus case's events.
 fn corpus() -> Vec<(PathBuf, Vec<Value>)> {
-    let mut files = Vec::new();
-    cases(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus"),
-        &mut files,
-    );
-    assert!(files.len() > 200, "corpus not found: {} cases", files.len());
-    files
+    corpus_cases()
         .into_iter()
-        .filter_map(|f| {
-            // Case files are RFC 8259 JSON (a projection may hold 1e400);
-            // raw-line cases have no `events` and are left out here.
-            let text = std::fs::read_to_string(&f).expect("reads");
-            let case = agui_model::json::parse(&text, &Default::default())
-                .expect("JSON")
-                .value;
+        .filter_map(|(f, case)| {
+            // Raw-line cases have no `events` and are left out here.
             let events = case["events"].as_array()?.clone();
             Some((f, events))
         })

@@ -240,19 +240,16 @@ pub(super) fn check_one(
     let (input, kept) = match &args.html {
         Some(_) => {
             let (input, kept) = super::html::keep(input, true)?;
-            (Input::Here(input), kept)
+            (Input(input, Reading::OneThread), kept)
         }
-        None => (Input::Send(input, reading(ahead, live, size)), None),
+        None => (Input(input, reading(ahead, live, size)), None),
     };
     // Outputs written at the end (SARIF, JUnit, the page) keep what is
     // found.
     let found = (args.junit.is_some() || args.html.is_some() || args.format == Format::Sarif)
         .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
     let report = match (args.format, &found, input) {
-        (Format::Sarif, Some(f), Input::Here(input)) => {
-            super::sarif::check_file(input, format, args, name, out, f)
-        }
-        (Format::Sarif, Some(f), Input::Send(input, _)) => {
+        (Format::Sarif, Some(f), Input(input, _)) => {
             super::sarif::check_file(input, format, args, name, out, f)
         }
         (Format::Json | Format::Sarif, _, input) => {
@@ -274,12 +271,7 @@ pub(super) fn check_one(
 }
 
 /// The input of one check, and how it may be read.
-enum Input {
-    /// Read on this thread.
-    Here(Box<dyn BufRead>),
-    /// Movable to a reader thread.
-    Send(Box<dyn BufRead + Send>, Reading),
-}
+struct Input(Box<dyn BufRead + Send>, Reading);
 
 impl Input {
     fn check(
@@ -288,12 +280,7 @@ impl Input {
         checker: Checker,
         stop: impl FnMut() -> bool,
     ) -> io::Result<(Report, RunLog)> {
-        match self {
-            Input::Here(input) => input_format::check(input, format, checker, stop),
-            Input::Send(input, reading) => {
-                input_format::check_with(input, format, checker, reading, stop)
-            }
-        }
+        input_format::check(self.0, format, checker, self.1, stop)
     }
 }
 

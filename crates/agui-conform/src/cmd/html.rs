@@ -10,13 +10,18 @@ use std::cell::RefCell;
 use std::io::{BufRead, Cursor, Read, Write};
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::Arc;
 
-/// The stream's bytes, when the page needs them.
-pub type Kept = Option<Rc<[u8]>>;
+/// The stream's bytes, when the page needs them (`Arc`: the checker's
+/// input may be handed to a reader thread).
+pub type Kept = Option<Arc<[u8]>>;
 
 /// The input as the checker should read it, and the bytes kept for the
 /// page when `on`.
-pub fn keep(mut input: Box<dyn BufRead>, on: bool) -> anyhow::Result<(Box<dyn BufRead>, Kept)> {
+pub fn keep(
+    mut input: Box<dyn BufRead + Send>,
+    on: bool,
+) -> anyhow::Result<(Box<dyn BufRead + Send>, Kept)> {
     if !on {
         return Ok((input, None));
     }
@@ -24,14 +29,14 @@ pub fn keep(mut input: Box<dyn BufRead>, on: bool) -> anyhow::Result<(Box<dyn Bu
     input
         .read_to_end(&mut bytes)
         .context("reading the stream")?;
-    let bytes: Rc<[u8]> = bytes.into();
-    Ok((Box::new(Cursor::new(Rc::clone(&bytes))), Some(bytes)))
+    let bytes: Arc<[u8]> = bytes.into();
+    Ok((Box::new(Cursor::new(Arc::clone(&bytes))), Some(bytes)))
 }
 
 /// Writes the lanes page of the kept stream to `path`. The printed report
 /// streamed its violations away, so the page's are found again here (up
 /// to the kept-violations limit).
-pub fn write(path: &Path, kept: Rc<[u8]>, limits: &Limits, title: &str) -> anyhow::Result<()> {
+pub fn write(path: &Path, kept: Arc<[u8]>, limits: &Limits, title: &str) -> anyhow::Result<()> {
     let report = agui_model::check::check_bytes(
         &kept[..],
         Checker::without_projection().with_limits(*limits),
@@ -43,7 +48,7 @@ pub fn write(path: &Path, kept: Rc<[u8]>, limits: &Limits, title: &str) -> anyho
 /// the check that read it (`check FILE --html`: no second check).
 pub fn write_found(
     path: &Path,
-    kept: Rc<[u8]>,
+    kept: Arc<[u8]>,
     violations: &[agui_model::Violation],
     limits: &Limits,
     title: &str,
@@ -66,7 +71,7 @@ pub struct Recorded(Rc<RefCell<Vec<u8>>>);
 
 impl Recorded {
     /// The bytes recorded so far.
-    pub fn bytes(&self) -> Rc<[u8]> {
+    pub fn bytes(&self) -> Arc<[u8]> {
         self.0.borrow().as_slice().into()
     }
 }

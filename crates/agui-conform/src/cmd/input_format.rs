@@ -3,9 +3,8 @@
 //! from the input's first line unless forced.
 
 use agui_live::RunLog;
-use agui_model::check::{Reading, feed, feed_here};
+use agui_model::check::{Reading, feed};
 use agui_model::{Checker, Report};
-use serde_json::Value;
 use std::io::{self, BufRead};
 
 /// How `check` reads its input.
@@ -39,53 +38,20 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
     })
 }
 
-/// Checks `input` read as `format` on the calling thread; the log says
-/// how each run ended.
+/// Checks `input` read as `format`, JSON input read as `reading` says
+/// (SSE is read on one thread); the log says how each run ended.
+///
+/// Each value on the `Value` path is shown to the run log. Lines the
+/// checker's fast path takes are not: it takes only attributable events
+/// inside an open run, never a run event (`RUN_*` are not attributable),
+/// so the hot path costs nothing more (cli_check's run-by-run test would
+/// see a missing outcome otherwise).
 pub fn check(
-    input: impl BufRead,
-    format: InputFormat,
-    checker: Checker,
-    stop: impl FnMut() -> bool,
-) -> io::Result<(Report, RunLog)> {
-    check_json_or_sse(
-        input,
-        format,
-        checker,
-        stop,
-        |input, checker, stop, observe| feed_here(input, checker, stop, observe),
-    )
-}
-
-/// [`check`], JSON input read as `reading` says (SSE is read on one
-/// thread).
-pub fn check_with(
     input: impl BufRead + Send,
     format: InputFormat,
-    checker: Checker,
+    mut checker: Checker,
     reading: Reading,
     stop: impl FnMut() -> bool,
-) -> io::Result<(Report, RunLog)> {
-    check_json_or_sse(
-        input,
-        format,
-        checker,
-        stop,
-        |input, checker, stop, observe| feed(input, checker, reading, stop, observe),
-    )
-}
-
-/// The JSON reading `json` (one of [`agui_model::check`]'s feeds) or the
-/// SSE reader. Each value on the `Value` path is shown to the run log.
-/// Lines the checker's fast path takes are not: it takes only attributable
-/// events inside an open run, never a run event (`RUN_*` are not
-/// attributable), so the hot path costs nothing more (cli_check's
-/// run-by-run test would see a missing outcome otherwise).
-fn check_json_or_sse<R: BufRead, S: FnMut() -> bool>(
-    input: R,
-    format: InputFormat,
-    mut checker: Checker,
-    stop: S,
-    json: impl FnOnce(R, &mut Checker, S, &mut dyn FnMut(usize, &Value)) -> io::Result<()>,
 ) -> io::Result<(Report, RunLog)> {
     let mut runs = RunLog::new();
     let report = match format {
@@ -93,7 +59,7 @@ fn check_json_or_sse<R: BufRead, S: FnMut() -> bool>(
             agui_live::sse_file::check_sse_reader(input, checker, stop, |_, _| {}, &mut runs)?
         }
         InputFormat::Jsonl | InputFormat::Json => {
-            json(input, &mut checker, stop, &mut |events, value| {
+            feed(input, &mut checker, reading, stop, |events, value| {
                 runs.observe(events, value)
             })?;
             runs.finish(checker.events());

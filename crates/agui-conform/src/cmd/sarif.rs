@@ -7,6 +7,7 @@
 use super::check::Args;
 use super::input_format::InputFormat;
 use agui_live::RunLog;
+use agui_model::check::Reading;
 use agui_model::rules::{RuleId, Severity};
 use agui_model::stream;
 use agui_model::{Checker, Finding, LimitNotice, Report, Violation};
@@ -211,7 +212,7 @@ pub fn log(
 /// `found`, then writes the log. The lines of the events come from the SSE
 /// reader, or for JSON from a second read of the file (none from stdin).
 pub fn check_file(
-    input: impl BufRead,
+    input: impl BufRead + Send,
     format: InputFormat,
     args: &Args,
     name: &str,
@@ -237,7 +238,8 @@ pub fn check_file(
             (report, runs)
         }
         InputFormat::Jsonl | InputFormat::Json => {
-            let found = super::input_format::check(input, format, checker, || false)?;
+            let found =
+                super::input_format::check(input, format, checker, Reading::OneThread, || false)?;
             if args.input.as_os_str() != "-" {
                 let file = BufReader::new(File::open(&args.input)?);
                 stream::read_stream(file, &args.limits().read_options(), |item| {

@@ -1,8 +1,13 @@
-//! What the CLI tests that drive a fake implementation share: a scratch
-//! folder and a shell script speaking suites/PROTOCOL.md.
+//! What the CLI tests share: a scratch folder, a shell script speaking
+//! suites/PROTOCOL.md, a valid stream, and agui-live's test server with a
+//! producer that answers the suite's inputs.
 #![allow(dead_code)] // each test binary uses its own share of these
 
-use serde_json::Value;
+#[path = "../../../agui-live/tests/support/server.rs"]
+pub mod server;
+
+use serde_json::{Value, json};
+use server::{Reply, Server, sse_body};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -81,4 +86,28 @@ pub fn run_summary(out: &Output) -> Value {
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().last().unwrap_or("");
     serde_json::from_str::<Value>(last).unwrap_or(Value::Null)["summary"].clone()
+}
+
+/// A valid stream: one run with one whole assistant message (accept).
+pub const VALID: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}
+{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}
+{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello"}
+{"type":"TEXT_MESSAGE_END","messageId":"m1"}
+{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}
+"#;
+
+/// A producer on 127.0.0.1 for the suite: each input is answered with one
+/// valid run, and the state-carrying one breaks `attribution.null` (a
+/// `CUSTOM` event with `subagentRunId: null`, at index 1).
+pub fn suite_server() -> Server {
+    Server::start(|req| {
+        let input = req.json();
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": t, "runId": r})];
+        if input["state"].as_object().is_some_and(|s| !s.is_empty()) {
+            events.push(json!({"type": "CUSTOM", "name": "n", "value": 1, "subagentRunId": null}));
+        }
+        events.push(json!({"type": "RUN_FINISHED", "threadId": t, "runId": r}));
+        Reply::sse(sse_body(&events))
+    })
 }

@@ -1,6 +1,9 @@
-//! Small builders for hand-written streams. Every expectation in the tests
-//! that use them is written from docs/rules.md and the draft.
+//! Small builders for hand-written streams, and the corpus cases. Every
+//! expectation in the tests that use them is written from docs/rules.md
+//! and the draft.
 #![allow(dead_code)]
+
+pub mod corpus;
 
 use agui_model::{RuleId, Verdict, check_values};
 use serde_json::{Value, json};
@@ -212,4 +215,21 @@ pub fn expect_projection(events: &[Value], expected: Value) {
         serde_json::to_string_pretty(&got).unwrap_or_default(),
         serde_json::to_string_pretty(&expected).unwrap_or_default()
     );
+}
+
+/// Every corpus case (`corpus/**/*.json`, the schema left out) and its
+/// JSON, read as RFC 8259 (a projection may hold 1e400).
+pub fn corpus_cases() -> Vec<(std::path::PathBuf, Value)> {
+    let files = corpus::files(env!("CARGO_MANIFEST_DIR"));
+    assert!(files.len() > 200, "corpus not found: {} cases", files.len());
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).expect("reads");
+            let case = agui_model::json::parse(&text, &Default::default())
+                .expect("JSON")
+                .value;
+            (f, case)
+        })
+        .collect()
 }
