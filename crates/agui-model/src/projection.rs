@@ -13,7 +13,7 @@ mod write;
 
 use crate::wire::{SUBAGENT_RUN_ID, key};
 use serde_json::{Value, json};
-use view::{Interrupt, Invocation, Message, RunView, ToolCall};
+use view::{Content, Interrupt, Invocation, Key, Message, RunView, Text, ToolCall};
 /// The projection of a whole stream: one canonical JSON object per run.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Projection {
@@ -232,14 +232,6 @@ impl Projector {
         }
     }
 
-    fn message_mut(&mut self, id: &str) -> Option<&mut Message> {
-        if !self.open {
-            return None;
-        }
-        let at = self.view.message(id)?;
-        self.view.messages.get_mut(at)
-    }
-
     /// Creates a message unless one with this id is already shown; its
     /// index either way (`None` outside a run).
     fn create(
@@ -247,7 +239,7 @@ impl Projector {
         id: &str,
         role: &str,
         owner: Option<&str>,
-        content: Value,
+        content: Content,
         activity_type: Option<&str>,
     ) -> Option<usize> {
         if !self.open {
@@ -267,50 +259,51 @@ impl Projector {
         Some(self.view.push_message(msg))
     }
 
-    /// `TEXT_MESSAGE_START` or `REASONING_MESSAGE_START` (role `reasoning`).
-    pub fn message_started(&mut self, id: &str, role: &str, owner: Option<&str>) {
-        self.create(id, role, owner, Value::String(String::new()), None);
+    /// `TEXT_MESSAGE_START` or `REASONING_MESSAGE_START` (role
+    /// `reasoning`). `key`: the checker's name of the id, by which its
+    /// content finds the message.
+    pub(crate) fn message_started(&mut self, key: Key, id: &str, role: &str, owner: Option<&str>) {
+        if let Some(at) = self.create(id, role, owner, Content::Text(Text::EMPTY), None) {
+            self.view.remember_message(key, at);
+        }
     }
 
     /// `TEXT_MESSAGE_CONTENT` / `REASONING_MESSAGE_CONTENT`.
-    pub fn message_content(&mut self, id: &str, delta: &str) {
-        if let Some(Message {
-            content: Value::String(s),
-            ..
-        }) = self.message_mut(id)
+    pub(crate) fn message_content(&mut self, key: Key, id: &str, delta: &str) {
+        if self.open
+            && let Some(at) = self.view.message_keyed(key, id)
         {
-            crate::json::join_text(s, delta);
+            self.view.message_text(at, delta);
         }
     }
 
     /// `TOOL_CALL_START`: into the named message if shown, else a new
     /// assistant message (id `parentMessageId`, else the call's id).
-    pub fn tool_call_started(
+    pub(crate) fn tool_call_started(
         &mut self,
+        key: Key,
         id: &str,
         name: &str,
         parent: Option<&str>,
         owner: Option<&str>,
     ) {
         let holder = parent.unwrap_or(id);
-        let empty = Value::String(String::new());
+        let empty = Content::Text(Text::EMPTY);
         let Some(at) = self.create(holder, "assistant", owner, empty, None) else {
             return;
         };
         let call = ToolCall {
             id: self.view.strings.push(id),
             name: self.view.strings.push(name),
-            args: String::new(),
+            args: Text::EMPTY,
         };
-        self.view.push_tool_call(at, call);
+        self.view.push_tool_call(key, at, call);
     }
 
     /// `TOOL_CALL_ARGS`.
-    pub fn tool_call_args(&mut self, id: &str, delta: &str) {
-        if self.open
-            && let Some(args) = self.view.tool_args(id)
-        {
-            crate::json::join_text(args, delta);
+    pub(crate) fn tool_call_args(&mut self, key: Key, id: &str, delta: &str) {
+        if self.open {
+            self.view.tool_args(key, id, delta);
         }
     }
 
@@ -319,12 +312,13 @@ impl Projector {
         if let Some(at) = self.open.then(|| self.view.message(message_id)).flatten() {
             let owner = self.view.opt(owner);
             if let Some(m) = self.view.messages.get_mut(at) {
-                m.content = Value::String(content);
+                m.content = Content::Text(Text::Owned(content));
                 m.owner = owner;
             }
             return;
         }
-        self.create(message_id, "tool", owner, Value::String(content), None);
+        let content = Content::Text(Text::Owned(content));
+        self.create(message_id, "tool", owner, content, None);
     }
 
     /// `ACTIVITY_SNAPSHOT`.
@@ -341,24 +335,44 @@ impl Projector {
                 let owner = self.view.opt(owner);
                 if let Some(m) = self.view.messages.get_mut(at) {
                     m.activity_type = Some(activity_type.to_owned());
-                    m.content = content.clone();
+                    m.content = Content::Json(content.clone());
                     m.owner = owner;
                 }
             }
             return;
         }
-        self.create(id, "activity", owner, content.clone(), Some(activity_type));
+        let content = Content::Json(content.clone());
+        self.create(id, "activity", owner, content, Some(activity_type));
     }
 
     /// `ACTIVITY_DELTA`: a patch that fails (or is over the default
     /// budget) leaves the content unchanged.
     pub fn activity_delta(&mut self, id: &str, patch: &[json_patch::PatchOperation]) {
-        if let Some(m) = self.message_mut(id)
+        if !self.open {
+            return;
+        }
+        let Some(at) = self.view.message(id) else {
+            return;
+        };
+        // A tool result may have given an activity message text: patched
+        // as the JSON string it shows.
+        let text = match self.view.messages.get(at).map(|m| (&m.role, &m.content)) {
+            Some((role, Content::Text(t))) if role == "activity" => {
+                Some(Value::String(self.view.joined(t)))
+            }
+            _ => None,
+        };
+        if let Some(m) = self.view.messages.get_mut(at)
             && m.role == "activity"
         {
-            let mut size = crate::patch::json_size(&m.content);
-            let budget = crate::patch::PatchBudget::default();
-            let _ = crate::patch::apply(&mut m.content, &mut size, patch, &budget);
+            if let Some(v) = text {
+                m.content = Content::Json(v);
+            }
+            if let Content::Json(content) = &mut m.content {
+                let mut size = crate::patch::json_size(content);
+                let budget = crate::patch::PatchBudget::default();
+                let _ = crate::patch::apply(content, &mut size, patch, &budget);
+            }
         }
     }
 
@@ -379,13 +393,14 @@ impl Projector {
             let owner = m.get(SUBAGENT_RUN_ID).and_then(Value::as_str);
             let (content, activity_type) = if role == "activity" {
                 (
-                    m.get("content").cloned().unwrap_or_else(|| json!({})),
+                    Content::Json(m.get("content").cloned().unwrap_or_else(|| json!({}))),
                     m.get(key::ActivitySnapshot::activity_type)
                         .and_then(Value::as_str)
                         .map(str::to_owned),
                 )
             } else {
-                (Value::String(content_text(m.get("content"))), None)
+                let text = Text::Owned(content_text(m.get("content")));
+                (Content::Text(text), None)
             };
             let mut tool_calls = Vec::new();
             if role == "assistant"
@@ -395,7 +410,7 @@ impl Projector {
                     tool_calls.push(ToolCall {
                         id: self.view.strings.push(str_of(c.get("id"))),
                         name: self.view.strings.push(str_of(c.pointer("/function/name"))),
-                        args: str_of(c.pointer("/function/arguments")).to_owned(),
+                        args: Text::Owned(str_of(c.pointer("/function/arguments")).to_owned()),
                     });
                 }
             }

@@ -192,3 +192,81 @@ fn kept_numbers_and_lone_surrogates_print_as_the_value_form_does() {
     assert!(second.contains("\"k\u{FFFD}\":\"\u{FFFD}x\""), "{second}");
     assert_canonical("kept", stream);
 }
+
+/// Texts are kept as their deltas and joined when the run is written:
+/// deltas of interleaved messages and calls, escapes on both sides of a
+/// join, a surrogate pair split between two deltas of an interleaved
+/// message, a message that begins with U+FDD0, and an activity message
+/// given text by a tool result and then patched.
+#[test]
+fn interleaved_deltas_join_into_each_text() {
+    let events = [
+        json!({"type":"RUN_STARTED","threadId":"t","runId":"r1"}),
+        json!({"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}),
+        json!({"type":"TEXT_MESSAGE_START","messageId":"m2","role":"assistant","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","subagentRunId":"s2"}),
+        json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"one \"a\""}),
+        json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":","subagentRunId":"s2"}),
+        json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"\u{FDD0}7","subagentRunId":"s1"}),
+        json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"\n"}),
+        json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"two\\"}),
+        json!({"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":" 1}","subagentRunId":"s2"}),
+        json!({"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"\t!","subagentRunId":"s1"}),
+        json!({"type":"TEXT_MESSAGE_END","messageId":"m1"}),
+        json!({"type":"TEXT_MESSAGE_END","messageId":"m2","subagentRunId":"s1"}),
+        json!({"type":"TOOL_CALL_END","toolCallId":"c1","subagentRunId":"s2"}),
+        json!({"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"p","content":{"k":1}}),
+        json!({"type":"TOOL_CALL_RESULT","messageId":"a1","toolCallId":"c1","content":"done"}),
+        json!({"type":"ACTIVITY_DELTA","messageId":"a1","activityType":"p","patch":[{"op":"replace","path":"","value":{"k":2}}]}),
+        json!({"type":"RUN_FINISHED","threadId":"t","runId":"r1"}),
+    ];
+    let mut stream = lines(&events);
+    // m3: a surrogate pair split between two deltas, with m1's delta
+    // between them (serde_json cannot print a lone surrogate).
+    stream.push_str(concat!(
+        "\n",
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m3","role":"assistant"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m4","role":"assistant"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m3","delta":"x\ud83d"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m4","delta":"y"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m3","delta":"\ude00z"}"#,
+        "\n",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m4","delta":"\"w"}"#,
+        "\n",
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#,
+    ));
+    let (texts, _) = both(&stream);
+    let text: Vec<String> = texts
+        .iter()
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .collect();
+    // Written from docs/projection.md and the deltas above; a string that
+    // is U+FDD0 and a number prints as that number (json::Out's kept form).
+    assert_eq!(
+        text[0],
+        concat!(
+            r#"{"interrupts":[],"invocations":[{"id":"s1","status":"unannounced"},{"id":"s2","status":"unannounced"}],"#,
+            r#""messages":[{"content":"one \"a\"\ntwo\\","id":"m1","role":"assistant"},"#,
+            "{\"content\":\"\u{FDD0}7\\t!\",\"id\":\"m2\",\"owner\":\"s1\",\"role\":\"assistant\"},",
+            r#"{"content":"","id":"c1","owner":"s2","role":"assistant","toolCalls":[{"args":"{\"q\": 1}","id":"c1","name":"f"}]},"#,
+            r#"{"activityType":"p","content":{"k":2},"id":"a1","role":"activity"}],"#,
+            r#""runId":"r1","state":{},"status":"finished","threadId":"t"}"#
+        )
+    );
+    assert_eq!(
+        text[1],
+        concat!(
+            r#"{"interrupts":[],"invocations":[],"messages":["#,
+            "{\"content\":\"x\u{1F600}z\",\"id\":\"m3\",\"role\":\"assistant\"},",
+            r#"{"content":"y\"w","id":"m4","role":"assistant"}],"#,
+            r#""runId":"r2","state":{},"status":"finished","threadId":"t"}"#
+        )
+    );
+    assert_canonical("interleaved deltas", &stream);
+}

@@ -182,6 +182,7 @@ impl RunBook {
 
     /// Records an owner unless one is on record (the first opener wins).
     /// `attributed`: the owner is the own tag of the event being checked.
+    /// The id's name (the projector finds its records by it).
     pub fn record_first(
         &mut self,
         kind: Kind,
@@ -189,8 +190,12 @@ impl RunBook {
         owner: Owner,
         attributed: bool,
         at: usize,
-    ) {
-        let e = &mut self.interned_slot(id).entities[kind as usize];
+    ) -> Name {
+        let n = self.intern(id);
+        let Some(slot) = self.slots.get_mut(n.index()) else {
+            return n;
+        };
+        let e = &mut slot.entities[kind as usize];
         if e.is_none() {
             *e = Some(Entity {
                 owner,
@@ -200,6 +205,7 @@ impl RunBook {
                 opened: [0; 2],
             });
         }
+        n
     }
 
     /// Records an owner, replacing any on record.
@@ -229,12 +235,12 @@ impl RunBook {
         self.entity(kind, id).map(|e| e.at as usize)
     }
 
-    /// The owner on record of `id`, if `part` of it is open, and whether
-    /// it is attributed already.
-    pub fn open_owner(&self, part: Part, id: &str) -> Option<(Owner, bool)> {
-        self.entity(part.kind(), id)
-            .filter(|e| e.open & part.bit() != 0)
-            .map(|e| (e.owner, e.attributed))
+    /// The owner on record of `id`, if `part` of it is open, whether it is
+    /// attributed already, and the id's name.
+    pub fn open_owner(&self, part: Part, id: &str) -> Option<(Owner, bool, Name)> {
+        let n = self.names.find(id)?;
+        let e = self.slots.get(n.index())?.entities[part.kind() as usize].as_ref()?;
+        (e.open & part.bit() != 0).then_some((e.owner, e.attributed, n))
     }
 
     /// Marks `part` of `id` open by event `at`; its owner must be on
@@ -262,14 +268,14 @@ impl RunBook {
     }
 
     /// Closes `part` of `id`; [`RunBook::open_owner`] if it was open.
-    pub fn close(&mut self, part: Part, id: &str) -> Option<(Owner, bool)> {
+    pub fn close(&mut self, part: Part, id: &str) -> Option<(Owner, bool, Name)> {
         let n = self.names.find(id)?;
         let e = self.slots.get_mut(n.index())?.entities[part.kind() as usize].as_mut()?;
         if e.open & part.bit() == 0 {
             return None;
         }
         e.open &= !part.bit();
-        Some((e.owner, e.attributed))
+        Some((e.owner, e.attributed, n))
     }
 
     /// Whether anything of this reasoning id (span or message) is open.

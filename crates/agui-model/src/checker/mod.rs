@@ -49,6 +49,7 @@ use crate::wire::{self, SUBAGENT_RUN_ID, nested};
 use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
 use chunks::{Chunk, ChunkKind, Lanes};
 pub use json::JsonStream;
+use names::Name;
 use serde_json::{Map, Value};
 
 /// Where the stream stands between runs.
@@ -650,7 +651,15 @@ impl Checker {
         // attributes nothing), so a continuation whose tag is already on
         // record as attributed skips the lookup.
         let own_tag = tag.filter(|_| !ty.is_lifecycle());
-        if let Some(id) = own_tag
+        // The projector learns of an attribution with the book, after the
+        // rules (a continuation of an entity its tag put on record needs
+        // no lookup); a run boundary's before, in the run it ends.
+        let boundary = matches!(
+            ty,
+            EventType::RunStarted | EventType::RunFinished | EventType::RunError
+        );
+        if boundary
+            && let Some(id) = own_tag
             && let Some(p) = self.projector.as_mut()
         {
             p.attributed(id);
@@ -916,6 +925,9 @@ impl Checker {
             && !self.tag_attributed
         {
             self.book.attribute(id);
+            if !boundary && let Some(p) = self.projector.as_mut() {
+                p.attributed(id);
+            }
         }
     }
 
@@ -1092,7 +1104,8 @@ impl Checker {
 
     /// [`Checker::continuation`] of an open part, or `*.not-open`: the
     /// continuations and ends of text messages, tool calls and reasoning,
-    /// with one lookup. `close` ends the part.
+    /// with one lookup. `close` ends the part. The id's name when it was
+    /// open.
     fn continue_open(
         &mut self,
         i: usize,
@@ -1101,13 +1114,13 @@ impl Checker {
         tag: Option<&str>,
         ty: EventType,
         close: bool,
-    ) -> bool {
+    ) -> Option<Name> {
         let rec = if close {
             self.book.close(part, id)
         } else {
             self.book.open_owner(part, id)
         };
-        let Some((rec, attributed)) = rec else {
+        let Some((rec, attributed, name)) = rec else {
             let (rule, what) = match part {
                 Part::Text => (RuleId::TextNotOpen, ""),
                 Part::Tool => (RuleId::ToolNotOpen, ""),
@@ -1118,7 +1131,7 @@ impl Checker {
             // The owner outlives the entity's close (RULES.md, ownership):
             // a continuation after the close is still judged against it.
             self.continuation(i, part.kind(), id, tag, ty);
-            return false;
+            return None;
         };
         let agrees = tag.is_some() && self.book.is_tag(rec, tag);
         self.tag_attributed = agrees && attributed;
@@ -1126,7 +1139,7 @@ impl Checker {
             let at = self.book.recorded_at(part.kind(), id);
             self.report_related(RuleId::OwnershipContinuationDisagrees, i, msg, at);
         }
-        true
+        Some(name)
     }
 
     /// `ownership.reopen-disagrees`: an opener of an id on record while
@@ -1162,21 +1175,22 @@ impl Checker {
         }
         let owner = self.book.owner_of(tag);
         self.reopen(i, Kind::Text, id, tag.map(|_| owner), ty);
-        self.book
+        let name = self
+            .book
             .record_first(Kind::Text, id, owner, tag.is_some(), i);
         self.book.open(Part::Text, id, i);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).flatten();
-            p.message_started(id, role, self.book.owner_str(owner));
+            p.message_started(name.index(), id, role, self.book.owner_str(owner));
         }
     }
 
     fn text_content(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
-        if !self.continue_open(i, Part::Text, id, tag, ty, false) {
+        let Some(name) = self.continue_open(i, Part::Text, id, tag, ty, false) else {
             return;
-        }
+        };
         if let Some(p) = self.projector.as_mut() {
-            p.message_content(id, delta);
+            p.message_content(name.index(), id, delta);
         }
     }
 
@@ -1231,20 +1245,22 @@ impl Checker {
             let own = tag.is_some() && self.book.is_tag(call_owner, tag);
             self.book.record(Kind::Text, m, call_owner, own, i);
         }
-        self.book
-            .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
+        let key =
+            self.book
+                .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
         self.book.open(Part::Tool, id, i);
         if let Some(p) = self.projector.as_mut() {
-            p.tool_call_started(id, name, parent, self.book.owner_str(call_owner));
+            let owner = self.book.owner_str(call_owner);
+            p.tool_call_started(key.index(), id, name, parent, owner);
         }
     }
 
     fn tool_args(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
-        if !self.continue_open(i, Part::Tool, id, tag, ty, false) {
+        let Some(name) = self.continue_open(i, Part::Tool, id, tag, ty, false) else {
             return;
-        }
+        };
         if let Some(p) = self.projector.as_mut() {
-            p.tool_call_args(id, delta);
+            p.tool_call_args(name.index(), id, delta);
         }
     }
 
@@ -1256,7 +1272,7 @@ impl Checker {
 
     /// Shared by `REASONING_START` and `REASONING_MESSAGE_START`: an opener
     /// whose id names an open span or message is a continuation.
-    fn reasoning_opener(&mut self, i: usize, id: &str, tag: Option<&str>, ty: EventType) {
+    fn reasoning_opener(&mut self, i: usize, id: &str, tag: Option<&str>, ty: EventType) -> Name {
         let owner = self.book.owner_of(tag);
         if self.book.reasoning_open(id) {
             self.continuation(i, Kind::Reasoning, id, tag, ty);
@@ -1264,7 +1280,7 @@ impl Checker {
             self.reopen(i, Kind::Reasoning, id, tag.map(|_| owner), ty);
         }
         self.book
-            .record_first(Kind::Reasoning, id, owner, tag.is_some(), i);
+            .record_first(Kind::Reasoning, id, owner, tag.is_some(), i)
     }
 
     fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
@@ -1299,11 +1315,11 @@ impl Checker {
                 opened_at,
             );
         }
-        self.reasoning_opener(i, id, tag, ty);
+        let name = self.reasoning_opener(i, id, tag, ty);
         self.book.open(Part::Message, id, i);
         if !was_open && let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Reasoning, id).flatten();
-            p.message_started(id, "reasoning", self.book.owner_str(owner));
+            p.message_started(name.index(), id, "reasoning", self.book.owner_str(owner));
         }
     }
 
@@ -1315,11 +1331,11 @@ impl Checker {
         delta: &str,
         ty: EventType,
     ) {
-        if !self.continue_open(i, Part::Message, id, tag, ty, false) {
+        let Some(name) = self.continue_open(i, Part::Message, id, tag, ty, false) else {
             return;
-        }
+        };
         if let Some(p) = self.projector.as_mut() {
-            p.message_content(id, delta);
+            p.message_content(name.index(), id, delta);
         }
     }
 

@@ -1,9 +1,11 @@
 //! The live view of the current run: typed records built as events arrive.
 //!
-//! Every id, owner and name of the run is copied once into one buffer (the
-//! [`Arena`]) and named by a [`Span`]; records are found by id through hash
-//! tables of indexes, so a message costs no allocation for its id or owner,
-//! and the view is cleared, not reallocated, from run to run.
+//! Every id, owner and name of the run, and every delta of its text, is
+//! copied once into one buffer (the [`Arena`]) and named by a [`Span`];
+//! records are found by id through hash tables of indexes. A message's
+//! text is the chain of its deltas' spans ([`Text`]), joined only when the
+//! run is written, so a message costs no allocation for its id, owner or
+//! text, and the view is cleared, not reallocated, from run to run.
 
 use super::InvocationStatus;
 use foldhash::fast::RandomState;
@@ -50,11 +52,49 @@ pub(super) struct Invocation {
     pub status: InvocationStatus,
 }
 
+/// One piece of a [`Text`]: a span of the arena and the next piece.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Piece {
+    pub span: Span,
+    /// Index of the next piece in [`RunView::pieces`]; [`NONE`] ends it.
+    pub next: u32,
+}
+
+/// No piece.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// Text built from deltas (a message's content, a call's arguments).
+#[derive(Debug, Clone)]
+pub(super) enum Text {
+    /// The deltas as pieces of the arena, first to last ([`NONE`] when
+    /// empty); consecutive deltas of one text share a piece.
+    Pieces { first: u32, last: u32 },
+    /// The text as one string: given whole (a snapshot, a tool result), or
+    /// joined once a delta began with a kept surrogate, which
+    /// [`crate::json::join_text`] may pair with the one before it.
+    Owned(String),
+}
+
+impl Text {
+    pub const EMPTY: Text = Text::Pieces {
+        first: NONE,
+        last: NONE,
+    };
+}
+
+/// What a message shows as its `content`.
+#[derive(Debug, Clone)]
+pub(super) enum Content {
+    Text(Text),
+    /// An `activity` message's content object.
+    Json(Value),
+}
+
 #[derive(Debug, Clone)]
 pub(super) struct ToolCall {
     pub id: Span,
     pub name: Span,
-    pub args: String,
+    pub args: Text,
 }
 
 #[derive(Debug, Clone)]
@@ -62,8 +102,7 @@ pub(super) struct Message {
     pub id: Span,
     pub role: Cow<'static, str>,
     pub owner: Option<Span>,
-    /// Text so far; for `activity` messages the content object.
-    pub content: Value,
+    pub content: Content,
     pub activity_type: Option<String>,
     pub tool_calls: Vec<ToolCall>,
 }
@@ -98,6 +137,8 @@ pub(super) fn role(r: &str) -> Cow<'static, str> {
 #[derive(Debug)]
 pub(super) struct RunView {
     pub strings: Arena,
+    /// The pieces of every [`Text::Pieces`] of the run.
+    pub pieces: Vec<Piece>,
     pub thread_id: Span,
     pub run_id: Span,
     pub status: &'static str,
@@ -108,6 +149,10 @@ pub(super) struct RunView {
     message_at: HashTable<u32>,
     /// Where each started tool call's arguments go: (message, call).
     tool_at: HashTable<(u32, u32)>,
+    /// The same two, by the checker's name of the id ([`Key`]): found
+    /// without hashing, checked against the id ([`NONE`]: not known).
+    message_of: Vec<u32>,
+    tool_of: Vec<(u32, u32)>,
     hasher: RandomState,
 }
 
@@ -115,6 +160,7 @@ impl Default for RunView {
     fn default() -> Self {
         RunView {
             strings: Arena::default(),
+            pieces: Vec::new(),
             thread_id: Span { start: 0, end: 0 },
             run_id: Span { start: 0, end: 0 },
             status: "running",
@@ -124,6 +170,8 @@ impl Default for RunView {
             invocation_at: HashTable::new(),
             message_at: HashTable::new(),
             tool_at: HashTable::new(),
+            message_of: Vec::new(),
+            tool_of: Vec::new(),
             hasher: RandomState::default(),
         }
     }
@@ -138,12 +186,15 @@ impl RunView {
     /// Starts over for a new run, keeping every buffer's capacity.
     pub fn reset(&mut self, thread_id: &str, run_id: &str) {
         self.strings.text.clear();
+        self.pieces.clear();
         self.invocations.clear();
         self.messages.clear();
         self.interrupts.clear();
         self.invocation_at.clear();
         self.message_at.clear();
         self.tool_at.clear();
+        self.message_of.clear();
+        self.tool_of.clear();
         self.status = "running";
         self.thread_id = self.strings.push(thread_id);
         self.run_id = self.strings.push(run_id);
@@ -211,32 +262,109 @@ impl RunView {
         self.messages.clear();
         self.message_at.clear();
         self.tool_at.clear();
+        self.message_of.clear();
+        self.tool_of.clear();
+    }
+
+    /// Message `at` is the one whose id the checker names `key`.
+    pub fn remember_message(&mut self, key: Key, at: usize) {
+        remember(&mut self.message_of, key, ix(at));
+    }
+
+    /// [`RunView::message`] found by `key` first; remembered under it.
+    pub fn message_keyed(&mut self, key: Key, id: &str) -> Option<usize> {
+        if let Some(&at) = self.message_of.get(key)
+            && let Some(m) = self.messages.get(at as usize)
+            && self.strings.get(m.id) == id
+        {
+            return Some(at as usize);
+        }
+        let at = self.message(id)?;
+        remember(&mut self.message_of, key, ix(at));
+        Some(at)
     }
 
     // ---- tool calls ----
 
-    /// The arguments of the latest started tool call with this id.
-    pub fn tool_args(&mut self, id: &str) -> Option<&mut String> {
-        let hash = self.hasher.hash_one(id);
+    /// Appends `delta` to the arguments of the latest started tool call
+    /// with this id (named `key` by the checker), if there is one.
+    pub fn tool_args(&mut self, key: Key, id: &str, delta: &str) {
         let (messages, strings) = (&self.messages, &self.strings);
-        let &(m, c) = self
-            .tool_at
-            .find(hash, |&at| call_id(messages, strings, at) == id)?;
-        self.messages
+        let known = self
+            .tool_of
+            .get(key)
+            .copied()
+            .filter(|&at| call_id(messages, strings, at) == id);
+        let Some((m, c)) = known.or_else(|| {
+            let hash = self.hasher.hash_one(id);
+            self.tool_at
+                .find(hash, |&at| call_id(messages, strings, at) == id)
+                .copied()
+        }) else {
+            return;
+        };
+        if let Some(call) = self
+            .messages
             .get_mut(m as usize)
             .and_then(|m| m.tool_calls.get_mut(c as usize))
-            .map(|call| &mut call.args)
+        {
+            append(&mut self.strings, &mut self.pieces, &mut call.args, delta);
+        }
     }
 
-    /// Appends a tool call to message `at`; arguments for its id now go
-    /// there.
-    pub fn push_tool_call(&mut self, at: usize, call: ToolCall) {
+    /// Appends `delta` to the text of message `at`, if it shows text.
+    pub fn message_text(&mut self, at: usize, delta: &str) {
+        if let Some(Message {
+            content: Content::Text(text),
+            ..
+        }) = self.messages.get_mut(at)
+        {
+            append(&mut self.strings, &mut self.pieces, text, delta);
+        }
+    }
+
+    /// A text as one string (for the rare text the writer does not print
+    /// piece by piece).
+    pub fn joined(&self, text: &Text) -> String {
+        match text {
+            Text::Owned(s) => s.clone(),
+            Text::Pieces { first, .. } => {
+                let mut s = String::new();
+                for span in self.spans(*first) {
+                    s.push_str(self.strings.get(span));
+                }
+                s
+            }
+        }
+    }
+
+    /// The spans of a text's pieces, first to last.
+    pub fn spans(&self, first: u32) -> impl Iterator<Item = Span> + '_ {
+        let mut at = first;
+        std::iter::from_fn(move || {
+            let piece = self.pieces.get(at as usize)?;
+            at = piece.next;
+            Some(piece.span)
+        })
+    }
+
+    /// Appends a tool call to message `at`; arguments for its id (named
+    /// `key`) now go there.
+    pub fn push_tool_call(&mut self, key: Key, at: usize, call: ToolCall) {
         let Some(msg) = self.messages.get_mut(at) else {
             return;
         };
         let place = (ix(at), ix(msg.tool_calls.len()));
         let id = call.id;
         msg.tool_calls.push(call);
+        if key < NO_KEY {
+            if self.tool_of.len() <= key {
+                self.tool_of.resize(key + 1, (NONE, NONE));
+            }
+            if let Some(slot) = self.tool_of.get_mut(key) {
+                *slot = place;
+            }
+        }
         let RunView {
             strings,
             messages,
@@ -254,6 +382,69 @@ impl RunView {
                 });
             }
         }
+    }
+}
+
+/// [`crate::json::join_text`] for a [`Text`]: the delta goes into the
+/// arena (growing the last piece when it is the arena's end); a delta that
+/// begins with a kept surrogate joins the text into one string first, so
+/// a surrogate pair split between deltas is paired as `join_text` pairs it.
+fn append(strings: &mut Arena, pieces: &mut Vec<Piece>, text: &mut Text, delta: &str) {
+    if delta.is_empty() {
+        return;
+    }
+    if let Text::Pieces { first, last } = text {
+        if delta.as_bytes().first() != Some(&0xF4) {
+            let span = strings.push(delta);
+            let next = ix(pieces.len());
+            match pieces.get_mut(*last as usize) {
+                // Nothing was written since this text's last delta.
+                Some(p) if p.span.end == span.start => {
+                    p.span.end = span.end;
+                }
+                Some(p) => {
+                    p.next = next;
+                    *last = next;
+                    pieces.push(Piece { span, next: NONE });
+                }
+                None => {
+                    *first = next;
+                    *last = next;
+                    pieces.push(Piece { span, next: NONE });
+                }
+            }
+            return;
+        }
+        let mut s = String::new();
+        let mut at = *first;
+        while let Some(p) = pieces.get(at as usize) {
+            s.push_str(strings.get(p.span));
+            at = p.next;
+        }
+        *text = Text::Owned(s);
+    }
+    if let Text::Owned(s) = text {
+        crate::json::join_text(s, delta);
+    }
+}
+
+/// The checker's name of an id (an index of its interned strings of the
+/// run): records found by it need no hashing. [`NO_KEY`]: none given.
+pub type Key = usize;
+
+/// No name: found by hashing the id.
+pub const NO_KEY: Key = usize::MAX;
+
+/// `table[key] = at`, growing the table.
+fn remember(table: &mut Vec<u32>, key: Key, at: u32) {
+    if key == NO_KEY {
+        return;
+    }
+    if table.len() <= key {
+        table.resize(key + 1, NONE);
+    }
+    if let Some(slot) = table.get_mut(key) {
+        *slot = at;
     }
 }
 

@@ -4,7 +4,7 @@
 //! them, so the bytes are those of the run's `Value` printed with `Out`.
 
 use super::InvocationStatus;
-use super::view::{Message, RunView};
+use super::view::{Content, Message, RunView, Text};
 use crate::json::{Out, as_big_number, as_surrogate, printable, settle_surrogates};
 use crate::wire::key;
 use serde_json::Value;
@@ -89,7 +89,10 @@ fn message(out: &mut Vec<u8>, run: &RunView, m: &Message, lone: bool) {
         out.push(b',');
     }
     out.extend_from_slice(br#""content":"#);
-    value(out, &m.content, lone);
+    match &m.content {
+        Content::Text(t) => text(out, run, t),
+        Content::Json(v) => value(out, v, lone),
+    }
     out.extend_from_slice(br#","id":"#);
     string(out, run.str(m.id));
     if let Some(o) = m.owner {
@@ -103,7 +106,7 @@ fn message(out: &mut Vec<u8>, run: &RunView, m: &Message, lone: bool) {
         for (k, c) in m.tool_calls.iter().enumerate() {
             comma(out, k);
             out.extend_from_slice(br#"{"args":"#);
-            string(out, &c.args);
+            text(out, run, &c.args);
             out.extend_from_slice(br#","id":"#);
             string(out, run.str(c.id));
             out.extend_from_slice(br#","name":"#);
@@ -132,16 +135,41 @@ fn comma(out: &mut Vec<u8>, k: usize) {
     }
 }
 
+/// A text built from deltas, as [`string`] prints it joined: piece by
+/// piece (JSON escapes are per character, and every piece is whole
+/// characters), or joined first when a piece needs more than escaping.
+fn text(out: &mut Vec<u8>, run: &RunView, t: &Text) {
+    let Text::Pieces { first, .. } = t else {
+        if let Text::Owned(s) = t {
+            string(out, s);
+        }
+        return;
+    };
+    let mark = out.len();
+    out.push(b'"');
+    for (k, span) in run.spans(*first).enumerate() {
+        let b = run.str(span).as_bytes();
+        if (k == 0 && b.first() == Some(&0xEF)) || !escaped(out, b) {
+            out.truncate(mark);
+            string(out, &run.joined(t));
+            return;
+        }
+    }
+    out.push(b'"');
+}
+
 /// A string as `Out` prints `Value::String(s)`: a kept big number as the
 /// number, kept surrogates as U+FFFD, the rest escaped as serde_json does.
 fn string(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
-    if plain(b) {
-        out.reserve(b.len() + 2);
+    if b.first() != Some(&0xEF) {
+        let mark = out.len();
         out.push(b'"');
-        out.extend_from_slice(b);
-        out.push(b'"');
-        return;
+        if escaped(out, b) {
+            out.push(b'"');
+            return;
+        }
+        out.truncate(mark);
     }
     if as_big_number(s).is_some() {
         // Rare: the same code as `Out`, for the same bytes.
@@ -154,17 +182,94 @@ fn string(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// Whether `b` prints as itself between quotes: no byte serde_json
-/// escapes (`"`, `\`, controls), no 0xF4 (how a kept surrogate,
-/// U+10F800 and up, begins in UTF-8) and no leading 0xEF (how U+FDD0, a
-/// kept big number's mark, begins). One pass without early exit, so the
-/// compiler can test many bytes at a time.
-fn plain(b: &[u8]) -> bool {
-    let odd = b.iter().fold(false, |odd, &c| {
-        odd | (c < 0x20) | (c == b'"') | (c == b'\\') | (c == 0xF4)
-    });
-    !odd && b.first() != Some(&0xEF)
+/// Appends `b` escaped as serde_json escapes a string's contents; `false`
+/// (with `out` partly written) when `b` holds a 0xF4 byte, which may begin
+/// a kept surrogate (U+10F800 and up) that needs [`string`]'s slow path.
+fn escaped(out: &mut Vec<u8>, b: &[u8]) -> bool {
+    const F4: u64 = u64::from_ne_bytes([0xF4; 8]);
+    // Eight bytes at a time to the next byte to escape, then one by one.
+    let (mut from, mut i) = (0, 0);
+    while let Some(w) = b.get(i..i + 8) {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(w);
+        let v = u64::from_le_bytes(x);
+        if zero_byte(v ^ F4) != 0 {
+            return false;
+        }
+        let m = to_escape(v);
+        if m == 0 {
+            i += 8;
+            continue;
+        }
+        let at = i + (m.trailing_zeros() / 8) as usize;
+        out.extend_from_slice(b.get(from..at).unwrap_or_default());
+        escape(out, b.get(at).copied().unwrap_or_default());
+        (from, i) = (at + 1, at + 1);
+    }
+    for (at, &c) in b.iter().enumerate().skip(i) {
+        if c == 0xF4 {
+            return false;
+        }
+        if ESCAPE[usize::from(c)] != 0 {
+            out.extend_from_slice(b.get(from..at).unwrap_or_default());
+            escape(out, c);
+            from = at + 1;
+        }
+    }
+    out.extend_from_slice(b.get(from..).unwrap_or_default());
+    true
 }
+
+/// A word (little-endian) with the high bit set in the byte of the first
+/// byte to escape (`"`, `\\`, a control); 0 when there is none. The usual
+/// "has a zero byte" tests: a borrow may also mark bytes after the first
+/// such byte, never one before it, so the lowest mark is exact.
+fn to_escape(v: u64) -> u64 {
+    let below_space = v.wrapping_sub(ONES * 0x20) & !v & HIGH;
+    below_space | zero_byte(v ^ (ONES * u64::from(b'"'))) | zero_byte(v ^ (ONES * u64::from(b'\\')))
+}
+
+const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+
+/// Nonzero when a byte of `x` is zero (its high bit set, and maybe those
+/// of later bytes).
+fn zero_byte(x: u64) -> u64 {
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+/// Appends the escape of byte `c` (one [`ESCAPE`] names).
+fn escape(out: &mut Vec<u8>, c: u8) {
+    let short = ESCAPE[usize::from(c)];
+    out.push(b'\\');
+    out.push(short);
+    if short == b'u' {
+        out.extend_from_slice(b"00");
+        out.push(HEX[usize::from(c >> 4)]);
+        out.push(HEX[usize::from(c & 0xF)]);
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// serde_json's escapes: for each byte, the letter after the backslash,
+/// `u` for `\u00XX`, or 0 for a byte printed as itself.
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = b'u';
+        c += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0A] = b'n';
+    t[0x0C] = b'f';
+    t[0x0D] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
 
 /// Any JSON value as `Out` prints it (a string through [`string`]); in a
 /// run with a lone surrogate, settled first.
@@ -184,7 +289,32 @@ fn value(out: &mut Vec<u8>, v: &Value, lone: bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Out, Value, string};
+    use super::{Out, Value, escaped, string};
+
+    /// Escaping agrees with serde_json's for every byte class at every
+    /// place of a word and of the tail, one or several escapes.
+    #[test]
+    fn escapes_are_serde_jsons_at_every_place() {
+        for len in 1..20 {
+            for at in 0..len {
+                for c in ['"', '\\', '\u{0}', '\n', '\u{1f}', '\u{7f}', 'é', ' '] {
+                    let mut s: Vec<char> = "abcdefghijklmnopqrstu".chars().take(len).collect();
+                    s[at] = c;
+                    if at + 3 < len {
+                        s[at + 3] = '\t';
+                    }
+                    let s: String = s.into_iter().collect();
+                    let mut got = Vec::new();
+                    assert!(escaped(&mut got, s.as_bytes()));
+                    let want = serde_json::to_string(&s).unwrap_or_default();
+                    assert_eq!(format!("\"{}\"", String::from_utf8_lossy(&got)), want);
+                }
+            }
+        }
+        for s in ["a \u{100000}", "\u{100000}", "abcdefgh\u{10F800}ijklmnop"] {
+            assert!(!escaped(&mut Vec::new(), s.as_bytes()), "{s:?}");
+        }
+    }
 
     #[test]
     fn strings_print_as_out_prints_them() {
