@@ -53,6 +53,15 @@ fn both(stream: &str) -> (Vec<Vec<u8>>, Vec<Value>) {
     (texts, runs)
 }
 
+/// Each run's text from the text sink, as a string.
+fn run_texts(stream: &str) -> Vec<String> {
+    let (texts, _) = both(stream);
+    texts
+        .iter()
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .collect()
+}
+
 fn assert_canonical(name: &str, stream: &str) -> usize {
     let (texts, values) = both(stream);
     assert_eq!(texts.len(), values.len(), "{name}: one text per run");
@@ -121,11 +130,7 @@ fn a_run_of_every_shape_is_written_field_for_field() {
         json!({"type":"RUN_STARTED","threadId":"t","runId":"r3"}),
         json!({"type":"SUBAGENT_STARTED","subagentRunId":"s5"}),
     ];
-    let (texts, _) = both(&lines(&events));
-    let text: Vec<String> = texts
-        .iter()
-        .map(|t| String::from_utf8_lossy(t).into_owned())
-        .collect();
+    let text = run_texts(&lines(&events));
     // Written from docs/projection.md: keys sorted, absent fields left out.
     assert_eq!(
         text[0],
@@ -155,7 +160,7 @@ fn a_run_of_every_shape_is_written_field_for_field() {
         text[2],
         r#"{"interrupts":[],"invocations":[{"id":"s5","status":"running"}],"messages":[],"runId":"r3","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"running","threadId":"t"}"#
     );
-    assert_eq!(texts.len(), 3);
+    assert_eq!(text.len(), 3);
     assert_canonical("every shape", &lines(&events));
 }
 
@@ -241,11 +246,7 @@ fn interleaved_deltas_join_into_each_text() {
         "\n",
         r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#,
     ));
-    let (texts, _) = both(&stream);
-    let text: Vec<String> = texts
-        .iter()
-        .map(|t| String::from_utf8_lossy(t).into_owned())
-        .collect();
+    let text = run_texts(&stream);
     // Written from docs/projection.md and the deltas above; a string that
     // is U+FDD0 and a number prints as that number (json::Out's kept form).
     assert_eq!(
