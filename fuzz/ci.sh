@@ -15,6 +15,15 @@
 # (the reference behind the protocol, crates/agui-harness), so the
 # subprocess path is fuzzed too. FUZZ_DIFFERENTIAL_IMPL=none leaves it a
 # no-op instead.
+#
+# Build flags (the same ones go to `cargo fuzz run`, so it does not rebuild):
+#   FUZZ_SANITIZER=address|none|...   default address, as for a campaign
+#   FUZZ_PROFILE=release|dev          default release (cargo-fuzz's default)
+# .ci/run sets FUZZ_SANITIZER=none FUZZ_PROFILE=dev: the smoke only asks
+# that every target builds and runs briefly without a finding, our code is
+# safe Rust (a panic or an abort is still a finding without ASan), and an
+# unoptimised build skips cargo-fuzz's one-codegen-unit -O build, the bulk of
+# the step's time. The dev build keeps line tables only, as the workspace does.
 set -uo pipefail
 
 secs="${1:-${FUZZ_SECONDS:-30}}"
@@ -27,8 +36,19 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 export RUSTC_BOOTSTRAP=1
 
-echo "fuzz/ci.sh: building the fuzz targets"
-if ! cargo fuzz build; then
+flags=(--sanitizer "${FUZZ_SANITIZER:-address}")
+case "${FUZZ_PROFILE:-release}" in
+    release) ;;  # cargo-fuzz's default build, as a campaign uses
+    dev)
+        flags+=(--dev)
+        export CARGO_PROFILE_DEV_DEBUG=line-tables-only ;;
+    *)
+        echo "fuzz/ci.sh: FUZZ_PROFILE must be release or dev, not '${FUZZ_PROFILE}'"
+        exit 2 ;;
+esac
+
+echo "fuzz/ci.sh: building the fuzz targets (${flags[*]})"
+if ! cargo fuzz build "${flags[@]}"; then
     echo "fuzz/ci.sh: FAILED to build the fuzz targets"
     exit 2
 fi
@@ -49,7 +69,7 @@ for t in ${FUZZ_TARGETS:-$(cargo fuzz list)}; do
     # seeds (fuzz/seeds/<target>) are only read.
     mkdir -p "fuzz/corpus/$t" "fuzz/seeds/$t"
     echo "fuzz/ci.sh: running $t for ${secs}s"
-    cargo fuzz run "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+    cargo fuzz run "${flags[@]}" "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
         -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 \
         -dict=fuzz/dictionaries/agui.dict -print_final_stats=1 \
         >"$logs/$t.log" 2>&1
