@@ -35,6 +35,6 @@ echo "## 4. file-parallel check: 8 files of 125 runs x 1,000 events ($rounds rou
 "$bench" files --files 8 --runs 125 --rounds "$rounds"
 echo
 echo "## 5. parse-ahead thread on one 1,000,001-event file ($rounds rounds)"
-"$bench" ahead --events 1000001 --invocations 64 --runs 1 --rounds "$rounds"
+"$bench" --events 1000001 --invocations 64 --runs 1 ahead --rounds "$rounds"
 echo
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
