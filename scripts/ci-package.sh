@@ -41,6 +41,10 @@ for c in target/package/agui-*.crate; do
   name="$(basename "$c" .crate)"          # agui-model-0.1.0
   crates+=("${name%-*}")                   # agui-model
 done
+# Packaged files all carry one fixed date, and cargo decides whether a path
+# crate changed by its files' dates: without a fresh date, a second run
+# (a reused checkout) would take the first run's build as current.
+find "$work" -type f -exec touch {} +
 
 {
   echo '# Scratch workspace of the packaged crates (scripts/ci-package.sh).'

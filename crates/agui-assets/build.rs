@@ -16,7 +16,17 @@ fn main() {
     let mut files = Vec::new();
     for root in ROOTS {
         println!("cargo:rerun-if-changed={root}");
+        let before = files.len();
         collect(&manifest, Path::new(root), &mut files);
+        // A package whose `include` left a root's data out still builds
+        // (only its READMEs are left): fail instead of shipping a binary
+        // without its corpus or suites.
+        let data = files[before..]
+            .iter()
+            .any(|f| f.extension().is_some_and(|e| e == "json" || e == "toml"));
+        if !data {
+            panic!("no .json or .toml file under {root}/: the package left its data out");
+        }
     }
     files.sort();
     let mut out = String::from("&[\n");
