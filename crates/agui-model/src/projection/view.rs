@@ -211,50 +211,40 @@ impl RunView {
     // ---- invocations ----
 
     pub fn invocation(&self, id: &str) -> Option<usize> {
-        let hash = self.hasher.hash_one(id);
-        let (strings, list) = (&self.strings, &self.invocations);
-        self.invocation_at
-            .find(hash, |&i| {
-                list.get(i as usize)
-                    .is_some_and(|inv| strings.get(inv.id) == id)
-            })
-            .map(|&i| i as usize)
+        find(
+            &self.invocation_at,
+            &self.hasher,
+            &self.strings,
+            &self.invocations,
+            id,
+        )
     }
 
     /// Adds an invocation not yet in the list.
     pub fn push_invocation(&mut self, inv: Invocation) {
-        let hash = self.hasher.hash_one(self.strings.get(inv.id));
-        let at = ix(self.invocations.len());
         self.invocations.push(inv);
-        let (strings, list, hasher) = (&self.strings, &self.invocations, &self.hasher);
-        self.invocation_at.insert_unique(hash, at, |&i| {
-            hasher.hash_one(list.get(i as usize).map_or("", |v| strings.get(v.id)))
-        });
+        let (table, list) = (&mut self.invocation_at, &self.invocations);
+        index_last(table, &self.hasher, &self.strings, list);
     }
 
     // ---- messages ----
 
     pub fn message(&self, id: &str) -> Option<usize> {
-        let hash = self.hasher.hash_one(id);
-        let (strings, list) = (&self.strings, &self.messages);
-        self.message_at
-            .find(hash, |&i| {
-                list.get(i as usize)
-                    .is_some_and(|m| strings.get(m.id) == id)
-            })
-            .map(|&i| i as usize)
+        find(
+            &self.message_at,
+            &self.hasher,
+            &self.strings,
+            &self.messages,
+            id,
+        )
     }
 
     /// Adds a message whose id is not yet in the list; its index.
     pub fn push_message(&mut self, msg: Message) -> usize {
-        let hash = self.hasher.hash_one(self.strings.get(msg.id));
-        let at = self.messages.len();
         self.messages.push(msg);
-        let (strings, list, hasher) = (&self.strings, &self.messages, &self.hasher);
-        self.message_at.insert_unique(hash, ix(at), |&i| {
-            hasher.hash_one(list.get(i as usize).map_or("", |m| strings.get(m.id)))
-        });
-        at
+        let (table, list) = (&mut self.message_at, &self.messages);
+        index_last(table, &self.hasher, &self.strings, list);
+        self.messages.len() - 1
     }
 
     /// Forgets every message (and where tool calls go).
@@ -268,7 +258,7 @@ impl RunView {
 
     /// Message `at` is the one whose id the checker names `key`.
     pub fn remember_message(&mut self, key: Key, at: usize) {
-        remember(&mut self.message_of, key, ix(at));
+        remember(&mut self.message_of, key, ix(at), NONE);
     }
 
     /// [`RunView::message`] found by `key` first; remembered under it.
@@ -280,7 +270,7 @@ impl RunView {
             return Some(at as usize);
         }
         let at = self.message(id)?;
-        remember(&mut self.message_of, key, ix(at));
+        remember(&mut self.message_of, key, ix(at), NONE);
         Some(at)
     }
 
@@ -357,14 +347,7 @@ impl RunView {
         let place = (ix(at), ix(msg.tool_calls.len()));
         let id = call.id;
         msg.tool_calls.push(call);
-        if key < NO_KEY {
-            if self.tool_of.len() <= key {
-                self.tool_of.resize(key + 1, (NONE, NONE));
-            }
-            if let Some(slot) = self.tool_of.get_mut(key) {
-                *slot = place;
-            }
-        }
+        remember(&mut self.tool_of, key, place, (NONE, NONE));
         let RunView {
             strings,
             messages,
@@ -435,17 +418,64 @@ pub type Key = usize;
 /// No name: found by hashing the id.
 pub const NO_KEY: Key = usize::MAX;
 
-/// `table[key] = at`, growing the table.
-fn remember(table: &mut Vec<u32>, key: Key, at: u32) {
+/// `table[key] = at`, growing the table with `none`.
+fn remember<T: Copy>(table: &mut Vec<T>, key: Key, at: T, none: T) {
     if key == NO_KEY {
         return;
     }
     if table.len() <= key {
-        table.resize(key + 1, NONE);
+        table.resize(key + 1, none);
     }
     if let Some(slot) = table.get_mut(key) {
         *slot = at;
     }
+}
+
+/// A record found by its id (an invocation, a message).
+trait Named {
+    fn id(&self) -> Span;
+}
+
+impl Named for Invocation {
+    fn id(&self) -> Span {
+        self.id
+    }
+}
+
+impl Named for Message {
+    fn id(&self) -> Span {
+        self.id
+    }
+}
+
+/// The index in `list` of the record whose id is `id`, through `table`.
+fn find<T: Named>(
+    table: &HashTable<u32>,
+    hasher: &RandomState,
+    strings: &Arena,
+    list: &[T],
+    id: &str,
+) -> Option<usize> {
+    table
+        .find(hasher.hash_one(id), |&i| {
+            list.get(i as usize)
+                .is_some_and(|r| strings.get(r.id()) == id)
+        })
+        .map(|&i| i as usize)
+}
+
+/// Puts the last record of `list` (its id not yet in `table`) in `table`.
+fn index_last<T: Named>(
+    table: &mut HashTable<u32>,
+    hasher: &RandomState,
+    strings: &Arena,
+    list: &[T],
+) {
+    let Some(last) = list.last() else { return };
+    let hash = hasher.hash_one(strings.get(last.id()));
+    table.insert_unique(hash, ix(list.len() - 1), |&i| {
+        hasher.hash_one(list.get(i as usize).map_or("", |r| strings.get(r.id())))
+    });
 }
 
 /// The id of the call at `(message, call)`.
