@@ -318,13 +318,7 @@ impl RunView {
     pub fn joined(&self, text: &Text) -> String {
         match text {
             Text::Owned(s) => s.clone(),
-            Text::Pieces { first, .. } => {
-                let mut s = String::new();
-                for span in self.spans(*first) {
-                    s.push_str(self.strings.get(span));
-                }
-                s
-            }
+            Text::Pieces { first, .. } => join(&self.strings, &self.pieces, *first),
         }
     }
 
@@ -398,13 +392,7 @@ fn append(strings: &mut Arena, pieces: &mut Vec<Piece>, text: &mut Text, delta: 
             }
             return;
         }
-        let mut s = String::new();
-        let mut at = *first;
-        while let Some(p) = pieces.get(at as usize) {
-            s.push_str(strings.get(p.span));
-            at = p.next;
-        }
-        *text = Text::Owned(s);
+        *text = Text::Owned(join(strings, pieces, *first));
     }
     if let Text::Owned(s) = text {
         crate::json::join_text(s, delta);
@@ -476,6 +464,17 @@ fn index_last<T: Named>(
     table.insert_unique(hash, ix(list.len() - 1), |&i| {
         hasher.hash_one(list.get(i as usize).map_or("", |r| strings.get(r.id())))
     });
+}
+
+/// The pieces from `first` on, joined into one string.
+fn join(strings: &Arena, pieces: &[Piece], first: u32) -> String {
+    let mut s = String::new();
+    let mut at = first;
+    while let Some(p) = pieces.get(at as usize) {
+        s.push_str(strings.get(p.span));
+        at = p.next;
+    }
+    s
 }
 
 /// The id of the call at `(message, call)`.
