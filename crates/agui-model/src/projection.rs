@@ -98,8 +98,10 @@ pub enum RunSink {
     Text(TextSink),
 }
 
-/// Takes a run's canonical JSON text.
-pub type TextSink = Box<dyn FnMut(&[u8])>;
+/// Takes a run's canonical JSON text in pieces, in order (a large run is
+/// handed over as it is written, not held whole): `true` with the run's
+/// last piece. A piece ends between two records of the run.
+pub type TextSink = Box<dyn FnMut(&[u8], bool)>;
 
 impl std::fmt::Debug for RunSink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -123,8 +125,9 @@ impl Projector {
     }
 
     /// [`Projector::with_sink`] handing over each run's canonical JSON text
-    /// instead of its `Value`: no tree is built, no string copied again.
-    pub fn with_text_sink(sink: impl FnMut(&[u8]) + 'static) -> Self {
+    /// instead of its `Value`: no tree is built, no string copied again,
+    /// and a large run goes in pieces as it is written ([`TextSink`]).
+    pub fn with_text_sink(sink: impl FnMut(&[u8], bool) + 'static) -> Self {
         Projector {
             sink: Some(RunSink::Text(Box::new(sink))),
             ..Projector::default()
@@ -164,11 +167,20 @@ impl Projector {
         self.open = false;
         self.text.clear();
         let lone = std::mem::take(&mut self.lone);
-        write::run(&mut self.text, &self.view, state, lone);
+        let (text, view) = (&mut self.text, &self.view);
         match &mut self.sink {
-            Some(RunSink::Text(sink)) => sink(&self.text),
-            Some(RunSink::Value(sink)) => sink(read_back(&self.text)),
-            None => self.done.push(read_back(&self.text)),
+            Some(RunSink::Text(sink)) => {
+                write::run(text, view, state, lone, Some(&mut |p| sink(p, false)));
+                sink(text, true);
+            }
+            Some(RunSink::Value(sink)) => {
+                write::run(text, view, state, lone, None);
+                sink(read_back(text));
+            }
+            None => {
+                write::run(text, view, state, lone, None);
+                self.done.push(read_back(text));
+            }
         }
     }
 

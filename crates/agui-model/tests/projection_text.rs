@@ -40,10 +40,18 @@ fn corpus() -> Vec<(PathBuf, String)> {
 /// Each run's text from the text sink, and the kept `Value` form of a
 /// checker that keeps runs.
 fn both(stream: &str) -> (Vec<Vec<u8>>, Vec<Value>) {
-    let texts = Rc::new(RefCell::new(Vec::new()));
+    let texts = Rc::new(RefCell::new(Vec::<Vec<u8>>::new()));
     let sink = Rc::clone(&texts);
-    let streamed =
-        Checker::with_projection_text_sink(move |run| sink.borrow_mut().push(run.to_vec()));
+    // Pieces are joined until a run's last; a new run starts a new text.
+    let mut open = false;
+    let streamed = Checker::with_projection_text_sink(move |piece, last| {
+        let mut texts = sink.borrow_mut();
+        match texts.last_mut() {
+            Some(t) if open => t.extend_from_slice(piece),
+            _ => texts.push(piece.to_vec()),
+        }
+        open = !last;
+    });
     // Read as `agui-conform check` reads a file.
     let streamed = check_bytes(stream.as_bytes(), streamed);
     assert_eq!(streamed.projection.map(|p| p.runs.len()), Some(0));
@@ -270,4 +278,46 @@ fn interleaved_deltas_join_into_each_text() {
         )
     );
     assert_canonical("interleaved deltas", &stream);
+}
+
+/// A run larger than the writer's buffer reaches the text sink in several
+/// pieces, each ending between two records, and the run after it starts a
+/// text of its own; joined, each is its `Value` form printed.
+#[test]
+fn a_large_run_is_handed_over_in_pieces() {
+    // 4,000 messages of about 100 bytes: about 600 KB of run text.
+    let mut events = vec![json!({"type":"RUN_STARTED","threadId":"t","runId":"big"})];
+    for k in 0..4000 {
+        let id = format!("m{k}");
+        events.push(json!({"type":"TEXT_MESSAGE_START","messageId":id,"role":"assistant"}));
+        events
+            .push(json!({"type":"TEXT_MESSAGE_CONTENT","messageId":id,"delta":"x\"y".repeat(30)}));
+        events.push(json!({"type":"TEXT_MESSAGE_END","messageId":id}));
+    }
+    events.push(json!({"type":"RUN_FINISHED","threadId":"t","runId":"big"}));
+    events.push(json!({"type":"RUN_STARTED","threadId":"t","runId":"small"}));
+    events.push(json!({"type":"RUN_FINISHED","threadId":"t","runId":"small"}));
+    let stream = lines(&events);
+    let pieces = Rc::new(RefCell::new(Vec::<(Vec<u8>, bool)>::new()));
+    let sink = Rc::clone(&pieces);
+    let checker = Checker::with_projection_text_sink(move |piece, last| {
+        sink.borrow_mut().push((piece.to_vec(), last));
+    });
+    check_bytes(stream.as_bytes(), checker);
+    let pieces = pieces.borrow();
+    let lasts: Vec<usize> = (0..pieces.len()).filter(|&k| pieces[k].1).collect();
+    assert_eq!(lasts.len(), 2, "two runs, each ended once");
+    assert_eq!(lasts[1], lasts[0] + 1, "the small run is one piece");
+    assert!(lasts[0] >= 5, "{} pieces for about 600 KB", lasts[0] + 1);
+    for (piece, last) in &pieces[..lasts[0]] {
+        assert!(!last);
+        // Between two messages: a piece ends after a message's `}`.
+        assert_eq!(
+            piece.last(),
+            Some(&b'}'),
+            "{}",
+            String::from_utf8_lossy(piece)
+        );
+    }
+    assert_eq!(assert_canonical("large run", &stream), 2);
 }

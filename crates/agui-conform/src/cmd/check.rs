@@ -324,8 +324,9 @@ fn checker(
 }
 
 /// Where the projection goes.
-/// Receives each run's canonical JSON text.
-type RunText = Box<dyn FnMut(&[u8])>;
+/// Receives each run's canonical JSON text, in pieces (`true`: the run's
+/// last).
+type RunText = Box<dyn FnMut(&[u8], bool)>;
 
 enum Projecting {
     Off,
@@ -352,9 +353,9 @@ fn check_json(
     )));
     let (runs, findings, failed) = (Rc::clone(&stream), Rc::clone(&stream), Rc::clone(&stream));
     let projecting = if projection {
-        Projecting::Sink(Box::new(move |run| {
+        Projecting::Sink(Box::new(move |piece, last| {
             if let Some(s) = runs.borrow_mut().as_mut() {
-                s.run_text(run);
+                s.run_text(piece, last);
             }
         }))
     } else {

@@ -90,6 +90,8 @@ struct Spill {
     mem: Vec<u8>,
     file: Option<File>,
     runs: usize,
+    /// Pieces of a run's text came, not yet its last.
+    mid_run: bool,
 }
 
 impl Spill {
@@ -99,10 +101,14 @@ impl Spill {
         self.spill()
     }
 
-    /// A run already written as canonical JSON text.
-    fn push_text(&mut self, run: &[u8]) -> io::Result<()> {
-        self.sep();
-        self.mem.extend_from_slice(run);
+    /// A piece of a run already written as canonical JSON text; `last`
+    /// ends the run.
+    fn push_text(&mut self, piece: &[u8], last: bool) -> io::Result<()> {
+        if !self.mid_run {
+            self.sep();
+        }
+        self.mid_run = !last;
+        self.mem.extend_from_slice(piece);
         self.spill()
     }
 
@@ -251,13 +257,14 @@ impl<W: Write> JsonStream<W> {
         self.keep(r);
     }
 
-    /// One run's projection as its canonical JSON text
-    /// ([`super::Checker::with_projection_text_sink`]), as it ends.
-    pub fn run_text(&mut self, run: &[u8]) {
+    /// A piece of one run's projection as its canonical JSON text
+    /// ([`super::Checker::with_projection_text_sink`]), as it is written;
+    /// `last` with the run's last piece.
+    pub fn run_text(&mut self, piece: &[u8], last: bool) {
         if self.error.is_some() {
             return;
         }
-        let r = self.spill.push_text(run);
+        let r = self.spill.push_text(piece, last);
         self.keep(r);
     }
 

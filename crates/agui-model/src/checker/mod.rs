@@ -270,9 +270,10 @@ impl Checker {
     }
 
     /// [`Checker::with_projection_sink`] handing over each run's canonical
-    /// JSON text instead of a `Value` (none is built): how `check --format
-    /// json` prints the projection.
-    pub fn with_projection_text_sink(sink: impl FnMut(&[u8]) + 'static) -> Self {
+    /// JSON text instead of a `Value` (none is built), in pieces with
+    /// `true` on a run's last ([`crate::projection::TextSink`]): how `check
+    /// --format json` prints the projection.
+    pub fn with_projection_text_sink(sink: impl FnMut(&[u8], bool) + 'static) -> Self {
         Checker {
             projector: Some(Projector::with_text_sink(sink)),
             ..Checker::new()

@@ -9,12 +9,38 @@ use crate::json::{Out, as_big_number, as_surrogate, printable, settle_surrogates
 use crate::wire::key;
 use serde_json::Value;
 
+/// Text written before it is handed on as a piece (when there is a
+/// `piece` taker): a run of a million events is written through a buffer
+/// that stays in cache instead of one as large as the run, whose pages
+/// cost more to fault in than the writing itself (docs/performance.md).
+const PIECE_BYTES: usize = 64 << 10;
+
+/// Hands what `out` holds to `piece` (and empties it) once it holds
+/// [`PIECE_BYTES`]; asked between records, never inside one.
+fn boundary(out: &mut Vec<u8>, piece: &mut Option<&mut dyn FnMut(&[u8])>) {
+    if out.len() >= PIECE_BYTES
+        && let Some(p) = piece
+    {
+        p(out);
+        out.clear();
+    }
+}
+
 /// Appends the run's canonical JSON to `out`. `state` is the run's state;
 /// `lone`: a lone surrogate was read in the run, so values are settled
-/// ([`settle_surrogates`]) before printing, as the `Value` form is.
-pub(super) fn run(out: &mut Vec<u8>, run: &RunView, state: &Value, lone: bool) {
+/// ([`settle_surrogates`]) before printing, as the `Value` form is. With
+/// `piece`, the text written so far is handed to it whenever `out` holds
+/// [`PIECE_BYTES`] between two records, and `out` ends with the rest.
+pub(super) fn run(
+    out: &mut Vec<u8>,
+    run: &RunView,
+    state: &Value,
+    lone: bool,
+    mut piece: Option<&mut dyn FnMut(&[u8])>,
+) {
     out.extend_from_slice(br#"{"interrupts":["#);
     for (k, i) in run.interrupts.iter().enumerate() {
+        boundary(out, &mut piece);
         comma(out, k);
         out.push(b'{');
         if let Some(id) = &i.id {
@@ -32,6 +58,7 @@ pub(super) fn run(out: &mut Vec<u8>, run: &RunView, state: &Value, lone: bool) {
     }
     out.extend_from_slice(br#"],"invocations":["#);
     for (k, inv) in run.invocations.iter().enumerate() {
+        boundary(out, &mut piece);
         comma(out, k);
         out.extend_from_slice(br#"{"id":"#);
         string(out, run.str(inv.id));
@@ -57,10 +84,12 @@ pub(super) fn run(out: &mut Vec<u8>, run: &RunView, state: &Value, lone: bool) {
     }
     out.extend_from_slice(br#"],"messages":["#);
     for (k, m) in run.messages.iter().enumerate() {
+        boundary(out, &mut piece);
         comma(out, k);
         message(out, run, m, lone);
     }
     out.extend_from_slice(b"],");
+    boundary(out, &mut piece);
     name(out, key::RunStarted::run_id);
     string(out, run.str(run.run_id));
     out.extend_from_slice(br#","state":"#);
