@@ -15,9 +15,12 @@ use serde_json::Value;
 /// cost more to fault in than the writing itself (docs/performance.md).
 const PIECE_BYTES: usize = 64 << 10;
 
+/// Takes the pieces of a run's text as it is written.
+pub(super) type Piece<'a> = Option<&'a mut dyn FnMut(&[u8])>;
+
 /// Hands what `out` holds to `piece` (and empties it) once it holds
 /// [`PIECE_BYTES`]; asked between records, never inside one.
-fn boundary(out: &mut Vec<u8>, piece: &mut Option<&mut dyn FnMut(&[u8])>) {
+fn boundary(out: &mut Vec<u8>, piece: &mut Piece<'_>) {
     if out.len() >= PIECE_BYTES
         && let Some(p) = piece
     {
@@ -36,7 +39,7 @@ pub(super) fn run(
     run: &RunView,
     state: &Value,
     lone: bool,
-    mut piece: Option<&mut dyn FnMut(&[u8])>,
+    mut piece: Piece<'_>,
 ) {
     out.extend_from_slice(br#"{"interrupts":["#);
     for (k, i) in run.interrupts.iter().enumerate() {
