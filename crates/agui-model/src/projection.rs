@@ -11,9 +11,11 @@
 mod view;
 mod write;
 
+use crate::checker::book::Owner;
+use crate::checker::names::{Name, Names};
 use crate::wire::{SUBAGENT_RUN_ID, key};
 use serde_json::{Value, json};
-use view::{Content, Interrupt, Invocation, Key, Message, RunView, Text, ToolCall};
+use view::{Content, Interrupt, Invocation, Message, RunView, Text, ToolCall};
 /// The projection of a whole stream: one canonical JSON object per run.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Projection {
@@ -201,24 +203,36 @@ impl Projector {
     }
 
     /// An attributable event carried `id` as its own `subagentRunId`.
-    pub fn attributed(&mut self, id: &str) {
-        if self.open && self.view.invocation(id).is_none() {
+    /// `names`: the checker's names of the run, by which records are found
+    /// (every method given them may add names).
+    pub(crate) fn attributed(&mut self, names: &mut Names, id: &str) {
+        if self.open && self.view.invocation(names, id).is_none() {
+            let n = names.intern(id);
             let id = self.view.strings.push(id);
-            self.view.push_invocation(Invocation {
-                id,
-                name: None,
-                parent: None,
-                status: InvocationStatus::Unannounced,
-            });
+            self.view.push_invocation(
+                n,
+                Invocation {
+                    id,
+                    name: None,
+                    parent: None,
+                    status: InvocationStatus::Unannounced,
+                },
+            );
         }
     }
 
     /// `SUBAGENT_STARTED`.
-    pub fn announced(&mut self, id: &str, name: Option<&str>, parent: Option<&str>) {
+    pub(crate) fn announced(
+        &mut self,
+        names: &mut Names,
+        id: &str,
+        name: Option<&str>,
+        parent: Option<&str>,
+    ) {
         if !self.open {
             return;
         }
-        let at = self.view.invocation(id);
+        let at = self.view.invocation(names, id);
         let inv = Invocation {
             id: match at.and_then(|at| self.view.invocations.get(at)) {
                 Some(old) => old.id,
@@ -230,24 +244,25 @@ impl Projector {
         };
         match at.and_then(|at| self.view.invocations.get_mut(at)) {
             Some(old) => *old = inv,
-            None => self.view.push_invocation(inv),
+            None => self.view.push_invocation(names.intern(id), inv),
         }
     }
 
     /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR` of an active invocation.
-    pub fn invocation_ended(&mut self, id: &str, status: InvocationStatus) {
+    pub(crate) fn invocation_ended(&mut self, names: &Names, id: &str, status: InvocationStatus) {
         if self.open
-            && let Some(at) = self.view.invocation(id)
+            && let Some(at) = self.view.invocation(names, id)
             && let Some(inv) = self.view.invocations.get_mut(at)
         {
             inv.status = status;
         }
     }
 
-    /// Creates a message unless one with this id is already shown; its
-    /// index either way (`None` outside a run).
+    /// Creates the message of the id named `n` unless one is already
+    /// shown; its index either way (`None` outside a run).
     fn create(
         &mut self,
+        n: Name,
         id: &str,
         role: &str,
         owner: Option<&str>,
@@ -257,7 +272,7 @@ impl Projector {
         if !self.open {
             return None;
         }
-        if let Some(at) = self.view.message(id) {
+        if let Some(at) = self.view.message_named(n) {
             return Some(at);
         }
         let msg = Message {
@@ -268,40 +283,49 @@ impl Projector {
             activity_type: activity_type.map(str::to_owned),
             tool_calls: Vec::new(),
         };
-        Some(self.view.push_message(msg))
+        Some(self.view.push_message(n, msg))
     }
 
     /// `TEXT_MESSAGE_START` or `REASONING_MESSAGE_START` (role
-    /// `reasoning`). `key`: the checker's name of the id, by which its
-    /// content finds the message.
-    pub(crate) fn message_started(&mut self, key: Key, id: &str, role: &str, owner: Option<&str>) {
-        if let Some(at) = self.create(id, role, owner, Content::Text(Text::EMPTY), None) {
-            self.view.remember_message(key, at);
-        }
+    /// `reasoning`) of the id named `n`, owned by `owner`.
+    pub(crate) fn message_started(&mut self, names: &Names, n: Name, role: &str, owner: Owner) {
+        let owner = owner.map(|o| names.str(o));
+        let empty = Content::Text(Text::EMPTY);
+        self.create(n, names.str(n), role, owner, empty, None);
     }
 
-    /// `TEXT_MESSAGE_CONTENT` / `REASONING_MESSAGE_CONTENT`.
-    pub(crate) fn message_content(&mut self, key: Key, id: &str, delta: &str) {
+    /// `TEXT_MESSAGE_CONTENT` / `REASONING_MESSAGE_CONTENT` of the id
+    /// named `n`.
+    pub(crate) fn message_content(&mut self, n: Name, delta: &str) {
         if self.open
-            && let Some(at) = self.view.message_keyed(key, id)
+            && let Some(at) = self.view.message_named(n)
         {
             self.view.message_text(at, delta);
         }
     }
 
-    /// `TOOL_CALL_START`: into the named message if shown, else a new
-    /// assistant message (id `parentMessageId`, else the call's id).
+    /// `TOOL_CALL_START` of the id named `n`: into the named message if
+    /// shown, else a new assistant message (id `parentMessageId`, else the
+    /// call's id).
     pub(crate) fn tool_call_started(
         &mut self,
-        key: Key,
-        id: &str,
+        names: &mut Names,
+        n: Name,
         name: &str,
         parent: Option<&str>,
-        owner: Option<&str>,
+        owner: Owner,
     ) {
-        let holder = parent.unwrap_or(id);
+        if !self.open {
+            return;
+        }
+        let holder = match parent {
+            Some(p) => names.intern(p),
+            None => n,
+        };
+        let (id, owner) = (names.str(n), owner.map(|o| names.str(o)));
         let empty = Content::Text(Text::EMPTY);
-        let Some(at) = self.create(holder, "assistant", owner, empty, None) else {
+        let Some(at) = self.create(holder, names.str(holder), "assistant", owner, empty, None)
+        else {
             return;
         };
         let call = ToolCall {
@@ -309,19 +333,29 @@ impl Projector {
             name: self.view.strings.push(name),
             args: Text::EMPTY,
         };
-        self.view.push_tool_call(key, at, call);
+        self.view.push_tool_call(n, at, call);
     }
 
-    /// `TOOL_CALL_ARGS`.
-    pub(crate) fn tool_call_args(&mut self, key: Key, id: &str, delta: &str) {
+    /// `TOOL_CALL_ARGS` of the id named `n`.
+    pub(crate) fn tool_call_args(&mut self, n: Name, delta: &str) {
         if self.open {
-            self.view.tool_args(key, id, delta);
+            self.view.tool_args(n, delta);
         }
     }
 
     /// `TOOL_CALL_RESULT`: a tool message under the result's own owner.
-    pub fn tool_result(&mut self, message_id: &str, content: String, owner: Option<&str>) {
-        if let Some(at) = self.open.then(|| self.view.message(message_id)).flatten() {
+    pub(crate) fn tool_result(
+        &mut self,
+        names: &mut Names,
+        message_id: &str,
+        content: String,
+        owner: Option<&str>,
+    ) {
+        if !self.open {
+            return;
+        }
+        let n = names.intern(message_id);
+        if let Some(at) = self.view.message_named(n) {
             let owner = self.view.opt(owner);
             if let Some(m) = self.view.messages.get_mut(at) {
                 m.content = Content::Text(Text::Owned(content));
@@ -330,19 +364,24 @@ impl Projector {
             return;
         }
         let content = Content::Text(Text::Owned(content));
-        self.create(message_id, "tool", owner, content, None);
+        self.create(n, message_id, "tool", owner, content, None);
     }
 
     /// `ACTIVITY_SNAPSHOT`.
-    pub fn activity_snapshot(
+    pub(crate) fn activity_snapshot(
         &mut self,
+        names: &mut Names,
         id: &str,
         activity_type: &str,
         content: &Value,
         replace: bool,
         owner: Option<&str>,
     ) {
-        if let Some(at) = self.open.then(|| self.view.message(id)).flatten() {
+        if !self.open {
+            return;
+        }
+        let n = names.intern(id);
+        if let Some(at) = self.view.message_named(n) {
             if replace {
                 let owner = self.view.opt(owner);
                 if let Some(m) = self.view.messages.get_mut(at) {
@@ -354,16 +393,21 @@ impl Projector {
             return;
         }
         let content = Content::Json(content.clone());
-        self.create(id, "activity", owner, content, Some(activity_type));
+        self.create(n, id, "activity", owner, content, Some(activity_type));
     }
 
     /// `ACTIVITY_DELTA`: a patch that fails (or is over the default
     /// budget) leaves the content unchanged.
-    pub fn activity_delta(&mut self, id: &str, patch: &[json_patch::PatchOperation]) {
+    pub(crate) fn activity_delta(
+        &mut self,
+        names: &Names,
+        id: &str,
+        patch: &[json_patch::PatchOperation],
+    ) {
         if !self.open {
             return;
         }
-        let Some(at) = self.view.message(id) else {
+        let Some(at) = self.view.message(names, id) else {
             return;
         };
         // A tool result may have given an activity message text: patched
@@ -389,7 +433,7 @@ impl Projector {
     }
 
     /// `MESSAGES_SNAPSHOT`: the run's list becomes the snapshot's messages.
-    pub fn messages_snapshot(&mut self, messages: &[Value]) {
+    pub(crate) fn messages_snapshot(&mut self, names: &mut Names, messages: &[Value]) {
         if !self.open {
             return;
         }
@@ -398,7 +442,8 @@ impl Projector {
             let Some(id) = m.get("id").and_then(Value::as_str) else {
                 continue;
             };
-            if self.view.message(id).is_some() {
+            let n = names.intern(id);
+            if self.view.message_named(n).is_some() {
                 continue;
             }
             let role = m.get("role").and_then(Value::as_str).unwrap_or("assistant");
@@ -434,7 +479,7 @@ impl Projector {
                 activity_type,
                 tool_calls,
             };
-            self.view.push_message(msg);
+            self.view.push_message(n, msg);
         }
     }
 

@@ -132,6 +132,12 @@ impl RunBook {
 
     // ---- names ----
 
+    /// The run's names, for the projector (names it adds get their slot
+    /// when the book next interns).
+    pub(crate) fn names_mut(&mut self) -> &mut Names {
+        &mut self.names
+    }
+
     fn intern(&mut self, s: &str) -> Name {
         let n = self.names.intern(s);
         if self.slots.len() < self.names.len() {

@@ -29,11 +29,11 @@
 //!   owner closes the step it names; a `SUBAGENT_STARTED` reusing an ended
 //!   id activates it again; a failed `STATE_DELTA` leaves the state as is.
 
-mod book;
+pub(crate) mod book;
 mod chunks;
 mod fast;
 mod json;
-mod names;
+pub(crate) mod names;
 
 use crate::body::{Body, Typed, Val};
 use crate::events::EventType;
@@ -663,7 +663,7 @@ impl Checker {
             && let Some(id) = own_tag
             && let Some(p) = self.projector.as_mut()
         {
-            p.attributed(id);
+            p.attributed(self.book.names_mut(), id);
         }
         // The chunk shorthand: which events close which lanes (with no
         // chunk stream open there is none to close).
@@ -783,7 +783,8 @@ impl Checker {
                     self.book.record(Kind::Text, id, owner, tag.is_some(), i);
                     if let Some(p) = self.projector.as_mut() {
                         let content = content.as_ref().and_then(Val::value);
-                        p.tool_result(id, content_text(content.as_deref()), tag);
+                        let content = content_text(content.as_deref());
+                        p.tool_result(self.book.names_mut(), id, content, tag);
                     }
                 }
             }
@@ -855,7 +856,7 @@ impl Checker {
                 if let Some(Value::Array(messages)) = messages.as_deref() {
                     self.record_messages(i, messages, true);
                     if let Some(p) = self.projector.as_mut() {
-                        p.messages_snapshot(messages);
+                        p.messages_snapshot(self.book.names_mut(), messages);
                     }
                 }
             }
@@ -877,6 +878,7 @@ impl Checker {
                         let empty = Value::Object(Map::new());
                         let content = content.as_ref().and_then(Val::value);
                         p.activity_snapshot(
+                            self.book.names_mut(),
                             id,
                             activity_type.as_deref().unwrap_or_default(),
                             content.as_deref().unwrap_or(&empty),
@@ -894,7 +896,7 @@ impl Checker {
                     if let Some(p) = self.projector.as_mut()
                         && let Some(patch) = patch
                     {
-                        p.activity_delta(id, patch);
+                        p.activity_delta(self.book.names_mut(), id, patch);
                     }
                 }
             }
@@ -927,7 +929,7 @@ impl Checker {
         {
             self.book.attribute(id);
             if !boundary && let Some(p) = self.projector.as_mut() {
-                p.attributed(id);
+                p.attributed(self.book.names_mut(), id);
             }
         }
     }
@@ -1182,7 +1184,7 @@ impl Checker {
         self.book.open(Part::Text, id, i);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).flatten();
-            p.message_started(name.index(), id, role, self.book.owner_str(owner));
+            p.message_started(self.book.names_mut(), name, role, owner);
         }
     }
 
@@ -1191,7 +1193,7 @@ impl Checker {
             return;
         };
         if let Some(p) = self.projector.as_mut() {
-            p.message_content(name.index(), id, delta);
+            p.message_content(name, delta);
         }
     }
 
@@ -1251,8 +1253,7 @@ impl Checker {
                 .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
         self.book.open(Part::Tool, id, i);
         if let Some(p) = self.projector.as_mut() {
-            let owner = self.book.owner_str(call_owner);
-            p.tool_call_started(key.index(), id, name, parent, owner);
+            p.tool_call_started(self.book.names_mut(), key, name, parent, call_owner);
         }
     }
 
@@ -1261,7 +1262,7 @@ impl Checker {
             return;
         };
         if let Some(p) = self.projector.as_mut() {
-            p.tool_call_args(name.index(), id, delta);
+            p.tool_call_args(name, delta);
         }
     }
 
@@ -1320,7 +1321,7 @@ impl Checker {
         self.book.open(Part::Message, id, i);
         if !was_open && let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Reasoning, id).flatten();
-            p.message_started(name.index(), id, "reasoning", self.book.owner_str(owner));
+            p.message_started(self.book.names_mut(), name, "reasoning", owner);
         }
     }
 
@@ -1336,7 +1337,7 @@ impl Checker {
             return;
         };
         if let Some(p) = self.projector.as_mut() {
-            p.message_content(name.index(), id, delta);
+            p.message_content(name, delta);
         }
     }
 
@@ -1518,7 +1519,7 @@ impl Checker {
         }
         self.book.set_invocation(id, InvocationState::Active, i);
         if let Some(p) = self.projector.as_mut() {
-            p.announced(id, name, parent);
+            p.announced(self.book.names_mut(), id, name, parent);
         }
     }
 
@@ -1582,7 +1583,7 @@ impl Checker {
         self.book.set_invocation(id, state, i);
         self.remembered.set(id, ended, i);
         if let Some(p) = self.projector.as_mut() {
-            p.invocation_ended(id, status);
+            p.invocation_ended(self.book.names_mut(), id, status);
         }
     }
 }

@@ -2,17 +2,17 @@
 //!
 //! Every id, owner and name of the run, and every delta of its text, is
 //! copied once into one buffer (the [`Arena`]) and named by a [`Span`];
-//! records are found by id through hash tables of indexes. A message's
+//! records are found by the checker's interned name of their id
+//! ([`Names`]: one hash lookup the checker made already serves both), in
+//! tables indexed by that name. A message's
 //! text is the chain of its deltas' spans ([`Text`]), joined only when the
 //! run is written, so a message costs no allocation for its id, owner or
 //! text, and the view is cleared, not reallocated, from run to run.
 
 use super::InvocationStatus;
-use foldhash::fast::RandomState;
-use hashbrown::HashTable;
+use crate::checker::names::{Name, Names};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 
 /// A string of the run, as a range of the arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,15 +145,12 @@ pub(super) struct RunView {
     pub invocations: Vec<Invocation>,
     pub messages: Vec<Message>,
     pub interrupts: Vec<Interrupt>,
-    invocation_at: HashTable<u32>,
-    message_at: HashTable<u32>,
-    /// Where each started tool call's arguments go: (message, call).
-    tool_at: HashTable<(u32, u32)>,
-    /// The same two, by the checker's name of the id ([`Key`]): found
-    /// without hashing, checked against the id ([`NONE`]: not known).
+    /// By the name of an id ([`Name::index`]; [`NONE`]: none): the
+    /// invocation and the message of that id, and where the arguments of
+    /// the latest started tool call of that id go, (message, call).
+    invocation_of: Vec<u32>,
     message_of: Vec<u32>,
     tool_of: Vec<(u32, u32)>,
-    hasher: RandomState,
 }
 
 impl Default for RunView {
@@ -167,12 +164,9 @@ impl Default for RunView {
             invocations: Vec::new(),
             messages: Vec::new(),
             interrupts: Vec::new(),
-            invocation_at: HashTable::new(),
-            message_at: HashTable::new(),
-            tool_at: HashTable::new(),
+            invocation_of: Vec::new(),
             message_of: Vec::new(),
             tool_of: Vec::new(),
-            hasher: RandomState::default(),
         }
     }
 }
@@ -190,9 +184,7 @@ impl RunView {
         self.invocations.clear();
         self.messages.clear();
         self.interrupts.clear();
-        self.invocation_at.clear();
-        self.message_at.clear();
-        self.tool_at.clear();
+        self.invocation_of.clear();
         self.message_of.clear();
         self.tool_of.clear();
         self.status = "running";
@@ -210,87 +202,49 @@ impl RunView {
 
     // ---- invocations ----
 
-    pub fn invocation(&self, id: &str) -> Option<usize> {
-        find(
-            &self.invocation_at,
-            &self.hasher,
-            &self.strings,
-            &self.invocations,
-            id,
-        )
+    pub fn invocation(&self, names: &Names, id: &str) -> Option<usize> {
+        found(&self.invocation_of, names.find(id)?)
     }
 
-    /// Adds an invocation not yet in the list.
-    pub fn push_invocation(&mut self, inv: Invocation) {
+    /// Adds the invocation of the id named `n` (not yet in the list).
+    pub fn push_invocation(&mut self, n: Name, inv: Invocation) {
+        remember(&mut self.invocation_of, n, ix(self.invocations.len()), NONE);
         self.invocations.push(inv);
-        let (table, list) = (&mut self.invocation_at, &self.invocations);
-        index_last(table, &self.hasher, &self.strings, list);
     }
 
     // ---- messages ----
 
-    pub fn message(&self, id: &str) -> Option<usize> {
-        find(
-            &self.message_at,
-            &self.hasher,
-            &self.strings,
-            &self.messages,
-            id,
-        )
+    pub fn message(&self, names: &Names, id: &str) -> Option<usize> {
+        self.message_named(names.find(id)?)
     }
 
-    /// Adds a message whose id is not yet in the list; its index.
-    pub fn push_message(&mut self, msg: Message) -> usize {
+    /// The message of the id named `n`.
+    pub fn message_named(&self, n: Name) -> Option<usize> {
+        found(&self.message_of, n)
+    }
+
+    /// Adds the message of the id named `n` (not yet in the list); its
+    /// index.
+    pub fn push_message(&mut self, n: Name, msg: Message) -> usize {
+        let at = self.messages.len();
+        remember(&mut self.message_of, n, ix(at), NONE);
         self.messages.push(msg);
-        let (table, list) = (&mut self.message_at, &self.messages);
-        index_last(table, &self.hasher, &self.strings, list);
-        self.messages.len() - 1
+        at
     }
 
     /// Forgets every message (and where tool calls go).
     pub fn clear_messages(&mut self) {
         self.messages.clear();
-        self.message_at.clear();
-        self.tool_at.clear();
         self.message_of.clear();
         self.tool_of.clear();
-    }
-
-    /// Message `at` is the one whose id the checker names `key`.
-    pub fn remember_message(&mut self, key: Key, at: usize) {
-        remember(&mut self.message_of, key, ix(at), NONE);
-    }
-
-    /// [`RunView::message`] found by `key` first; remembered under it.
-    pub fn message_keyed(&mut self, key: Key, id: &str) -> Option<usize> {
-        if let Some(&at) = self.message_of.get(key)
-            && let Some(m) = self.messages.get(at as usize)
-            && self.strings.get(m.id) == id
-        {
-            return Some(at as usize);
-        }
-        let at = self.message(id)?;
-        remember(&mut self.message_of, key, ix(at), NONE);
-        Some(at)
     }
 
     // ---- tool calls ----
 
     /// Appends `delta` to the arguments of the latest started tool call
-    /// with this id (named `key` by the checker), if there is one.
-    pub fn tool_args(&mut self, key: Key, id: &str, delta: &str) {
-        let (messages, strings) = (&self.messages, &self.strings);
-        let known = self
-            .tool_of
-            .get(key)
-            .copied()
-            .filter(|&at| call_id(messages, strings, at) == id);
-        let Some((m, c)) = known.or_else(|| {
-            let hash = self.hasher.hash_one(id);
-            self.tool_at
-                .find(hash, |&at| call_id(messages, strings, at) == id)
-                .copied()
-        }) else {
+    /// of the id named `n`, if there is one.
+    pub fn tool_args(&mut self, n: Name, delta: &str) {
+        let Some(&(m, c)) = self.tool_of.get(n.index()) else {
             return;
         };
         if let Some(call) = self
@@ -333,32 +287,14 @@ impl RunView {
     }
 
     /// Appends a tool call to message `at`; arguments for its id (named
-    /// `key`) now go there.
-    pub fn push_tool_call(&mut self, key: Key, at: usize, call: ToolCall) {
+    /// `n`) now go there.
+    pub fn push_tool_call(&mut self, n: Name, at: usize, call: ToolCall) {
         let Some(msg) = self.messages.get_mut(at) else {
             return;
         };
         let place = (ix(at), ix(msg.tool_calls.len()));
-        let id = call.id;
         msg.tool_calls.push(call);
-        remember(&mut self.tool_of, key, place, (NONE, NONE));
-        let RunView {
-            strings,
-            messages,
-            tool_at,
-            hasher,
-            ..
-        } = self;
-        let key = strings.get(id);
-        let hash = hasher.hash_one(key);
-        match tool_at.find_mut(hash, |&at| call_id(messages, strings, at) == key) {
-            Some(slot) => *slot = place,
-            None => {
-                tool_at.insert_unique(hash, place, |&at| {
-                    hasher.hash_one(call_id(messages, strings, at))
-                });
-            }
-        }
+        remember(&mut self.tool_of, n, place, (NONE, NONE));
     }
 }
 
@@ -399,71 +335,23 @@ fn append(strings: &mut Arena, pieces: &mut Vec<Piece>, text: &mut Text, delta: 
     }
 }
 
-/// The checker's name of an id (an index of its interned strings of the
-/// run): records found by it need no hashing. [`NO_KEY`]: none given.
-pub type Key = usize;
-
-/// No name: found by hashing the id.
-pub const NO_KEY: Key = usize::MAX;
-
-/// `table[key] = at`, growing the table with `none`.
-fn remember<T: Copy>(table: &mut Vec<T>, key: Key, at: T, none: T) {
-    if key == NO_KEY {
-        return;
+/// `table[n] = at`, growing the table with `none`.
+fn remember<T: Copy>(table: &mut Vec<T>, n: Name, at: T, none: T) {
+    let k = n.index();
+    if table.len() <= k {
+        table.resize(k + 1, none);
     }
-    if table.len() <= key {
-        table.resize(key + 1, none);
-    }
-    if let Some(slot) = table.get_mut(key) {
+    if let Some(slot) = table.get_mut(k) {
         *slot = at;
     }
 }
 
-/// A record found by its id (an invocation, a message).
-trait Named {
-    fn id(&self) -> Span;
-}
-
-impl Named for Invocation {
-    fn id(&self) -> Span {
-        self.id
-    }
-}
-
-impl Named for Message {
-    fn id(&self) -> Span {
-        self.id
-    }
-}
-
-/// The index in `list` of the record whose id is `id`, through `table`.
-fn find<T: Named>(
-    table: &HashTable<u32>,
-    hasher: &RandomState,
-    strings: &Arena,
-    list: &[T],
-    id: &str,
-) -> Option<usize> {
+/// The record `table` holds for name `n`.
+fn found(table: &[u32], n: Name) -> Option<usize> {
     table
-        .find(hasher.hash_one(id), |&i| {
-            list.get(i as usize)
-                .is_some_and(|r| strings.get(r.id()) == id)
-        })
-        .map(|&i| i as usize)
-}
-
-/// Puts the last record of `list` (its id not yet in `table`) in `table`.
-fn index_last<T: Named>(
-    table: &mut HashTable<u32>,
-    hasher: &RandomState,
-    strings: &Arena,
-    list: &[T],
-) {
-    let Some(last) = list.last() else { return };
-    let hash = hasher.hash_one(strings.get(last.id()));
-    table.insert_unique(hash, ix(list.len() - 1), |&i| {
-        hasher.hash_one(list.get(i as usize).map_or("", |r| strings.get(r.id())))
-    });
+        .get(n.index())
+        .filter(|&&at| at != NONE)
+        .map(|&at| at as usize)
 }
 
 /// The pieces from `first` on, joined into one string.
@@ -475,12 +363,4 @@ fn join(strings: &Arena, pieces: &[Piece], first: u32) -> String {
         at = p.next;
     }
     s
-}
-
-/// The id of the call at `(message, call)`.
-fn call_id<'a>(messages: &[Message], strings: &'a Arena, (m, c): (u32, u32)) -> &'a str {
-    messages
-        .get(m as usize)
-        .and_then(|m| m.tool_calls.get(c as usize))
-        .map_or("", |call| strings.get(call.id))
 }
