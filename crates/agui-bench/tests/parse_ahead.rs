@@ -248,3 +248,56 @@ fn arrays_empty_inputs_and_unterminated_last_lines_report_the_same() {
         }
     }
 }
+
+/// Lines longer than a batch's text (256 KiB) and lines that just miss the
+/// room left in it: the batch is sent before such a line and the next one
+/// is made large enough, so every parsed event still reads its own text.
+#[test]
+fn lines_larger_than_a_batch_report_the_same() {
+    let line = |id: &str, delta: &str| {
+        format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"{id}","delta":"{delta}"}}"#)
+    };
+    let mut text = String::from(
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}
+{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}
+"#,
+    );
+    let mut content = String::new();
+    // Sizes around the batch's capacity, a few times over, then a bad
+    // escape in a long line (a line the checker's fast path refuses).
+    for (i, n) in [1000, 200_000, 60_000, 300_000, 1_000_000, 5, 262_000]
+        .iter()
+        .enumerate()
+    {
+        let delta: String = (0..*n)
+            .map(|k| (b'a' + ((k + i) % 26) as u8) as char)
+            .collect();
+        content.push_str(&delta);
+        text.push_str(&line("m", &delta));
+        text.push('\n');
+    }
+    text.push_str(&line("m", &format!("{}\\u12", "x".repeat(300_000))));
+    text.push('\n');
+    text.push_str(
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}
+{"type":"RUN_FINISHED","threadId":"t","runId":"r"}
+"#,
+    );
+    // From construction: the message is every delta in order, and the
+    // line with the broken escape is the one violation (event 9).
+    let seen = check(text.as_bytes(), Limits::default(), Reading::ParseAhead);
+    assert_eq!(seen.runs.len(), 1);
+    assert_eq!(
+        seen.runs[0]["messages"][0]["content"].as_str(),
+        Some(content.as_str())
+    );
+    assert!(
+        seen.report
+            .contains(r#""rule":"schema.not-json","index":9,"#)
+    );
+    assert_same(
+        text.as_bytes(),
+        Limits::default(),
+        "lines larger than a batch",
+    );
+}

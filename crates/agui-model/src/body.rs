@@ -35,18 +35,6 @@ pub(crate) enum Val<'a> {
 }
 
 impl Val<'_> {
-    /// The value with nothing borrowed: raw text parsed now, as
-    /// [`Val::value`] would parse it later.
-    fn into_owned(self) -> Option<Val<'static>> {
-        match self {
-            Val::Ref(v) => Some(Val::Owned(Box::new(v.clone()))),
-            Val::Owned(v) => Some(Val::Owned(v)),
-            Val::Raw(raw) => serde_json::from_str(raw)
-                .ok()
-                .map(|v| Val::Owned(Box::new(v))),
-        }
-    }
-
     /// The value, parsed here if the fast path left it as text.
     pub(crate) fn value(&self) -> Option<Cow<'_, Value>> {
         match self {
@@ -81,29 +69,6 @@ macro_rules! field_type {
     ($l:lifetime, Bool) => { Option<bool> };
     ($l:lifetime, Patch) => { Option<Vec<PatchOperation>> };
     ($l:lifetime, $other:ident) => { Option<Val<$l>> };
-}
-
-/// A body field with nothing borrowed, by the table's kind (`None` when a
-/// raw JSON field does not parse, which the scanner already ruled out).
-macro_rules! own_field {
-    ($x:expr, Str) => {
-        $x.map(|c| Cow::Owned(c.into_owned()))
-    };
-    ($x:expr, OneOf) => {
-        $x.map(|c| Cow::Owned(c.into_owned()))
-    };
-    ($x:expr, Bool) => {
-        $x
-    };
-    ($x:expr, Patch) => {
-        $x
-    };
-    ($x:expr, $other:ident) => {
-        match $x {
-            Some(v) => Some(v.into_owned()?),
-            None => None,
-        }
-    };
 }
 
 /// Reads one field from a [`Source`], by the table's kind.
@@ -160,17 +125,6 @@ macro_rules! bodies {
                     }, )*
                 })
             }
-
-            /// The body with nothing borrowed (for the parse-ahead thread,
-            /// `crate::pipeline`); `None` if a raw field does not parse.
-            pub(crate) fn into_owned(self) -> Option<Body<'static>> {
-                Some(match self {
-                    $( Body::$variant { $( $rf, )* $( $of, )* } => Body::$variant {
-                        $( $rf: own_field!($rf, $rk), )*
-                        $( $of: own_field!($of, $ok), )*
-                    }, )*
-                })
-            }
         }
     };
 }
@@ -186,14 +140,6 @@ pub(crate) struct Typed<'a> {
 }
 
 impl<'a> Typed<'a> {
-    /// The event with nothing borrowed (see [`Body::into_owned`]).
-    pub(crate) fn into_owned(self) -> Option<Typed<'static>> {
-        Some(Typed {
-            tag: self.tag.map(|c| Cow::Owned(c.into_owned())),
-            body: self.body.into_owned()?,
-        })
-    }
-
     /// The `Value` path: an object whose `type` is `ty`, whatever its schema
     /// faults (already reported).
     pub(crate) fn from_map(ty: EventType, o: &'a Map<String, Value>) -> Typed<'a> {

@@ -6,14 +6,20 @@
 //!
 //! The reader thread runs the one stream reader ([`stream::read_stream_with`])
 //! unchanged: every line is first offered to a [`Stage`], whose parse runs
-//! on the reader thread; a line the stage takes is copied into the batch's
-//! text (its parse borrows nothing; the text is kept for the `Value` path), every other
-//! line becomes the reader's own [`Item`], as it would on one thread. The
+//! on the reader thread; a line the stage takes is copied once into the
+//! batch's text and parsed there, its parse borrowing that text (nothing
+//! else is copied: the text travels with the batch); every other line
+//! becomes the reader's own [`Item`], as it would on one thread. The
 //! checking thread feeds the entries in order; a parsed line the checker
 //! does not take there (its fast path applies only inside a run) is parsed
 //! into the very `Value` the reader would have made. Reports are therefore
 //! identical to [`crate::check::check_reader`]'s (the differential tests in
 //! `agui-bench` compare them).
+//!
+//! A batch's text never grows past the capacity it had when its first line
+//! was parsed (a line that does not fit sends the batch first), so the
+//! parsed lines' borrows stay valid while the batch moves between threads;
+//! its entries are dropped before its text ([`Batch`]'s field order).
 //!
 //! The pipeline is generic over the stage, so the typed events it carries
 //! can change without touching the threads: [`fast_stage`] is the stage of
@@ -41,17 +47,26 @@ const IN_FLIGHT: usize = 4;
 
 /// What the reader thread makes of a line, and how the checker takes it.
 pub(crate) trait Stage: Sync {
-    /// A line parsed on the reader thread, borrowing nothing (sent across
-    /// threads; the line's text travels in the batch for the `Value` path).
-    type Parsed: Send;
+    /// A line parsed on the reader thread, borrowing the line's text (which
+    /// travels in the batch).
+    type Parsed<'a>: Send;
 
     /// Parses `line` (valid UTF-8, without its line ending). `None`: the
     /// line is left to the reader (it makes the line's [`Item`]).
-    fn parse(&self, line: &str) -> Option<Self::Parsed>;
+    fn parse<'a>(&self, line: &'a str) -> Option<Self::Parsed<'a>>;
+
+    /// The parsed line with its borrow's lifetime erased, so it can travel
+    /// in the batch that holds its text.
+    ///
+    /// # Safety
+    /// The text `parsed` borrows must stay where it is, unchanged, until
+    /// `parsed` is dropped or pushed (the batch's text, see the module).
+    unsafe fn erase<'a>(parsed: Self::Parsed<'a>) -> Self::Parsed<'static>;
 
     /// Feeds a parsed line; `false` if the checker did not take it
-    /// (nothing changed).
-    fn push(&self, checker: &mut Checker, parsed: Self::Parsed) -> bool;
+    /// (nothing changed). Generic over the borrow, so the checker cannot
+    /// keep it past the call.
+    fn push<'a>(&self, checker: &mut Checker, parsed: Self::Parsed<'a>) -> bool;
 }
 
 /// One entry of a batch, in stream order.
@@ -62,10 +77,11 @@ enum Entry<P> {
     Item(Item),
 }
 
-/// Lines handed over at once.
+/// Lines handed over at once. `entries` is declared first so it is
+/// dropped first: its parsed lines borrow `text`.
 struct Batch<P> {
-    text: String,
     entries: Vec<Entry<P>>,
+    text: String,
 }
 
 impl<P> Batch<P> {
@@ -97,8 +113,8 @@ pub(crate) fn feed<S: Stage>(
     mut observe: impl FnMut(usize, &Value),
 ) -> io::Result<()> {
     let opts = checker.limits().read_options();
-    let (to_checker, batches) = mpsc::sync_channel::<Batch<S::Parsed>>(IN_FLIGHT);
-    let (to_reader, spent) = mpsc::channel::<Batch<S::Parsed>>();
+    let (to_checker, batches) = mpsc::sync_channel::<Batch<S::Parsed<'static>>>(IN_FLIGHT);
+    let (to_reader, spent) = mpsc::channel::<Batch<S::Parsed<'static>>>();
     let closed = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let (opts_ref, closed_ref) = (&opts, &closed);
@@ -154,8 +170,8 @@ fn read<S: Stage>(
     stage: &S,
     input: impl BufRead,
     opts: &ReadOptions,
-    out: &mpsc::SyncSender<Batch<S::Parsed>>,
-    spent: &mpsc::Receiver<Batch<S::Parsed>>,
+    out: &mpsc::SyncSender<Batch<S::Parsed<'static>>>,
+    spent: &mpsc::Receiver<Batch<S::Parsed<'static>>>,
     closed: &AtomicBool,
 ) -> io::Result<()> {
     let batch = RefCell::new(Batch::new());
@@ -182,14 +198,41 @@ fn read<S: Stage>(
         let Ok(text) = simdutf8::basic::from_utf8(line) else {
             return false;
         };
+        let full = {
+            let b = batch.borrow();
+            b.text.capacity() - b.text.len() < text.len()
+        };
+        if full {
+            // A line that does not fit: the batch goes first (its text
+            // must not move), and the next one is made large enough while
+            // nothing borrows its text.
+            if !send(true) {
+                return false;
+            }
+            let mut b = batch.borrow_mut();
+            if b.text.capacity() - b.text.len() < text.len() {
+                debug_assert!(b.text.is_empty(), "a batch with text was sent");
+                b.text.reserve(text.len());
+            }
+        }
         {
             let mut b = batch.borrow_mut();
             let start = b.text.len();
-            let Some(parsed) = stage.parse(text) else {
-                return false;
-            };
             b.text.push_str(text);
             let end = b.text.len();
+            // SAFETY: the capacity sufficed, so `push_str` did not move the
+            // text; bytes `start..end` are not written again until the
+            // batch is cleared, after its entries are gone (module docs).
+            let line: &str = unsafe {
+                let bytes = std::slice::from_raw_parts(b.text.as_ptr().add(start), end - start);
+                std::str::from_utf8_unchecked(bytes)
+            };
+            let Some(parsed) = stage.parse(line) else {
+                b.text.truncate(start);
+                return false;
+            };
+            // SAFETY: as above; the entry travels with the batch's text.
+            let parsed = unsafe { S::erase(parsed) };
             b.entries.push(Entry::Line { start, end, parsed });
         }
         send(false);
