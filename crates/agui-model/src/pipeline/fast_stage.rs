@@ -9,7 +9,7 @@
 //! of one thread (docs/performance.md).
 
 use super::Stage;
-use crate::body::Typed;
+use crate::body::{Body, Typed};
 use crate::checker::Checker;
 use crate::fast;
 
@@ -32,12 +32,28 @@ impl Stage for FastStage {
     fn push<'a>(&self, checker: &mut Checker, parsed: Typed<'a>) -> bool {
         checker.try_push_event(parsed)
     }
+
+    /// A string with an escape is decoded into a `String`; a patch is a
+    /// `Vec` of operations; an outcome other than the plain success is a
+    /// parsed `Value`. Everything else borrows the line.
+    fn allocates(&self, line: &str, parsed: &Typed<'_>) -> bool {
+        line.contains('\\')
+            || matches!(
+                parsed.body,
+                Body::StateDelta { .. }
+                    | Body::ActivityDelta { .. }
+                    | Body::SubagentFinished { .. }
+            )
+    }
+
+    fn push_line(&self, checker: &mut Checker, line: &str) -> bool {
+        checker.try_push_line(line.as_bytes())
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body::Body;
     use std::borrow::Cow;
 
     #[test]

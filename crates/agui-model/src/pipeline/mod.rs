@@ -67,12 +67,27 @@ pub(crate) trait Stage: Sync {
     /// (nothing changed). Generic over the borrow, so the checker cannot
     /// keep it past the call.
     fn push<'a>(&self, checker: &mut Checker, parsed: Self::Parsed<'a>) -> bool;
+
+    /// Whether `parsed` holds memory of its own (not only borrows of
+    /// `line`). Such a line is parsed again on the checking thread instead
+    /// of handed over: memory allocated on one thread and freed on the
+    /// other makes glibc's `free` wait on the reader's arena lock, which
+    /// cost more than the parse (docs/performance.md).
+    fn allocates(&self, line: &str, parsed: &Self::Parsed<'_>) -> bool;
+
+    /// Parses `line` on the checking thread and feeds it, as
+    /// [`Stage::push`] would have fed the parse; `false` if the checker did
+    /// not take it.
+    fn push_line(&self, checker: &mut Checker, line: &str) -> bool;
 }
 
 /// One entry of a batch, in stream order.
 enum Entry<P> {
     /// A line the stage parsed: `text[start..end]`.
     Line { start: usize, end: usize, parsed: P },
+    /// A line the stage parsed but that is parsed again on the checking
+    /// thread ([`Stage::allocates`]): `text[start..end]`.
+    Again { start: usize, end: usize },
     /// An item of the reader.
     Item(Item),
 }
@@ -134,6 +149,12 @@ pub(crate) fn feed<S: Stage>(
                 let item = match entry {
                     Entry::Line { start, end, parsed } => {
                         if stage.push(checker, parsed) {
+                            continue;
+                        }
+                        reparse(&text[start..end], &depth)
+                    }
+                    Entry::Again { start, end } => {
+                        if stage.push_line(checker, &text[start..end]) {
                             continue;
                         }
                         reparse(&text[start..end], &depth)
@@ -231,9 +252,15 @@ fn read<S: Stage>(
                 b.text.truncate(start);
                 return false;
             };
-            // SAFETY: as above; the entry travels with the batch's text.
-            let parsed = unsafe { S::erase(parsed) };
-            b.entries.push(Entry::Line { start, end, parsed });
+            if stage.allocates(line, &parsed) {
+                // Its memory is freed here, where it was allocated.
+                drop(parsed);
+                b.entries.push(Entry::Again { start, end });
+            } else {
+                // SAFETY: as above; the entry travels with the batch's text.
+                let parsed = unsafe { S::erase(parsed) };
+                b.entries.push(Entry::Line { start, end, parsed });
+            }
         }
         send(false);
         true
