@@ -209,11 +209,11 @@ pub(super) fn file_size(input: &Path) -> Option<u64> {
 /// How to read an input: with the parse-ahead thread only when asked
 /// (`--parse-ahead on`) and not live (a live stream is checked as each line
 /// arrives). `auto` reads on one thread: the borrowing stage is faster on
-/// a single long run (0.26 s against 0.31 s with the projection, 1 M
-/// events) but 1.9× slower on the many-run workload, where the checking
-/// thread frees what the reader thread allocated (unescaped strings, patch
-/// operations) and glibc's malloc serialises those frees on its arena lock
-/// (docs/performance.md, issue 20).
+/// a single long run (0.21–0.26 s against 0.31 s with the projection, 1 M
+/// events) but 1.3× slower on the many-run workload, where the reader's
+/// `Value`s for lines the fast parse declines are freed on the checking
+/// thread and glibc's malloc serialises those frees on its arena lock
+/// (docs/decisions.md, docs/performance.md, issue 20).
 fn reading(ahead: ParseAhead, live: bool, _size: Option<u64>) -> Reading {
     match ahead {
         ParseAhead::On if !live => Reading::ParseAhead,
