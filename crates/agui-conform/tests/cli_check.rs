@@ -601,3 +601,50 @@ fn json_reports_match_their_published_schema() {
         }
     }
 }
+
+/// The report's runs do not depend on how the tool read an event: a stray
+/// event before the first run or after a run ended opens a run there (an
+/// unterminated one when nothing ends it), whatever its type. Events the
+/// fast parse reads (`TOOL_CALL_END`, `TEXT_MESSAGE_CONTENT`) were once
+/// missed outside a run, while `TOOL_CALL_RESULT` opened one.
+#[test]
+fn stray_events_open_a_run_whatever_their_type() {
+    let strays = [
+        r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"x"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":"x"}"#,
+        r#"{"type":"STEP_STARTED","stepName":"s"}"#,
+    ];
+    for (n, stray) in strays.iter().enumerate() {
+        for parse_ahead in ["off", "on"] {
+            let before = format!("{stray}\n");
+            let out = check_file(
+                &format!("stray-first-{n}-{parse_ahead}.jsonl"),
+                before.as_bytes(),
+                &["--format", "json", "--parse-ahead", parse_ahead],
+            );
+            assert_eq!(
+                one_json_object(&out)["runs"],
+                serde_json::json!([{"outcome": "unterminated", "start": 0, "end": 1}]),
+                "{stray} first ({parse_ahead})"
+            );
+            let after = format!("{RUN_STARTED}\n{RUN_FINISHED}\n{stray}\n");
+            let out = check_file(
+                &format!("stray-after-{n}-{parse_ahead}.jsonl"),
+                after.as_bytes(),
+                &["--format", "json", "--parse-ahead", parse_ahead],
+            );
+            let runs = &one_json_object(&out)["runs"];
+            assert_eq!(
+                runs.as_array().map(Vec::len),
+                Some(2),
+                "{stray} after a run: {runs}"
+            );
+            assert_eq!(runs[1]["start"], 2, "{stray} after a run: {runs}");
+            assert_eq!(
+                runs[1]["outcome"], "unterminated",
+                "{stray} after a run: {runs}"
+            );
+        }
+    }
+}

@@ -42,11 +42,13 @@ impl Checker {
         true
     }
 
-    /// Whether the fast path applies now. It takes nesting up to its own
-    /// depth below the event: under a lower limit, every line goes where
-    /// the limit is judged.
+    /// Whether the fast path applies now: inside a run (an event before,
+    /// between or after runs takes the `Value` path, which the caller's
+    /// run log observes: a stray event opens a run there), and with
+    /// nesting up to its own depth below the event (under a lower limit,
+    /// every line goes where the limit is judged).
     fn takes_fast(&self) -> bool {
-        self.limits.nesting > crate::fast::MAX_DEPTH
+        self.run_open() && self.limits.nesting > crate::fast::MAX_DEPTH
     }
 
     /// An event parsed ahead on another thread (`crate::pipeline`): checked
