@@ -19,6 +19,7 @@ pub(super) const FAST_TYPES: &[EventType] = {
         E::ToolCallStart,
         E::ToolCallArgs,
         E::ToolCallEnd,
+        E::ToolCallResult,
         E::StateDelta,
         E::Raw,
         E::Custom,

@@ -176,6 +176,7 @@ impl<'a> Source<'a> for FieldSource<'_, 'a> {
             Kind::Any => Ok(Some(Val::Raw(raw))),
             Kind::Object if raw.starts_with('{') => Ok(Some(Val::Raw(raw))),
             Kind::SubagentOutcome => outcome(raw).map(Some),
+            Kind::Content => plain_content(raw).map(Some),
             _ => Err(Decline),
         }
     }
@@ -303,6 +304,18 @@ const PLAIN_SUCCESS: &str = r#"{"type":"success"}"#;
 /// [`PLAIN_SUCCESS`] as a value, made once.
 static SUCCESS: LazyLock<Value> =
     LazyLock::new(|| serde_json::from_str(PLAIN_SUCCESS).unwrap_or_default());
+
+/// A `content` that is a plain string (`TOOL_CALL_RESULT`): kept as text.
+/// A string with an escape (a lone surrogate is judged by the `Value`
+/// path's parser) or a `$` (the `Value` path's spelling of a big number)
+/// declines, and so does an array of content parts.
+fn plain_content(raw: &str) -> Fast<Val<'_>> {
+    if raw.starts_with('"') && !raw.contains(['\\', '$']) {
+        Ok(Val::Raw(raw))
+    } else {
+        Err(Decline)
+    }
+}
 
 /// A `SUBAGENT_FINISHED` outcome: the plain success as it is, anything
 /// else parsed and judged by the schema validator; declines on any issue.
