@@ -42,9 +42,8 @@ pub struct Args {
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Read the file with a parse-ahead thread (reading and parsing on one
-    /// core, checking on another; the same report): `on`; `auto` reads on
-    /// one thread (faster on one long run, slower on many short ones:
-    /// docs/performance.md).
+    /// core, checking on another; the same report): `auto` for a file of
+    /// 4 MiB or more when a second core is there, `on`, `off`.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ParseAhead::Auto)]
     pub parse_ahead: ParseAhead,
     /// Output form: a readable report, one JSON object, or a SARIF 2.1.0
@@ -206,17 +205,26 @@ pub(super) fn file_size(input: &Path) -> Option<u64> {
         .map(|m| m.len())
 }
 
-/// How to read an input: with the parse-ahead thread only when asked
-/// (`--parse-ahead on`) and not live (a live stream is checked as each line
-/// arrives). `auto` reads on one thread: the borrowing stage is faster on
-/// a single long run (0.21–0.26 s against 0.31 s with the projection, 1 M
-/// events) but 1.3× slower on the many-run workload, where the reader's
-/// `Value`s for lines the fast parse declines are freed on the checking
-/// thread and glibc's malloc serialises those frees on its arena lock
-/// (docs/decisions.md, docs/performance.md, issue 20).
-fn reading(ahead: ParseAhead, live: bool, _size: Option<u64>) -> Reading {
+/// Files from this size up are read with the parse-ahead thread under
+/// `--parse-ahead auto`: below it the thread's start and hand-over cost
+/// more than it gives back (a 1 MB file: 4.7 ms against 4.1 ms on one
+/// thread; docs/performance.md, issue 20).
+const AHEAD_FROM_BYTES: u64 = 4 << 20;
+
+/// How to read an input: with the parse-ahead thread when asked
+/// (`--parse-ahead on`), or under `auto` for a file of at least
+/// [`AHEAD_FROM_BYTES`] when a second core is there; never live (a live
+/// stream is checked as each line arrives, and the thread would hold its
+/// findings back a batch).
+fn reading(ahead: ParseAhead, live: bool, size: Option<u64>) -> Reading {
+    let cores = || std::thread::available_parallelism().map_or(1, usize::from);
     match ahead {
         ParseAhead::On if !live => Reading::ParseAhead,
+        ParseAhead::Auto
+            if !live && size.is_some_and(|s| s >= AHEAD_FROM_BYTES) && cores() > 1 =>
+        {
+            Reading::ParseAhead
+        }
         _ => Reading::OneThread,
     }
 }
