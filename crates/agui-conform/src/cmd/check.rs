@@ -220,9 +220,7 @@ fn reading(ahead: ParseAhead, live: bool, size: Option<u64>) -> Reading {
     let cores = || std::thread::available_parallelism().map_or(1, usize::from);
     match ahead {
         ParseAhead::On if !live => Reading::ParseAhead,
-        ParseAhead::Auto
-            if !live && size.is_some_and(|s| s >= AHEAD_FROM_BYTES) && cores() > 1 =>
-        {
+        ParseAhead::Auto if !live && size.is_some_and(|s| s >= AHEAD_FROM_BYTES) && cores() > 1 => {
             Reading::ParseAhead
         }
         _ => Reading::OneThread,
