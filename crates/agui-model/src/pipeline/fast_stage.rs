@@ -9,7 +9,7 @@
 //! of one thread (docs/performance.md).
 
 use super::Stage;
-use crate::body::{Body, Typed};
+use crate::body::{Body, Typed, Val};
 use crate::checker::Checker;
 use crate::fast;
 
@@ -42,7 +42,10 @@ impl Stage for FastStage {
                 parsed.body,
                 Body::StateDelta { .. }
                     | Body::ActivityDelta { .. }
-                    | Body::SubagentFinished { .. }
+                    | Body::SubagentFinished {
+                        outcome: Some(Val::Owned(_)),
+                        ..
+                    }
             )
     }
 
