@@ -282,10 +282,27 @@ const SNIPPETS: &[&str] = &[
     ",\"type\":\"RAW\"",
 ];
 
+/// Bytes that are not UTF-8 (a stray continuation byte, an overlong, an
+/// encoded surrogate, a cut sequence), and non-ASCII that is: the fast
+/// scanner checks a line's UTF-8 only when it meets a non-ASCII byte.
+const RAW_SNIPPETS: &[&[u8]] = &[
+    b"\xff",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xed\xa0\x80",
+    b"\xe6\x97",
+    b"\xf0\x9f\x8e\x89",
+    b"\xe6\x97\xa5",
+];
+
 /// One random byte-level edit of one line.
 fn edit_bytes(rng: &mut Rng, line: &mut Vec<u8>) {
     let at = rng.below(line.len() + 1);
-    let snippet = SNIPPETS[rng.below(SNIPPETS.len())].as_bytes();
+    let n = rng.below(SNIPPETS.len() + RAW_SNIPPETS.len());
+    let snippet = match SNIPPETS.get(n) {
+        Some(s) => s.as_bytes(),
+        None => RAW_SNIPPETS[n - SNIPPETS.len()],
+    };
     match rng.below(3) {
         0 => line.splice(at..at, snippet.iter().copied()).for_each(drop),
         1 if at < line.len() => {

@@ -206,13 +206,15 @@ fn safe_timestamp(raw: &str) -> Fast<()> {
 /// `agui-bench`. Not part of the API.
 #[doc(hidden)]
 pub fn parses(line: &[u8]) -> bool {
-    simdutf8::basic::from_utf8(line).is_ok_and(|text| parse(text).is_some())
+    parse(line).is_some()
 }
 
-/// Parses one line on the fast path; `None` means "take the `Value` path".
-/// Inlined into its callers so the typed body is built where it is used.
+/// Parses one line on the fast path; `None` means "take the `Value` path"
+/// (a line that is not UTF-8 included: the scanner checks it when it meets
+/// a non-ASCII byte). Inlined into its callers so the typed body is built
+/// where it is used.
 #[inline(always)]
-pub(crate) fn parse(line: &str) -> Option<Typed<'_>> {
+pub(crate) fn parse(line: &[u8]) -> Option<Typed<'_>> {
     let mut fields = Fields {
         raw: [None; KEYS],
         escaped: 0,
@@ -225,8 +227,8 @@ pub(crate) fn parse(line: &str) -> Option<Typed<'_>> {
 /// The known keys' raw values; `None` if the line is not one clean JSON
 /// object (or holds anything [`scan`] declines), or repeats a known key.
 #[inline]
-fn read_fields<'a>(line: &'a str, fields: &mut Fields<'a>) -> Option<()> {
-    let mut sc = scan::Scanner::new(line);
+fn read_fields<'a>(line: &'a [u8], fields: &mut Fields<'a>) -> Option<()> {
+    let mut sc = scan::Scanner::line(line);
     sc.eat(b'{')?;
     if sc.peek()? == b'}' {
         return None;
@@ -336,7 +338,7 @@ mod tests {
     use super::*;
 
     fn ok(line: &str) -> bool {
-        parse(line).is_some()
+        parse(line.as_bytes()).is_some()
     }
 
     #[test]
@@ -378,7 +380,7 @@ mod tests {
 
     #[test]
     fn string_keys_are_parsed_for_real() {
-        let e = parse(r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u0021"}"#).expect("fast");
+        let e = parse(br#"{"type":"TEXT_MESSAGE_END","messageId":"m\u0021"}"#).expect("fast");
         match e.body {
             Body::TextMessageEnd { message_id } => assert_eq!(message_id.as_deref(), Some("m!")),
             other => panic!("{other:?}"),
@@ -391,8 +393,45 @@ mod tests {
     }
 
     #[test]
+    fn non_ascii_text_is_read_and_lines_not_utf8_decline() {
+        let line = "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\u{e9}\",\"delta\":\"\u{65e5}\u{672c} \u{1f389}\"}";
+        match parse(line.as_bytes()).expect("fast").body {
+            Body::TextMessageContent {
+                message_id, delta, ..
+            } => {
+                assert_eq!(message_id.as_deref(), Some("m\u{e9}"));
+                assert_eq!(delta.as_deref(), Some("\u{65e5}\u{672c} \u{1f389}"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let head = br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","#;
+        for tail in [
+            &b"\"delta\":\"a\xffb\"}"[..],
+            b"\"delta\":\"\xc0\xaf\"}",
+            b"\"delta\":\"\xed\xa0\x80\"}",
+            b"\"delta\":\"\xe6\x97\"}",
+            b"\"delta\":\"\xc3\xa9\\n\xff\"}",
+            b"\"delta\":\"a\",\"x\":[\"\xff\"]}",
+            b"\"d\xffelta\":\"x\",\"delta\":\"a\"}",
+            b"\"delta\":\"a\",\"x\":\xc3\xa9}",
+            b"\"delta\":\"a\"}\xff",
+        ] {
+            let bytes = [&head[..], tail].concat();
+            assert!(
+                std::str::from_utf8(&bytes).is_err()
+                    || serde_json::from_slice::<Value>(&bytes).is_err()
+            );
+            assert!(
+                parse(&bytes).is_none(),
+                "{}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+    }
+
+    #[test]
     fn escaped_strings_are_unescaped() {
-        let e = parse(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\nb\"c"}"#)
+        let e = parse(br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"a\nb\"c"}"#)
             .expect("fast");
         match e.body {
             Body::TextMessageContent { delta, .. } => {

@@ -22,21 +22,23 @@ fn eq_bytes(w: u64, c: u8) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// Where the next `"`, `\` or control character is, from `i` (or the end).
+/// Where the next `"`, `\`, control character or (when `ascii` is
+/// [`HI`]) non-ASCII byte is, from `i` (or the end).
 #[inline]
-fn find_special(b: &[u8], mut i: usize) -> usize {
+fn find_special(b: &[u8], mut i: usize, ascii: u64) -> usize {
     while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
         let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
-        let hits = ctrl | eq_bytes(w, b'"') | eq_bytes(w, b'\\');
+        let hits = ctrl | eq_bytes(w, b'"') | eq_bytes(w, b'\\') | (w & ascii);
         if hits != 0 {
             return i + (hits.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    while i < b.len() && !matches!(b[i], b'"' | b'\\' | 0..=0x1F) {
+    let stop_high = ascii != 0;
+    while i < b.len() && !matches!(b[i], b'"' | b'\\' | 0..=0x1F) && !(stop_high && b[i] >= 0x80) {
         i += 1;
     }
     i
@@ -69,20 +71,57 @@ impl<'a> Keys<'a> {
     }
 }
 
-/// The cursor over one line (valid UTF-8; every slice it cuts is at an
-/// ASCII byte, so on a character boundary).
+/// The cursor over one line. Every slice it cuts is at an ASCII byte, so
+/// on a character boundary.
+///
+/// A raw line ([`Scanner::line`]) is not checked for UTF-8 up front: the
+/// only place the scanner passes a non-ASCII byte is inside a string, and
+/// the first time it meets one it checks the whole line (declining if it is
+/// not UTF-8). A line it accepts without meeting one is ASCII. So every
+/// slice it hands out is UTF-8, and an all-ASCII line (the common case) is
+/// read once instead of twice.
 pub(super) struct Scanner<'a> {
-    s: &'a str,
+    b: &'a [u8],
     i: usize,
+    /// [`HI`] until the whole text is known to be UTF-8, then 0: the mask
+    /// of bytes at which a string's scan stops to check.
+    unchecked: u64,
 }
 
 impl<'a> Scanner<'a> {
+    /// A cursor over text known to be UTF-8.
     pub(super) fn new(s: &'a str) -> Self {
-        Scanner { s, i: 0 }
+        Scanner {
+            b: s.as_bytes(),
+            i: 0,
+            unchecked: 0,
+        }
+    }
+
+    /// A cursor over a raw line, checked for UTF-8 only if it holds a
+    /// non-ASCII byte.
+    pub(super) fn line(b: &'a [u8]) -> Self {
+        Scanner {
+            b,
+            i: 0,
+            unchecked: HI,
+        }
     }
 
     fn bytes(&self) -> &'a [u8] {
-        self.s.as_bytes()
+        self.b
+    }
+
+    /// The text `start..end` (both at ASCII bytes the scanner passed).
+    #[inline]
+    fn cut(&self, start: usize, end: usize) -> Option<&'a str> {
+        let bytes = self.b.get(start..end)?;
+        debug_assert!(std::str::from_utf8(bytes).is_ok());
+        // SAFETY: a non-ASCII byte is only ever passed inside a string,
+        // after the whole text was found to be UTF-8 (`Scanner::string_rest`);
+        // before that, everything passed is ASCII. `start` and `end` are at
+        // ASCII bytes, so on character boundaries.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
     /// Skips JSON whitespace and returns the next byte.
@@ -118,7 +157,7 @@ impl<'a> Scanner<'a> {
     /// The bytes after the cursor.
     #[inline]
     pub(super) fn rest(&self) -> &'a [u8] {
-        &self.bytes()[self.i.min(self.s.len())..]
+        &self.b[self.i.min(self.b.len())..]
     }
 
     /// Moves the cursor `n` bytes on (past bytes [`Scanner::rest`] showed).
@@ -143,18 +182,32 @@ impl<'a> Scanner<'a> {
         let mut escaped = false;
         let mut i = self.i;
         loop {
-            i = find_special(b, i);
+            i = find_special(b, i, self.unchecked);
             match *b.get(i)? {
                 b'"' => break,
                 b'\\' => {
                     escaped = true;
                     i = escape(b, i + 1)?;
                 }
+                // The first non-ASCII byte: the whole line is checked once,
+                // and the scan goes on past such bytes.
+                0x80.. => self.check_utf8()?,
                 _ => return None,
             }
         }
         self.i = i + 1;
-        Some((self.s.get(start..self.i)?, escaped))
+        Some((self.cut(start, self.i)?, escaped))
+    }
+
+    /// Checks the whole text for UTF-8 (once); `None` if it is not.
+    #[cold]
+    #[inline(never)]
+    fn check_utf8(&mut self) -> Option<()> {
+        // simdutf8: the same answer as `std::str::from_utf8`, in about half
+        // the time on lines of this length (docs/performance.md).
+        simdutf8::basic::from_utf8(self.b).ok()?;
+        self.unchecked = 0;
+        Some(())
     }
 
     /// Skips one value (after whitespace) nested `depth` deep below the
@@ -173,7 +226,7 @@ impl<'a> Scanner<'a> {
             b'-' | b'0'..=b'9' => self.number()?,
             _ => return None,
         }
-        self.s.get(start..self.i)
+        self.cut(start, self.i)
     }
 
     fn container(&mut self, open: u8, depth: usize) -> Option<()> {

@@ -19,7 +19,7 @@ pub(crate) struct FastStage;
 impl Stage for FastStage {
     type Parsed<'a> = Typed<'a>;
 
-    fn parse<'a>(&self, line: &'a str) -> Option<Typed<'a>> {
+    fn parse<'a>(&self, line: &'a [u8]) -> Option<Typed<'a>> {
         fast::parse(line)
     }
 
@@ -36,8 +36,8 @@ impl Stage for FastStage {
     /// A string with an escape is decoded into a `String`; a patch is a
     /// `Vec` of operations; an outcome other than the plain success is a
     /// parsed `Value`. Everything else borrows the line.
-    fn allocates(&self, line: &str, parsed: &Typed<'_>) -> bool {
-        line.contains('\\')
+    fn allocates(&self, line: &[u8], parsed: &Typed<'_>) -> bool {
+        memchr::memchr(b'\\', line).is_some()
             || matches!(
                 parsed.body,
                 Body::StateDelta { .. }
@@ -49,8 +49,8 @@ impl Stage for FastStage {
             )
     }
 
-    fn push_line(&self, checker: &mut Checker, line: &str) -> bool {
-        checker.try_push_line(line.as_bytes())
+    fn push_line(&self, checker: &mut Checker, line: &[u8]) -> bool {
+        checker.try_push_line(line)
     }
 }
 
@@ -62,7 +62,7 @@ mod tests {
     #[test]
     fn an_event_borrows_its_line_and_decodes_escapes() {
         let line = r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a\nb","subagentRunId":"s1"}"#;
-        let ev = FastStage.parse(line).expect("a fast line");
+        let ev = FastStage.parse(line.as_bytes()).expect("a fast line");
         assert_eq!(ev.tag.as_deref(), Some("s1"));
         match ev.body {
             Body::TextMessageContent {

@@ -1,5 +1,5 @@
 //! The parse-ahead pipeline: a reader thread reads the input, splits it
-//! into lines, checks their UTF-8 and parses them, and hands batches of
+//! into lines and parses them, and hands batches of
 //! parsed lines to the checking thread over a bounded channel, so reading
 //! and parsing one stream overlap with checking it (two cores on one
 //! file).
@@ -51,9 +51,10 @@ pub(crate) trait Stage: Sync {
     /// travels in the batch).
     type Parsed<'a>: Send;
 
-    /// Parses `line` (valid UTF-8, without its line ending). `None`: the
-    /// line is left to the reader (it makes the line's [`Item`]).
-    fn parse<'a>(&self, line: &'a str) -> Option<Self::Parsed<'a>>;
+    /// Parses `line` (without its line ending; not yet checked for UTF-8).
+    /// `None`: the line is left to the reader (it makes the line's
+    /// [`Item`]); so is a line that is not UTF-8.
+    fn parse<'a>(&self, line: &'a [u8]) -> Option<Self::Parsed<'a>>;
 
     /// The parsed line with its borrow's lifetime erased, so it can travel
     /// in the batch that holds its text.
@@ -73,12 +74,12 @@ pub(crate) trait Stage: Sync {
     /// of handed over: memory allocated on one thread and freed on the
     /// other makes glibc's `free` wait on the reader's arena lock, which
     /// cost more than the parse (docs/performance.md).
-    fn allocates(&self, line: &str, parsed: &Self::Parsed<'_>) -> bool;
+    fn allocates(&self, line: &[u8], parsed: &Self::Parsed<'_>) -> bool;
 
     /// Parses `line` on the checking thread and feeds it, as
     /// [`Stage::push`] would have fed the parse; `false` if the checker did
     /// not take it.
-    fn push_line(&self, checker: &mut Checker, line: &str) -> bool;
+    fn push_line(&self, checker: &mut Checker, line: &[u8]) -> bool;
 }
 
 /// One entry of a batch, in stream order.
@@ -96,13 +97,13 @@ enum Entry<P> {
 /// dropped first: its parsed lines borrow `text`.
 struct Batch<P> {
     entries: Vec<Entry<P>>,
-    text: String,
+    text: Vec<u8>,
 }
 
 impl<P> Batch<P> {
     fn new() -> Self {
         Batch {
-            text: String::with_capacity(BATCH_LINES * 128),
+            text: Vec::with_capacity(BATCH_LINES * 128),
             entries: Vec::with_capacity(BATCH_LINES),
         }
     }
@@ -216,9 +217,7 @@ fn read<S: Stage>(
             // The next item stops the reader.
             return false;
         }
-        let Ok(text) = simdutf8::basic::from_utf8(line) else {
-            return false;
-        };
+        let text = line;
         let full = {
             let b = batch.borrow();
             b.text.capacity() - b.text.len() < text.len()
@@ -239,15 +238,13 @@ fn read<S: Stage>(
         {
             let mut b = batch.borrow_mut();
             let start = b.text.len();
-            b.text.push_str(text);
+            b.text.extend_from_slice(text);
             let end = b.text.len();
-            // SAFETY: the capacity sufficed, so `push_str` did not move the
-            // text; bytes `start..end` are not written again until the
-            // batch is cleared, after its entries are gone (module docs).
-            let line: &str = unsafe {
-                let bytes = std::slice::from_raw_parts(b.text.as_ptr().add(start), end - start);
-                std::str::from_utf8_unchecked(bytes)
-            };
+            // SAFETY: the capacity sufficed, so `extend_from_slice` did not
+            // move the text; bytes `start..end` are not written again until
+            // the batch is cleared, after its entries are gone (module docs).
+            let line: &[u8] =
+                unsafe { std::slice::from_raw_parts(b.text.as_ptr().add(start), end - start) };
             let Some(parsed) = stage.parse(line) else {
                 b.text.truncate(start);
                 return false;
@@ -282,20 +279,22 @@ fn read<S: Stage>(
 }
 
 /// The item the reader makes of a line the stage took but the checker did
-/// not: the line is one JSON value (the stage's parse accepted it) within
-/// the nesting limit, so the reader's item is that value with its notes.
-/// Its line number is not kept (0); the checker does not read it.
-fn reparse(line: &str, depth: &ParseOptions) -> Item {
-    match json::parse(line, depth) {
+/// not: the line is one JSON value in UTF-8 (the stage's parse accepted
+/// it) within the nesting limit, so the reader's item is that value with
+/// its notes. Its line number is not kept (0); the checker does not read
+/// it.
+fn reparse(line: &[u8], depth: &ParseOptions) -> Item {
+    let parsed = match std::str::from_utf8(line) {
+        Ok(text) => json::parse(text, depth).map_err(|e| format!("{e:?}")),
+        Err(e) => Err(e.to_string()),
+    };
+    match parsed {
         Ok(p) => Item::Value {
             line: 0,
             value: p.value,
             notes: p.notes,
         },
         // A stage only takes lines that are JSON: not reached.
-        Err(e) => Item::Unparseable {
-            line: 0,
-            reason: format!("{e:?}"),
-        },
+        Err(reason) => Item::Unparseable { line: 0, reason },
     }
 }
