@@ -110,7 +110,7 @@ fn benches(c: &mut Criterion) {
             stream::read_stream_with(
                 &bytes[..],
                 &ReadOptions::default(),
-                |l| black_box(l).len() > 1,
+                |l, _| black_box(l).len() > 1,
                 |item| {
                     black_box(item);
                     ControlFlow::Continue(())

@@ -535,7 +535,7 @@ fn parse(file: &Path) -> anyhow::Result<()> {
     stream::read_stream_with(
         input,
         &ReadOptions::default(),
-        |line| {
+        |line, _| {
             let ok = agui_model::fast::parses(line);
             fast += usize::from(ok);
             ok

@@ -406,7 +406,7 @@ fn through_reader(bytes: &[u8], projection: bool) -> (Report, Report) {
     stream::read_stream_with(
         bytes,
         &opts,
-        |line| fast.borrow_mut().try_push_line(line),
+        |line, _| fast.borrow_mut().try_push_line(line),
         |item| {
             feed(&mut fast.borrow_mut(), item);
             ControlFlow::Continue(())

@@ -5,10 +5,14 @@
 //! order, on every corpus case, on generated streams of both writers, on
 //! byte-edited streams (every fallback: broken lines, events outside runs,
 //! escapes, CRLF, a byte order mark, a JSON array), and under small limits.
+//! Every stream is read ahead three ways: lines handed over raw when the
+//! checking thread is idle (the default, timing-dependent), no line raw,
+//! and every line raw, so both of the checking thread's paths are covered
+//! whatever the timing.
 
 mod common;
 
-use agui_model::check::{Reading, check_reader_with};
+use agui_model::check::{Reading, Shed, check_reader_ahead, check_reader_with};
 use agui_model::{Checker, Finding, Limits, Report};
 use common::{Rng, corpus_files, many_runs, read_case, synth_stream};
 use serde_json::Value;
@@ -35,16 +39,30 @@ fn summary(r: &Report) -> String {
     )
 }
 
-fn check(bytes: &[u8], limits: Limits, reading: Reading) -> Seen {
-    let kept = check_reader_with(bytes, Checker::new().with_limits(limits), reading)
-        .expect("reading memory");
+/// How a test reads a stream.
+#[derive(Debug, Clone, Copy)]
+enum How {
+    OneThread,
+    Ahead(Shed),
+}
+
+fn read(bytes: &[u8], checker: Checker, how: How) -> Report {
+    match how {
+        How::OneThread => check_reader_with(bytes, checker, Reading::OneThread),
+        How::Ahead(shed) => check_reader_ahead(bytes, checker, shed),
+    }
+    .expect("reading memory")
+}
+
+fn check(bytes: &[u8], limits: Limits, how: How) -> Seen {
+    let kept = read(bytes, Checker::new().with_limits(limits), how);
     let findings = Rc::new(RefCell::new(Vec::new()));
     let runs = Rc::new(RefCell::new(Vec::new()));
     let (f, r) = (Rc::clone(&findings), Rc::clone(&runs));
     let checker = Checker::with_projection_sink(move |run| r.borrow_mut().push(run))
         .with_limits(limits)
         .with_sink(move |x: Finding<'_>| f.borrow_mut().push(format!("{x:?}")));
-    let sunk = check_reader_with(bytes, checker, reading).expect("reading memory");
+    let sunk = read(bytes, checker, how);
     Seen {
         report: format!("{} / sunk: {}", summary(&kept), summary(&sunk)),
         findings: findings.take(),
@@ -53,9 +71,11 @@ fn check(bytes: &[u8], limits: Limits, reading: Reading) -> Seen {
 }
 
 fn assert_same(bytes: &[u8], limits: Limits, what: &str) {
-    let one = check(bytes, limits, Reading::OneThread);
-    let ahead = check(bytes, limits, Reading::ParseAhead);
-    assert_eq!(one, ahead, "{what}");
+    let one = check(bytes, limits, How::OneThread);
+    for shed in [Shed::WhenIdle, Shed::Never, Shed::Always] {
+        let ahead = check(bytes, limits, How::Ahead(shed));
+        assert_eq!(one, ahead, "{what}, shedding {shed:?}");
+    }
 }
 
 fn limit_cases() -> Vec<(Limits, &'static str)> {
@@ -285,7 +305,7 @@ fn lines_larger_than_a_batch_report_the_same() {
     );
     // From construction: the message is every delta in order, and the
     // line with the broken escape is the one violation (event 9).
-    let seen = check(text.as_bytes(), Limits::default(), Reading::ParseAhead);
+    let seen = check(text.as_bytes(), Limits::default(), How::Ahead(Shed::Never));
     assert_eq!(seen.runs.len(), 1);
     assert_eq!(
         seen.runs[0]["messages"][0]["content"].as_str(),

@@ -29,6 +29,42 @@ pub enum Reading {
     ParseAhead,
 }
 
+/// Which lines the parse-ahead thread hands over unparsed, for the
+/// checking thread to parse (besides lines whose parse would allocate).
+/// Not part of the API: the tests run every policy against one thread.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Shed {
+    /// Lines read while the checking thread has no batch waiting: the
+    /// reader sheds work when it is the slower thread.
+    #[default]
+    WhenIdle,
+    /// None: every line is parsed on the reader thread.
+    Never,
+    /// Every line.
+    Always,
+}
+
+/// [`check_reader_with`] parsing ahead, shedding as `shed` says (when the
+/// limits allow parsing ahead). Not part of the API: for the tests.
+#[doc(hidden)]
+pub fn check_reader_ahead(
+    input: impl BufRead + Send,
+    checker: Checker,
+    shed: Shed,
+) -> io::Result<Report> {
+    let mut checker = checker;
+    feed_as(
+        input,
+        &mut checker,
+        Reading::ParseAhead,
+        shed,
+        || false,
+        |_, _| {},
+    )?;
+    Ok(checker.finish())
+}
+
 /// [`check_reader`], read as `reading` says.
 pub fn check_reader_with(
     input: impl BufRead + Send,
@@ -51,6 +87,17 @@ pub fn feed(
     stop: impl FnMut() -> bool,
     observe: impl FnMut(usize, &serde_json::Value),
 ) -> io::Result<()> {
+    feed_as(input, checker, reading, Shed::default(), stop, observe)
+}
+
+fn feed_as(
+    input: impl BufRead + Send,
+    checker: &mut Checker,
+    reading: Reading,
+    shed: Shed,
+    stop: impl FnMut() -> bool,
+    observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
     // Under a nesting limit the fast path never applies, and nothing is
     // gained by parsing ahead.
     let ahead = reading == Reading::ParseAhead && checker.limits().nesting > crate::fast::MAX_DEPTH;
@@ -61,6 +108,7 @@ pub fn feed(
             input,
             checker,
             stack,
+            shed,
             stop,
             observe,
         );
@@ -77,7 +125,7 @@ pub fn feed_here(
 ) -> io::Result<()> {
     let opts = checker.limits().read_options();
     let checker = RefCell::new(checker);
-    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
+    let fast = |line: &[u8], _| checker.borrow_mut().try_push_line(line);
     stream::read_stream_with(input, &opts, fast, |item| {
         let mut c = checker.borrow_mut();
         if let Item::Value { value, .. } = &item {
@@ -105,7 +153,7 @@ pub fn check_reader_until(
     let checker = RefCell::new(checker);
     // Common lines take the checker's borrowed fast path; the rest are
     // parsed by the reader and pushed as values (same report either way).
-    let fast = |line: &[u8]| checker.borrow_mut().try_push_line(line);
+    let fast = |line: &[u8], _| checker.borrow_mut().try_push_line(line);
     stream::read_stream_with(input, &opts, fast, |item| {
         push_item(&mut checker.borrow_mut(), item);
         if stop() {

@@ -129,22 +129,43 @@ pub fn read_stream<R: BufRead>(
     opts: &ReadOptions,
     on_item: impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<usize> {
-    read_stream_with(r, opts, |_| false, on_item)
+    read_stream_with(r, opts, |_, _| false, on_item)
 }
 
-/// [`read_stream`], but each JSON Lines line is first offered raw (without
-/// its line ending, not yet parsed) to `take`; a line `take` handles (it
-/// returns `true`) is counted but not parsed nor handed to `on_item`. This
-/// is how the checker's borrowed fast path reads lines.
+/// Where a non-blank JSON Lines line offered to `take` stands (see
+/// [`read_stream_with`]): what its item needs ([`line_item_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineAt {
+    /// The 1-based line number.
+    pub line: usize,
+    /// Bytes of the line consumed before it (leading whitespace of the
+    /// first line), so columns stay true.
+    pub col: usize,
+    /// False for a last line with no newline.
+    pub terminated: bool,
+}
+
+/// The item the reader makes of a non-blank line it offered to `take`
+/// (where [`LineAt`] says it was), had `take` not handled it: a line
+/// handed elsewhere raw gets exactly the reader's item.
+pub fn line_item_at(text: &[u8], at: LineAt, opts: &ReadOptions) -> Item {
+    item_of(parse_line(text, at.terminated, at.col, opts), at.line)
+}
+
+/// [`read_stream`], but each non-blank JSON Lines line is first offered
+/// raw (without its line ending, not yet parsed) to `take`, with where it
+/// stands; a line `take` handles (it returns `true`) is counted but not
+/// parsed nor handed to `on_item`. This is how the checker's borrowed fast
+/// path reads lines.
 pub fn read_stream_with<R: BufRead>(
     mut r: R,
     opts: &ReadOptions,
-    mut take: impl FnMut(&[u8]) -> bool,
+    mut take: impl FnMut(&[u8], LineAt) -> bool,
     mut on_item: impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<usize> {
     let taken = Cell::new(0usize);
-    let mut take = |line: &[u8]| {
-        let t = take(line);
+    let mut take = |line: &[u8], at: LineAt| {
+        let t = take(line, at);
         taken.set(taken.get() + usize::from(t));
         t
     };
@@ -287,7 +308,7 @@ fn read_lines<R: BufRead>(
     r: &mut R,
     opts: &ReadOptions,
     mut pos: Pos,
-    take: &mut impl FnMut(&[u8]) -> bool,
+    take: &mut impl FnMut(&[u8], LineAt) -> bool,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let cap = opts.max_line_bytes.saturating_add(1);
@@ -367,9 +388,14 @@ fn line_item(
     line: usize,
     col: usize,
     opts: &ReadOptions,
-    take: &mut impl FnMut(&[u8]) -> bool,
+    take: &mut impl FnMut(&[u8], LineAt) -> bool,
 ) -> Option<Item> {
-    if text.iter().all(u8::is_ascii_whitespace) || take(text) {
+    let at = LineAt {
+        line,
+        col,
+        terminated,
+    };
+    if text.iter().all(u8::is_ascii_whitespace) || take(text, at) {
         return None;
     }
     Some(item_of(parse_line(text, terminated, col, opts), line))
@@ -450,7 +476,7 @@ fn read_array_or_lines<R: BufRead>(
     r: &mut R,
     opts: &ReadOptions,
     pos: Pos,
-    take: &mut impl FnMut(&[u8]) -> bool,
+    take: &mut impl FnMut(&[u8], LineAt) -> bool,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let mut first = Vec::new();

@@ -33,20 +33,24 @@ impl Stage for FastStage {
         checker.try_push_event(parsed)
     }
 
-    /// A string with an escape is decoded into a `String`; a patch is a
-    /// `Vec` of operations; an outcome other than the plain success is a
-    /// parsed `Value`. Everything else borrows the line.
-    fn allocates(&self, line: &[u8], parsed: &Typed<'_>) -> bool {
+    /// A string with an escape is decoded into a `String` (an escape
+    /// elsewhere is rare).
+    fn defers(&self, line: &[u8]) -> bool {
         memchr::memchr(b'\\', line).is_some()
-            || matches!(
-                parsed.body,
-                Body::StateDelta { .. }
-                    | Body::ActivityDelta { .. }
-                    | Body::SubagentFinished {
-                        outcome: Some(Val::Owned(_)),
-                        ..
-                    }
-            )
+    }
+
+    /// A patch is a `Vec` of operations; an outcome other than the plain
+    /// success is a parsed `Value`. Everything else borrows the line.
+    fn allocates(&self, parsed: &Typed<'_>) -> bool {
+        matches!(
+            parsed.body,
+            Body::StateDelta { .. }
+                | Body::ActivityDelta { .. }
+                | Body::SubagentFinished {
+                    outcome: Some(Val::Owned(_)),
+                    ..
+                }
+        )
     }
 
     fn push_line(&self, checker: &mut Checker, line: &[u8]) -> bool {

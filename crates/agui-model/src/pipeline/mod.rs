@@ -5,14 +5,20 @@
 //! file).
 //!
 //! The reader thread runs the one stream reader ([`stream::read_stream_with`])
-//! unchanged: every line is first offered to a [`Stage`], whose parse runs
-//! on the reader thread; a line the stage takes is copied once into the
-//! batch's text and parsed there, its parse borrowing that text (nothing
-//! else is copied: the text travels with the batch); every other line
-//! becomes the reader's own [`Item`], as it would on one thread. The
-//! checking thread feeds the entries in order; a parsed line the checker
-//! does not take there (its fast path applies only inside a run) is parsed
-//! into the very `Value` the reader would have made. Reports are therefore
+//! unchanged: every line is copied once into the batch's text (which
+//! travels with the batch) and offered to a [`Stage`], whose parse runs on
+//! the reader thread and borrows that text; a line the stage declines
+//! becomes the reader's own [`Item`], as it would on one thread. Some
+//! lines are handed over raw instead, to be parsed on the checking thread
+//! exactly as on one thread: a line whose parse would allocate
+//! ([`Stage::defers`], [`Stage::allocates`]), and every line read while
+//! the checking thread has no batch waiting (it is idle or about to be:
+//! the reader, which is then the slower, sheds work to it, and the two
+//! threads balance whatever the workload). The checking thread feeds the
+//! entries in order; a parsed line the checker does not take there (its
+//! fast path applies only inside a run) is parsed into the very `Value`
+//! the reader would have made, and a raw line it does not take gets the
+//! reader's own item ([`stream::line_item_at`]). Reports are therefore
 //! identical to [`crate::check::check_reader`]'s (the differential tests in
 //! `agui-bench` compare them).
 //!
@@ -27,14 +33,15 @@
 
 pub(crate) mod fast_stage;
 
+use crate::check::Shed;
 use crate::checker::Checker;
 use crate::json::{self, ParseOptions};
-use crate::stream::{self, Item, ReadOptions};
+use crate::stream::{self, Item, LineAt, ReadOptions};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// Lines in one batch: large enough that the channel costs nothing per
@@ -44,6 +51,10 @@ const BATCH_LINES: usize = 2048;
 /// Batches in flight between the threads (memory: a few batches of about
 /// 2,000 lines each).
 const IN_FLIGHT: usize = 4;
+
+/// Under [`Shed::WhenIdle`], the reader hands lines over raw while fewer
+/// batches than this wait for the checking thread (2 measured the same).
+const RAW_BELOW: usize = 1;
 
 /// What the reader thread makes of a line, and how the checker takes it.
 pub(crate) trait Stage: Sync {
@@ -69,16 +80,20 @@ pub(crate) trait Stage: Sync {
     /// keep it past the call.
     fn push<'a>(&self, checker: &mut Checker, parsed: Self::Parsed<'a>) -> bool;
 
-    /// Whether `parsed` holds memory of its own (not only borrows of
-    /// `line`). Such a line is parsed again on the checking thread instead
-    /// of handed over: memory allocated on one thread and freed on the
-    /// other makes glibc's `free` wait on the reader's arena lock, which
-    /// cost more than the parse (docs/performance.md).
-    fn allocates(&self, line: &[u8], parsed: &Self::Parsed<'_>) -> bool;
+    /// Whether `line`'s parse would hold memory of its own, by a cheap
+    /// look at its bytes: it is handed over raw without a parse here.
+    /// Memory allocated on one thread and freed on the other makes glibc's
+    /// `free` wait on the reader's arena lock, which cost more than the
+    /// parse (docs/performance.md).
+    fn defers(&self, line: &[u8]) -> bool;
+
+    /// Whether `parsed` holds memory of its own (not only borrows of its
+    /// line) all the same: it is dropped here and its line handed over raw.
+    fn allocates(&self, parsed: &Self::Parsed<'_>) -> bool;
 
     /// Parses `line` on the checking thread and feeds it, as
     /// [`Stage::push`] would have fed the parse; `false` if the checker did
-    /// not take it.
+    /// not take it (or the stage would have declined it).
     fn push_line(&self, checker: &mut Checker, line: &[u8]) -> bool;
 }
 
@@ -86,9 +101,13 @@ pub(crate) trait Stage: Sync {
 enum Entry<P> {
     /// A line the stage parsed: `text[start..end]`.
     Line { start: usize, end: usize, parsed: P },
-    /// A line the stage parsed but that is parsed again on the checking
-    /// thread ([`Stage::allocates`]): `text[start..end]`.
-    Again { start: usize, end: usize },
+    /// A line handed over unparsed, `text[start..end]`, read where `at`
+    /// says: the checking thread parses it.
+    Raw {
+        start: usize,
+        end: usize,
+        at: LineAt,
+    },
     /// An item of the reader.
     Item(Item),
 }
@@ -119,12 +138,13 @@ impl<P> Batch<P> {
 /// parsed line (as [`crate::check::check_reader_until`] does); `observe`
 /// sees each value pushed on the `Value` path, with the checker's event
 /// count before it. `stack` is the reader thread's stack size (it builds
-/// values nested up to the limit).
+/// values nested up to the limit). `shed` says which lines go over raw.
 pub(crate) fn feed<S: Stage>(
     stage: &S,
     input: impl BufRead + Send,
     checker: &mut Checker,
     stack: usize,
+    shed: Shed,
     mut stop: impl FnMut() -> bool,
     mut observe: impl FnMut(usize, &Value),
 ) -> io::Result<()> {
@@ -132,19 +152,26 @@ pub(crate) fn feed<S: Stage>(
     let (to_checker, batches) = mpsc::sync_channel::<Batch<S::Parsed<'static>>>(IN_FLIGHT);
     let (to_reader, spent) = mpsc::channel::<Batch<S::Parsed<'static>>>();
     let closed = AtomicBool::new(false);
+    let queued = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        let (opts_ref, closed_ref) = (&opts, &closed);
-        // The sender moves to the reader: when it is done, the batches end.
+        let link = Link {
+            out: to_checker,
+            spent,
+            closed: &closed,
+            queued: &queued,
+        };
+        let opts_ref = &opts;
+        // The link (with the sender) moves to the reader: when it is done,
+        // the batches end.
         let reader = std::thread::Builder::new()
             .name("parse-ahead".into())
             .stack_size(stack)
-            .spawn_scoped(scope, move || {
-                read(stage, input, opts_ref, &to_checker, &spent, closed_ref)
-            })?;
+            .spawn_scoped(scope, move || read(stage, input, opts_ref, shed, &link))?;
         let depth = ParseOptions {
             max_depth: opts.max_depth,
         };
         'batches: for mut batch in batches.iter() {
+            queued.fetch_sub(1, Ordering::Relaxed);
             let text = std::mem::take(&mut batch.text);
             for entry in batch.entries.drain(..) {
                 let item = match entry {
@@ -154,11 +181,12 @@ pub(crate) fn feed<S: Stage>(
                         }
                         reparse(&text[start..end], &depth)
                     }
-                    Entry::Again { start, end } => {
-                        if stage.push_line(checker, &text[start..end]) {
+                    Entry::Raw { start, end, at } => {
+                        let line = &text[start..end];
+                        if stage.push_line(checker, line) {
                             continue;
                         }
-                        reparse(&text[start..end], &depth)
+                        stream::line_item_at(line, at, &opts)
                     }
                     Entry::Item(item) => item,
                 };
@@ -186,16 +214,26 @@ pub(crate) fn feed<S: Stage>(
     })
 }
 
+/// The reader thread's ends of the channels.
+struct Link<'s, P> {
+    out: mpsc::SyncSender<Batch<P>>,
+    spent: mpsc::Receiver<Batch<P>>,
+    /// Set when either side stops early.
+    closed: &'s AtomicBool,
+    /// Batches sent and not yet taken by the checking thread.
+    queued: &'s AtomicUsize,
+}
+
 /// The reader thread: the stream reader, its lines offered to `stage`,
 /// batched.
 fn read<S: Stage>(
     stage: &S,
     input: impl BufRead,
     opts: &ReadOptions,
-    out: &mpsc::SyncSender<Batch<S::Parsed<'static>>>,
-    spent: &mpsc::Receiver<Batch<S::Parsed<'static>>>,
-    closed: &AtomicBool,
+    shed: Shed,
+    link: &Link<'_, S::Parsed<'static>>,
 ) -> io::Result<()> {
+    let closed = link.closed;
     let batch = RefCell::new(Batch::new());
     // Sends the batch when full (or `force`d); false once the checking
     // side is gone.
@@ -204,20 +242,20 @@ fn read<S: Stage>(
         if b.entries.is_empty() || (!force && b.entries.len() < BATCH_LINES) {
             return true;
         }
-        let next = spent.try_recv().unwrap_or_else(|_| Batch::new());
+        let next = link.spent.try_recv().unwrap_or_else(|_| Batch::new());
         let full = std::mem::replace(&mut *b, next);
-        if out.send(full).is_err() {
+        link.queued.fetch_add(1, Ordering::Relaxed);
+        if link.out.send(full).is_err() {
             closed.store(true, Ordering::Relaxed);
             return false;
         }
         true
     };
-    let take = |line: &[u8]| {
+    let take = |text: &[u8], at: LineAt| {
         if closed.load(Ordering::Relaxed) {
             // The next item stops the reader.
             return false;
         }
-        let text = line;
         let full = {
             let b = batch.borrow();
             b.text.capacity() - b.text.len() < text.len()
@@ -245,18 +283,28 @@ fn read<S: Stage>(
             // the batch is cleared, after its entries are gone (module docs).
             let line: &[u8] =
                 unsafe { std::slice::from_raw_parts(b.text.as_ptr().add(start), end - start) };
-            let Some(parsed) = stage.parse(line) else {
+            let raw = Entry::Raw { start, end, at };
+            let shedding = match shed {
+                Shed::WhenIdle => link.queued.load(Ordering::Relaxed) < RAW_BELOW,
+                Shed::Never => false,
+                Shed::Always => true,
+            };
+            if shedding || stage.defers(line) {
+                b.entries.push(raw);
+            } else if let Some(parsed) = stage.parse(line) {
+                if stage.allocates(&parsed) {
+                    // Its memory is freed here, where it was allocated.
+                    drop(parsed);
+                    b.entries.push(raw);
+                } else {
+                    // SAFETY: as above; the entry travels with the batch's
+                    // text.
+                    let parsed = unsafe { S::erase(parsed) };
+                    b.entries.push(Entry::Line { start, end, parsed });
+                }
+            } else {
                 b.text.truncate(start);
                 return false;
-            };
-            if stage.allocates(line, &parsed) {
-                // Its memory is freed here, where it was allocated.
-                drop(parsed);
-                b.entries.push(Entry::Again { start, end });
-            } else {
-                // SAFETY: as above; the entry travels with the batch's text.
-                let parsed = unsafe { S::erase(parsed) };
-                b.entries.push(Entry::Line { start, end, parsed });
             }
         }
         send(false);
