@@ -167,8 +167,13 @@ pub fn check_reader_until(
 
 /// Feeds one item the reader produced.
 pub fn push_item(checker: &mut Checker, item: Item) {
+    push_item_ref(checker, &item);
+}
+
+/// [`push_item`] of an item the caller keeps.
+pub(crate) fn push_item_ref(checker: &mut Checker, item: &Item) {
     match item {
-        Item::Value { value, notes, .. } => checker.push_parsed(&value, &notes),
+        Item::Value { value, notes, .. } => checker.push_parsed(value, notes),
         Item::Unparseable { line, reason } => {
             checker.push_unparseable(&format!("line {line}: {reason}"))
         }
@@ -177,7 +182,7 @@ pub fn push_item(checker: &mut Checker, item: Item) {
             kind,
             limit,
             reason,
-        } => checker.push_over_limit(kind, limit, &format!("line {line}: {reason}")),
+        } => checker.push_over_limit(*kind, *limit, &format!("line {line}: {reason}")),
     }
 }
 

@@ -34,7 +34,7 @@ impl Checker {
         let Some(ev) = fast::parse(line) else {
             return false;
         };
-        self.push_event(ev);
+        self.push_event(&ev);
         true
     }
 
@@ -50,7 +50,7 @@ impl Checker {
     /// An event parsed ahead on another thread (`crate::pipeline`): checked
     /// as [`Checker::try_push_line`] would check its line, or `false`
     /// having changed nothing.
-    pub(crate) fn try_push_event(&mut self, ev: crate::body::Typed<'_>) -> bool {
+    pub(crate) fn try_push_event(&mut self, ev: &crate::body::Typed<'_>) -> bool {
         if !self.takes_fast() {
             return false;
         }
@@ -59,10 +59,10 @@ impl Checker {
     }
 
     #[inline(always)]
-    fn push_event(&mut self, ev: crate::body::Typed<'_>) {
+    fn push_event(&mut self, ev: &crate::body::Typed<'_>) {
         let i = self.index;
         self.index += 1;
-        self.dispatch(i, &ev);
+        self.dispatch(i, ev);
         self.flush();
     }
 }

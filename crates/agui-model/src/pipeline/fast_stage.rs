@@ -9,7 +9,7 @@
 //! of one thread (docs/performance.md).
 
 use super::Stage;
-use crate::body::{Body, Typed, Val};
+use crate::body::Typed;
 use crate::checker::Checker;
 use crate::fast;
 
@@ -29,28 +29,8 @@ impl Stage for FastStage {
         unsafe { std::mem::transmute::<Typed<'a>, Typed<'static>>(parsed) }
     }
 
-    fn push<'a>(&self, checker: &mut Checker, parsed: Typed<'a>) -> bool {
+    fn push<'a>(&self, checker: &mut Checker, parsed: &Typed<'a>) -> bool {
         checker.try_push_event(parsed)
-    }
-
-    /// A string with an escape is decoded into a `String` (an escape
-    /// elsewhere is rare).
-    fn defers(&self, line: &[u8]) -> bool {
-        memchr::memchr(b'\\', line).is_some()
-    }
-
-    /// A patch is a `Vec` of operations; an outcome other than the plain
-    /// success is a parsed `Value`. Everything else borrows the line.
-    fn allocates(&self, parsed: &Typed<'_>) -> bool {
-        matches!(
-            parsed.body,
-            Body::StateDelta { .. }
-                | Body::ActivityDelta { .. }
-                | Body::SubagentFinished {
-                    outcome: Some(Val::Owned(_)),
-                    ..
-                }
-        )
     }
 
     fn push_line(&self, checker: &mut Checker, line: &[u8]) -> bool {
@@ -61,6 +41,7 @@ impl Stage for FastStage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::Body;
     use std::borrow::Cow;
 
     #[test]

@@ -10,8 +10,7 @@
 //! the reader thread and borrows that text; a line the stage declines
 //! becomes the reader's own [`Item`], as it would on one thread. Some
 //! lines are handed over raw instead, to be parsed on the checking thread
-//! exactly as on one thread: a line whose parse would allocate
-//! ([`Stage::defers`], [`Stage::allocates`]), and every line read while
+//! exactly as on one thread: every line read while
 //! the checking thread has no batch waiting (it is idle or about to be:
 //! the reader, which is then the slower, sheds work to it, and the two
 //! threads balance whatever the workload). The checking thread feeds the
@@ -77,19 +76,9 @@ pub(crate) trait Stage: Sync {
 
     /// Feeds a parsed line; `false` if the checker did not take it
     /// (nothing changed). Generic over the borrow, so the checker cannot
-    /// keep it past the call.
-    fn push<'a>(&self, checker: &mut Checker, parsed: Self::Parsed<'a>) -> bool;
-
-    /// Whether `line`'s parse would hold memory of its own, by a cheap
-    /// look at its bytes: it is handed over raw without a parse here.
-    /// Memory allocated on one thread and freed on the other makes glibc's
-    /// `free` wait on the reader's arena lock, which cost more than the
-    /// parse (docs/performance.md).
-    fn defers(&self, line: &[u8]) -> bool;
-
-    /// Whether `parsed` holds memory of its own (not only borrows of its
-    /// line) all the same: it is dropped here and its line handed over raw.
-    fn allocates(&self, parsed: &Self::Parsed<'_>) -> bool;
+    /// keep it past the call; by reference, so it is dropped (its memory
+    /// freed) on the reader thread.
+    fn push<'a>(&self, checker: &mut Checker, parsed: &Self::Parsed<'a>) -> bool;
 
     /// Parses `line` on the checking thread and feeds it, as
     /// [`Stage::push`] would have fed the parse; `false` if the checker did
@@ -113,7 +102,12 @@ enum Entry<P> {
 }
 
 /// Lines handed over at once. `entries` is declared first so it is
-/// dropped first: its parsed lines borrow `text`.
+/// dropped first: its parsed lines borrow `text`. The checking thread
+/// reads the entries in place and sends the batch back; the reader clears
+/// it before filling it again, so the memory a parse allocated (a decoded
+/// escape, a patch, an outcome) is freed on the thread that allocated it:
+/// freed on the other thread, it made glibc's `free` wait on the reader's
+/// arena lock, which cost more than the parse (docs/performance.md).
 struct Batch<P> {
     entries: Vec<Entry<P>>,
     text: Vec<u8>,
@@ -128,8 +122,8 @@ impl<P> Batch<P> {
     }
 
     fn clear(&mut self) {
-        self.text.clear();
         self.entries.clear();
+        self.text.clear();
     }
 }
 
@@ -170,37 +164,40 @@ pub(crate) fn feed<S: Stage>(
         let depth = ParseOptions {
             max_depth: opts.max_depth,
         };
-        'batches: for mut batch in batches.iter() {
+        'batches: for batch in batches.iter() {
             queued.fetch_sub(1, Ordering::Relaxed);
-            let text = std::mem::take(&mut batch.text);
-            for entry in batch.entries.drain(..) {
+            let text = &batch.text;
+            // The entries are read in place and go back with the batch: what
+            // the reader allocated is freed there (see `Batch`).
+            for entry in &batch.entries {
+                let made;
                 let item = match entry {
                     Entry::Line { start, end, parsed } => {
                         if stage.push(checker, parsed) {
                             continue;
                         }
-                        reparse(&text[start..end], &depth)
+                        made = reparse(&text[*start..*end], &depth);
+                        &made
                     }
                     Entry::Raw { start, end, at } => {
-                        let line = &text[start..end];
+                        let line = &text[*start..*end];
                         if stage.push_line(checker, line) {
                             continue;
                         }
-                        stream::line_item_at(line, at, &opts)
+                        made = stream::line_item_at(line, *at, &opts);
+                        &made
                     }
                     Entry::Item(item) => item,
                 };
-                if let Item::Value { value, .. } = &item {
+                if let Item::Value { value, .. } = item {
                     observe(checker.events(), value);
                 }
-                crate::check::push_item(checker, item);
+                crate::check::push_item_ref(checker, item);
                 if stop() {
                     closed.store(true, Ordering::Relaxed);
                     break 'batches;
                 }
             }
-            batch.text = text;
-            batch.clear();
             // The reader may be gone already (it finished): nothing to do.
             let _ = to_reader.send(batch);
         }
@@ -242,7 +239,13 @@ fn read<S: Stage>(
         if b.entries.is_empty() || (!force && b.entries.len() < BATCH_LINES) {
             return true;
         }
-        let next = link.spent.try_recv().unwrap_or_else(|_| Batch::new());
+        let next = match link.spent.try_recv() {
+            Ok(mut spent) => {
+                spent.clear();
+                spent
+            }
+            Err(_) => Batch::new(),
+        };
         let full = std::mem::replace(&mut *b, next);
         link.queued.fetch_add(1, Ordering::Relaxed);
         if link.out.send(full).is_err() {
@@ -289,19 +292,12 @@ fn read<S: Stage>(
                 Shed::Never => false,
                 Shed::Always => true,
             };
-            if shedding || stage.defers(line) {
+            if shedding {
                 b.entries.push(raw);
             } else if let Some(parsed) = stage.parse(line) {
-                if stage.allocates(&parsed) {
-                    // Its memory is freed here, where it was allocated.
-                    drop(parsed);
-                    b.entries.push(raw);
-                } else {
-                    // SAFETY: as above; the entry travels with the batch's
-                    // text.
-                    let parsed = unsafe { S::erase(parsed) };
-                    b.entries.push(Entry::Line { start, end, parsed });
-                }
+                // SAFETY: as above; the entry travels with the batch's text.
+                let parsed = unsafe { S::erase(parsed) };
+                b.entries.push(Entry::Line { start, end, parsed });
             } else {
                 b.text.truncate(start);
                 return false;
