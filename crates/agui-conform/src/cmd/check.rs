@@ -43,7 +43,7 @@ pub struct Args {
     pub jobs: Option<usize>,
     /// Read the file with a parse-ahead thread (reading and parsing on one
     /// core, checking on another; the same report): `auto` for a file of
-    /// 4 MiB or more when a second core is there, `on`, `off`.
+    /// 2 MiB or more when a second core is there, `on`, `off`.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ParseAhead::Auto)]
     pub parse_ahead: ParseAhead,
     /// Output form: a readable report, one JSON object, or a SARIF 2.1.0
@@ -207,9 +207,9 @@ pub(super) fn file_size(input: &Path) -> Option<u64> {
 
 /// Files from this size up are read with the parse-ahead thread under
 /// `--parse-ahead auto`: below it the thread's start and hand-over cost
-/// more than it gives back (a 1 MB file: 4.7 ms against 4.1 ms on one
-/// thread; docs/performance.md, issue 20).
-const AHEAD_FROM_BYTES: u64 = 4 << 20;
+/// about what it gives back (a 1 MB file: 4.8 ms against 4.7 ms on one
+/// thread; 2 MB: 6.9 ms against 7.8 ms; docs/performance.md, issue 20).
+const AHEAD_FROM_BYTES: u64 = 2 << 20;
 
 /// How to read an input: with the parse-ahead thread when asked
 /// (`--parse-ahead on`), or under `auto` for a file of at least
