@@ -116,6 +116,9 @@ pub struct RunBook {
     /// Invocations that finished `suspended` in this run, in order, with
     /// their interrupt ids.
     pub suspended: Vec<(String, Vec<String>)>,
+    /// How many parts of entities are open: the end of a run looks for
+    /// them through every name only when there are any.
+    open_parts: usize,
 }
 
 impl RunBook {
@@ -128,6 +131,7 @@ impl RunBook {
         self.steps.clear();
         self.announce_order.clear();
         self.suspended.clear();
+        self.open_parts = 0;
     }
 
     // ---- names ----
@@ -261,6 +265,7 @@ impl RunBook {
             // Opening what is open keeps the first opener.
             if e.open & part.bit() == 0 {
                 e.opened[part.slot()] = u32::try_from(at).unwrap_or(u32::MAX);
+                self.open_parts += 1;
             }
             e.open |= part.bit();
         }
@@ -281,6 +286,7 @@ impl RunBook {
             return None;
         }
         e.open &= !part.bit();
+        self.open_parts = self.open_parts.saturating_sub(1);
         Some((e.owner, e.attributed, n))
     }
 
@@ -319,6 +325,9 @@ impl RunBook {
             (Part::Span, "reasoning span"),
             (Part::Message, "reasoning message"),
         ] {
+            if self.open_parts == 0 {
+                break;
+            }
             for (id, at) in self.open_ids(part) {
                 seen(at);
                 out.push(format!("{prefix} {id:?}"));
