@@ -6,7 +6,8 @@
 //! - checking is deterministic: the same items give the same report;
 //! - the checker's borrowed fast path (`agui_model::check`, what
 //!   `agui-conform check` runs) gives the same report as the `Value` path
-//!   (violations, limit notices, counts, projection);
+//!   (violations, limit notices, counts, projection), and so does the
+//!   parse-ahead thread, whichever lines it hands over unparsed;
 //! - every reported index is at most the number of items (the number of
 //!   items itself is the end-of-input index);
 //! - the checker is streaming: checking a prefix of `k` items reports
@@ -18,6 +19,7 @@
 //!   index, path) when its items are re-serialized as JSON Lines
 //!   (`agui_model::json::Out`) and read and checked again.
 
+use agui_model::check::{Shed, check_reader_ahead};
 use agui_model::json::Out;
 use agui_model::stream::{Item, ReadOptions, read_stream};
 use agui_model::{Checker, LimitKind, Limits, Report, RuleId, Verdict};
@@ -116,7 +118,18 @@ pub fn run(bytes: &[u8]) {
     under_small_limits(bytes);
 
     // The fast path is the `Value` path.
-    same_report(&report, &check_fast(bytes), "the fast path");
+    let fast = check_fast(bytes);
+    same_report(&report, &fast, "the fast path");
+    // Parsing ahead is reading on one thread, every line parsed on the
+    // reader thread or every line handed over raw.
+    for shed in [Shed::Never, Shed::Always] {
+        let ahead = check_reader_ahead(bytes, Checker::new(), shed).unwrap_or_default();
+        same_report(&fast, &ahead, &format!("parsing ahead, shedding {shed:?}"));
+        assert_eq!(
+            fast.events, ahead.events,
+            "parsing ahead: other event count"
+        );
+    }
 
     if report.verdict() == Verdict::Accept {
         reserialized_stays_accepted(&items, &report);
