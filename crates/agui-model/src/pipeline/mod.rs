@@ -1,8 +1,7 @@
 //! The parse-ahead pipeline: a reader thread reads the input, splits it
-//! into lines and parses them, and hands batches of
-//! parsed lines to the checking thread over a bounded channel, so reading
-//! and parsing one stream overlap with checking it (two cores on one
-//! file).
+//! into lines and parses them, and hands batches of parsed lines to the
+//! checking thread over a bounded channel, so reading and parsing one
+//! stream overlap with checking it (two cores on one file).
 //!
 //! The reader thread runs the one stream reader ([`stream::read_stream_with`])
 //! unchanged: every line is copied once into the batch's text (which
@@ -10,10 +9,10 @@
 //! the reader thread and borrows that text; a line the stage declines
 //! becomes the reader's own [`Item`], as it would on one thread. Some
 //! lines are handed over raw instead, to be parsed on the checking thread
-//! exactly as on one thread: every line read while
-//! the checking thread has no batch waiting (it is idle or about to be:
-//! the reader, which is then the slower, sheds work to it, and the two
-//! threads balance whatever the workload). The checking thread feeds the
+//! exactly as on one thread: every line read while the checking thread has
+//! no batch waiting (it is idle or about to be: the reader, which is then
+//! the slower, sheds work to it, and the two threads balance whatever the
+//! workload). The checking thread feeds the
 //! entries in order; a parsed line the checker does not take there (its
 //! fast path applies only inside a run) is parsed into the very `Value`
 //! the reader would have made, and a raw line it does not take gets the
