@@ -30,7 +30,7 @@ pub enum Reading {
 }
 
 /// Which lines the parse-ahead thread hands over unparsed, for the
-/// checking thread to parse (besides lines whose parse would allocate).
+/// checking thread to parse.
 /// Not part of the API: the tests run every policy against one thread.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

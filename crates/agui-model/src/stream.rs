@@ -398,7 +398,7 @@ fn line_item(
     if text.iter().all(u8::is_ascii_whitespace) || take(text, at) {
         return None;
     }
-    Some(item_of(parse_line(text, terminated, col, opts), line))
+    Some(line_item_at(text, at, opts))
 }
 
 /// The item a parse gives.

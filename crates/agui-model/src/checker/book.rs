@@ -101,6 +101,14 @@ struct Slot {
     invocation_at: u32,
 }
 
+impl Slot {
+    /// Where this id's entity of `kind` is in [`RunBook::entities`].
+    #[inline]
+    fn entity(&self, kind: Kind) -> Option<usize> {
+        (self.entities[kind as usize] as usize).checked_sub(1)
+    }
+}
+
 /// Everything the checker knows about the current run.
 #[derive(Debug, Default)]
 pub struct RunBook {
@@ -190,8 +198,7 @@ impl RunBook {
     /// Where name `n`'s entity of `kind` is in [`RunBook::entities`].
     #[inline]
     fn entity_ix(&self, n: Name, kind: Kind) -> Option<usize> {
-        let ix = self.slots.get(n.index())?.entities[kind as usize];
-        (ix as usize).checked_sub(1)
+        self.slots.get(n.index())?.entity(kind)
     }
 
     /// Name `n`'s entity of `kind`, made (with nothing open) if it has
@@ -319,8 +326,7 @@ impl RunBook {
             .iter()
             .enumerate()
             .filter_map(|(ix, s)| {
-                let at = (s.entities[part.kind() as usize] as usize).checked_sub(1)?;
-                let e = self.entities.get(at)?;
+                let e = self.entities.get(s.entity(part.kind())?)?;
                 let ix = u32::try_from(ix).ok()?;
                 (e.open & part.bit() != 0)
                     .then(|| (self.names.str(Name::from_index(ix)), e.opened[part.slot()]))

@@ -12,11 +12,10 @@
 //! exactly as on one thread: every line read while the checking thread has
 //! no batch waiting (it is idle or about to be: the reader, which is then
 //! the slower, sheds work to it, and the two threads balance whatever the
-//! workload). The checking thread feeds the
-//! entries in order; a parsed line the checker does not take there (its
-//! fast path applies only inside a run) is parsed into the very `Value`
-//! the reader would have made, and a raw line it does not take gets the
-//! reader's own item ([`stream::line_item_at`]). Reports are therefore
+//! workload). The checking thread feeds the entries in order; a line,
+//! parsed or raw, that the checker does not take there (its fast path
+//! applies only inside a run) gets the reader's own item
+//! ([`stream::line_item_at`]). Reports are therefore
 //! identical to [`crate::check::check_reader`]'s (the differential tests in
 //! `agui-bench` compare them).
 //!
@@ -33,7 +32,6 @@ pub(crate) mod fast_stage;
 
 use crate::check::Shed;
 use crate::checker::Checker;
-use crate::json::{self, ParseOptions};
 use crate::stream::{self, Item, LineAt, ReadOptions};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -87,8 +85,13 @@ pub(crate) trait Stage: Sync {
 
 /// One entry of a batch, in stream order.
 enum Entry<P> {
-    /// A line the stage parsed: `text[start..end]`.
-    Line { start: usize, end: usize, parsed: P },
+    /// A line the stage parsed: `text[start..end]`, read where `at` says.
+    Line {
+        start: usize,
+        end: usize,
+        at: LineAt,
+        parsed: P,
+    },
     /// A line handed over unparsed, `text[start..end]`, read where `at`
     /// says: the checking thread parses it.
     Raw {
@@ -160,9 +163,6 @@ pub(crate) fn feed<S: Stage>(
             .name("parse-ahead".into())
             .stack_size(stack)
             .spawn_scoped(scope, move || read(stage, input, opts_ref, shed, &link))?;
-        let depth = ParseOptions {
-            max_depth: opts.max_depth,
-        };
         'batches: for batch in batches.iter() {
             queued.fetch_sub(1, Ordering::Relaxed);
             let text = &batch.text;
@@ -171,11 +171,16 @@ pub(crate) fn feed<S: Stage>(
             for entry in &batch.entries {
                 let made;
                 let item = match entry {
-                    Entry::Line { start, end, parsed } => {
+                    Entry::Line {
+                        start,
+                        end,
+                        at,
+                        parsed,
+                    } => {
                         if stage.push(checker, parsed) {
                             continue;
                         }
-                        made = reparse(&text[*start..*end], &depth);
+                        made = stream::line_item_at(&text[*start..*end], *at, &opts);
                         &made
                     }
                     Entry::Raw { start, end, at } => {
@@ -296,7 +301,12 @@ fn read<S: Stage>(
             } else if let Some(parsed) = stage.parse(line) {
                 // SAFETY: as above; the entry travels with the batch's text.
                 let parsed = unsafe { S::erase(parsed) };
-                b.entries.push(Entry::Line { start, end, parsed });
+                b.entries.push(Entry::Line {
+                    start,
+                    end,
+                    at,
+                    parsed,
+                });
             } else {
                 b.text.truncate(start);
                 return false;
@@ -319,25 +329,4 @@ fn read<S: Stage>(
     // What was read before an error is checked before the error is told.
     send(true);
     result.map(drop)
-}
-
-/// The item the reader makes of a line the stage took but the checker did
-/// not: the line is one JSON value in UTF-8 (the stage's parse accepted
-/// it) within the nesting limit, so the reader's item is that value with
-/// its notes. Its line number is not kept (0); the checker does not read
-/// it.
-fn reparse(line: &[u8], depth: &ParseOptions) -> Item {
-    let parsed = match std::str::from_utf8(line) {
-        Ok(text) => json::parse(text, depth).map_err(|e| format!("{e:?}")),
-        Err(e) => Err(e.to_string()),
-    };
-    match parsed {
-        Ok(p) => Item::Value {
-            line: 0,
-            value: p.value,
-            notes: p.notes,
-        },
-        // A stage only takes lines that are JSON: not reached.
-        Err(reason) => Item::Unparseable { line: 0, reason },
-    }
 }
