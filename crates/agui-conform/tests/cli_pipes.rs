@@ -124,3 +124,50 @@ fn wait_for(out: &mut mpsc::Receiver<String>, needle: &str) -> Option<String> {
     }
     None
 }
+
+/// `check --format json` into a pipe asks for a pipe of 1 MiB, so the
+/// projection copied in at the end takes fewer turns between writer and
+/// reader; without the projection the pipe is left as it was.
+#[test]
+fn a_json_report_with_the_projection_widens_its_pipe() {
+    use std::os::fd::AsRawFd;
+    let stream = concat!(
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+        "\n",
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+        "\n"
+    );
+    let ceiling = std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+        .ok()
+        .and_then(|s| s.trim().parse::<i32>().ok())
+        .unwrap_or(0);
+    for (extra, widened) in [(None, true), (Some("--no-projection"), false)] {
+        let mut child = Command::new(BIN)
+            .args(["check", "--format", "json", "-"])
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stream.as_bytes())
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let mut report = String::new();
+        out.read_to_string(&mut report).unwrap();
+        assert!(child.wait().unwrap().success(), "{report}");
+        assert!(report.contains(r#""verdict":"accept""#), "{report}");
+        // SAFETY: F_GETPIPE_SZ only reads the size of a pipe we hold.
+        let size = unsafe { libc::fcntl(out.as_raw_fd(), libc::F_GETPIPE_SZ) };
+        let want = if widened && ceiling >= 1 << 20 {
+            1 << 20
+        } else {
+            64 << 10
+        };
+        assert_eq!(size, want, "{extra:?}");
+    }
+}

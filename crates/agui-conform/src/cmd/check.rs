@@ -174,7 +174,12 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     let (input, live) = open_input(&args.input)?;
     let size = file_size(&args.input);
     let name = label(&args.input);
-    let out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    if wants_projection(&args) {
+        super::pipe::widen_stdout();
+    }
+    // Locked: copying the projection in at the end goes through the
+    // kernel (`io::copy` from its file) only into a locked stdout.
+    let out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let Some(checked) = check_one(&args, args.parse_ahead, input, live, size, &name, out)? else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
@@ -186,7 +191,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
 }
 
 /// Whether the output carries the projection.
-fn wants_projection(args: &Args) -> bool {
+pub(super) fn wants_projection(args: &Args) -> bool {
     match args.format {
         Format::Text => args.projection,
         Format::Json => !args.no_projection,

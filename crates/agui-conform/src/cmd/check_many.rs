@@ -96,6 +96,9 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
     let cancel = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, Done)>();
     let stack = args.limits().stack_bytes();
+    if super::check::wants_projection(args) {
+        super::pipe::widen_stdout();
+    }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
     let mut summary = Summary::default();
     let printed = std::thread::scope(|scope| -> anyhow::Result<bool> {

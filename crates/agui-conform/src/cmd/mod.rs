@@ -9,6 +9,7 @@ pub mod generate;
 pub mod html;
 pub mod input_format;
 pub mod junit;
+mod pipe;
 pub mod producer;
 pub mod producer_record;
 pub mod report;

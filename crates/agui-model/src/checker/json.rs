@@ -18,7 +18,9 @@ use crate::json::Out;
 use crate::limits::{LimitKind, LimitNotice};
 use serde_json::{Map, Value};
 use std::fs::File;
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, Seek, Write};
+use std::sync::mpsc;
+use std::thread;
 
 /// Projection text kept in memory before it goes to a temporary file.
 /// Small on purpose: a buffer that is reused stays in cache and costs no
@@ -88,10 +90,75 @@ fn counts_value(c: &Counts) -> Value {
 #[derive(Debug, Default)]
 struct Spill {
     mem: Vec<u8>,
-    file: Option<File>,
+    file: Place,
     runs: usize,
     /// Pieces of a run's text came, not yet its last.
     mid_run: bool,
+}
+
+/// Where text past [`SPILL_BYTES`] goes.
+#[derive(Debug, Default)]
+enum Place {
+    /// Nothing spilled yet.
+    #[default]
+    None,
+    /// A thread writes the file, so the checking thread does not wait on
+    /// the file system (docs/performance.md: 6 % of a many-run check).
+    Thread(Writer),
+    /// The thread could not start: written here.
+    Here(File),
+}
+
+/// The thread that writes spilled text to the temporary file. Buffers go
+/// over full and come back empty, so the same few stay in cache.
+#[derive(Debug)]
+struct Writer {
+    full: mpsc::SyncSender<Vec<u8>>,
+    empty: mpsc::Receiver<Vec<u8>>,
+    thread: thread::JoinHandle<io::Result<File>>,
+}
+
+impl Writer {
+    /// Starts the thread writing `file`; `None` when no thread could start.
+    fn start(mut file: File) -> Option<Writer> {
+        let (full, todo) = mpsc::sync_channel::<Vec<u8>>(2);
+        let (done, empty) = mpsc::channel();
+        let thread = thread::Builder::new()
+            .name("spill".into())
+            .spawn(move || -> io::Result<File> {
+                for mut buf in todo {
+                    file.write_all(&buf)?;
+                    buf.clear();
+                    // The checking thread may be done: then none is needed.
+                    let _ = done.send(buf);
+                }
+                Ok(file)
+            })
+            .ok()?;
+        Some(Writer {
+            full,
+            empty,
+            thread,
+        })
+    }
+
+    /// Hands `buf` to the thread; an empty buffer to fill next comes back.
+    fn send(&self, buf: Vec<u8>) -> Result<Vec<u8>, ()> {
+        self.full.send(buf).map_err(drop)?;
+        Ok(self
+            .empty
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(SPILL_BYTES + SPILL_BYTES / 4)))
+    }
+
+    /// Waits for everything sent to be written; the file, or the first
+    /// write error.
+    fn finish(self) -> io::Result<File> {
+        drop(self.full);
+        self.thread
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the spill thread panicked")))
+    }
 }
 
 impl Spill {
@@ -121,29 +188,48 @@ impl Spill {
 
     /// Past [`SPILL_BYTES`] in memory, what is kept goes to the file.
     fn spill(&mut self) -> io::Result<()> {
-        if self.mem.len() >= SPILL_BYTES {
-            let file = match self.file.as_mut() {
-                Some(f) => f,
-                None => self.file.insert(tempfile::tempfile()?),
+        if self.mem.len() < SPILL_BYTES {
+            return Ok(());
+        }
+        if let Place::None = self.file {
+            self.file = match Writer::start(tempfile::tempfile()?) {
+                Some(w) => Place::Thread(w),
+                None => Place::Here(tempfile::tempfile()?),
             };
-            file.write_all(&self.mem)?;
-            self.mem.clear();
+        }
+        match &mut self.file {
+            Place::Thread(w) => {
+                let full = std::mem::take(&mut self.mem);
+                match w.send(full) {
+                    Ok(empty) => self.mem = empty,
+                    // The thread stopped: its error says why.
+                    Err(()) => return self.wait().map(drop),
+                }
+            }
+            Place::Here(f) => {
+                f.write_all(&self.mem)?;
+                self.mem.clear();
+            }
+            Place::None => {}
         }
         Ok(())
     }
 
-    /// Copies everything kept, in order, to `out`.
+    /// Everything spilled, written: the file, if any.
+    fn wait(&mut self) -> io::Result<Option<File>> {
+        match std::mem::take(&mut self.file) {
+            Place::None => Ok(None),
+            Place::Here(f) => Ok(Some(f)),
+            Place::Thread(w) => w.finish().map(Some),
+        }
+    }
+
+    /// Copies everything kept, in order, to `out` (by the kernel where it
+    /// can: `io::copy` from a file).
     fn copy_to(&mut self, out: &mut impl Write) -> io::Result<()> {
-        if let Some(f) = self.file.as_mut() {
+        if let Some(mut f) = self.wait()? {
             f.rewind()?;
-            let mut buf = vec![0u8; 1 << 16];
-            loop {
-                let n = f.read(&mut buf)?;
-                if n == 0 {
-                    break;
-                }
-                out.write_all(&buf[..n])?;
-            }
+            io::copy(&mut f, out)?;
         }
         out.write_all(&self.mem)
     }
@@ -318,5 +404,44 @@ impl<W: Write> JsonStream<W> {
         }
         out.write_all(b"}")?;
         Ok(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{JsonStream, Report, SPILL_BYTES};
+
+    /// Runs whose text is several times [`SPILL_BYTES`] go through the
+    /// spill thread and come back whole, in order, each run's pieces
+    /// joined and the runs apart by commas.
+    #[test]
+    fn spilled_runs_come_back_in_order() {
+        let mut s = JsonStream::new(Vec::new(), None);
+        let mut want = Vec::new();
+        for run in 0..12 {
+            let pieces: Vec<Vec<u8>> = (0..5)
+                .map(|k| format!("{run}:{k}:").repeat(SPILL_BYTES / 40).into_bytes())
+                .collect();
+            if run > 0 {
+                want.push(b',');
+            }
+            want.push(b'"');
+            s.run_text(b"\"", false);
+            for p in &pieces {
+                s.run_text(p, false);
+                want.extend_from_slice(p);
+            }
+            s.run_text(b"\"", true);
+            want.push(b'"');
+        }
+        let out = s.finish(&Report::default(), true).expect("writes");
+        let text = String::from_utf8(out).expect("UTF-8");
+        let runs = text
+            .split_once(r#""projection":{"runs":["#)
+            .map(|(_, r)| r)
+            .and_then(|r| r.strip_suffix("]}}"))
+            .expect("the projection's runs");
+        assert!(want.len() > 3 * SPILL_BYTES, "{}", want.len());
+        assert!(runs.as_bytes() == want, "the runs differ");
     }
 }
