@@ -219,23 +219,8 @@ fn string(out: &mut Vec<u8>, s: &str) {
 /// a kept surrogate (U+10F800 and up) that needs [`string`]'s slow path.
 fn escaped(out: &mut Vec<u8>, b: &[u8]) -> bool {
     const F4: u64 = u64::from_ne_bytes([0xF4; 8]);
+    // Eight bytes at a time to the next byte to escape, then one by one.
     let (mut from, mut i) = (0, 0);
-    // Sixteen bytes at a time, every escape of a block in turn.
-    while let Some(block) = b.get(i..i + 16) {
-        let (mut esc, f4) = block_marks(block);
-        if f4 != 0 {
-            return false;
-        }
-        while esc != 0 {
-            let at = i + esc.trailing_zeros() as usize;
-            out.extend_from_slice(b.get(from..at).unwrap_or_default());
-            escape(out, b.get(at).copied().unwrap_or_default());
-            from = at + 1;
-            esc &= esc - 1;
-        }
-        i += 16;
-    }
-    // Then eight at a time to the next byte to escape, then one by one.
     while let Some(w) = b.get(i..i + 8) {
         let mut x = [0u8; 8];
         x.copy_from_slice(w);
@@ -265,47 +250,6 @@ fn escaped(out: &mut Vec<u8>, b: &[u8]) -> bool {
     }
     out.extend_from_slice(b.get(from..).unwrap_or_default());
     true
-}
-
-/// For a block of 16 bytes: one bit per byte to escape (`"`, `\\`, a
-/// control), and one per 0xF4 byte. SSE2, which every x86-64 has: the
-/// projection's strings are most of a report, and this runs at about
-/// three times the speed of eight bytes at a time (docs/performance.md).
-#[cfg(target_arch = "x86_64")]
-fn block_marks(block: &[u8]) -> (u32, u32) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
-        _mm_set1_epi8,
-    };
-    let mut bytes = [0u8; 16];
-    bytes.copy_from_slice(block.get(..16).unwrap_or(&[0; 16]));
-    // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the 16
-    // bytes of `bytes`, which needs no alignment (`loadu`).
-    unsafe {
-        let v = _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
-        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
-        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        // Unsigned `v <= 0x1F`: the larger of the two is 0x1F.
-        let control = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
-        let esc = _mm_or_si128(_mm_or_si128(quote, backslash), control);
-        let f4 = _mm_cmpeq_epi8(v, _mm_set1_epi8(0xF4_u8 as i8));
-        (_mm_movemask_epi8(esc) as u32, _mm_movemask_epi8(f4) as u32)
-    }
-}
-
-/// [`block_marks`] elsewhere, byte by byte.
-#[cfg(not(target_arch = "x86_64"))]
-fn block_marks(block: &[u8]) -> (u32, u32) {
-    let (mut esc, mut f4) = (0, 0);
-    for (k, &c) in block.iter().take(16).enumerate() {
-        if ESCAPE[usize::from(c)] != 0 {
-            esc |= 1 << k;
-        }
-        if c == 0xF4 {
-            f4 |= 1 << k;
-        }
-    }
-    (esc, f4)
 }
 
 /// A word (little-endian) with the high bit set in the byte of the first
@@ -383,7 +327,7 @@ mod tests {
     /// place of a word and of the tail, one or several escapes.
     #[test]
     fn escapes_are_serde_jsons_at_every_place() {
-        // Past two blocks of sixteen, a word of eight and the tail.
+        // Several words of eight and the tail.
         for len in 1..44 {
             for at in 0..len {
                 for c in ['"', '\\', '\u{0}', '\n', '\u{1f}', '\u{7f}', 'é', ' '] {
@@ -406,8 +350,8 @@ mod tests {
         for s in ["a \u{100000}", "\u{100000}", "abcdefgh\u{10F800}ijklmnop"] {
             assert!(!escaped(&mut Vec::new(), s.as_bytes()), "{s:?}");
         }
-        // A 0xF4 byte anywhere: in a block, a word or the tail, after an
-        // escape or not.
+        // A 0xF4 byte anywhere: in a word or the tail, after an escape or
+        // not.
         for len in 0..40 {
             for lead in ["", "\""] {
                 let s = format!("{lead}{}\u{10F800}xy", "a".repeat(len));
