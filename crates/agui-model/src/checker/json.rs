@@ -9,8 +9,8 @@
 //!
 //! Violations are written the moment they are found; limit notices are few
 //! and kept (up to a cap); each run's projection is kept aside as it ends
-//! (in memory, then in an unnamed temporary file past [`SPILL_BYTES`]) and
-//! copied in at the end. `docs/check-report.schema.json` describes the form.
+//! (in memory, then in an unnamed temporary file past [`SPILL_BYTES`],
+//! written by a thread of its own) and copied in at the end. `docs/check-report.schema.json` describes the form.
 //! [`Report::to_json`] gives the same object as a `Value`.
 
 use super::{Counts, Finding, Report};
