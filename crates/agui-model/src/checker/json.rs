@@ -10,8 +10,9 @@
 //! Violations are written the moment they are found; limit notices are few
 //! and kept (up to a cap); each run's projection is kept aside as it ends
 //! (in memory, then in an unnamed temporary file past [`SPILL_BYTES`],
-//! written by a thread of its own) and copied in at the end. `docs/check-report.schema.json` describes the form.
-//! [`Report::to_json`] gives the same object as a `Value`.
+//! written by a thread of its own) and copied in at the end.
+//! `docs/check-report.schema.json` describes the form. [`Report::to_json`]
+//! gives the same object as a `Value`.
 
 use super::{Counts, Finding, Report};
 use crate::json::Out;
@@ -143,8 +144,9 @@ impl Writer {
     }
 
     /// Hands `buf` to the thread; an empty buffer to fill next comes back.
-    fn send(&self, buf: Vec<u8>) -> Result<Vec<u8>, ()> {
-        self.full.send(buf).map_err(drop)?;
+    /// `Err(buf)`: the thread has stopped (on a write error), `buf` unsent.
+    fn send(&self, buf: Vec<u8>) -> Result<Vec<u8>, Vec<u8>> {
+        self.full.send(buf).map_err(|mpsc::SendError(buf)| buf)?;
         Ok(self
             .empty
             .try_recv()
@@ -197,20 +199,27 @@ impl Spill {
                 None => Place::Here(tempfile::tempfile()?),
             };
         }
-        match &mut self.file {
-            Place::Thread(w) => {
-                let full = std::mem::take(&mut self.mem);
-                match w.send(full) {
-                    Ok(empty) => self.mem = empty,
-                    // The thread stopped: its error says why.
-                    Err(()) => return self.wait().map(drop),
+        if let Place::Thread(w) = &self.file {
+            let full = std::mem::take(&mut self.mem);
+            match w.send(full) {
+                Ok(empty) => {
+                    self.mem = empty;
+                    return Ok(());
+                }
+                // The thread stopped: its error says why; without one (it
+                // cannot stop otherwise), the text is written here.
+                Err(unsent) => {
+                    self.mem = unsent;
+                    self.file = match self.wait()? {
+                        Some(f) => Place::Here(f),
+                        None => Place::Here(tempfile::tempfile()?),
+                    };
                 }
             }
-            Place::Here(f) => {
-                f.write_all(&self.mem)?;
-                self.mem.clear();
-            }
-            Place::None => {}
+        }
+        if let Place::Here(f) = &mut self.file {
+            f.write_all(&self.mem)?;
+            self.mem.clear();
         }
         Ok(())
     }
@@ -409,7 +418,31 @@ impl<W: Write> JsonStream<W> {
 
 #[cfg(test)]
 mod tests {
-    use super::{JsonStream, Report, SPILL_BYTES};
+    use super::{JsonStream, Place, Report, SPILL_BYTES, Spill, Writer};
+
+    /// The spill thread's write error comes back to the checking thread
+    /// (at a later spill or at the end), not lost and not a panic.
+    #[test]
+    fn a_write_error_on_the_spill_thread_comes_back() {
+        // Opened for reading only: every write fails.
+        let file = std::fs::File::open("/dev/null").expect("/dev/null");
+        let mut spill = Spill {
+            file: Place::Thread(Writer::start(file).expect("a thread")),
+            ..Spill::default()
+        };
+        let piece = vec![b'x'; SPILL_BYTES];
+        let mut error = None;
+        for _ in 0..8 {
+            if let Err(e) = spill.push_text(&piece, true) {
+                error = Some(e);
+                break;
+            }
+        }
+        let error = error
+            .or_else(|| spill.wait().err())
+            .expect("the write error");
+        assert_ne!(error.kind(), std::io::ErrorKind::Other, "{error}");
+    }
 
     /// Runs whose text is several times [`SPILL_BYTES`] go through the
     /// spill thread and come back whole, in order, each run's pieces
