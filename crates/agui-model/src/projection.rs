@@ -259,13 +259,14 @@ impl Projector {
     }
 
     /// Creates the message of the id named `n` unless one is already
-    /// shown; its index either way (`None` outside a run).
+    /// shown; its index either way (`None` outside a run). Its owner, and
+    /// the lane its deltas go to ([`view::lane`]).
     fn create(
         &mut self,
         n: Name,
         id: &str,
         role: &str,
-        owner: Option<&str>,
+        (owner, lane): (Option<&str>, u32),
         content: Content,
         activity_type: Option<&str>,
     ) -> Option<usize> {
@@ -279,6 +280,7 @@ impl Projector {
             id: self.view.strings.push(id),
             role: view::role(role),
             owner: self.view.opt(owner),
+            lane,
             content,
             activity_type: activity_type.map(str::to_owned),
             tool_calls: Vec::new(),
@@ -289,9 +291,10 @@ impl Projector {
     /// `TEXT_MESSAGE_START` or `REASONING_MESSAGE_START` (role
     /// `reasoning`) of the id named `n`, owned by `owner`.
     pub(crate) fn message_started(&mut self, names: &Names, n: Name, role: &str, owner: Owner) {
+        let lane = view::lane(owner);
         let owner = owner.map(|o| names.str(o));
         let empty = Content::Text(Text::EMPTY);
-        self.create(n, names.str(n), role, owner, empty, None);
+        self.create(n, names.str(n), role, (owner, lane), empty, None);
     }
 
     /// `TEXT_MESSAGE_CONTENT` / `REASONING_MESSAGE_CONTENT` of the id
@@ -322,9 +325,11 @@ impl Projector {
             Some(p) => names.intern(p),
             None => n,
         };
+        let lane = view::lane(owner);
         let (id, owner) = (names.str(n), owner.map(|o| names.str(o)));
         let empty = Content::Text(Text::EMPTY);
-        let Some(at) = self.create(holder, names.str(holder), "assistant", owner, empty, None)
+        let holder_id = names.str(holder);
+        let Some(at) = self.create(holder, holder_id, "assistant", (owner, lane), empty, None)
         else {
             return;
         };
@@ -364,6 +369,7 @@ impl Projector {
             return;
         }
         let content = Content::Text(Text::Owned(content));
+        let owner = (owner, view::NO_LANE);
         self.create(n, message_id, "tool", owner, content, None);
     }
 
@@ -393,6 +399,7 @@ impl Projector {
             return;
         }
         let content = Content::Json(content.clone());
+        let owner = (owner, view::NO_LANE);
         self.create(n, id, "activity", owner, content, Some(activity_type));
     }
 
@@ -475,6 +482,7 @@ impl Projector {
                 id: self.view.strings.push(id),
                 role: view::role(role),
                 owner: self.view.opt(owner),
+                lane: view::NO_LANE,
                 content,
                 activity_type,
                 tool_calls,

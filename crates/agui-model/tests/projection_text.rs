@@ -321,3 +321,94 @@ fn a_large_run_is_handed_over_in_pieces() {
     }
     assert_eq!(assert_canonical("large run", &stream), 2);
 }
+
+/// A run of several megabytes where 16 invocations stream at once, their
+/// messages' and calls' deltas interleaved event by event (multi-byte
+/// characters, escapes, a few deltas larger than the rest): every text
+/// shows exactly its own deltas, in order — the texts are built here from
+/// the deltas sent, not by the checker.
+#[test]
+fn a_large_interleaved_run_shows_each_text_whole() {
+    const OWNERS: usize = 16;
+    let mut events = vec![json!({"type":"RUN_STARTED","threadId":"t","runId":"r"})];
+    for o in 0..OWNERS {
+        events.push(json!({"type":"SUBAGENT_STARTED","subagentRunId":format!("s{o}"),"name":"w"}));
+    }
+    // Message or call id -> the text its deltas make.
+    let mut want: std::collections::BTreeMap<String, String> = Default::default();
+    let mut open: Vec<Option<(String, bool)>> = vec![None; OWNERS];
+    let mut made = 0usize;
+    for step in 0..60_000usize {
+        let o = step % OWNERS;
+        let owner = format!("s{o}");
+        let (id, call) = match &open[o] {
+            Some(x) => x.clone(),
+            None => {
+                made += 1;
+                let call = made.is_multiple_of(3);
+                let id = format!("{}{made}", if call { "c" } else { "m" });
+                events.push(if call {
+                    json!({"type":"TOOL_CALL_START","toolCallId":id,"toolCallName":"f","subagentRunId":owner})
+                } else {
+                    json!({"type":"TEXT_MESSAGE_START","messageId":id,"role":"assistant","subagentRunId":owner})
+                });
+                want.insert(id.clone(), String::new());
+                open[o] = Some((id.clone(), call));
+                (id, call)
+            }
+        };
+        let delta = match step % 97 {
+            0 => format!("{}|", "long ".repeat(1000 + step % 7)),
+            k => format!("é{step}\"{}\\n ", "w".repeat(k % 40)),
+        };
+        want.entry(id.clone()).or_default().push_str(&delta);
+        events.push(if call {
+            json!({"type":"TOOL_CALL_ARGS","toolCallId":id,"delta":delta,"subagentRunId":owner})
+        } else {
+            json!({"type":"TEXT_MESSAGE_CONTENT","messageId":id,"delta":delta,"subagentRunId":owner})
+        });
+        if step.is_multiple_of(5 + o) {
+            events.push(if call {
+                json!({"type":"TOOL_CALL_END","toolCallId":id,"subagentRunId":owner})
+            } else {
+                json!({"type":"TEXT_MESSAGE_END","messageId":id,"subagentRunId":owner})
+            });
+            open[o] = None;
+        }
+    }
+    for (o, x) in open.iter().enumerate() {
+        if let Some((id, call)) = x {
+            let owner = format!("s{o}");
+            events.push(if *call {
+                json!({"type":"TOOL_CALL_END","toolCallId":id,"subagentRunId":owner})
+            } else {
+                json!({"type":"TEXT_MESSAGE_END","messageId":id,"subagentRunId":owner})
+            });
+        }
+        events.push(json!({"type":"SUBAGENT_FINISHED","subagentRunId":format!("s{o}")}));
+    }
+    events.push(json!({"type":"RUN_FINISHED","threadId":"t","runId":"r"}));
+    let texts = run_texts(&lines(&events));
+    assert_eq!(texts.len(), 1);
+    assert!(texts[0].len() > 4 << 20, "{} bytes", texts[0].len());
+    let run: Value = serde_json::from_str(&texts[0]).expect("JSON");
+    let mut got = std::collections::BTreeMap::new();
+    for m in run["messages"].as_array().expect("messages") {
+        match m["toolCalls"].as_array() {
+            Some(calls) => {
+                for c in calls {
+                    let id = c["id"].as_str().expect("id").to_owned();
+                    got.insert(id, c["args"].as_str().expect("args").to_owned());
+                }
+            }
+            None => {
+                let id = m["id"].as_str().expect("id").to_owned();
+                got.insert(id, m["content"].as_str().expect("content").to_owned());
+            }
+        }
+    }
+    assert_eq!(got.len(), want.len());
+    for (id, text) in &want {
+        assert!(got.get(id) == Some(text), "{id} differs");
+    }
+}

@@ -21,10 +21,29 @@ pub(super) struct Span {
     end: u32,
 }
 
-/// The run's strings, one after the other.
+/// The run's strings, one after the other; in a large run, the deltas of
+/// each producer in chunks of their own ([`Arena::push_in`]).
 #[derive(Debug, Default)]
 pub(super) struct Arena {
     text: String,
+    /// By lane: the free part of its chunk, `start..end` of `text`.
+    lanes: Vec<Span>,
+}
+
+/// Arena size from which deltas go to their lane's chunk: below it the run
+/// is in cache anyway, and a chunk per producer would cost more than it
+/// saves.
+const LANES_FROM: usize = 1 << 20;
+
+/// A lane's chunk: deltas up to a quarter of it go there.
+const CHUNK: usize = 16 << 10;
+
+/// The lane of the parent agent's texts (and of texts without one).
+pub(super) const NO_LANE: u32 = 0;
+
+/// The lane of a producer's texts: one per owner.
+pub(super) fn lane(owner: Option<Name>) -> u32 {
+    owner.map_or(NO_LANE, |n| ix(n.index()).saturating_add(1))
 }
 
 impl Arena {
@@ -35,6 +54,54 @@ impl Arena {
         self.text.push_str(s);
         let end = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         Span { start, end }
+    }
+
+    /// [`Arena::push`] for a delta of a text in `lane`. In a large run
+    /// the parallel producers' deltas interleave: kept apart, each text's
+    /// deltas are one piece, read in one pass when the run is written,
+    /// instead of pieces scattered through the whole arena.
+    pub(super) fn push_in(&mut self, lane: u32, s: &str) -> Span {
+        let len = s.len();
+        if self.text.len() < LANES_FROM || len > CHUNK / 4 {
+            return self.push(s);
+        }
+        let k = lane as usize;
+        if self.lanes.len() <= k {
+            self.lanes.resize(k + 1, Span { start: 0, end: 0 });
+        }
+        let Some(free) = self.lanes.get_mut(k) else {
+            return self.push(s);
+        };
+        if ((free.end - free.start) as usize) < len {
+            // A new chunk at the end, of `\0`s (ASCII: the text stays
+            // UTF-8); what the old one had left is never shown.
+            let start = self.text.len();
+            let end = start + CHUNK;
+            let (Ok(start32), Ok(end32)) = (u32::try_from(start), u32::try_from(end)) else {
+                return self.push(s);
+            };
+            self.text.extend(std::iter::repeat_n('\0', CHUNK));
+            *free = Span {
+                start: start32,
+                end: end32,
+            };
+        }
+        let at = free.start as usize;
+        // SAFETY: `at..at + len` lies in the lane's chunk (its free part
+        // holds `len` bytes or more, checked above), where only `\0`s
+        // were written; replacing whole ASCII characters with the bytes of
+        // a whole `str` keeps the text UTF-8.
+        let bytes = unsafe { self.text.as_bytes_mut() };
+        let Some(place) = bytes.get_mut(at..at + len) else {
+            return self.push(s);
+        };
+        place.copy_from_slice(s.as_bytes());
+        let span = Span {
+            start: free.start,
+            end: free.start + len as u32,
+        };
+        free.start = span.end;
+        span
     }
 
     pub(super) fn get(&self, s: Span) -> &str {
@@ -102,6 +169,8 @@ pub(super) struct Message {
     pub id: Span,
     pub role: Cow<'static, str>,
     pub owner: Option<Span>,
+    /// Where its deltas (and its tool calls') go ([`Arena::push_in`]).
+    pub lane: u32,
     pub content: Content,
     pub activity_type: Option<String>,
     pub tool_calls: Vec<ToolCall>,
@@ -180,6 +249,7 @@ impl RunView {
     /// Starts over for a new run, keeping every buffer's capacity.
     pub fn reset(&mut self, thread_id: &str, run_id: &str) {
         self.strings.text.clear();
+        self.strings.lanes.clear();
         self.pieces.clear();
         self.invocations.clear();
         self.messages.clear();
@@ -247,12 +317,11 @@ impl RunView {
         let Some(&(m, c)) = self.tool_of.get(n.index()) else {
             return;
         };
-        if let Some(call) = self
-            .messages
-            .get_mut(m as usize)
-            .and_then(|m| m.tool_calls.get_mut(c as usize))
+        if let Some(msg) = self.messages.get_mut(m as usize)
+            && let Some(call) = msg.tool_calls.get_mut(c as usize)
         {
-            append(&mut self.strings, &mut self.pieces, &mut call.args, delta);
+            let to = (&mut self.strings, msg.lane);
+            append(to, &mut self.pieces, &mut call.args, delta);
         }
     }
 
@@ -260,10 +329,11 @@ impl RunView {
     pub fn message_text(&mut self, at: usize, delta: &str) {
         if let Some(Message {
             content: Content::Text(text),
+            lane,
             ..
         }) = self.messages.get_mut(at)
         {
-            append(&mut self.strings, &mut self.pieces, text, delta);
+            append((&mut self.strings, *lane), &mut self.pieces, text, delta);
         }
     }
 
@@ -302,13 +372,18 @@ impl RunView {
 /// arena (growing the last piece when it is the arena's end); a delta that
 /// begins with a kept surrogate joins the text into one string first, so
 /// a surrogate pair split between deltas is paired as `join_text` pairs it.
-fn append(strings: &mut Arena, pieces: &mut Vec<Piece>, text: &mut Text, delta: &str) {
+fn append(
+    (strings, lane): (&mut Arena, u32),
+    pieces: &mut Vec<Piece>,
+    text: &mut Text,
+    delta: &str,
+) {
     if delta.is_empty() {
         return;
     }
     if let Text::Pieces { first, last } = text {
         if delta.as_bytes().first() != Some(&0xF4) {
-            let span = strings.push(delta);
+            let span = strings.push_in(lane, delta);
             let next = ix(pieces.len());
             match pieces.get_mut(*last as usize) {
                 // Nothing was written since this text's last delta.
@@ -363,4 +438,73 @@ fn join(strings: &Arena, pieces: &[Piece], first: u32) -> String {
         at = p.next;
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Arena, CHUNK, LANES_FROM, NONE, Piece, Text, append};
+
+    /// The pieces of a text, first to last, as strings.
+    fn pieces_of<'a>(arena: &'a Arena, pieces: &[Piece], text: &Text) -> Vec<&'a str> {
+        let Text::Pieces { first, .. } = text else {
+            return Vec::new();
+        };
+        let (mut out, mut at) = (Vec::new(), *first);
+        while at != NONE {
+            let p = pieces[at as usize];
+            out.push(arena.get(p.span));
+            at = p.next;
+        }
+        out
+    }
+
+    /// Once the arena is large, interleaved deltas of texts in different
+    /// lanes land in their lane's chunk: each text stays one piece. A delta
+    /// too large for a chunk goes to the end and the text carries on; below
+    /// the threshold, interleaved deltas are pieces of their own.
+    #[test]
+    fn interleaved_texts_stay_whole_in_their_lanes() {
+        let mut arena = Arena::default();
+        let mut pieces = Vec::new();
+        let (mut a, mut b) = (Text::EMPTY, Text::EMPTY);
+        append((&mut arena, 1), &mut pieces, &mut a, "a0");
+        append((&mut arena, 2), &mut pieces, &mut b, "b0");
+        append((&mut arena, 1), &mut pieces, &mut a, "a1");
+        assert_eq!(pieces_of(&arena, &pieces, &a), ["a0", "a1"], "small arena");
+        arena.push(&"x".repeat(LANES_FROM));
+        let (mut a, mut b) = (Text::EMPTY, Text::EMPTY);
+        let (mut want_a, mut want_b) = (String::new(), String::new());
+        for k in 0..3 * CHUNK / 10 {
+            let (da, db) = (format!("é{k} "), format!("\"{k}\n"));
+            append((&mut arena, 1), &mut pieces, &mut a, &da);
+            arena.push("an id between");
+            append((&mut arena, 2), &mut pieces, &mut b, &db);
+            want_a.push_str(&da);
+            want_b.push_str(&db);
+        }
+        let (pa, pb) = (
+            pieces_of(&arena, &pieces, &a),
+            pieces_of(&arena, &pieces, &b),
+        );
+        // Several chunks each: one piece per chunk.
+        assert!(
+            pa.len() > 1 && pa.len() <= 1 + want_a.len() / (CHUNK / 2),
+            "{}",
+            pa.len()
+        );
+        assert!(
+            pb.len() > 1 && pb.len() <= 1 + want_b.len() / (CHUNK / 2),
+            "{}",
+            pb.len()
+        );
+        assert_eq!(pa.concat(), want_a);
+        assert_eq!(pb.concat(), want_b);
+        // Too large for a chunk: at the end, joined in order.
+        let big = "z".repeat(CHUNK);
+        append((&mut arena, 1), &mut pieces, &mut a, &big);
+        append((&mut arena, 1), &mut pieces, &mut a, "tail");
+        want_a.push_str(&big);
+        want_a.push_str("tail");
+        assert_eq!(pieces_of(&arena, &pieces, &a).concat(), want_a);
+    }
 }
