@@ -171,3 +171,71 @@ fn a_json_report_with_the_projection_widens_its_pipe() {
         assert_eq!(size, want, "{extra:?}");
     }
 }
+
+/// A report whose runs went to the spill file (more than 1 MiB of
+/// projection) comes out whole and in order into a pipe (where the file's
+/// pages are spliced in), into a file and to `/dev/null`: the same bytes,
+/// with every run and every message's text as the stream made it.
+#[test]
+fn spilled_runs_reach_a_pipe_and_a_file_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("big.jsonl");
+    let (mut lines, mut want) = (String::new(), Vec::new());
+    for run in 0..6 {
+        lines.push_str(&format!(
+            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r{run}\"}}\n"
+        ));
+        for k in 0..400 {
+            let (id, text) = (
+                format!("m{run}.{k}"),
+                format!("{run}:{k}:{}", "é\\\"x".repeat(200)),
+            );
+            lines.push_str(&format!(
+                "{{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"{id}\",\"role\":\"assistant\"}}\n\
+                 {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"{id}\",\"delta\":\"{text}\"}}\n\
+                 {{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"{id}\"}}\n"
+            ));
+            want.push((run, id, text.replace("\\\"", "\"")));
+        }
+        lines.push_str(&format!(
+            "{{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r{run}\"}}\n"
+        ));
+    }
+    std::fs::write(&input, lines).unwrap();
+    let args = ["check", "--format", "json", input.to_str().unwrap()];
+    let piped = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        piped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    let into = dir.path().join("report.json");
+    let file = std::fs::File::create(&into).unwrap();
+    let status = Command::new(BIN).args(args).stdout(file).status().unwrap();
+    assert!(status.success());
+    assert!(
+        piped.stdout == std::fs::read(&into).unwrap(),
+        "pipe and file differ"
+    );
+    let null = Command::new(BIN)
+        .args(args)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(null.success());
+    assert!(piped.stdout.len() > 2 << 20, "{} bytes", piped.stdout.len());
+    let report: serde_json::Value = serde_json::from_slice(&piped.stdout).unwrap();
+    let runs = report["projection"]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 6);
+    for (run, id, text) in &want {
+        let r = &runs[*run];
+        assert_eq!(r["runId"], format!("r{run}"));
+        let m = r["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == id.as_str())
+            .unwrap();
+        assert!(m["content"] == text.as_str(), "{id}");
+    }
+}

@@ -24,7 +24,9 @@ pub mod stream;
 pub mod violation;
 pub mod wire;
 
-pub use checker::{Checker, Counts, Finding, JsonStream, Report, Sink, check_values};
+pub use checker::{
+    Checker, CopyIn, Counts, Finding, JsonStream, Report, Sink, check_values, copy_in,
+};
 pub use events::EventType;
 pub use levels::RuleLevels;
 pub use limits::{LimitKind, LimitNotice, Limits};

@@ -14,7 +14,9 @@ use super::sarif::Collected;
 use agui_live::RunLog;
 use agui_model::check::Reading;
 use agui_model::limits::{self, Limits};
-use agui_model::{Checker, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation};
+use agui_model::{
+    Checker, CopyIn, Finding, JsonStream, LimitNotice, Report, Severity, Verdict, Violation,
+};
 use anyhow::Context;
 use std::cell::RefCell;
 use std::fs::File;
@@ -177,10 +179,10 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     if wants_projection(&args) {
         super::pipe::widen_stdout();
     }
-    // Locked: copying the projection in at the end goes through the
-    // kernel (`io::copy` from its file) only into a locked stdout.
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let Some(checked) = check_one(&args, args.parse_ahead, input, live, size, &name, out)? else {
+    let copy = super::pipe::copy_to_stdout;
+    let Some(checked) = check_one(&args, args.parse_ahead, input, live, size, &name, out, copy)?
+    else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
@@ -238,15 +240,18 @@ pub(super) struct Checked {
 }
 
 /// Checks one input and writes its report to `out` (with `--junit` and
-/// `--html`, those files too). `None` when `out` closed.
-pub(super) fn check_one(
+/// `--html`, those files too); `copy` copies spilled runs into `out`.
+/// `None` when `out` closed.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_one<W: Write + 'static>(
     args: &Args,
     ahead: ParseAhead,
     mut input: Box<dyn BufRead + Send>,
     live: bool,
     size: Option<u64>,
     name: &str,
-    out: impl Write + 'static,
+    out: W,
+    copy: CopyIn<W>,
 ) -> anyhow::Result<Option<Checked>> {
     let format = input_format::resolve(&mut *input, args.input_format)
         .with_context(|| format!("reading {name}"))?;
@@ -269,7 +274,7 @@ pub(super) fn check_one(
             super::sarif::check_file(input, format, args, name, out, f)
         }
         (Format::Json | Format::Sarif, _, input) => {
-            check_json(input, format, args, live, out, found.clone())
+            check_json(input, format, args, live, (out, copy), found.clone())
         }
         (Format::Text, _, input) => check_text(input, format, args, name, live, out, found.clone()),
     }
@@ -355,17 +360,19 @@ enum Projecting {
 /// `--format json`: one object, violations written as found, each run's
 /// projection kept aside and copied in at the end. `None` when stdout
 /// closed.
-fn check_json(
+fn check_json<W: Write + 'static>(
     input: Input,
     format: InputFormat,
     args: &Args,
     live: bool,
-    out: impl Write + 'static,
+    (out, copy): (W, CopyIn<W>),
     tee: Option<Rc<RefCell<Collected>>>,
 ) -> io::Result<Option<(Report, RunLog)>> {
     let projection = wants_projection(args);
     let stream = Rc::new(RefCell::new(Some(
-        JsonStream::new(out, args.printed()).live(live),
+        JsonStream::new(out, args.printed())
+            .live(live)
+            .copy_in_with(copy),
     )));
     let (runs, findings, failed) = (Rc::clone(&stream), Rc::clone(&stream), Rc::clone(&stream));
     let projecting = if projection {

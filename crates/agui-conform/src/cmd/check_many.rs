@@ -12,7 +12,7 @@
 //! read, else 1 if one was rejected, else 3 if one was inconclusive, else 0.
 
 use super::check::{self, Args, Format};
-use agui_model::Verdict;
+use agui_model::{Verdict, copy_in};
 use anyhow::Context;
 use serde_json::json;
 use std::cell::RefCell;
@@ -160,7 +160,7 @@ fn check_file(args: &Args, path: &Path) -> Done {
         // files.
         let size = check::file_size(path);
         let (ahead, out) = (check::ParseAhead::Off, buf.clone());
-        check::check_one(args, ahead, input, live, size, &name, out)
+        check::check_one(args, ahead, input, live, size, &name, out, copy_in)
     });
     let output = buf.take();
     Done {

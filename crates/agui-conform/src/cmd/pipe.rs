@@ -1,4 +1,5 @@
-//! A larger pipe for a large report.
+//! A larger pipe for a large report, and the spilled runs moved into it
+//! by the kernel.
 //!
 //! `check --format json` copies each run's projection into its report at
 //! the end, after the last violation: 28 MB for a thousand runs of a
@@ -32,3 +33,59 @@ pub(super) fn widen_stdout() {
 /// Elsewhere pipes keep their size.
 #[cfg(not(target_os = "linux"))]
 pub(super) fn widen_stdout() {}
+
+/// The report's writer when it is stdout.
+pub(super) type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
+
+/// Copies the spilled runs' file into stdout. Into a pipe, the kernel
+/// moves the file's pages (`splice`): no copy through this process, which
+/// the standard library's `io::copy` declines from a file into a pipe (the
+/// file might change while the pipe still holds its pages; this one is an
+/// unnamed temporary file nobody else writes). Anywhere else, or when
+/// `splice` is refused before anything moved, `io::copy`.
+#[cfg(target_os = "linux")]
+pub(super) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    out.flush()?;
+    let (from, to) = (f.as_raw_fd(), std::io::stdout().as_raw_fd());
+    let mut moved = 0usize;
+    loop {
+        // SAFETY: `splice` reads and writes through two descriptors this
+        // process holds open (the file and stdout) and the kernel's own
+        // pipe buffer; no memory of this process is touched. The file's
+        // offset moves as it is read (null offset).
+        let n = unsafe {
+            libc::splice(
+                from,
+                std::ptr::null_mut(),
+                to,
+                std::ptr::null_mut(),
+                1 << 20,
+                libc::SPLICE_F_MOVE,
+            )
+        };
+        match n {
+            0 => return Ok(()),
+            n if n > 0 => moved += n as usize,
+            _ => {
+                let e = std::io::Error::last_os_error();
+                match e.kind() {
+                    std::io::ErrorKind::Interrupted => {}
+                    // Not a pipe, or no `splice` here: the file is still
+                    // where it was.
+                    _ if moved == 0 && e.raw_os_error() == Some(libc::EINVAL) => {
+                        return agui_model::copy_in(f, out);
+                    }
+                    _ => return Err(e),
+                }
+            }
+        }
+    }
+}
+
+/// Elsewhere: `io::copy`.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
+    agui_model::copy_in(f, out)
+}

@@ -233,15 +233,25 @@ impl Spill {
         }
     }
 
-    /// Copies everything kept, in order, to `out` (by the kernel where it
-    /// can: `io::copy` from a file).
-    fn copy_to(&mut self, out: &mut impl Write) -> io::Result<()> {
+    /// Copies everything kept, in order, to `out`: the file (rewound) by
+    /// `copy`, then what is still in memory.
+    fn copy_to<W: Write>(&mut self, out: &mut W, copy: CopyIn<W>) -> io::Result<()> {
         if let Some(mut f) = self.wait()? {
             f.rewind()?;
-            io::copy(&mut f, out)?;
+            copy(&mut f, out)?;
         }
         out.write_all(&self.mem)
     }
+}
+
+/// Copies the spilled runs' file (from its start) into the report's
+/// writer: [`copy_in`] unless the caller knows a faster way for its
+/// writer ([`JsonStream::copy_in_with`]).
+pub type CopyIn<W> = fn(&mut File, &mut W) -> io::Result<()>;
+
+/// `io::copy` (by the kernel where the standard library can).
+pub fn copy_in<W: Write>(f: &mut File, out: &mut W) -> io::Result<()> {
+    io::copy(f, out).map(drop)
 }
 
 /// Writes the machine form while the stream is read: feed it every
@@ -263,6 +273,7 @@ pub struct JsonStream<W: Write> {
     /// Flush after each violation (input from a pipe or a terminal).
     live: bool,
     error: Option<io::Error>,
+    copy: CopyIn<W>,
 }
 
 impl<W: Write> JsonStream<W> {
@@ -277,6 +288,7 @@ impl<W: Write> JsonStream<W> {
             spill: Spill::default(),
             live: false,
             error: None,
+            copy: copy_in,
         };
         let r = s.out.write_all(br#"{"violations":["#);
         s.keep(r);
@@ -287,6 +299,12 @@ impl<W: Write> JsonStream<W> {
     /// as it is found.
     pub fn live(mut self, live: bool) -> Self {
         self.live = live;
+        self
+    }
+
+    /// Copies the spilled runs in with `copy` instead of [`copy_in`].
+    pub fn copy_in_with(mut self, copy: CopyIn<W>) -> Self {
+        self.copy = copy;
         self
     }
 
@@ -408,7 +426,7 @@ impl<W: Write> JsonStream<W> {
         }
         if projection {
             out.write_all(br#","projection":{"runs":["#)?;
-            self.spill.copy_to(out)?;
+            self.spill.copy_to(out, self.copy)?;
             out.write_all(b"]}")?;
         }
         out.write_all(b"}")?;

@@ -48,7 +48,7 @@ use crate::violation::{Verdict, Violation};
 use crate::wire::{self, SUBAGENT_RUN_ID, nested};
 use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
 use chunks::{Chunk, ChunkKind, Lanes};
-pub use json::JsonStream;
+pub use json::{CopyIn, JsonStream, copy_in};
 use names::Name;
 use serde_json::{Map, Value};
 
