@@ -38,6 +38,10 @@ const LANES_FROM: usize = 1 << 20;
 /// A lane's chunk: deltas up to a quarter of it go there.
 const CHUNK: usize = 16 << 10;
 
+/// A chunk's worth of `\0`s, copied in whole (pushed one `char` at a
+/// time they cost 2 % of a large run's check).
+static NULS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "\0".repeat(CHUNK));
+
 /// The lane of the parent agent's texts (and of texts without one).
 pub(super) const NO_LANE: u32 = 0;
 
@@ -80,7 +84,7 @@ impl Arena {
             let (Ok(start32), Ok(end32)) = (u32::try_from(start), u32::try_from(end)) else {
                 return self.push(s);
             };
-            self.text.extend(std::iter::repeat_n('\0', CHUNK));
+            self.text.push_str(&NULS);
             *free = Span {
                 start: start32,
                 end: end32,
