@@ -11,7 +11,9 @@
 #   4. file-parallel check (8 files) with -j 1 against -j N;
 #   5. one 1 M file read with the parse-ahead thread against one thread.
 # Usage: scripts/perf-table.sh [ROUNDS]   (default 5; the 10 M rows use 3)
-# Run it on a quiet machine: the load average is printed before and after.
+# Run it on a quiet machine: the load average is printed before and after,
+# and the core-to-core round trip before each section (the two-thread
+# figures swing with it on hosts whose vCPUs share a cache only at times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-5}"
@@ -23,18 +25,24 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "## 1. 1,000,001 events, 1 run, 64 subagents ($rounds rounds)"
+"$bench" cores
 "$bench" --events 1000001 --invocations 64 --runs 1 --repeat "$rounds"
 echo
 echo "## 2. 10,000,001 events, 1 run, 64 subagents (3 rounds; no TypeScript)"
+"$bench" cores
 "$bench" --events 10000001 --invocations 64 --runs 1 --repeat 3 --no-peer
 echo
 echo "## 3. many-run workload: 1,000 runs x 1,000 events ($rounds rounds)"
+"$bench" cores
 "$bench" projection --runs 1000 --per-run 1000 --rounds "$rounds"
 echo
 echo "## 4. file-parallel check: 8 files of 125 runs x 1,000 events ($rounds rounds)"
+"$bench" cores
 "$bench" files --files 8 --runs 125 --rounds "$rounds"
 echo
 echo "## 5. parse-ahead thread on one 1,000,001-event file ($rounds rounds)"
+"$bench" cores
 "$bench" --events 1000001 --invocations 64 --runs 1 ahead --rounds "$rounds"
 echo
+"$bench" cores
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,6 +1,7 @@
 //! agui-bench: the large-stream writer and the side-by-side measurement
 //! behind `cargo run --release -p agui-bench` (see `docs/performance.md`).
 
+pub mod cores;
 mod emit;
 pub mod jobs;
 pub mod measure;

@@ -71,6 +71,10 @@ enum Cmd {
     Parse { file: PathBuf },
     /// Writes a stream of the given shape to FILE and exits.
     Write { file: PathBuf },
+    /// The round trip of a cache line between two cores (two threads
+    /// passing a counter), the median of 5 trials: what the two-thread
+    /// figures depend on.
+    Cores,
     /// Memory against the number of violations: `check` on LINES lines of
     /// `{}` (one `schema.unknown-type` each), text and JSON, peak RSS of
     /// each child.
@@ -155,6 +159,11 @@ fn main() -> anyhow::Result<()> {
     match &cli.cmd {
         Some(Cmd::Floor { file }) => floor(file),
         Some(Cmd::Parse { file }) => parse(file),
+        Some(Cmd::Cores) => {
+            let ns = agui_bench::cores::round_trip_ns(5);
+            println!("core-to-core round trip: {ns:.0} ns (median of 5 trials)");
+            Ok(())
+        }
         Some(Cmd::Write { file }) => {
             let w = write_stream(&shape(&cli), file)?;
             println!(
