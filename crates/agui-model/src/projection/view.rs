@@ -45,9 +45,15 @@ static NULS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "\0".repe
 /// The lane of the parent agent's texts (and of texts without one).
 pub(super) const NO_LANE: u32 = 0;
 
-/// The lane of a producer's texts: one per owner.
+/// Lanes at most: a stream of many owners shares them out (owners in one
+/// lane interleave there as they would in the arena), so the chunks a run
+/// holds open stay within `LANES × CHUNK` (4 MiB), however many owners it
+/// names.
+const LANES: usize = 256;
+
+/// The lane of a producer's texts: one per owner, up to [`LANES`].
 pub(super) fn lane(owner: Option<Name>) -> u32 {
-    owner.map_or(NO_LANE, |n| ix(n.index()).saturating_add(1))
+    owner.map_or(NO_LANE, |n| ix(1 + n.index() % (LANES - 1)))
 }
 
 impl Arena {
@@ -447,6 +453,26 @@ fn join(strings: &Arena, pieces: &[Piece], first: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::{Arena, CHUNK, LANES_FROM, NONE, Piece, Text, append};
+
+    /// However many owners a large run names, the chunks held open stay
+    /// within [`LANES`] of them: the arena grows by what is written, not
+    /// by a chunk per owner.
+    #[test]
+    fn many_owners_share_the_lanes() {
+        use super::{LANES, lane};
+        use crate::checker::names::Name;
+        let mut arena = Arena::default();
+        arena.push(&"x".repeat(LANES_FROM));
+        let owners = 20 * LANES as u32;
+        for o in 0..owners {
+            let span = arena.push_in(lane(Some(Name::from_index(o))), "delta");
+            assert_eq!(arena.get(span), "delta");
+        }
+        let grown = arena.text.len() - LANES_FROM;
+        assert!(grown <= LANES * CHUNK, "{grown} bytes for {owners} owners");
+        assert_eq!(lane(None), super::NO_LANE);
+        assert!((0..owners).all(|o| (lane(Some(Name::from_index(o))) as usize) < LANES));
+    }
 
     /// The pieces of a text, first to last, as strings.
     fn pieces_of<'a>(arena: &'a Arena, pieces: &[Piece], text: &Text) -> Vec<&'a str> {
