@@ -379,7 +379,8 @@ impl RunView {
 }
 
 /// [`crate::json::join_text`] for a [`Text`]: the delta goes into the
-/// arena (growing the last piece when it is the arena's end); a delta that
+/// arena, in `lane` ([`Arena::push_in`]), growing the text's last piece
+/// when it lands right after it; a delta that
 /// begins with a kept surrogate joins the text into one string first, so
 /// a surrogate pair split between deltas is paired as `join_text` pairs it.
 fn append(
@@ -396,7 +397,8 @@ fn append(
             let span = strings.push_in(lane, delta);
             let next = ix(pieces.len());
             match pieces.get_mut(*last as usize) {
-                // Nothing was written since this text's last delta.
+                // Nothing was written in between (in the arena or the
+                // lane) since this text's last delta.
                 Some(p) if p.span.end == span.start => {
                     p.span.end = span.end;
                 }
