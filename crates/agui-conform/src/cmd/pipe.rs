@@ -48,7 +48,8 @@ pub(super) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io
     use std::io::Write;
     use std::os::fd::AsRawFd;
     out.flush()?;
-    let (from, to) = (f.as_raw_fd(), std::io::stdout().as_raw_fd());
+    // The writer's own descriptor, not a second handle on stdout.
+    let (from, to) = (f.as_raw_fd(), out.get_ref().as_raw_fd());
     let mut moved = 0usize;
     loop {
         // SAFETY: `splice` reads and writes through two descriptors this
