@@ -136,6 +136,15 @@ impl Projector {
         }
     }
 
+    /// A `RUN_STARTED` while a run is open: the open run is shown as it
+    /// stands (`running`), with the state as it stood, before the new one
+    /// starts (one entry per `RUN_STARTED`).
+    pub fn run_left_open(&mut self, state: &Value) {
+        if self.open {
+            self.emit(state);
+        }
+    }
+
     /// `RUN_STARTED`: a new run entry.
     pub fn run_started(&mut self, thread_id: &str, run_id: &str) {
         self.view.reset(thread_id, run_id);
@@ -156,6 +165,14 @@ impl Projector {
             }
         }
         self.emit(state);
+    }
+
+    /// An event of the open run was skipped at a limit: the run is shown
+    /// as incomplete.
+    pub fn mark_incomplete(&mut self) {
+        if self.open {
+            self.view.incomplete = true;
+        }
     }
 
     /// A lone surrogate was read (`schema.lone-surrogate`): what is still

@@ -102,6 +102,13 @@ impl Rule {
         self.severity != Severity::None
     }
 
+    /// True for the rules still judged after an event was skipped at a
+    /// limit (docs/rules.md "Checker limits"): the per-event (schema) rules,
+    /// and the transport rules, which judge the bytes, not the events.
+    pub fn judged_blind(&self) -> bool {
+        matches!(self.area, "schema" | "transport")
+    }
+
     /// True for rules an event stream alone can break, which consumers are
     /// scored on (everything but `accept.*` and `transport.*`).
     pub fn is_stream_rule(&self) -> bool {

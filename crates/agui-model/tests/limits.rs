@@ -131,3 +131,197 @@ fn a_low_nesting_limit_holds_on_the_fast_path_too() {
     );
     assert_eq!(report.verdict(), Verdict::Inconclusive);
 }
+
+/// An event's text without its closing brace, to add a field to.
+fn open_object(event: &str) -> &str {
+    event.strip_suffix('}').unwrap_or(event)
+}
+
+/// An event `depth` levels deep in an unknown field: over the default
+/// nesting limit when `depth` passes it.
+fn deep(event: &str, depth: usize) -> String {
+    let inner = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    format!(r#"{},"x":{inner}}}"#, open_object(event))
+}
+
+/// Checks `lines` with the line `skip` made unreadable at a limit in both
+/// ways the reader skips (nesting past the default depth; a line past a
+/// length limit), through the fast path (JSON Lines) and the `Value` path
+/// (one JSON array), and returns the four reports.
+fn skipped(lines: &[&str], skip: usize) -> Vec<(String, agui_model::Report)> {
+    let mut out = Vec::new();
+    let long_len = lines.iter().map(|l| l.len()).max().unwrap_or(0) + 1;
+    for how in ["nesting", "line-bytes"] {
+        let mut ls: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        let limits = if how == "nesting" {
+            ls[skip] = deep(&ls[skip], 20_000);
+            Limits::default()
+        } else {
+            let pad = "y".repeat(2 * long_len);
+            ls[skip] = format!(r#"{},"pad":"{pad}"}}"#, open_object(&ls[skip]));
+            Limits {
+                line_bytes: long_len,
+                ..Limits::default()
+            }
+        };
+        let jsonl: Vec<&str> = ls.iter().map(String::as_str).collect();
+        let jsonl = stream(&jsonl);
+        let array = format!("[{}]", ls.join(",\n"));
+        for (form, bytes) in [("lines", jsonl), ("array", array.into_bytes())] {
+            let report = check_bytes(&bytes, Checker::new().with_limits(limits));
+            out.push((format!("{how} skip, {form}"), report));
+        }
+    }
+    out
+}
+
+fn rules(r: &agui_model::Report) -> Vec<(RuleId, usize)> {
+    r.violations.iter().map(|v| (v.rule, v.index)).collect()
+}
+
+#[test]
+fn an_event_skipped_at_a_limit_is_unknown_not_absent() {
+    // Each stream is valid; the skipped event is the one whose absence
+    // would break a rule after it (the catalogue's "Checker limits": a
+    // skipped event may have opened, continued or closed anything).
+    let sa = r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"a"}"#;
+    let sf = r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}"#;
+    let cases: [(&str, Vec<&str>, usize); 5] = [
+        (
+            "TEXT_MESSAGE_START",
+            vec![
+                RUN,
+                r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}"#,
+                r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+                FIN,
+            ],
+            1,
+        ),
+        (
+            "SUBAGENT_STARTED",
+            vec![
+                RUN,
+                sa,
+                r#"{"type":"STEP_STARTED","stepName":"a","subagentRunId":"s1"}"#,
+                r#"{"type":"STEP_FINISHED","stepName":"a","subagentRunId":"s1"}"#,
+                sf,
+                FIN,
+            ],
+            1,
+        ),
+        ("SUBAGENT_FINISHED", vec![RUN, sa, sf, FIN], 2),
+        ("RUN_FINISHED", vec![RUN, sa, sf, FIN], 3),
+        (
+            "STATE_SNAPSHOT",
+            vec![
+                RUN,
+                r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":1}}"#,
+                r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/a","value":2}]}"#,
+                FIN,
+            ],
+            1,
+        ),
+    ];
+    for (what, lines, skip) in cases {
+        for (how, report) in skipped(&lines, skip) {
+            assert!(
+                report.violations.is_empty(),
+                "{what} ({how}): {:?}",
+                report.violations
+            );
+            assert_eq!(report.limits.len(), 1, "{what} ({how})");
+            assert_eq!(report.limits[0].index, skip, "{what} ({how})");
+            assert_eq!(report.verdict(), Verdict::Inconclusive, "{what} ({how})");
+        }
+    }
+}
+
+#[test]
+fn after_a_skip_schema_rules_are_judged_and_the_next_run_started_resumes_everything() {
+    let lines = [
+        RUN,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1"}"#,
+        // Judged per event while blind: a null optional field.
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x","subagentRunId":null}"#,
+        // Not judged while blind: a continuation of an id never opened.
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"never"}"#,
+        // A RUN_STARTED after a skip starts afresh: no run.already-active.
+        RUN,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"again"}"#,
+        FIN,
+    ];
+    for (how, report) in skipped(&lines, 1) {
+        assert_eq!(
+            rules(&report),
+            [(RuleId::AttributionNull, 2), (RuleId::TextNotOpen, 5)],
+            "{how}"
+        );
+        // The schema violation came after the limit notice: inconclusive.
+        assert_eq!(report.verdict(), Verdict::Inconclusive, "{how}");
+        // The run with the skip is shown as incomplete, the next one not.
+        let runs = &report.projection.as_ref().expect("projected").runs;
+        assert_eq!(runs.len(), 2, "{how}");
+        assert_eq!(runs[0]["incomplete"], serde_json::json!(true), "{how}");
+        assert!(runs[1].get("incomplete").is_none(), "{how}");
+    }
+}
+
+#[test]
+fn after_a_skip_resumption_and_state_are_not_judged_for_the_rest_of_the_stream() {
+    // s1 finished (not suspended) in run 1; run 2 announces it again: a
+    // resumption the catalogue warns about — unless an event skipped in
+    // between may have changed how s1 ended or the state.
+    let lines = [
+        RUN,
+        r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"a"}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}"#,
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":1}}"#,
+        FIN,
+        RUN,
+        r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"a"}"#,
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s1"}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/b"}]}"#,
+        FIN,
+    ];
+    // Without a skip both are reported: the test would catch a checker
+    // that never judges them.
+    let plain = check_bytes(&stream(&lines), Checker::new());
+    assert_eq!(
+        rules(&plain),
+        [
+            (RuleId::LifecycleResumedNotSuspended, 6),
+            (RuleId::StatePatchFails, 8)
+        ]
+    );
+    for (how, report) in skipped(&lines, 3) {
+        assert!(
+            report.violations.is_empty(),
+            "{how}: {:?}",
+            report.violations
+        );
+    }
+}
+
+#[test]
+fn a_run_left_open_by_a_run_started_is_shown_as_running() {
+    // One entry per RUN_STARTED (docs/projection.md): the run that a
+    // second RUN_STARTED abandons is shown as it stood, not dropped.
+    let lines = [
+        RUN,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}"#,
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2"}"#,
+        FIN,
+    ];
+    let report = check_bytes(&stream(&lines), Checker::new());
+    assert_eq!(rules(&report), [(RuleId::RunAlreadyActive, 3)]);
+    let runs = &report.projection.expect("projected").runs;
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["status"], "running");
+    assert_eq!(runs[0]["messages"][0]["content"], "hi");
+    assert_eq!(
+        (&runs[1]["runId"], &runs[1]["status"]),
+        (&serde_json::json!("r2"), &serde_json::json!("finished"))
+    );
+}

@@ -179,8 +179,16 @@ pub struct Checker {
     sink: Option<Sink>,
     /// Rule configuration: rules turned off or given another severity.
     levels: Option<RuleLevels>,
-    /// State tracking stopped at a state limit.
+    /// State tracking stopped at a state limit, or at a skipped event.
     state_off: bool,
+    /// An event was skipped at a limit and no `RUN_STARTED` was read
+    /// since: what it opened, continued or closed is unknown, so only the
+    /// per-event (schema) rules are judged (docs/rules.md "Checker limits").
+    blind: bool,
+    /// An event was skipped at a limit: whether an invocation ended
+    /// suspended is no longer known, so resumption is not judged for the
+    /// rest of the stream.
+    resume_off: bool,
     /// The kept violations reached [`Limits::violations`].
     kept_full: bool,
     /// The input was cut at a limit ([`Checker::cut`]) or by a transport
@@ -243,6 +251,8 @@ impl Checker {
             sink: None,
             levels: None,
             state_off: false,
+            blind: false,
+            resume_off: false,
             kept_full: false,
             cut: false,
             pending: Vec::new(),
@@ -355,11 +365,25 @@ impl Checker {
 
     /// Feeds a stream item the reader skipped at one of its limits (a line
     /// too long, nesting too deep): a limit notice at its index, no
-    /// violation.
+    /// violation. The skipped event is unknown, not absent: until the next
+    /// `RUN_STARTED` only the per-event rules are judged, and state
+    /// tracking and the judgement of resumption stop for the stream.
     pub fn push_over_limit(&mut self, kind: LimitKind, limit: usize, why: &str) {
         let i = self.index;
         self.index += 1;
         self.notice(LimitNotice::new(kind, i, limit as u64, why));
+        self.blind = true;
+        self.resume_off = true;
+        self.state_off = true;
+        if let Some(p) = self.projector.as_mut() {
+            p.mark_incomplete();
+        }
+    }
+
+    /// Whether an event was skipped at a limit with no `RUN_STARTED`
+    /// read since (only the per-event rules are judged now).
+    pub fn blind(&self) -> bool {
+        self.blind
     }
 
     /// Ends the input early at a limit of the checker's own (a live
@@ -397,6 +421,11 @@ impl Checker {
     pub fn end_early(&mut self, why: &str) {
         let i = self.index;
         self.cut = true;
+        // After a skipped event whether the run ended is unknown: the
+        // skipped event may have been its RUN_FINISHED.
+        if self.blind {
+            return;
+        }
         self.report_external(Violation::new(
             RuleId::TransportEndedEarly,
             i,
@@ -479,6 +508,9 @@ impl Checker {
         self.pending.sort_by_key(|v| v.rule);
         let mut pending = std::mem::take(&mut self.pending);
         for mut v in pending.drain(..) {
+            if self.blind && !v.rule.rule().judged_blind() {
+                continue;
+            }
             if let Some(level) = self.levels.as_ref().and_then(|l| l.get(v.rule)) {
                 if level == crate::rules::Severity::None {
                     continue;
@@ -550,7 +582,7 @@ impl Checker {
     /// Ends the input: end-of-input rules, then the report.
     pub fn finish(mut self) -> Report {
         let n = self.index;
-        if self.phase == Phase::Active && !self.book.implicit && !self.cut {
+        if self.phase == Phase::Active && !self.book.implicit && !self.cut && !self.blind {
             self.report_related(
                 RuleId::RunUnterminated,
                 n,
@@ -642,6 +674,12 @@ impl Checker {
     /// (moving it cost 5.7% of `check`, docs/performance.md).
     fn dispatch(&mut self, i: usize, ev: &Typed<'_>) {
         let ty = ev.body.event_type();
+        if self.blind && ty == EventType::RunStarted {
+            // Full checking resumes here, as at the stream's start: the
+            // skipped event may have ended the run before it.
+            self.blind = false;
+            self.phase = Phase::Start;
+        }
         if !self.enter(i, ty) {
             return;
         }
@@ -942,6 +980,9 @@ impl Checker {
         input: Option<&Val<'_>>,
     ) {
         self.run_mark = i;
+        if let Some(p) = self.projector.as_mut() {
+            p.run_left_open(&self.state);
+        }
         self.lanes = Lanes::default();
         self.book.reset(false);
         self.phase = Phase::Active;
@@ -1078,8 +1119,10 @@ impl Checker {
     }
 
     fn run_error(&mut self, i: usize) {
-        for id in self.book.active_invocations() {
-            self.remembered.set(id, Ended::Abandoned, i);
+        if !self.resume_off {
+            for id in self.book.active_invocations() {
+                self.remembered.set(id, Ended::Abandoned, i);
+            }
         }
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
@@ -1478,7 +1521,11 @@ impl Checker {
         }
         // Only ids that ended are kept (absent reads as open), so a new id
         // costs one lookup here and one insertion when it ends.
-        let before = self.remembered.reopen(id);
+        let before = if self.resume_off {
+            None
+        } else {
+            self.remembered.reopen(id)
+        };
         match self.book.invocation(id) {
             Some(ended) => {
                 let how = match ended {
@@ -1581,7 +1628,9 @@ impl Checker {
         };
         // Both are on record since the announcement: no new keys.
         self.book.set_invocation(id, state, i);
-        self.remembered.set(id, ended, i);
+        if !self.resume_off {
+            self.remembered.set(id, ended, i);
+        }
         if let Some(p) = self.projector.as_mut() {
             p.invocation_ended(self.book.names_mut(), id, status);
         }

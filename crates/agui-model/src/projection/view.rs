@@ -221,6 +221,9 @@ pub(super) struct RunView {
     pub thread_id: Span,
     pub run_id: Span,
     pub status: &'static str,
+    /// Part of the run is not shown (an event skipped at a limit, or the
+    /// projection's byte budget spent): written as `"incomplete": true`.
+    pub incomplete: bool,
     pub invocations: Vec<Invocation>,
     pub messages: Vec<Message>,
     pub interrupts: Vec<Interrupt>,
@@ -240,6 +243,7 @@ impl Default for RunView {
             thread_id: Span { start: 0, end: 0 },
             run_id: Span { start: 0, end: 0 },
             status: "running",
+            incomplete: false,
             invocations: Vec::new(),
             messages: Vec::new(),
             interrupts: Vec::new(),
@@ -268,6 +272,7 @@ impl RunView {
         self.message_of.clear();
         self.tool_of.clear();
         self.status = "running";
+        self.incomplete = false;
         self.thread_id = self.strings.push(thread_id);
         self.run_id = self.strings.push(run_id);
     }

@@ -41,7 +41,11 @@ pub(super) fn run(
     lone: bool,
     mut piece: Piece<'_>,
 ) {
-    out.extend_from_slice(br#"{"interrupts":["#);
+    out.push(b'{');
+    if run.incomplete {
+        out.extend_from_slice(br#""incomplete":true,"#);
+    }
+    out.extend_from_slice(br#""interrupts":["#);
     for (k, i) in run.interrupts.iter().enumerate() {
         boundary(out, &mut piece);
         comma(out, k);
