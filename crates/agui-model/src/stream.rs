@@ -283,27 +283,30 @@ fn fill_line<R: BufRead>(r: &mut R, buf: &mut Vec<u8>, cap: usize) -> io::Result
     }
 }
 
-/// Skips the rest of the current line chunk by chunk; returns the bytes
-/// skipped and whether a newline (rather than end of input) ended it.
-fn skip_line<R: BufRead>(r: &mut R) -> io::Result<(u64, bool)> {
-    let mut skipped = 0u64;
+/// Skips the rest of the current line chunk by chunk; whether a newline
+/// (rather than the end of input) ended it.
+fn skip_line<R: BufRead>(r: &mut R) -> io::Result<bool> {
     loop {
         let avail = fill(r)?;
         if avail.is_empty() {
-            return Ok((skipped, false));
+            return Ok(false);
         }
         if let Some(i) = memchr::memchr(b'\n', avail) {
             r.consume(i + 1);
-            return Ok((skipped + i as u64, true));
+            return Ok(true);
         }
         let n = avail.len();
         r.consume(n);
-        skipped += n as u64;
     }
 }
 
 /// Reads JSON Lines from the current position (the start of a line, or
 /// inside the first line after `pos.col` bytes of whitespace).
+///
+/// Line length is counted without the line ending (`\n` or `\r\n`): a
+/// line of `max_line_bytes` is read, one byte more is skipped, whether or
+/// not it ends the input, and the skip is reported as soon as that byte is
+/// read (a line that never ends is reported all the same).
 fn read_lines<R: BufRead>(
     r: &mut R,
     opts: &ReadOptions,
@@ -311,59 +314,65 @@ fn read_lines<R: BufRead>(
     take: &mut impl FnMut(&[u8], LineAt) -> bool,
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
-    let cap = opts.max_line_bytes.saturating_add(1);
+    let max = opts.max_line_bytes;
+    // One byte past the limit, which may be the `\r` of a `\r\n`.
+    let cap = max.saturating_add(1);
     let mut buf = Vec::new();
     loop {
+        let line = pos.line;
+        let next = Pos {
+            line: line + 1,
+            col: 0,
+        };
         // The common case: the whole line is in the reader's buffer, and is
         // handed out in place instead of copied.
         let avail = fill(r)?;
         if let Some(n) = memchr::memchr(b'\n', avail).filter(|&n| n <= cap) {
-            let line = pos.line;
             let text = avail[..n].strip_suffix(b"\r").unwrap_or(&avail[..n]);
-            let item = line_item(text, true, line, pos.col, opts, take);
+            let item = if text.len() > max {
+                Some(too_long(line, max))
+            } else {
+                line_item(text, true, line, pos.col, opts, take)
+            };
             r.consume(n + 1);
             if item.map(&mut *emit).is_some_and(|flow| flow.is_break()) {
                 return Ok(());
             }
-            pos = Pos {
-                line: line + 1,
-                col: 0,
-            };
+            pos = next;
             continue;
         }
         buf.clear();
-        let end = fill_line(r, &mut buf, cap)?;
-        let line = pos.line;
-        let item = match end {
-            LineEnd::Eof if buf.is_empty() => return Ok(()),
-            LineEnd::Full => {
-                let (skipped, newline) = skip_line(r)?;
-                let total = buf.len() as u64 + skipped;
-                buf = Vec::new();
-                let reason = format!(
-                    "line of {total} bytes is longer than the limit of {}; skipped",
-                    human_bytes(opts.max_line_bytes)
-                );
-                let flow = emit(Item::OverLimit {
-                    line,
-                    kind: LimitKind::LineBytes,
-                    limit: opts.max_line_bytes,
-                    reason,
-                });
-                if !newline || flow.is_break() {
-                    return Ok(());
+        let mut end = fill_line(r, &mut buf, cap)?;
+        if end == LineEnd::Full && buf.last() == Some(&b'\r') {
+            // A line of exactly the limit, if a `\n` (or the end of
+            // input) follows its `\r`.
+            match fill(r)?.first() {
+                Some(b'\n') => {
+                    r.consume(1);
+                    end = LineEnd::Newline;
                 }
-                pos = Pos {
-                    line: line + 1,
-                    col: 0,
-                };
-                continue;
+                None => end = LineEnd::Eof,
+                Some(_) => {}
             }
-            LineEnd::Newline | LineEnd::Eof => {
-                let text = buf.strip_suffix(b"\r").unwrap_or(&buf);
-                line_item(text, end == LineEnd::Newline, line, pos.col, opts, take)
+        }
+        if end == LineEnd::Eof && buf.is_empty() {
+            return Ok(());
+        }
+        let text = buf.strip_suffix(b"\r").unwrap_or(&buf);
+        if end == LineEnd::Full || text.len() > max {
+            // Reported now, before the rest of the line is read.
+            if emit(too_long(line, max)).is_break() {
+                return Ok(());
             }
-        };
+            buf = Vec::new();
+            let newline = end == LineEnd::Newline || (end == LineEnd::Full && skip_line(r)?);
+            if !newline {
+                return Ok(());
+            }
+            pos = next;
+            continue;
+        }
+        let item = line_item(text, end == LineEnd::Newline, line, pos.col, opts, take);
         if item.map(&mut *emit).is_some_and(|flow| flow.is_break()) {
             return Ok(());
         }
@@ -373,10 +382,20 @@ fn read_lines<R: BufRead>(
         if buf.capacity() > KEEP_BUFFER_BYTES {
             buf = Vec::new();
         }
-        pos = Pos {
-            line: line + 1,
-            col: 0,
-        };
+        pos = next;
+    }
+}
+
+/// The item of a line longer than the limit, skipped.
+fn too_long(line: usize, max: usize) -> Item {
+    Item::OverLimit {
+        line,
+        kind: LimitKind::LineBytes,
+        limit: max,
+        reason: format!(
+            "line longer than the limit of {} (line ending not counted); skipped",
+            human_bytes(max)
+        ),
     }
 }
 
@@ -568,7 +587,10 @@ fn read_array<Rd: Read>(
     let mut start = Pos { line, col };
     let mut last_line = line;
     let mut over = false;
-    let mut elem_bytes = 0usize;
+    // The element's length as the limit counts it: from its first byte
+    // that is not whitespace to its last one so far (`span`), and the
+    // bytes since its first (`seen`, trailing whitespace included).
+    let (mut span, mut seen) = (0usize, 0usize);
     let mut scan = Scan::default();
     let mut first = true;
     loop {
@@ -582,6 +604,7 @@ fn read_array<Rd: Read>(
         }
         let mut used = 0;
         let mut ended = None;
+        let mut stop = false;
         for &c in avail {
             used += 1;
             if c == b'\n' {
@@ -597,31 +620,37 @@ fn read_array<Rd: Read>(
             if !c.is_ascii_whitespace() {
                 last_line = line;
             }
-            elem_bytes += 1;
-            if !over {
-                if elem_bytes > opts.max_line_bytes {
-                    over = true;
-                    elem = Vec::new();
-                } else {
-                    elem.push(c);
+            if seen > 0 || !c.is_ascii_whitespace() {
+                seen += 1;
+                if !c.is_ascii_whitespace() {
+                    span = seen;
                 }
+            }
+            if over {
+                continue;
+            }
+            if span > opts.max_line_bytes {
+                // Reported now, before the rest of the element is read.
+                over = true;
+                elem = Vec::new();
+                if emit(too_long_element(line, opts.max_line_bytes)).is_break() {
+                    stop = true;
+                    break;
+                }
+            } else {
+                elem.push(c);
             }
         }
         r.consume(used);
+        if stop {
+            return Ok(());
+        }
         let Some(end) = ended else { continue };
         let blank = elem.iter().all(u8::is_ascii_whitespace);
-        let item = if over {
-            Some(Item::OverLimit {
-                line,
-                kind: LimitKind::LineBytes,
-                limit: opts.max_line_bytes,
-                reason: format!(
-                    "an array element of {elem_bytes} bytes is longer than the limit of {}; skipped",
-                    human_bytes(opts.max_line_bytes)
-                ),
-            })
-        } else if blank && end == b']' && first {
-            None // `[]`
+        // An element over the limit was reported when it passed it; `[]`
+        // holds none.
+        let item = if over || (blank && end == b']' && first) {
+            None
         } else if blank {
             let _ = emit(Item::Unparseable {
                 line,
@@ -649,7 +678,7 @@ fn read_array<Rd: Read>(
         if elem.capacity() > KEEP_BUFFER_BYTES {
             elem = Vec::new();
         }
-        elem_bytes = 0;
+        (span, seen) = (0, 0);
         over = false;
         scan = Scan::default();
         start = Pos { line, col };
@@ -731,6 +760,19 @@ fn parse_element(
                 ),
             }))
         }
+    }
+}
+
+/// The item of an array element longer than the limit, skipped.
+fn too_long_element(line: usize, max: usize) -> Item {
+    Item::OverLimit {
+        line,
+        kind: LimitKind::LineBytes,
+        limit: max,
+        reason: format!(
+            "an array element longer than the limit of {} (surrounding whitespace not counted); skipped",
+            human_bytes(max)
+        ),
     }
 }
 
@@ -997,7 +1039,7 @@ mod tests {
             over(&items[0]),
             (
                 1,
-                "line of 24 bytes is longer than the limit of 16 bytes; skipped"
+                "line longer than the limit of 16 bytes (line ending not counted); skipped"
             )
         );
         assert_eq!(items[1], value(2, json!({"b": 2})));
@@ -1017,7 +1059,7 @@ mod tests {
             over(&items[1]),
             (
                 2,
-                "line of 8 bytes is longer than the limit of 4 bytes; skipped"
+                "line longer than the limit of 4 bytes (line ending not counted); skipped"
             )
         );
     }
@@ -1070,12 +1112,128 @@ mod tests {
             &ReadOptions::default(),
         );
         assert_eq!(items.len(), 2);
-        let expected = format!(
-            "line of {} bytes is longer than the limit of 64 MiB; skipped",
-            filler + 8
-        );
-        assert_eq!(over(&items[0]), (1, expected.as_str()));
+        let expected = "line longer than the limit of 64 MiB (line ending not counted); skipped";
+        assert_eq!(over(&items[0]), (1, expected));
         assert_eq!(items[1], value(2, json!({"b": 2})));
+    }
+
+    /// A line of `n` bytes: `{"x":"…"}` padded to length.
+    fn line_of(n: usize) -> Vec<u8> {
+        let mut l = b"{\"x\":\"".to_vec();
+        l.resize(n - 2, b'a');
+        l.extend_from_slice(b"\"}");
+        l
+    }
+
+    #[test]
+    fn line_length_is_counted_without_the_line_ending() {
+        let opts = ReadOptions {
+            max_line_bytes: 100,
+            ..ReadOptions::default()
+        };
+        let read = |parts: &[&[u8]]| {
+            let items = read_with(&parts.concat(), &opts);
+            items
+                .iter()
+                .map(|i| matches!(i, Item::OverLimit { .. }))
+                .collect::<Vec<_>>()
+        };
+        let (at, over) = (line_of(100), line_of(101));
+        for end in [&b"\n"[..], b"\r\n", b""] {
+            // N bytes are read, N + 1 are skipped, the line ending aside,
+            // whether or not the line ends the input.
+            assert_eq!(read(&[&at, end]), [false], "{end:?}");
+            assert_eq!(read(&[&over, end]), [true], "{end:?}");
+            // The same in the middle of a stream, and on the reader's
+            // slow path (the line split across buffer refills).
+            let next = b"{\"b\":2}";
+            assert_eq!(read(&[&at, end, b"\n", next]), [false, false], "{end:?}");
+            assert_eq!(read(&[&over, end, b"\n", next]), [true, false], "{end:?}");
+            let split = |parts: &[&[u8]]| {
+                let bytes = parts.concat();
+                let items = read_from(io::BufReader::with_capacity(7, &bytes[..]), &opts);
+                items
+                    .iter()
+                    .map(|i| matches!(i, Item::OverLimit { .. }))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(split(&[&at, end, b"\n", next]), [false, false], "{end:?}");
+            assert_eq!(split(&[&over, end, b"\n", next]), [true, false], "{end:?}");
+        }
+        // A `\r` inside the line counts.
+        let mut cr = line_of(100);
+        cr.insert(10, b'\r');
+        assert_eq!(read(&[&cr, b"\n"]), [true]);
+    }
+
+    /// A megabyte with no newline (a line that, for the test, never
+    /// ends), counting what was read.
+    struct Endless<'a>(&'a Cell<u64>);
+
+    impl Read for Endless<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min((1 << 20) - self.0.get() as usize);
+            buf[..n].fill(b'a');
+            self.0.set(self.0.get() + n as u64);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_line_that_never_ends_is_reported_once_the_limit_is_passed() {
+        let opts = ReadOptions {
+            max_line_bytes: 1000,
+            ..ReadOptions::default()
+        };
+        let read = Cell::new(0u64);
+        let mut seen = None;
+        let input = io::BufReader::with_capacity(256, Endless(&read));
+        let n = read_stream(input, &opts, |item| {
+            seen = Some((item, read.get()));
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        assert_eq!(n, 1);
+        let (item, at) = seen.expect("an item");
+        assert!(matches!(
+            item,
+            Item::OverLimit {
+                kind: LimitKind::LineBytes,
+                ..
+            }
+        ));
+        // Reported within one buffer of the limit, not at the line's end.
+        assert!(at <= 1001 + 256, "reported after {at} bytes");
+    }
+
+    #[test]
+    fn an_array_element_is_counted_without_the_whitespace_around_it() {
+        let opts = ReadOptions {
+            max_line_bytes: 100,
+            ..ReadOptions::default()
+        };
+        let kinds = |input: Vec<u8>| {
+            read_with(&input, &opts)
+                .iter()
+                .map(|i| matches!(i, Item::OverLimit { .. }))
+                .collect::<Vec<_>>()
+        };
+        let pad = b"\n      \t  ";
+        let at = [
+            &b"["[..],
+            pad,
+            &line_of(100),
+            pad,
+            b",",
+            pad,
+            b"{}",
+            pad,
+            b"]",
+        ]
+        .concat();
+        let over = [&b"["[..], pad, &line_of(101), pad, b",{}]"].concat();
+        assert_eq!(kinds(at), [false, false]);
+        assert_eq!(kinds(over), [true, false]);
     }
 
     #[test]
@@ -1282,7 +1440,9 @@ mod tests {
                 kind: LimitKind::LineBytes,
                 limit: 32,
                 reason,
-            } => assert!(reason.contains("longer than the limit of 32 bytes; skipped")),
+            } => assert!(reason.contains(
+                "longer than the limit of 32 bytes (surrounding whitespace not counted); skipped"
+            )),
             other => panic!("{other:?}"),
         }
         assert_eq!(items[2], value(4, json!({"b": 2})));
