@@ -17,7 +17,7 @@
 //! - a patch that fails (or is over budget) leaves the document and its
 //!   tracked size exactly as before (compared with a clone taken before);
 //! - after a patch that applies, the tracked size is the document's
-//!   `json_size`, and within the budget unless the document started over
+//!   `mem_size`, and within the budget unless the document started over
 //!   it and did not grow;
 //! - the operations before the one that stopped apply on their own, and
 //!   `json_patch::patch_unsafe` gives the same document for them;
@@ -32,7 +32,7 @@
 //! onto itself as the no-op it is). json_patch is only asked about
 //! operations that fit our budget, so it cannot exhaust memory.
 
-use agui_model::patch::{PatchBudget, PatchError, apply, json_eq, json_size};
+use agui_model::patch::{PatchBudget, PatchError, apply, json_eq, mem_size};
 use arbitrary::{Result, Unstructured};
 use json_patch::jsonptr::{PointerBuf, Token};
 use json_patch::{
@@ -310,13 +310,13 @@ fn copy_chain(u: &mut Unstructured, paths: &[Vec<String>]) -> Result<Vec<PatchOp
 /// Applies `ops` with our applier and checks every invariant.
 pub fn check(doc: &Value, ops: &[PatchOperation], budget: &PatchBudget) {
     let before = doc.clone();
-    let size0 = json_size(doc);
+    let size0 = mem_size(doc);
     let mut ours = doc.clone();
     let mut size = size0;
     let result = apply(&mut ours, &mut size, ops, budget);
     let applied = match &result {
         Ok(()) => {
-            assert_eq!(size, json_size(&ours), "tracked size after {ops:?}");
+            assert_eq!(size, mem_size(&ours), "tracked size after {ops:?}");
             assert!(
                 size <= budget.state_bytes.max(size0),
                 "the patch grew the state past the budget: {size0} to {size}"
@@ -371,7 +371,7 @@ pub fn check(doc: &Value, ops: &[PatchOperation], budget: &PatchBudget) {
 /// The document after `ops` (which apply).
 fn state_before(doc: &Value, ops: &[PatchOperation], budget: &PatchBudget) -> Value {
     let mut d = doc.clone();
-    let mut size = json_size(&d);
+    let mut size = mem_size(&d);
     let r = apply(&mut d, &mut size, ops, budget);
     assert!(r.is_ok(), "{r:?}");
     d

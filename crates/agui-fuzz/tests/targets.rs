@@ -95,7 +95,7 @@ fn patch_smoke() {
 /// every outcome: count them.
 #[test]
 fn seeded_patch_inputs_reach_every_outcome() {
-    use agui_model::patch::{PatchError, apply, json_size};
+    use agui_model::patch::{PatchError, apply, mem_size};
     let mut rng = Rng::new(0xA61 ^ "patch".len() as u64);
     let (mut applied, mut fails, mut over, mut cases) = (0, 0, 0, 0);
     for _ in 0..2000 {
@@ -106,7 +106,7 @@ fn seeded_patch_inputs_reach_every_outcome() {
         };
         cases += 1;
         let mut doc = c.doc.clone();
-        let mut size = json_size(&doc);
+        let mut size = mem_size(&doc);
         match apply(&mut doc, &mut size, &c.ops, &c.budget) {
             Ok(()) => applied += 1,
             Err(PatchError::Fails { .. }) => fails += 1,

@@ -4,7 +4,7 @@
 //! atomic design (patch a scratch copy of the state, keep it on success).
 //! Each iteration starts from a fresh copy of the state (not timed).
 
-use agui_model::patch::{PatchBudget, apply, json_size};
+use agui_model::patch::{PatchBudget, apply, mem_size};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use json_patch::PatchOperation;
 use serde_json::{Value, json};
@@ -36,9 +36,9 @@ fn delta() -> Vec<PatchOperation> {
 
 fn benches(c: &mut Criterion) {
     let doc = state();
-    let size = json_size(&doc);
+    let size = mem_size(&doc);
     eprintln!(
-        "state: {} bytes as compact JSON, json_size {size}",
+        "state: {} bytes as compact JSON, mem_size {size}",
         doc.to_string().len()
     );
     let ops = delta();

@@ -7,7 +7,7 @@
 //!
 //! `cargo bench -p agui-model --bench patch_ab [-- ROUNDS]`
 
-use agui_model::patch::{PatchBudget, apply, json_size};
+use agui_model::patch::{PatchBudget, apply, mem_size};
 use json_patch::PatchOperation;
 use serde_json::{Value, json};
 use std::hint::black_box;
@@ -63,7 +63,7 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(101);
     let doc = state();
-    let size = json_size(&doc);
+    let size = mem_size(&doc);
     let ops = delta();
     let appliers: [(&str, Applier); 3] = [
         ("agui_model::patch::apply", ours),

@@ -101,7 +101,8 @@ pub struct Limits {
     pub line_bytes: usize,
     /// Deepest nesting of one event.
     pub nesting: usize,
-    /// Largest state document, in bytes of its compact JSON; one
+    /// Largest state document, in bytes it holds in memory
+    /// ([`crate::patch::mem_size`], an estimate from above); one
     /// `STATE_DELTA` may also touch at most this many bytes.
     pub state_bytes: usize,
     /// Violations (and limit notices) kept in memory for the report; the

@@ -16,7 +16,7 @@
 //!   scratch copy would cost a clone of the whole state per delta; checking
 //!   first would mean simulating the patch. The log costs only what the
 //!   patch displaces.
-//! - **Budgeted before allocating.** The state's size (see [`json_size`]) is
+//! - **Budgeted before allocating.** The state's size (see [`mem_size`]) is
 //!   tracked incrementally, and each operation's cost is checked before its
 //!   value is cloned: a patch that would take the state over
 //!   [`PatchBudget::state_bytes`], or do more than [`PatchBudget::work`],
@@ -44,10 +44,10 @@ use std::fmt;
 /// states are kilobytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PatchBudget {
-    /// The largest the state may grow to, as [`json_size`]: no operation
+    /// The largest the state may grow to, as [`mem_size`]: no operation
     /// takes it past this (one that shrinks a state already over it may).
     pub state_bytes: usize,
-    /// The most work one patch may do, in units: a byte (as [`json_size`]
+    /// The most work one patch may do, in units: a byte (as [`mem_size`]
     /// counts it) of a value cloned (`add`, `replace`, `copy`), compared
     /// (`test`) or measured (a `move` onto the root), or one array element
     /// shifted by an insertion or removal in the middle of an array.
@@ -138,7 +138,7 @@ impl fmt::Display for PatchError {
 impl std::error::Error for PatchError {}
 
 /// Applies `ops` to `doc` atomically: all of them, or none and an error.
-/// `doc_size` is `doc`'s [`json_size`] on entry and is kept up to date.
+/// `doc_size` is `doc`'s [`mem_size`] on entry and is kept up to date.
 pub fn apply(
     doc: &mut Value,
     doc_size: &mut usize,
@@ -168,15 +168,57 @@ pub fn apply(
 
 // ---- size ----
 
-/// The width every number counts: a fixed one, so measuring needs no
-/// formatting and does not depend on how the number is stored.
-pub const NUMBER_BYTES: usize = 8;
+/// A `serde_json::Value` (its slot, wherever it lives).
+const VALUE: usize = std::mem::size_of::<Value>();
 
-/// The size measure of budgets: the bytes of `v` as compact JSON, except
-/// that a number counts [`NUMBER_BYTES`] and a string (or key) its UTF-8
-/// bytes plus two quotes, escapes not counted. Iterative (any depth), one
-/// pass, no allocation beyond a stack as deep as `v`.
-pub fn json_size(v: &Value) -> usize {
+/// What the allocator adds to one heap block, at most: its header and
+/// rounding (glibc: an 8-byte header, 16-byte steps, 32 bytes at least).
+const ALLOC: usize = 32;
+
+/// A map's first node, held as soon as it has a member: a B-tree leaf of
+/// eleven keys (`String`) and eleven values, with its header.
+const MAP_NODE: usize = 640;
+
+/// Each member's share of a map's further nodes (a node is at least five
+/// of eleven full, an inner node a little larger), besides its key's own
+/// block.
+const MEMBER_NODES: usize = 128;
+
+/// What a member of an object costs besides its value: its key's bytes
+/// and block, and its share of the map's nodes.
+fn member_cost(key_len: usize) -> usize {
+    key_len.saturating_add(ALLOC + MEMBER_NODES)
+}
+
+/// What an element of an array costs besides its value: the spare slot a
+/// vector grown by pushing may hold for it (capacity up to twice the
+/// length).
+const ELEMENT_COST: usize = VALUE;
+
+/// The slots a vector holds as soon as it has an element (Rust's
+/// smallest capacity for values of this size).
+const ARRAY_MIN_SLOTS: usize = 4;
+
+/// A value's own cost, its members and elements apart.
+fn own_cost(v: &Value) -> usize {
+    match v {
+        Value::Null | Value::Bool(_) | Value::Number(_) => VALUE,
+        Value::String(s) => VALUE + ALLOC + s.len(),
+        Value::Array(a) => {
+            VALUE + ALLOC + ARRAY_MIN_SLOTS * VALUE + a.len().saturating_mul(ELEMENT_COST)
+        }
+        Value::Object(_) => VALUE + MAP_NODE,
+    }
+}
+
+/// The size measure of budgets: the bytes `v` holds in memory, estimated
+/// from above (every value's slot, every string's and key's bytes and
+/// block, a vector's spare capacity, a map's nodes), so that a state
+/// within its budget in this measure is within it in memory too. Counting
+/// JSON text instead let a small delta of `copy` operations build a state
+/// of 63 MB of text that held 2.9 GB. Iterative (any depth), one pass, no
+/// allocation beyond a stack as deep as `v`.
+pub fn mem_size(v: &Value) -> usize {
     match size_within(v, usize::MAX) {
         Ok(n) | Err(n) => n,
     }
@@ -187,7 +229,7 @@ pub fn json_size(v: &Value) -> usize {
 /// thread's stack holds at most this many of their frames.
 const RECURSE: u32 = 48;
 
-/// [`json_size`], stopping as soon as it passes `cap`: `Err(more than cap)`.
+/// [`mem_size`], stopping as soon as it passes `cap`: `Err(more than cap)`.
 fn size_within(v: &Value, cap: usize) -> Result<usize, usize> {
     let mut acc = 0;
     if size_rec(v, &mut acc, cap, RECURSE) {
@@ -204,22 +246,14 @@ fn size_rec(v: &Value, acc: &mut usize, cap: usize, depth: u32) -> bool {
         *acc = acc.saturating_add(n);
         return *acc <= cap;
     }
-    let own = match v {
-        Value::Null | Value::Bool(true) => 4,
-        Value::Bool(false) => 5,
-        Value::Number(_) => NUMBER_BYTES,
-        Value::String(s) => s.len().saturating_add(2),
-        Value::Array(a) => 2 + a.len().saturating_sub(1),
-        Value::Object(m) => 2 + m.len().saturating_sub(1),
-    };
-    *acc = acc.saturating_add(own);
+    *acc = acc.saturating_add(own_cost(v));
     if *acc > cap {
         return false;
     }
     match v {
         Value::Array(a) => a.iter().all(|c| size_rec(c, acc, cap, depth - 1)),
         Value::Object(m) => m.iter().all(|(k, c)| {
-            *acc = acc.saturating_add(k.len() + 3);
+            *acc = acc.saturating_add(member_cost(k.len()));
             *acc <= cap && size_rec(c, acc, cap, depth - 1)
         }),
         _ => true,
@@ -237,21 +271,12 @@ fn size_iter(v: &Value, cap: usize) -> Result<usize, usize> {
     let mut next = Some(v);
     loop {
         if let Some(v) = next.take() {
-            let own = match v {
-                Value::Null | Value::Bool(true) => 4,
-                Value::Bool(false) => 5,
-                Value::Number(_) => NUMBER_BYTES,
-                Value::String(s) => s.len().saturating_add(2),
-                Value::Array(a) => {
-                    stack.push(Open::Arr(a.iter()));
-                    2 + a.len().saturating_sub(1)
-                }
-                Value::Object(m) => {
-                    stack.push(Open::Obj(m.iter()));
-                    2 + m.len().saturating_sub(1)
-                }
-            };
-            total = total.saturating_add(own);
+            match v {
+                Value::Array(a) => stack.push(Open::Arr(a.iter())),
+                Value::Object(m) => stack.push(Open::Obj(m.iter())),
+                _ => {}
+            }
+            total = total.saturating_add(own_cost(v));
             if total > cap {
                 return Err(total);
             }
@@ -266,7 +291,7 @@ fn size_iter(v: &Value, cap: usize) -> Result<usize, usize> {
             },
             Some(Open::Obj(it)) => match it.next() {
                 Some((k, c)) => {
-                    total = total.saturating_add(k.len() + 3);
+                    total = total.saturating_add(member_cost(k.len()));
                     next = Some(c);
                 }
                 None => {
@@ -603,7 +628,7 @@ impl<'p> Run<'_, 'p> {
             }
             PatchOperation::Remove(o) => {
                 let (v, slot, overhead) = self.take(doc, &o.path)?;
-                self.size = self.size.saturating_sub(json_size(&v) + overhead);
+                self.size = self.size.saturating_sub(mem_size(&v) + overhead);
                 self.log.push(Undo::Insert(slot, Some(v)));
                 Ok(())
             }
@@ -684,7 +709,7 @@ impl<'p> Run<'_, 'p> {
 
     /// Removes the value at `path` (which must exist; not the root):
     /// returns it, where it was, and the bytes its place cost besides the
-    /// value (key, quotes, colon, comma).
+    /// value (a member's key and node share, an element's spare slot).
     fn take(
         &mut self,
         doc: &mut Value,
@@ -704,8 +729,7 @@ impl<'p> Run<'_, 'p> {
                 let Some(v) = m.remove(last.decoded().as_ref()) else {
                     return Err(fails(doc, depth));
                 };
-                let comma = usize::from(!m.is_empty());
-                let overhead = last.decoded().len() + 3 + comma;
+                let overhead = member_cost(last.decoded().len());
                 Ok((v, Slot::Key(parent, last), overhead))
             }
             Value::Array(a) => {
@@ -715,8 +739,7 @@ impl<'p> Run<'_, 'p> {
                 };
                 self.charge(len - 1 - i)?;
                 let v = a.remove(i);
-                let comma = usize::from(!a.is_empty());
-                Ok((v, Slot::Index(parent, i), comma))
+                Ok((v, Slot::Index(parent, i), ELEMENT_COST))
             }
             _ => Err(fails(doc, depth)),
         }
@@ -796,13 +819,13 @@ impl<'p> Run<'_, 'p> {
                 (Some(old), _) => Ok(Plan {
                     slot: Slot::Key(parent, last),
                     insert: false,
-                    displaced: Some(json_size(old)),
+                    displaced: Some(mem_size(old)),
                     overhead: 0,
                     shift: 0,
                 }),
                 (None, Mode::Replace) => Err(fails(depth)),
                 (None, Mode::Add) => {
-                    let overhead = last.decoded().len() + 3 + usize::from(!m.is_empty());
+                    let overhead = member_cost(last.decoded().len());
                     Ok(Plan {
                         slot: Slot::Key(parent, last),
                         insert: false,
@@ -820,7 +843,7 @@ impl<'p> Run<'_, 'p> {
                         Ok(Plan {
                             slot: Slot::Index(parent, i),
                             insert: false,
-                            displaced: Some(json_size(&a[i])),
+                            displaced: Some(mem_size(&a[i])),
                             overhead: 0,
                             shift: 0,
                         })
@@ -835,7 +858,7 @@ impl<'p> Run<'_, 'p> {
                             slot: Slot::Index(parent, i),
                             insert: true,
                             displaced: None,
-                            overhead: usize::from(len > 0),
+                            overhead: ELEMENT_COST,
                             shift: len - i,
                         })
                     }
@@ -853,7 +876,7 @@ struct Plan<'p> {
     insert: bool,
     /// The size of the value overwritten, if any.
     displaced: Option<usize>,
-    /// Bytes the place adds besides the value (key, quotes, colon, comma).
+    /// Bytes the place adds besides the value (see [`Run::take`]).
     overhead: usize,
     /// Array elements that shift.
     shift: usize,

@@ -449,7 +449,7 @@ impl Projector {
                 m.content = Content::Json(v);
             }
             if let Content::Json(content) = &mut m.content {
-                let mut size = crate::patch::json_size(content);
+                let mut size = crate::patch::mem_size(content);
                 let budget = crate::patch::PatchBudget::default();
                 let _ = crate::patch::apply(content, &mut size, patch, &budget);
             }

@@ -5,7 +5,7 @@
 //! the RFC or by hand.
 
 use agui_model::patch::{
-    Budget, PatchBudget, PatchError, apply, clone_value, drop_value, json_eq, json_size,
+    Budget, PatchBudget, PatchError, apply, clone_value, drop_value, json_eq, mem_size,
 };
 use json_patch::PatchOperation;
 use serde_json::{Value, json};
@@ -22,11 +22,11 @@ fn run(doc: &Value, patch: Value) -> Result<Value, PatchError> {
 
 fn run_with(doc: &Value, patch: Value, budget: &PatchBudget) -> Result<Value, PatchError> {
     let mut d = doc.clone();
-    let mut size = json_size(&d);
+    let mut size = mem_size(&d);
     let before = size;
     match apply(&mut d, &mut size, &ops(patch), budget) {
         Ok(()) => {
-            assert_eq!(size, json_size(&d), "tracked size of {d}");
+            assert_eq!(size, mem_size(&d), "tracked size of {d}");
             Ok(d)
         }
         Err(e) => {
@@ -503,10 +503,12 @@ fn chained_root_copies_are_over_budget() {
         .collect();
     match run(&doc, Value::Array(copies)) {
         Err(PatchError::OverBudget { op, limit, .. }) => {
-            // 1 KB doubled 16 times is 64 MiB: the budget trips there, as
-            // copying 64 MiB more would pass both the work and the state
-            // budget (the work is checked first).
-            assert_eq!(op, 16);
+            // The document holds 1,897 bytes in memory ([`mem_size`]:
+            // 32 + 640 for the map, 1 + 32 + 128 for the member, 32 + 32 +
+            // 1000 for the string); each copy doubles it and adds a
+            // member: after op 13 it holds 33.7 MB, and op 14 would take it
+            // to 67.5 MB, past the 64 MiB budget.
+            assert_eq!(op, 14);
             assert_eq!(limit, 64 << 20);
         }
         other => panic!("expected OverBudget, got {other:?}"),
@@ -517,11 +519,12 @@ fn chained_root_copies_are_over_budget() {
 
 #[test]
 fn state_budget_is_checked_before_the_value_is_made() {
-    // {"a":"xxxx"} is 12 bytes; adding member "b" with "yyyy" adds 11.
+    // {"a":"xxxx"} holds 32 + 640 (map) + 1 + 160 (member) + 32 + 32 + 4
+    // (string) = 901 bytes; member "b" with "yyyy" adds 161 + 68.
     let doc = json!({"a": "xxxx"});
     let patch = json!([{"op": "add", "path": "/b", "value": "yyyy"}]);
     let tight = PatchBudget {
-        state_bytes: 22,
+        state_bytes: 1129,
         work: 1000,
     };
     assert_eq!(
@@ -530,12 +533,12 @@ fn state_budget_is_checked_before_the_value_is_made() {
             op: 0,
             what: "add /b".to_owned(),
             budget: Budget::State,
-            needed: 23,
-            limit: 22
+            needed: 1130,
+            limit: 1129
         })
     );
     let exact = PatchBudget {
-        state_bytes: 23,
+        state_bytes: 1130,
         work: 1000,
     };
     assert_eq!(
@@ -551,25 +554,25 @@ fn work_budget_counts_values_cloned_compared_and_elements_shifted() {
         state_bytes: 1 << 20,
         work,
     };
-    // A copy of "xxxx" (6) and a test against it (6): 12 units.
+    // A copy of "xxxx" (68) and a test against it (68): 136 units.
     let patch = json!([
         {"op": "copy", "from": "/a", "path": "/b"},
         {"op": "test", "path": "/b", "value": "xxxx"}
     ]);
-    assert!(run_with(&doc, patch.clone(), &budget(12)).is_ok());
+    assert!(run_with(&doc, patch.clone(), &budget(136)).is_ok());
     assert!(matches!(
-        run_with(&doc, patch, &budget(11)),
+        run_with(&doc, patch, &budget(135)),
         Err(PatchError::OverBudget {
             op: 1,
             budget: Budget::Work,
-            limit: 11,
+            limit: 135,
             ..
         })
     ));
-    // Inserting 0 (8) at the front shifts 3 elements: 11 units.
+    // Inserting 0 (32) at the front shifts 3 elements: 35 units.
     let patch = json!([{"op": "add", "path": "/l/0", "value": 0}]);
-    assert!(run_with(&doc, patch.clone(), &budget(11)).is_ok());
-    assert!(run_with(&doc, patch, &budget(10)).is_err());
+    assert!(run_with(&doc, patch.clone(), &budget(35)).is_ok());
+    assert!(run_with(&doc, patch, &budget(34)).is_err());
     // Removing the first of three shifts 2; a move costs no copy.
     let patch =
         json!([{"op": "remove", "path": "/l/0"}, {"op": "move", "from": "/a", "path": "/z"}]);
@@ -578,14 +581,27 @@ fn work_budget_counts_values_cloned_compared_and_elements_shifted() {
 }
 
 #[test]
-fn size_is_compact_json_with_numbers_at_a_fixed_width() {
-    // {"a":[1,"xy",null,true,false,{}]}: 33 bytes as compact JSON, with
-    // the one-digit number counted as 8.
+fn size_counts_what_a_value_holds_in_memory() {
+    // Every value's 32-byte slot; a string's bytes and block (32); an
+    // array's block, its first four slots (128) and a spare slot per
+    // element; a map's first node
+    // (640) and, per member, its key's bytes and block and a share of
+    // further nodes (128).
+    assert_eq!(mem_size(&json!(null)), 32);
+    assert_eq!(mem_size(&json!(1)), 32);
+    assert_eq!(mem_size(&json!("xy")), 32 + 32 + 2);
+    assert_eq!(mem_size(&json!([])), 32 + 32 + 128);
+    assert_eq!(mem_size(&json!({})), 32 + 640);
+    // {"a":[1,"xy",null,true,false,{}]}
     let v = json!({"a": [1, "xy", null, true, false, {}]});
-    assert_eq!(json_size(&v), 33 - 1 + 8);
-    // Without numbers or escapes it is exactly the compact JSON.
-    let v = json!({"k": [[], {}, "é", {"x": [null, true]}], "": false});
-    assert_eq!(json_size(&v), serde_json::to_string(&v).unwrap().len());
+    let array = 32 + 32 + 128 + 6 * 32 + 32 + (32 + 32 + 2) + 32 + 32 + 32 + (32 + 640);
+    assert_eq!(mem_size(&v), 32 + 640 + (1 + 32 + 128) + array);
+    // The measure of a state of many small members is many times its
+    // JSON text: what the budget must see.
+    let wide: serde_json::Map<String, Value> =
+        (0..1000).map(|i| (format!("k{i}"), json!(0))).collect();
+    let wide = Value::Object(wide);
+    assert!(mem_size(&wide) > 20 * serde_json::to_string(&wide).unwrap().len());
 }
 
 #[test]
@@ -600,7 +616,7 @@ fn tracked_size_follows_every_operation() {
         {"op": "replace", "path": "/a/b", "value": []},
         {"op": "move", "from": "/g", "path": ""}
     ]);
-    // run() asserts the tracked size equals json_size after success.
+    // run() asserts the tracked size equals mem_size after success.
     assert_eq!(run(&doc, patch).unwrap(), json!({"c": "d"}));
 }
 
@@ -623,23 +639,30 @@ fn deep(levels: usize, leaf: &str) -> Value {
 fn deep_values_are_measured_cloned_compared_and_dropped_without_recursion() {
     let levels = 100_000;
     let v = deep(levels, "leaf");
-    // Each level adds [] (2) or {"k":} (6).
-    assert_eq!(json_size(&v), 6 + levels / 2 * 2 + levels / 2 * 6);
+    // The leaf holds 32 + 32 + 4; each array level 32 + 32 + 128 + 32 (one
+    // element), each object level 32 + 640 + 1 + 32 + 128 (one member).
+    assert_eq!(mem_size(&v), 68 + levels / 2 * 224 + levels / 2 * 833);
     let c = clone_value(&v);
     assert!(json_eq(&v, &c));
     let other = deep(levels, "other");
     assert!(!json_eq(&v, &other));
     drop_value(other);
     let mut doc = Value::Object(serde_json::Map::from_iter([("d".to_owned(), v)]));
-    let mut size = json_size(&doc);
+    let mut size = mem_size(&doc);
     let patch = ops(json!([
         {"op": "copy", "from": "/d", "path": "/e"},
         {"op": "test", "path": "/e", "value": "not this"}
     ]));
     assert!(apply(&mut doc, &mut size, &patch, &PatchBudget::default()).is_err());
+    // The copy doubles a document of 46 MB in memory: past the default
+    // budget, within this one.
+    let roomy = PatchBudget {
+        state_bytes: 1 << 30,
+        work: 1 << 30,
+    };
     let patch = ops(json!([{"op": "copy", "from": "/d", "path": "/e"}]));
-    assert!(apply(&mut doc, &mut size, &patch, &PatchBudget::default()).is_ok());
-    assert_eq!(size, json_size(&doc));
+    assert!(apply(&mut doc, &mut size, &patch, &roomy).is_ok());
+    assert_eq!(size, mem_size(&doc));
     drop_value(doc);
     drop_value(c);
 }
@@ -767,7 +790,7 @@ fn random_patches_roll_back_exactly_and_agree_with_json_patch() {
         // Now and then a budget tight enough to trip mid-patch.
         let budget = if rng.below(4) == 0 {
             PatchBudget {
-                state_bytes: json_size(&doc) + rng.below(40),
+                state_bytes: mem_size(&doc) + rng.below(40),
                 work: rng.below(60),
             }
         } else {

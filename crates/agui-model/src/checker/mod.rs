@@ -205,7 +205,8 @@ pub struct Checker {
     book: RunBook,
     lanes: Lanes,
     state: Value,
-    /// `state`'s [`patch::json_size`], for the state budget.
+    /// `state`'s [`patch::mem_size`] (what it holds in memory), for the
+    /// state budget.
     state_size: usize,
     /// Ids of invocations that ended (in this stream), as they last ended:
     /// interned, so each costs its bytes plus a few more (they are what
@@ -261,7 +262,7 @@ impl Checker {
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
-            state_size: 2,
+            state_size: patch::mem_size(&Value::Object(Map::new())),
             remembered: Remembered::default(),
             tag_attributed: false,
             projector: Some(Projector::new()),
@@ -1467,10 +1468,10 @@ impl Checker {
         if self.state_off {
             return;
         }
-        let size = patch::json_size(state);
+        let size = patch::mem_size(state);
         if size > self.limits.state_bytes {
             let msg = format!(
-                "a state document of {size} bytes is over the state budget of {}; state tracking stops",
+                "a state document holding {size} bytes in memory is over the state budget of {}; state tracking stops",
                 self.limits.state_bytes
             );
             self.state_limit(i, msg);
