@@ -22,15 +22,19 @@ pub enum LimitKind {
     /// More violations than are kept (or printed); every one is still
     /// counted.
     Violations,
+    /// A run's projection outgrew its budget: it is shown incomplete and
+    /// stops growing; every rule is still judged.
+    ProjectionBytes,
 }
 
 impl LimitKind {
-    pub const ALL: [LimitKind; 5] = [
+    pub const ALL: [LimitKind; 6] = [
         LimitKind::LineBytes,
         LimitKind::Nesting,
         LimitKind::StateBytes,
         LimitKind::Time,
         LimitKind::Violations,
+        LimitKind::ProjectionBytes,
     ];
 
     /// The kind's name in reports: `line-bytes`, `nesting`, …
@@ -41,14 +45,16 @@ impl LimitKind {
             LimitKind::StateBytes => "state-bytes",
             LimitKind::Time => "time",
             LimitKind::Violations => "violations",
+            LimitKind::ProjectionBytes => "projection-bytes",
         }
     }
 
     /// Whether hitting it leaves part of the stream unjudged (and so makes
-    /// the verdict `inconclusive`). The `violations` limit does not: every
-    /// violation is still counted, only fewer are kept or printed.
+    /// the verdict `inconclusive`). The `violations` and
+    /// `projection-bytes` limits do not: every violation is still counted
+    /// and every rule judged, only less is kept or shown.
     pub fn leaves_unjudged(self) -> bool {
-        self != LimitKind::Violations
+        !matches!(self, LimitKind::Violations | LimitKind::ProjectionBytes)
     }
 }
 
@@ -108,6 +114,10 @@ pub struct Limits {
     /// Violations (and limit notices) kept in memory for the report; the
     /// rest are counted (and streamed to a sink, if one is set).
     pub violations: usize,
+    /// The most the projection may hold in memory, in bytes: the open
+    /// run's, and the runs kept when no sink takes them. A run that
+    /// passes it is shown incomplete.
+    pub projection_bytes: usize,
 }
 
 /// The default longest line: 64 MiB.
@@ -116,6 +126,8 @@ pub const DEFAULT_LINE_BYTES: usize = 64 * 1024 * 1024;
 pub const DEFAULT_STATE_BYTES: usize = crate::patch::DEFAULT_STATE_BYTES;
 /// The default number of violations kept in memory.
 pub const DEFAULT_VIOLATIONS: usize = 100_000;
+/// The default projection budget: 64 MiB.
+pub const DEFAULT_PROJECTION_BYTES: usize = crate::projection::DEFAULT_PROJECTION_BYTES;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -124,6 +136,7 @@ impl Default for Limits {
             nesting: crate::json::DEFAULT_MAX_DEPTH,
             state_bytes: DEFAULT_STATE_BYTES,
             violations: DEFAULT_VIOLATIONS,
+            projection_bytes: DEFAULT_PROJECTION_BYTES,
         }
     }
 }

@@ -20,12 +20,20 @@ use view::{Content, Interrupt, Invocation, Message, RunView, Text, ToolCall};
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Projection {
     pub runs: Vec<Value>,
+    /// Runs not kept, once the runs kept held the projection's budget
+    /// (`projection-bytes`): they ended after the last one in `runs`.
+    pub omitted: usize,
 }
 
 impl Projection {
-    /// The canonical JSON form: `{"runs": [...]}`.
+    /// The canonical JSON form: `{"runs": [...]}`, with `"omittedRuns"`
+    /// when runs were not kept.
     pub fn to_json(&self) -> Value {
-        json!({ "runs": self.runs })
+        if self.omitted > 0 {
+            json!({ "runs": self.runs, "omittedRuns": self.omitted })
+        } else {
+            json!({ "runs": self.runs })
+        }
     }
 }
 
@@ -87,6 +95,19 @@ pub struct Projector {
     lone: bool,
     /// The last run's text, its capacity kept from run to run.
     text: Vec<u8>,
+    /// The most the projector may hold, in bytes: the open run's view and
+    /// owned contents, and the runs it keeps (`projection-bytes`).
+    budget: usize,
+    /// Bytes of the open run held outside the view's tables and arena:
+    /// owned texts, JSON contents, tool calls, interrupt ids.
+    extra: usize,
+    /// Bytes of the runs kept in `done` (their `Value` form).
+    kept: usize,
+    /// Runs ended once `kept` held the budget: not kept.
+    omitted: usize,
+    /// The open run passed the budget: it is shown incomplete and stops
+    /// growing (what is already shown still changes status).
+    full: bool,
 }
 
 /// Takes each run's projection as the run ends, instead of the projector
@@ -111,9 +132,49 @@ impl std::fmt::Debug for RunSink {
     }
 }
 
+/// Buffers of a run kept for the next one up to this size.
+const KEEP_BYTES: usize = 4 << 20;
+
+/// What an owned string costs besides its bytes: its header and block.
+const OWNED: usize = 24 + 32;
+
+/// The default of [`Projector`]'s budget: 64 MiB.
+pub const DEFAULT_PROJECTION_BYTES: usize = 64 << 20;
+
 impl Projector {
     pub fn new() -> Self {
-        Projector::default()
+        Projector {
+            budget: DEFAULT_PROJECTION_BYTES,
+            ..Projector::default()
+        }
+    }
+
+    /// The same projector holding at most `bytes` (`projection-bytes`).
+    pub fn set_budget(&mut self, bytes: usize) {
+        self.budget = bytes;
+    }
+
+    /// What the projector holds now, in bytes (the open run, the runs
+    /// kept, the text buffer).
+    pub fn footprint(&self) -> usize {
+        self.view.footprint() + self.extra + self.kept
+    }
+
+    /// Called after each event: whether the open run just passed the
+    /// budget (once per run). It is then marked incomplete and stops
+    /// growing; every rule is still judged.
+    pub fn passed_budget(&mut self) -> bool {
+        if !self.open || self.full || self.footprint() <= self.budget {
+            return false;
+        }
+        self.full = true;
+        self.view.incomplete = true;
+        true
+    }
+
+    /// Whether the open run may still grow.
+    fn growing(&self) -> bool {
+        self.open && !self.full
     }
 
     /// A projector that hands every run to `sink` as it ends (and the one
@@ -122,7 +183,7 @@ impl Projector {
     pub fn with_sink(sink: impl FnMut(Value) + 'static) -> Self {
         Projector {
             sink: Some(RunSink::Value(Box::new(sink))),
-            ..Projector::default()
+            ..Projector::new()
         }
     }
 
@@ -132,7 +193,7 @@ impl Projector {
     pub fn with_text_sink(sink: impl FnMut(&[u8], bool) + 'static) -> Self {
         Projector {
             sink: Some(RunSink::Text(Box::new(sink))),
-            ..Projector::default()
+            ..Projector::new()
         }
     }
 
@@ -147,8 +208,15 @@ impl Projector {
 
     /// `RUN_STARTED`: a new run entry.
     pub fn run_started(&mut self, thread_id: &str, run_id: &str) {
+        // Buffers are kept from run to run, unless a large run left them
+        // large: a run starts within its budget.
+        if self.view.footprint() > KEEP_BYTES.min(self.budget / 4) {
+            self.view = RunView::default();
+        }
         self.view.reset(thread_id, run_id);
         self.open = true;
+        self.full = false;
+        self.extra = 0;
     }
 
     /// The run ends (`finished` or `errored`) with the state as it stands.
@@ -196,16 +264,22 @@ impl Projector {
                 write::run(text, view, state, lone, None);
                 sink(read_back(text));
             }
+            None if self.kept > self.budget => self.omitted += 1,
             None => {
                 write::run(text, view, state, lone, None);
-                self.done.push(read_back(text));
+                let run = read_back(text);
+                self.kept += crate::patch::mem_size(&run);
+                self.done.push(run);
             }
+        }
+        if self.text.capacity() > KEEP_BYTES {
+            self.text = Vec::new();
         }
     }
 
     /// The interrupts of a `RUN_FINISHED` interrupt outcome.
     pub fn interrupts(&mut self, list: &[Value]) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         self.view.interrupts.clear();
@@ -215,6 +289,7 @@ impl Projector {
                 _ => None,
             };
             let id = i.get("id").cloned();
+            self.extra += id.as_ref().map_or(0, crate::patch::mem_size);
             self.view.interrupts.push(Interrupt { id, owner });
         }
     }
@@ -223,7 +298,7 @@ impl Projector {
     /// `names`: the checker's names of the run, by which records are found
     /// (every method given them may add names).
     pub(crate) fn attributed(&mut self, names: &mut Names, id: &str) {
-        if self.open && self.view.invocation(names, id).is_none() {
+        if self.growing() && self.view.invocation(names, id).is_none() {
             let n = names.intern(id);
             let id = self.view.strings.push(id);
             self.view.push_invocation(
@@ -246,7 +321,7 @@ impl Projector {
         name: Option<&str>,
         parent: Option<&str>,
     ) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         let at = self.view.invocation(names, id);
@@ -271,6 +346,9 @@ impl Projector {
             && let Some(at) = self.view.invocation(names, id)
             && let Some(inv) = self.view.invocations.get_mut(at)
         {
+            if let InvocationStatus::Suspended(ids) = &status {
+                self.extra += ids.iter().map(|i| i.len() + OWNED).sum::<usize>();
+            }
             inv.status = status;
         }
     }
@@ -287,7 +365,7 @@ impl Projector {
         content: Content,
         activity_type: Option<&str>,
     ) -> Option<usize> {
-        if !self.open {
+        if !self.growing() {
             return None;
         }
         if let Some(at) = self.view.message_named(n) {
@@ -317,10 +395,10 @@ impl Projector {
     /// `TEXT_MESSAGE_CONTENT` / `REASONING_MESSAGE_CONTENT` of the id
     /// named `n`.
     pub(crate) fn message_content(&mut self, n: Name, delta: &str) {
-        if self.open
+        if self.growing()
             && let Some(at) = self.view.message_named(n)
         {
-            self.view.message_text(at, delta);
+            self.extra += self.view.message_text(at, delta);
         }
     }
 
@@ -335,7 +413,7 @@ impl Projector {
         parent: Option<&str>,
         owner: Owner,
     ) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         let holder = match parent {
@@ -355,13 +433,15 @@ impl Projector {
             name: self.view.strings.push(name),
             args: Text::EMPTY,
         };
+        // A vector of calls holds up to twice the slots it uses.
+        self.extra += 2 * std::mem::size_of::<ToolCall>();
         self.view.push_tool_call(n, at, call);
     }
 
     /// `TOOL_CALL_ARGS` of the id named `n`.
     pub(crate) fn tool_call_args(&mut self, n: Name, delta: &str) {
-        if self.open {
-            self.view.tool_args(n, delta);
+        if self.growing() {
+            self.extra += self.view.tool_args(n, delta);
         }
     }
 
@@ -373,10 +453,11 @@ impl Projector {
         content: String,
         owner: Option<&str>,
     ) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         let n = names.intern(message_id);
+        self.extra += content.capacity() + OWNED;
         if let Some(at) = self.view.message_named(n) {
             let owner = self.view.opt(owner);
             if let Some(m) = self.view.messages.get_mut(at) {
@@ -400,10 +481,11 @@ impl Projector {
         replace: bool,
         owner: Option<&str>,
     ) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         let n = names.intern(id);
+        self.extra += crate::patch::mem_size(content) + activity_type.len() + OWNED;
         if let Some(at) = self.view.message_named(n) {
             if replace {
                 let owner = self.view.opt(owner);
@@ -428,7 +510,7 @@ impl Projector {
         id: &str,
         patch: &[json_patch::PatchOperation],
     ) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         let Some(at) = self.view.message(names, id) else {
@@ -449,16 +531,18 @@ impl Projector {
                 m.content = Content::Json(v);
             }
             if let Content::Json(content) = &mut m.content {
-                let mut size = crate::patch::mem_size(content);
+                let before = crate::patch::mem_size(content);
+                let mut size = before;
                 let budget = crate::patch::PatchBudget::default();
                 let _ = crate::patch::apply(content, &mut size, patch, &budget);
+                self.extra += size.saturating_sub(before);
             }
         }
     }
 
     /// `MESSAGES_SNAPSHOT`: the run's list becomes the snapshot's messages.
     pub(crate) fn messages_snapshot(&mut self, names: &mut Names, messages: &[Value]) {
-        if !self.open {
+        if !self.growing() {
             return;
         }
         self.view.clear_messages();
@@ -495,6 +579,18 @@ impl Projector {
                     });
                 }
             }
+            self.extra += match &content {
+                Content::Json(v) => crate::patch::mem_size(v),
+                Content::Text(Text::Owned(t)) => t.capacity() + OWNED,
+                Content::Text(_) => 0,
+            } + activity_type.as_ref().map_or(0, |t| t.len() + OWNED)
+                + tool_calls
+                    .iter()
+                    .map(|c| match &c.args {
+                        Text::Owned(a) => a.capacity() + OWNED,
+                        Text::Pieces { .. } => 0,
+                    } + 2 * std::mem::size_of::<ToolCall>())
+                    .sum::<usize>();
             let msg = Message {
                 id: self.view.strings.push(id),
                 role: view::role(role),
@@ -513,7 +609,10 @@ impl Projector {
         if self.open {
             self.emit(state);
         }
-        Projection { runs: self.done }
+        Projection {
+            runs: self.done,
+            omitted: self.omitted,
+        }
     }
 }
 

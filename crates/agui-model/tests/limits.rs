@@ -325,3 +325,108 @@ fn a_run_left_open_by_a_run_started_is_shown_as_running() {
         (&serde_json::json!("r2"), &serde_json::json!("finished"))
     );
 }
+
+#[test]
+fn a_projection_over_its_budget_is_shown_incomplete_and_every_rule_still_judged() {
+    let budget = 64 * 1024;
+    let delta = "d".repeat(1000);
+    let mut lines = vec![
+        RUN.to_owned(),
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#.to_owned(),
+    ];
+    let deltas = 200; // 200 KB of text: three times the budget.
+    for _ in 0..deltas {
+        lines.push(format!(
+            r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"{delta}"}}"#
+        ));
+    }
+    lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#.to_owned());
+    // Judged after the budget is spent: a continuation of nothing open.
+    lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"nope"}"#.to_owned());
+    lines.push(FIN.to_owned());
+    // A second run, small: shown whole.
+    lines.push(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2"}"#.to_owned());
+    lines.push(r#"{"type":"TEXT_MESSAGE_START","messageId":"m2","role":"assistant"}"#.to_owned());
+    lines.push(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"ok"}"#.to_owned());
+    lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"m2"}"#.to_owned());
+    lines.push(FIN.to_owned());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let limits = Limits {
+        projection_bytes: budget,
+        ..Limits::default()
+    };
+    // Each run handed on as it ends, as `check` prints them: the budget
+    // holds the open run.
+    let runs = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = runs.clone();
+    let checker = Checker::with_projection_sink(move |run| sink.borrow_mut().push(run));
+    let report = check_bytes(&stream(&refs), checker.with_limits(limits));
+    let not_open = deltas + 3;
+    assert_eq!(rules(&report), [(RuleId::TextNotOpen, not_open)]);
+    // Every rule judged: the error rejects, the notice does not count.
+    assert_eq!(report.verdict(), Verdict::Reject);
+    assert_eq!(report.limits.len(), 1, "{:?}", report.limits);
+    let n = &report.limits[0];
+    assert_eq!(
+        (n.kind, n.limit),
+        (LimitKind::ProjectionBytes, budget as u64)
+    );
+    // Passed no later than when the text fed passed the budget (the
+    // arena holds at least what was fed), no earlier than half of it
+    // (it holds at most twice).
+    let (first, last) = (2 + budget / 2 / 1000, 2 + budget / 1000 + 1);
+    assert!((first..=last).contains(&n.index), "notice at {}", n.index);
+    let runs = runs.borrow();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["incomplete"], serde_json::json!(true));
+    assert_eq!(runs[0]["status"], "finished");
+    let shown = runs[0]["messages"][0]["content"]
+        .as_str()
+        .map_or(0, str::len);
+    assert!(shown <= budget, "{shown} bytes shown");
+    assert!(runs[1].get("incomplete").is_none());
+    assert_eq!(runs[1]["messages"][0]["content"], "ok");
+}
+
+#[test]
+fn runs_kept_in_memory_count_against_the_projection_budget() {
+    // Without a sink the checker keeps every run's projection: together
+    // they stay within the budget, later runs shown incomplete.
+    let delta = "d".repeat(1000);
+    let mut lines = Vec::new();
+    for r in 0..40 {
+        lines.push(format!(
+            r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r{r}"}}"#
+        ));
+        lines
+            .push(r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}"#.to_owned());
+        for _ in 0..8 {
+            lines.push(format!(
+                r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"{delta}"}}"#
+            ));
+        }
+        lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#.to_owned());
+        lines.push(FIN.to_owned());
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let limits = Limits {
+        projection_bytes: 100 * 1024,
+        ..Limits::default()
+    };
+    let report = check_bytes(&stream(&refs), Checker::new().with_limits(limits));
+    assert_eq!(report.verdict(), Verdict::Accept);
+    let projection = report.projection.expect("projected");
+    let runs = &projection.runs;
+    // About ten runs of 8 KB fit; the run that passes the budget is kept,
+    // incomplete, and the rest are counted, not kept.
+    assert!(runs.len() < 20, "{} runs kept", runs.len());
+    assert_eq!(runs.len() + projection.omitted, 40);
+    assert!(runs[0].get("incomplete").is_none());
+    assert_eq!(
+        runs.last().and_then(|r| r.get("incomplete")),
+        Some(&serde_json::json!(true))
+    );
+    let kept: usize = runs.iter().map(agui_model::patch::mem_size).sum();
+    assert!(kept < 2 * 100 * 1024, "{kept} bytes kept");
+    assert_eq!(projection.to_json()["omittedRuns"], projection.omitted);
+}

@@ -77,11 +77,16 @@ pub struct Args {
     /// `nesting` limit notice.
     #[arg(long, value_name = "LEVELS", default_value_t = agui_model::json::DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
-    /// Largest state document (bytes of its JSON), also the most one
-    /// `STATE_DELTA` may touch; past it state tracking stops with a
+    /// Largest state document (bytes it holds in memory), also the most
+    /// one `STATE_DELTA` may touch; past it state tracking stops with a
     /// `state-bytes` limit notice.
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
     pub max_state_bytes: usize,
+    /// Most a run's projection may hold in memory, in bytes; past it the
+    /// run is shown incomplete with a `projection-bytes` limit notice
+    /// (every rule is still judged; the verdict does not change).
+    #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_PROJECTION_BYTES)]
+    pub max_projection_bytes: usize,
     /// Also write the stream drawn as lanes (one per owner) with its
     /// violations to PATH: one self-contained HTML page (with `--url`: the
     /// events received, as `--save` keeps them).
@@ -133,6 +138,7 @@ impl Args {
             line_bytes: self.max_line_bytes,
             nesting: self.max_depth,
             state_bytes: self.max_state_bytes,
+            projection_bytes: self.max_projection_bytes,
             ..Limits::default()
         }
     }

@@ -302,6 +302,9 @@ impl Checker {
     /// The same checker under other limits.
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        if let Some(p) = self.projector.as_mut() {
+            p.set_budget(limits.projection_bytes);
+        }
         self
     }
 
@@ -970,6 +973,19 @@ impl Checker {
             if !boundary && let Some(p) = self.projector.as_mut() {
                 p.attributed(self.book.names_mut(), id);
             }
+        }
+        if let Some(p) = self.projector.as_mut()
+            && p.passed_budget()
+        {
+            let limit = self.limits.projection_bytes;
+            self.notice(LimitNotice::new(
+                LimitKind::ProjectionBytes,
+                i,
+                limit as u64,
+                format!(
+                    "the projection passed its budget of {limit} bytes: this run is shown incomplete from here; every rule is still judged"
+                ),
+            ));
         }
     }
 

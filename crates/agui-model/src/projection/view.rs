@@ -317,6 +317,21 @@ impl RunView {
         at
     }
 
+    /// The bytes the view holds in its tables and arena (by capacity),
+    /// besides what [`Text::Owned`] strings and [`Content::Json`] values
+    /// hold (the projector counts those as it makes them).
+    pub fn footprint(&self) -> usize {
+        use std::mem::size_of;
+        self.strings.text.capacity()
+            + self.strings.lanes.capacity() * size_of::<Span>()
+            + self.pieces.capacity() * size_of::<Piece>()
+            + self.invocations.capacity() * size_of::<Invocation>()
+            + self.messages.capacity() * size_of::<Message>()
+            + self.interrupts.capacity() * size_of::<Interrupt>()
+            + (self.invocation_of.capacity() + self.message_of.capacity()) * size_of::<u32>()
+            + self.tool_of.capacity() * size_of::<(u32, u32)>()
+    }
+
     /// Forgets every message (and where tool calls go).
     pub fn clear_messages(&mut self) {
         self.messages.clear();
@@ -327,29 +342,33 @@ impl RunView {
     // ---- tool calls ----
 
     /// Appends `delta` to the arguments of the latest started tool call
-    /// of the id named `n`, if there is one.
-    pub fn tool_args(&mut self, n: Name, delta: &str) {
+    /// of the id named `n`, if there is one; the bytes it added to an
+    /// owned string ([`append`]).
+    pub fn tool_args(&mut self, n: Name, delta: &str) -> usize {
         let Some(&(m, c)) = self.tool_of.get(n.index()) else {
-            return;
+            return 0;
         };
         if let Some(msg) = self.messages.get_mut(m as usize)
             && let Some(call) = msg.tool_calls.get_mut(c as usize)
         {
             let to = (&mut self.strings, msg.lane);
-            append(to, &mut self.pieces, &mut call.args, delta);
+            return append(to, &mut self.pieces, &mut call.args, delta);
         }
+        0
     }
 
-    /// Appends `delta` to the text of message `at`, if it shows text.
-    pub fn message_text(&mut self, at: usize, delta: &str) {
+    /// Appends `delta` to the text of message `at`, if it shows text; the
+    /// bytes it added to an owned string ([`append`]).
+    pub fn message_text(&mut self, at: usize, delta: &str) -> usize {
         if let Some(Message {
             content: Content::Text(text),
             lane,
             ..
         }) = self.messages.get_mut(at)
         {
-            append((&mut self.strings, *lane), &mut self.pieces, text, delta);
+            return append((&mut self.strings, *lane), &mut self.pieces, text, delta);
         }
+        0
     }
 
     /// A text as one string (for the rare text the writer does not print
@@ -388,15 +407,18 @@ impl RunView {
 /// when it lands right after it; a delta that
 /// begins with a kept surrogate joins the text into one string first, so
 /// a surrogate pair split between deltas is paired as `join_text` pairs it.
+/// Returns the bytes added to an owned string (the arena's growth is
+/// counted by its capacity).
 fn append(
     (strings, lane): (&mut Arena, u32),
     pieces: &mut Vec<Piece>,
     text: &mut Text,
     delta: &str,
-) {
+) -> usize {
     if delta.is_empty() {
-        return;
+        return 0;
     }
+    let mut added = 0;
     if let Text::Pieces { first, last } = text {
         if delta.as_bytes().first() != Some(&0xF4) {
             let span = strings.push_in(lane, delta);
@@ -418,13 +440,18 @@ fn append(
                     pieces.push(Piece { span, next: NONE });
                 }
             }
-            return;
+            return 0;
         }
-        *text = Text::Owned(join(strings, pieces, *first));
+        let joined = join(strings, pieces, *first);
+        added += joined.capacity();
+        *text = Text::Owned(joined);
     }
     if let Text::Owned(s) = text {
+        let before = s.capacity();
         crate::json::join_text(s, delta);
+        added += s.capacity().saturating_sub(before);
     }
+    added
 }
 
 /// `table[n] = at`, growing the table with `none`.
