@@ -82,6 +82,18 @@ enum Cmd {
         #[arg(long, default_value_t = 2_000_000)]
         lines: usize,
     },
+    /// Peak memory on hostile inputs (copy-chain deltas, one huge message,
+    /// many runs, many owners, many open ids, a wide snapshot), built at
+    /// run time: `check` in text, in JSON and in JSON without the
+    /// projection, the peak RSS of each child against the limits.
+    Memory {
+        /// The `agui-conform` binary (default: the one beside this one).
+        #[arg(long)]
+        conform: Option<PathBuf>,
+        /// Keep the input files (in the temp directory).
+        #[arg(long)]
+        keep: bool,
+    },
     /// The many-run workload (issue 20): `check --format json` against
     /// `check --format json --no-projection` on RUNS runs of PER_RUN events
     /// (text, tool calls with results, reasoning, state, 8 nested
@@ -175,6 +187,7 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some(Cmd::Violations { lines }) => violations(*lines),
+        Some(Cmd::Memory { conform, keep }) => memory(conform.clone(), *keep),
         Some(Cmd::Projection {
             runs,
             per_run,
@@ -313,6 +326,49 @@ fn violations(lines: usize) -> anyhow::Result<()> {
         );
     }
     std::fs::remove_file(&file)?;
+    Ok(())
+}
+
+/// `agui-bench memory`: each hostile input, written to a temp file, then
+/// checked three ways; one line each with the peak RSS.
+fn memory(conform: Option<PathBuf>, keep: bool) -> anyhow::Result<()> {
+    let conform = conform_or_beside(conform)?;
+    let limits = agui_model::Limits::default();
+    println!(
+        "limits: line {} MiB, state {} MiB, projection {} MiB",
+        limits.line_bytes >> 20,
+        limits.state_bytes >> 20,
+        limits.projection_bytes >> 20
+    );
+    println!("| input | MB | form | peak RSS MB | s | exit |");
+    println!("|---|---:|---|---:|---:|---:|");
+    for h in agui_gen::hostile::Hostile::bench_set() {
+        let file = std::env::temp_dir().join(format!("agui-bench-{}.jsonl", h.name()));
+        let out =
+            File::create(&file).with_context(|| format!("cannot create {}", file.display()))?;
+        let bytes = h.write(BufWriter::with_capacity(1 << 20, out))?;
+        for (form, args) in [
+            ("text", &["check"][..]),
+            ("json", &["check", "--format", "json"][..]),
+            (
+                "json --no-projection",
+                &["check", "--format", "json", "--no-projection"][..],
+            ),
+        ] {
+            let s = measure::run(Command::new(&conform).args(args).arg(&file))?;
+            println!(
+                "| {} | {:.1} | {form} | {:.1} | {:.2} | {} |",
+                h.name(),
+                bytes as f64 / 1e6,
+                s.max_rss as f64 / 1e6,
+                s.wall.as_secs_f64(),
+                s.code
+            );
+        }
+        if !keep {
+            std::fs::remove_file(&file)?;
+        }
+    }
     Ok(())
 }
 

@@ -23,6 +23,7 @@
 pub mod config;
 pub mod ev;
 pub mod front;
+pub mod hostile;
 pub mod mutate;
 pub mod names;
 pub mod patch;

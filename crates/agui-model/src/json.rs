@@ -28,6 +28,15 @@ use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 
+/// `{}` or `[]`, whose own cost is counted as a scalar's is, when done.
+fn is_empty_container(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
 /// Where lone surrogate code units `U+D800..=U+DFFF` are kept.
 pub const SURROGATE_BASE: u32 = 0x10_F800;
 
@@ -82,6 +91,10 @@ pub enum ParseError {
     Trailing { offset: usize },
     /// Nesting deeper than the limit, first reached at a byte offset.
     TooDeep { limit: usize, offset: usize },
+    /// The value would hold more than `limit` bytes in memory (as
+    /// [`crate::patch::mem_size`] counts them), first passed at a byte
+    /// offset.
+    TooBig { limit: usize, offset: usize },
 }
 
 impl fmt::Display for ParseError {
@@ -103,12 +116,29 @@ impl fmt::Display for ParseError {
                 "nesting deeper than the limit of {limit} levels at column {}",
                 offset + 1
             ),
+            ParseError::TooBig { limit, offset } => write!(
+                f,
+                "the value would hold more than {limit} bytes in memory (passed at column {})",
+                offset + 1
+            ),
         }
     }
 }
 
 /// Parses one JSON text (surrounding whitespace allowed).
 pub fn parse(text: &str, opts: &ParseOptions) -> Result<Parsed, ParseError> {
+    parse_within(text, opts, usize::MAX)
+}
+
+/// [`parse`], stopping with [`ParseError::TooBig`] before the value holds
+/// more than `max_bytes` in memory: a line of small objects holds a
+/// hundred times its length, so the line's length alone does not bound
+/// what parsing it takes.
+pub fn parse_within(
+    text: &str,
+    opts: &ParseOptions,
+    max_bytes: usize,
+) -> Result<Parsed, ParseError> {
     let mut p = Parser {
         b: text.as_bytes(),
         s: text,
@@ -116,6 +146,8 @@ pub fn parse(text: &str, opts: &ParseOptions) -> Result<Parsed, ParseError> {
         notes: Vec::new(),
         stack: Vec::new(),
         max_depth: opts.max_depth,
+        held: 0,
+        max_bytes,
     };
     let value = p.value()?;
     p.ws();
@@ -142,9 +174,25 @@ struct Parser<'a> {
     notes: Vec<Note>,
     stack: Vec<Frame>,
     max_depth: usize,
+    /// What the values built so far hold, as [`crate::patch::mem_size`]
+    /// counts it.
+    held: usize,
+    max_bytes: usize,
 }
 
 impl Parser<'_> {
+    /// Counts `bytes` more held; past the budget, stops.
+    fn hold(&mut self, bytes: usize) -> Result<(), ParseError> {
+        self.held = self.held.saturating_add(bytes);
+        if self.held > self.max_bytes {
+            return Err(ParseError::TooBig {
+                limit: self.max_bytes,
+                offset: self.i,
+            });
+        }
+        Ok(())
+    }
+
     fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
             self.i += 1;
@@ -207,9 +255,11 @@ impl Parser<'_> {
                             Value::Array(Vec::new())
                         }
                     } else if c == b'[' {
+                        self.hold(crate::patch::own_cost(&Value::Array(Vec::new())))?;
                         self.stack.push(Frame::Array(Vec::new()));
                         continue;
                     } else {
+                        self.hold(crate::patch::own_cost(&Value::Object(Map::new())))?;
                         let key = self.key(self.stack.len())?;
                         self.stack.push(Frame::Object(Map::new(), key));
                         continue;
@@ -225,12 +275,19 @@ impl Parser<'_> {
                 b'-' | b'0'..=b'9' => self.number()?,
                 _ => return Err(self.syntax("expected a value")),
             };
+            // A container's own cost was counted when it opened.
+            if !matches!(done, Value::Array(_) | Value::Object(_)) || is_empty_container(&done) {
+                self.hold(crate::patch::own_cost(&done))?;
+            }
             // Hand the finished value up; close containers as they end.
             loop {
                 if self.stack.len() == base {
                     return Ok(done);
                 }
                 let sep = self.peek()?;
+                if let Some(Frame::Array(_)) = self.stack.last() {
+                    self.hold(crate::patch::ELEMENT_COST)?;
+                }
                 let Some(top) = self.stack.last_mut() else {
                     return Ok(done);
                 };
@@ -296,6 +353,7 @@ impl Parser<'_> {
         }
         self.i += 1;
         let key = self.string(Some(frames))?;
+        self.hold(crate::patch::member_cost(key.len()))?;
         if self.peek()? != b':' {
             return Err(self.syntax("expected `:`"));
         }
@@ -779,6 +837,32 @@ mod tests {
         );
         // Keys that differ only in spelling are the same name.
         assert_eq!(p(r#"{"a":1,"\u0061":2}"#).unwrap().notes.len(), 1);
+    }
+
+    #[test]
+    fn the_memory_budget_is_what_the_value_holds() {
+        // Parsing within exactly what the value holds succeeds; one byte
+        // less stops, before the value is built.
+        for text in [
+            "1",
+            "\"abc\"",
+            "[]",
+            "{}",
+            "[1,[2,[3]],{}]",
+            r#"{"a":{"b":[1,"two",null]},"c":"d\u00e9"}"#,
+            r#"[{"a":1},{"a":1},{"a":1}]"#,
+        ] {
+            let full = crate::patch::mem_size(&v(text));
+            let opts = ParseOptions::default();
+            assert!(parse_within(text, &opts, full).is_ok(), "{text}");
+            assert!(
+                matches!(
+                    parse_within(text, &opts, full - 1),
+                    Err(ParseError::TooBig { limit, .. }) if limit == full - 1
+                ),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -25,16 +25,22 @@ pub enum LimitKind {
     /// A run's projection outgrew its budget: it is shown incomplete and
     /// stops growing; every rule is still judged.
     ProjectionBytes,
+    /// What the checker must remember to judge the rules (the ids a run
+    /// names and what is on record for them, and the invocations ended in
+    /// earlier runs) outgrew its budget: it is dropped, and the rest of
+    /// the run is judged as after a skipped event.
+    BookkeepingBytes,
 }
 
 impl LimitKind {
-    pub const ALL: [LimitKind; 6] = [
+    pub const ALL: [LimitKind; 7] = [
         LimitKind::LineBytes,
         LimitKind::Nesting,
         LimitKind::StateBytes,
         LimitKind::Time,
         LimitKind::Violations,
         LimitKind::ProjectionBytes,
+        LimitKind::BookkeepingBytes,
     ];
 
     /// The kind's name in reports: `line-bytes`, `nesting`, …
@@ -46,6 +52,7 @@ impl LimitKind {
             LimitKind::Time => "time",
             LimitKind::Violations => "violations",
             LimitKind::ProjectionBytes => "projection-bytes",
+            LimitKind::BookkeepingBytes => "bookkeeping-bytes",
         }
     }
 
@@ -118,6 +125,10 @@ pub struct Limits {
     /// run's, and the runs kept when no sink takes them. A run that
     /// passes it is shown incomplete.
     pub projection_bytes: usize,
+    /// The most the checker's bookkeeping may hold, in bytes: the current
+    /// run's ids and records, and the invocations remembered from earlier
+    /// runs.
+    pub bookkeeping_bytes: usize,
 }
 
 /// The default longest line: 64 MiB.
@@ -126,6 +137,9 @@ pub const DEFAULT_LINE_BYTES: usize = 64 * 1024 * 1024;
 pub const DEFAULT_STATE_BYTES: usize = crate::patch::DEFAULT_STATE_BYTES;
 /// The default number of violations kept in memory.
 pub const DEFAULT_VIOLATIONS: usize = 100_000;
+/// The default bookkeeping budget: 128 MiB (about half a million ids in
+/// one run).
+pub const DEFAULT_BOOKKEEPING_BYTES: usize = 128 << 20;
 /// The default projection budget: 64 MiB.
 pub const DEFAULT_PROJECTION_BYTES: usize = crate::projection::DEFAULT_PROJECTION_BYTES;
 
@@ -137,6 +151,7 @@ impl Default for Limits {
             state_bytes: DEFAULT_STATE_BYTES,
             violations: DEFAULT_VIOLATIONS,
             projection_bytes: DEFAULT_PROJECTION_BYTES,
+            bookkeeping_bytes: DEFAULT_BOOKKEEPING_BYTES,
         }
     }
 }
@@ -147,6 +162,7 @@ impl Limits {
         crate::stream::ReadOptions {
             max_line_bytes: self.line_bytes,
             max_depth: self.nesting,
+            max_value_bytes: crate::stream::value_bytes(self.line_bytes),
         }
     }
 

@@ -186,21 +186,21 @@ const MEMBER_NODES: usize = 128;
 
 /// What a member of an object costs besides its value: its key's bytes
 /// and block, and its share of the map's nodes.
-fn member_cost(key_len: usize) -> usize {
+pub(crate) fn member_cost(key_len: usize) -> usize {
     key_len.saturating_add(ALLOC + MEMBER_NODES)
 }
 
 /// What an element of an array costs besides its value: the spare slot a
 /// vector grown by pushing may hold for it (capacity up to twice the
 /// length).
-const ELEMENT_COST: usize = VALUE;
+pub(crate) const ELEMENT_COST: usize = VALUE;
 
 /// The slots a vector holds as soon as it has an element (Rust's
 /// smallest capacity for values of this size).
 const ARRAY_MIN_SLOTS: usize = 4;
 
 /// A value's own cost, its members and elements apart.
-fn own_cost(v: &Value) -> usize {
+pub(crate) fn own_cost(v: &Value) -> usize {
     match v {
         Value::Null | Value::Bool(_) | Value::Number(_) => VALUE,
         Value::String(s) => VALUE + ALLOC + s.len(),

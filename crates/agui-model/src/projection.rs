@@ -235,6 +235,16 @@ impl Projector {
         self.emit(state);
     }
 
+    /// The checker dropped its records of the open run (its names, by
+    /// which records here are found): the run is shown as it stood,
+    /// incomplete, and stops growing.
+    pub fn freeze(&mut self) {
+        if self.open {
+            self.view.incomplete = true;
+            self.full = true;
+        }
+    }
+
     /// An event of the open run was skipped at a limit: the run is shown
     /// as incomplete.
     pub fn mark_incomplete(&mut self) {

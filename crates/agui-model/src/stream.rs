@@ -109,6 +109,10 @@ pub struct ReadOptions {
     /// Deepest nesting of one item; a deeper one is skipped
     /// ([`Item::OverLimit`]).
     pub max_depth: usize,
+    /// Most one item may hold in memory once parsed
+    /// ([`crate::patch::mem_size`]); a line that would hold more is skipped
+    /// at the `line-bytes` limit ([`value_bytes`]).
+    pub max_value_bytes: usize,
 }
 
 impl Default for ReadOptions {
@@ -116,8 +120,16 @@ impl Default for ReadOptions {
         ReadOptions {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
+            max_value_bytes: value_bytes(DEFAULT_MAX_LINE_BYTES),
         }
     }
+}
+
+/// What one parsed line may hold in memory under a line limit of
+/// `line_bytes`: four times the line, and at least 64 MiB (an ordinary
+/// event of a few small members holds twenty times its text).
+pub fn value_bytes(line_bytes: usize) -> usize {
+    line_bytes.saturating_mul(4).max(64 << 20)
 }
 
 /// Reads a stream from `r`, calling `on_item` for each item in order, and
@@ -435,6 +447,12 @@ fn item_of(parsed: Result<json::Parsed, Unparsed>, line: usize) -> Item {
             limit,
             reason,
         },
+        Err(Unparsed::TooBig { limit, reason }) => Item::OverLimit {
+            line,
+            kind: LimitKind::LineBytes,
+            limit,
+            reason,
+        },
     }
 }
 
@@ -442,7 +460,16 @@ fn item_of(parsed: Result<json::Parsed, Unparsed>, line: usize) -> Item {
 #[derive(Debug, Clone, PartialEq)]
 enum Unparsed {
     NotJson(String),
-    TooDeep { limit: usize, reason: String },
+    TooDeep {
+        limit: usize,
+        reason: String,
+    },
+    /// Its parsed form would hold more than the reader's budget: skipped
+    /// at the line limit (`limit` is the line limit in force).
+    TooBig {
+        limit: usize,
+        reason: String,
+    },
 }
 
 /// The reason for a line whose value goes on past its end.
@@ -465,7 +492,7 @@ fn parse_line(
     let popts = ParseOptions {
         max_depth: opts.max_depth,
     };
-    json::parse(text, &popts).map_err(|e| match e {
+    json::parse_within(text, &popts, opts.max_value_bytes).map_err(|e| match e {
         ParseError::Eof if terminated => Unparsed::NotJson(LINE_ENDS_INSIDE.to_string()),
         ParseError::Eof => {
             Unparsed::NotJson("truncated last line: the input ends inside a JSON value".to_string())
@@ -485,7 +512,19 @@ fn parse_line(
                 col + offset + 1
             ),
         },
+        ParseError::TooBig { limit, offset } => Unparsed::TooBig {
+            limit: opts.max_line_bytes,
+            reason: too_big(limit, col + offset + 1),
+        },
     })
+}
+
+/// The reason of a line whose parsed form would pass its budget.
+fn too_big(limit: usize, col: usize) -> String {
+    format!(
+        "parsed, the line would hold more than {} in memory (passed at column {col}); skipped",
+        human_bytes(limit)
+    )
 }
 
 /// Decides between a JSON array file and JSON Lines whose first line is an
@@ -507,8 +546,18 @@ fn read_array_or_lines<R: BufRead>(
             // Only a value that goes on past the line's end makes this an
             // array file; a complete or broken line is a JSON Lines item
             // when more lines follow.
-            let continues =
-                matches!(&parsed, Err(Unparsed::NotJson(reason)) if reason == LINE_ENDS_INSIDE);
+            let continues = match &parsed {
+                Err(Unparsed::NotJson(reason)) => reason == LINE_ENDS_INSIDE,
+                // Not parsed to its end: whether it does is in its brackets.
+                Err(Unparsed::TooBig { .. }) => {
+                    let mut scan = Scan::default();
+                    text.iter().for_each(|&c| {
+                        scan.ends_element(c);
+                    });
+                    scan.depth > 0 || scan.in_string
+                }
+                _ => false,
+            };
             if !continues {
                 let mut rest = Pos {
                     line: pos.line + 1,
@@ -731,8 +780,15 @@ fn parse_element(
     let popts = ParseOptions {
         max_depth: opts.max_depth,
     };
-    match json::parse(text, &popts) {
+    match json::parse_within(text, &popts, opts.max_value_bytes) {
         Ok(p) => Ok(Ok(p)),
+        Err(ParseError::TooBig { limit, offset }) => {
+            let (_, col) = locate(offset);
+            Ok(Err(Unparsed::TooBig {
+                limit: opts.max_line_bytes,
+                reason: too_big(limit, col),
+            }))
+        }
         Err(ParseError::Eof) => Err((
             start.line,
             "truncated input: it ends inside the JSON array".to_string(),
@@ -1164,6 +1220,39 @@ mod tests {
         let mut cr = line_of(100);
         cr.insert(10, b'\r');
         assert_eq!(read(&[&cr, b"\n"]), [true]);
+    }
+
+    #[test]
+    fn a_line_whose_parsed_form_passes_the_budget_is_skipped_at_the_line_limit() {
+        // Small objects hold many times their text: within the line limit,
+        // over what a parsed line may hold.
+        let items = vec![r#"{"a":1}"#; 2000].join(",");
+        let line = format!(r#"{{"type":"STATE_SNAPSHOT","snapshot":[{items}]}}"#);
+        let opts = ReadOptions {
+            max_line_bytes: 1 << 20,
+            max_value_bytes: 1 << 20,
+            ..ReadOptions::default()
+        };
+        for input in [format!("{line}\n{{}}\n"), format!("[{line},\n{{}}]")] {
+            let items = read_with(input.as_bytes(), &opts);
+            assert_eq!(items.len(), 2, "{input:.40}");
+            match &items[0] {
+                Item::OverLimit {
+                    kind: LimitKind::LineBytes,
+                    limit,
+                    reason,
+                    ..
+                } => {
+                    assert_eq!(*limit, 1 << 20);
+                    assert!(reason.contains("would hold more than 1 MiB"), "{reason}");
+                }
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(items[1], value(2, json!({})));
+        }
+        // The budget follows the line limit, 64 MiB at least.
+        assert_eq!(value_bytes(1 << 20), 64 << 20);
+        assert_eq!(value_bytes(64 << 20), 256 << 20);
     }
 
     /// A megabyte with no newline (a line that, for the test, never

@@ -430,3 +430,63 @@ fn runs_kept_in_memory_count_against_the_projection_budget() {
     assert!(kept < 2 * 100 * 1024, "{kept} bytes kept");
     assert_eq!(projection.to_json()["omittedRuns"], projection.omitted);
 }
+
+/// A run that opens `ids` text messages and leaves them open, then a
+/// second run with one violation (a continuation of nothing open).
+fn open_ids_then_a_fault(ids: usize) -> Vec<u8> {
+    let mut lines = vec![RUN.to_owned()];
+    for i in 0..ids {
+        lines.push(format!(
+            r#"{{"type":"TEXT_MESSAGE_START","messageId":"message-{i}","role":"assistant"}}"#
+        ));
+    }
+    lines.push(FIN.to_owned());
+    lines.push(RUN.to_owned());
+    lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"nope"}"#.to_owned());
+    lines.push(FIN.to_owned());
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    stream(&refs)
+}
+
+#[test]
+fn bookkeeping_over_its_budget_is_dropped_and_the_run_judged_as_after_a_skip() {
+    let ids = 100_000;
+    let limits = Limits {
+        bookkeeping_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let report = check_bytes(
+        &open_ids_then_a_fault(ids),
+        Checker::new().with_limits(limits),
+    );
+    // The open messages at RUN_FINISHED are not judged: what was on
+    // record is gone. The next run is judged in full.
+    assert_eq!(rules(&report), [(RuleId::TextNotOpen, ids + 3)]);
+    assert_eq!(report.limits.len(), 1, "{:?}", report.limits);
+    let n = &report.limits[0];
+    assert_eq!((n.kind, n.limit), (LimitKind::BookkeepingBytes, 1 << 20));
+    // A name costs at least its text and a 24-byte slot: a megabyte holds
+    // fewer than 40,000 of them.
+    assert!(n.index > 1 && n.index < 40_000, "notice at {}", n.index);
+    assert_eq!(report.verdict(), Verdict::Inconclusive);
+    let runs = &report.projection.expect("projected").runs;
+    assert_eq!(runs[0]["incomplete"], serde_json::json!(true));
+    assert_eq!(runs[0]["status"], "finished");
+    assert!(runs[0]["messages"].as_array().map_or(0, Vec::len) < 40_000);
+}
+
+#[test]
+fn a_message_names_at_most_twenty_open_entities() {
+    let report = check_bytes(&open_ids_then_a_fault(30), Checker::new());
+    let v = &report.violations[0];
+    assert_eq!((v.rule, v.index), (RuleId::RunOpenEntitiesAtFinish, 31));
+    assert_eq!(
+        v.message.matches("text message").count(),
+        20,
+        "{}",
+        v.message
+    );
+    assert!(v.message.ends_with("and 10 more"), "{}", v.message);
+    // Under its budget the book judges everything.
+    assert_eq!(rules(&report)[1], (RuleId::TextNotOpen, 33));
+}

@@ -87,6 +87,12 @@ pub struct Args {
     /// (every rule is still judged; the verdict does not change).
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_PROJECTION_BYTES)]
     pub max_projection_bytes: usize,
+    /// Most the checker may keep to judge the rules (a run's ids and what
+    /// is on record for them, the invocations of earlier runs), in bytes;
+    /// past it that is dropped with a `bookkeeping-bytes` limit notice and
+    /// the rest of the run is judged only per event.
+    #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_BOOKKEEPING_BYTES)]
+    pub max_bookkeeping_bytes: usize,
     /// Also write the stream drawn as lanes (one per owner) with its
     /// violations to PATH: one self-contained HTML page (with `--url`: the
     /// events received, as `--save` keeps them).
@@ -139,6 +145,7 @@ impl Args {
             nesting: self.max_depth,
             state_bytes: self.max_state_bytes,
             projection_bytes: self.max_projection_bytes,
+            bookkeeping_bytes: self.max_bookkeeping_bytes,
             ..Limits::default()
         }
     }

@@ -148,6 +148,22 @@ impl RunBook {
         self.open_parts = 0;
     }
 
+    /// The bytes the book holds (by capacity; open steps estimated).
+    pub fn footprint(&self) -> usize {
+        use std::mem::size_of;
+        self.names.footprint()
+            + self.slots.capacity() * size_of::<Slot>()
+            + self.entities.capacity() * size_of::<Entity>()
+            // A map slot (name, vector) and a holder or two.
+            + self.steps.capacity() * (size_of::<(Name, Vec<(Owner, u32)>)>() + 1 + 32)
+            + self.announce_order.capacity() * size_of::<Name>()
+            + self
+                .suspended
+                .iter()
+                .map(|(s, ids)| 48 + s.len() + ids.iter().map(|i| 24 + i.len()).sum::<usize>())
+                .sum::<usize>()
+    }
+
     // ---- names ----
 
     /// The run's names, for the projector (names it adds get their slot
@@ -342,6 +358,7 @@ impl RunBook {
         let mut out = Vec::new();
         let mut first: Option<u32> = None;
         let mut seen = |at: u32| first = Some(first.map_or(at, |f| f.min(at)));
+        let mut more = 0usize;
         for (part, prefix) in [
             (Part::Text, "text message"),
             (Part::Tool, "tool call"),
@@ -353,7 +370,11 @@ impl RunBook {
             }
             for (id, at) in self.open_ids(part) {
                 seen(at);
-                out.push(format!("{prefix} {id:?}"));
+                if out.len() < LISTED {
+                    out.push(format!("{prefix} {id:?}"));
+                } else {
+                    more += 1;
+                }
             }
         }
         let mut steps: Vec<String> = Vec::new();
@@ -365,7 +386,12 @@ impl RunBook {
             }
         }
         steps.sort();
-        out.extend(steps);
+        let room = LISTED.saturating_sub(out.len());
+        more += steps.len().saturating_sub(room);
+        out.extend(steps.into_iter().take(room));
+        if more > 0 {
+            out.push(format!("and {more} more"));
+        }
         (out, first.map(|f| f as usize))
     }
 
@@ -440,6 +466,11 @@ impl RunBook {
             .collect()
     }
 }
+
+/// Entities (or invocations) a message names at most; the rest are
+/// counted ("and 999,980 more"), so a message stays short however many
+/// are open.
+pub const LISTED: usize = 20;
 
 /// Names a tag (an event's own `subagentRunId`): `the parent agent` or
 /// `invocation "s1"`.

@@ -81,6 +81,23 @@ impl Lanes {
         self.lanes.is_empty()
     }
 
+    /// The bytes the open lanes hold.
+    pub(super) fn footprint(&self) -> usize {
+        self.lanes.capacity() * std::mem::size_of::<(Owner, ChunkStream)>()
+            + self
+                .lanes
+                .iter()
+                .map(|(_, c)| {
+                    c.id.capacity()
+                        + c.role.capacity()
+                        + [&c.name, &c.tool_name, &c.parent]
+                            .iter()
+                            .map(|x| x.as_ref().map_or(0, String::capacity))
+                            .sum::<usize>()
+                })
+                .sum::<usize>()
+    }
+
     fn position(&self, owner: Owner) -> Option<usize> {
         self.lanes.iter().position(|(o, _)| *o == owner)
     }

@@ -84,6 +84,10 @@ struct Remembered {
 }
 
 impl Remembered {
+    fn footprint(&self) -> usize {
+        self.ids.footprint() + self.how.capacity() * std::mem::size_of::<(Ended, u32)>()
+    }
+
     fn set(&mut self, id: &str, how: Ended, at: usize) {
         let n = self.ids.intern(id).index();
         let entry = (how, u32::try_from(at).unwrap_or(u32::MAX));
@@ -185,6 +189,9 @@ pub struct Checker {
     /// since: what it opened, continued or closed is unknown, so only the
     /// per-event (schema) rules are judged (docs/rules.md "Checker limits").
     blind: bool,
+    /// The bookkeeping passed its budget and was dropped: until the next
+    /// `RUN_STARTED` no event reaches the stream rules, so it stays empty.
+    frozen: bool,
     /// An event was skipped at a limit: whether an invocation ended
     /// suspended is no longer known, so resumption is not judged for the
     /// rest of the stream.
@@ -253,6 +260,7 @@ impl Checker {
             levels: None,
             state_off: false,
             blind: false,
+            frozen: false,
             resume_off: false,
             kept_full: false,
             cut: false,
@@ -672,6 +680,36 @@ impl Checker {
         }
     }
 
+    /// The bookkeeping's budget, after an event: past it, what is on
+    /// record is dropped (its memory freed) and the rest of the run is
+    /// judged as after a skipped event (per-event rules only until the
+    /// next `RUN_STARTED`; no resumption judged for the rest of the
+    /// stream).
+    fn bookkeeping_budget(&mut self, i: usize) {
+        let held = self.book.footprint() + self.remembered.footprint() + self.lanes.footprint();
+        if held <= self.limits.bookkeeping_bytes {
+            return;
+        }
+        let limit = self.limits.bookkeeping_bytes;
+        self.notice(LimitNotice::new(
+            LimitKind::BookkeepingBytes,
+            i,
+            limit as u64,
+            format!(
+                "what the checker keeps to judge the rules (the run's ids and what is on record for them) passed its budget of {limit} bytes: dropped; until the next RUN_STARTED only per-event rules are judged"
+            ),
+        ));
+        self.book = RunBook::default();
+        self.lanes = Lanes::default();
+        self.remembered = Remembered::default();
+        self.blind = true;
+        self.frozen = true;
+        self.resume_off = true;
+        if let Some(p) = self.projector.as_mut() {
+            p.freeze();
+        }
+    }
+
     /// The one dispatcher: every event, from either parse path (the
     /// borrowed fast path or the `Value` path), as a typed body. Taken by
     /// reference: the body is built in the caller's frame and never moved
@@ -682,7 +720,20 @@ impl Checker {
             // Full checking resumes here, as at the stream's start: the
             // skipped event may have ended the run before it.
             self.blind = false;
+            self.frozen = false;
             self.phase = Phase::Start;
+        }
+        if self.frozen {
+            // Nothing is recorded; a run's end still ends what is shown.
+            let status = match ty {
+                EventType::RunFinished => "finished",
+                EventType::RunError => "errored",
+                _ => return,
+            };
+            if let Some(p) = self.projector.as_mut() {
+                p.run_ended(status, &self.state);
+            }
+            return;
         }
         if !self.enter(i, ty) {
             return;
@@ -974,6 +1025,7 @@ impl Checker {
                 p.attributed(self.book.names_mut(), id);
             }
         }
+        self.bookkeeping_budget(i);
         if let Some(p) = self.projector.as_mut()
             && p.passed_budget()
         {
@@ -1069,7 +1121,15 @@ impl Checker {
         let first_active = active_ids
             .first()
             .and_then(|id| self.book.invocation_at(id));
-        let active: Vec<String> = active_ids.into_iter().map(|s| format!("{s:?}")).collect();
+        let count = active_ids.len();
+        let mut active: Vec<String> = active_ids
+            .into_iter()
+            .take(book::LISTED)
+            .map(|s| format!("{s:?}"))
+            .collect();
+        if count > book::LISTED {
+            active.push(format!("and {} more", count - book::LISTED));
+        }
         if !active.is_empty() {
             self.report_related(
                 RuleId::LifecycleOpenAtRunFinish,

@@ -38,6 +38,14 @@ impl Names {
         self.table.clear();
     }
 
+    /// The bytes the interner holds (by capacity).
+    pub fn footprint(&self) -> usize {
+        self.text.capacity()
+            + self.spans.capacity() * std::mem::size_of::<Range<usize>>()
+            // A hash table slot and its control byte.
+            + self.table.capacity() * (std::mem::size_of::<u32>() + 1)
+    }
+
     /// How many names there are (names are `0..len`).
     pub fn len(&self) -> usize {
         self.spans.len()

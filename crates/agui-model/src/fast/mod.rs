@@ -28,6 +28,12 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+/// Longest line the fast path takes: a longer one takes the `Value` path,
+/// whose parse is held to the reader's budget. Even a line of nothing but
+/// empty objects holds at most 235 times its length, so the raw fields of
+/// a line this long hold less than the smallest budget (64 MiB).
+pub(crate) const MAX_LINE: usize = 256 << 10;
+
 /// Nesting (below the event object) beyond which a line takes the `Value`
 /// path; far below serde_json's limit of 127.
 pub(crate) const MAX_DEPTH: usize = 64;
@@ -215,6 +221,11 @@ pub fn parses(line: &[u8]) -> bool {
 /// where it is used.
 #[inline(always)]
 pub(crate) fn parse(line: &[u8]) -> Option<Typed<'_>> {
+    // A raw field parsed later (a snapshot, an outcome) is not under the
+    // reader's budget for a parsed line; a line this short cannot pass it.
+    if line.len() > MAX_LINE {
+        return None;
+    }
     let mut fields = Fields {
         raw: [None; KEYS],
         escaped: 0,

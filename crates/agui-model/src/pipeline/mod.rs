@@ -48,6 +48,11 @@ const BATCH_LINES: usize = 2048;
 /// 2,000 lines each).
 const IN_FLIGHT: usize = 4;
 
+/// A batch also goes once the items it holds (values parsed on the reader
+/// thread: every element of a JSON array file) hold this much: what is in
+/// flight stays a few of these, however large the lines.
+const BATCH_ITEM_BYTES: usize = 4 << 20;
+
 /// Under [`Shed::WhenIdle`], the reader hands lines over raw while fewer
 /// batches than this wait for the checking thread (2 measured the same).
 const RAW_BELOW: usize = 1;
@@ -113,6 +118,8 @@ enum Entry<P> {
 struct Batch<P> {
     entries: Vec<Entry<P>>,
     text: Vec<u8>,
+    /// What the batch's items hold ([`item_bytes`]).
+    item_bytes: usize,
 }
 
 impl<P> Batch<P> {
@@ -120,12 +127,22 @@ impl<P> Batch<P> {
         Batch {
             text: Vec::with_capacity(BATCH_LINES * 128),
             entries: Vec::with_capacity(BATCH_LINES),
+            item_bytes: 0,
         }
     }
 
     fn clear(&mut self) {
         self.entries.clear();
         self.text.clear();
+        self.item_bytes = 0;
+    }
+}
+
+/// About what an item of the reader holds in memory.
+fn item_bytes(item: &Item) -> usize {
+    match item {
+        Item::Value { value, .. } => crate::patch::mem_size(value),
+        Item::Unparseable { reason, .. } | Item::OverLimit { reason, .. } => reason.len(),
     }
 }
 
@@ -240,7 +257,9 @@ fn read<S: Stage>(
     // side is gone.
     let send = |force: bool| -> bool {
         let mut b = batch.borrow_mut();
-        if b.entries.is_empty() || (!force && b.entries.len() < BATCH_LINES) {
+        if b.entries.is_empty()
+            || (!force && b.entries.len() < BATCH_LINES && b.item_bytes < BATCH_ITEM_BYTES)
+        {
             return true;
         }
         let next = match link.spent.try_recv() {
@@ -319,7 +338,11 @@ fn read<S: Stage>(
         if closed.load(Ordering::Relaxed) {
             return ControlFlow::Break(());
         }
-        batch.borrow_mut().entries.push(Entry::Item(item));
+        {
+            let mut b = batch.borrow_mut();
+            b.item_bytes += item_bytes(&item);
+            b.entries.push(Entry::Item(item));
+        }
         if send(false) {
             ControlFlow::Continue(())
         } else {
