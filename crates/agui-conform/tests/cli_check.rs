@@ -648,3 +648,42 @@ fn stray_events_open_a_run_whatever_their_type() {
         }
     }
 }
+
+#[test]
+fn a_number_outside_a_doubles_range_never_shows_as_its_kept_form() {
+    // Where a string is expected (ids, tags, outcome and interrupt ids,
+    // text), a number out of range is a wrong type: never an id, a tag or
+    // a text, so the reader's private spelling of it (U+FDD0 and its text)
+    // must not reach any output.
+    let stream = [
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","timestamp":1e400}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":1e400}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":2e400}"#,
+        r#"{"type":"STEP_STARTED","stepName":3e400,"subagentRunId":4e400}"#,
+        r#"{"type":"SUBAGENT_STARTED","subagentRunId":5e400,"name":"x"}"#,
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":1e400}}"#,
+        r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":6e400,"role":"assistant","subagentRunId":7e400}]}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":8e400,"reason":"r","subagentRunId":9e400}]}}"#,
+    ]
+    .join("\n");
+    for format in ["text", "json", "sarif"] {
+        let out = check_file(
+            "big-numbers.jsonl",
+            stream.as_bytes(),
+            &["--format", format],
+        );
+        let all = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(!all.contains('\u{fdd0}'), "{format}: {all}");
+        assert!(!all.contains("fdd0"), "{format}: {all}");
+    }
+    // The state and the interrupt's id keep the number as written; the
+    // interrupt's owner is not a string, so there is none.
+    let out = check_file(
+        "big-number-json.jsonl",
+        stream.as_bytes(),
+        &["--format", "json"],
+    );
+    let text = stdout(&out);
+    assert!(text.contains(r#""state":{"a":1e400}"#), "{text}");
+    assert!(text.contains(r#""interrupts":[{"id":8e400}]"#), "{text}");
+}

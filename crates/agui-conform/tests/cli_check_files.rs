@@ -229,3 +229,18 @@ fn parse_ahead_prints_what_one_thread_prints() {
         }
     }
 }
+
+#[test]
+fn a_broken_or_looping_link_in_a_directory_is_unreadable_not_skipped() {
+    let d = dir("links");
+    write(&d, "a.jsonl", VALID);
+    std::os::unix::fs::symlink(d.join("nowhere.jsonl"), d.join("broken.jsonl")).unwrap();
+    std::os::unix::fs::symlink(d.join("loop.jsonl"), d.join("loop.jsonl")).unwrap();
+    let out = run(&["check", d.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("3 files: 1 accept, 0 reject, 0 inconclusive, 2 unreadable"),
+        "{text}"
+    );
+}

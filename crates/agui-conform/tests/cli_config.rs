@@ -171,3 +171,17 @@ fn run_producer_takes_the_same_configuration() {
         Some(1)
     );
 }
+
+#[test]
+fn an_endless_configuration_file_is_refused_not_read_forever() {
+    let d = dir("endless-config");
+    let file = d.join("s.jsonl");
+    std::fs::write(&file, START).unwrap();
+    let out = check_in(&d, &["--config", "/dev/zero", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/dev/zero") && err.contains("larger than"),
+        "{err}"
+    );
+}

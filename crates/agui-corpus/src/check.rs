@@ -113,7 +113,7 @@ pub fn read_quotes(dir: &Path) -> Option<Result<Vec<gate::Quote>, String>> {
         return None;
     }
     Some(
-        std::fs::read_to_string(&path)
+        agui_model::bounded::read_to_string(&path, agui_model::bounded::CONFIG_BYTES)
             .map_err(|e| e.to_string())
             .and_then(|t| gate::parse_quotes(&t))
             .map_err(|e| format!("{}: {e}", path.display())),

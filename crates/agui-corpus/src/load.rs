@@ -67,12 +67,16 @@ pub struct Corpus {
 
 /// Loads every case file under `dir`. Fails only when `dir` itself cannot
 /// be listed; per-file faults land in [`Corpus::malformed`].
+/// The largest case file read: a case is a stream of a few events; a file
+/// past this is refused, not read into memory.
+pub const CASE_BYTES: u64 = 64 << 20;
+
 pub fn load_dir(dir: &Path) -> std::io::Result<Corpus> {
     let mut files = Vec::new();
     collect_json_files(dir, &mut files)?;
     files.sort();
     let texts = files.into_iter().map(|path| {
-        let text = std::fs::read_to_string(&path);
+        let text = agui_model::bounded::read_to_string(&path, CASE_BYTES);
         (path, text)
     });
     Ok(load_texts(dir, texts))

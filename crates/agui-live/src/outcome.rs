@@ -50,7 +50,7 @@ impl Outcome {
         match self {
             Outcome::Interrupted { interrupts } => interrupts
                 .iter()
-                .filter_map(|i| i.get("id").and_then(Value::as_str))
+                .filter_map(|i| i.get("id").and_then(agui_model::json::text))
                 .collect(),
             _ => Vec::new(),
         }
@@ -159,7 +159,9 @@ const NAMES: [&str; 5] = [
 ];
 
 fn string(o: &Map<String, Value>, key: &str) -> Option<String> {
-    o.get(key).and_then(Value::as_str).map(str::to_owned)
+    o.get(key)
+        .and_then(agui_model::json::text)
+        .map(str::to_owned)
 }
 
 impl RunLog {
@@ -174,7 +176,7 @@ impl RunLog {
         let Some(o) = event.as_object() else {
             return;
         };
-        match o.get("type").and_then(Value::as_str) {
+        match o.get("type").and_then(agui_model::json::text) {
             Some("RUN_STARTED") => {
                 self.close(index, Outcome::Unterminated);
                 self.open = Some(RunRecord {
@@ -189,7 +191,7 @@ impl RunLog {
                 let outcome = o.get("outcome").and_then(Value::as_object);
                 let kind = outcome
                     .and_then(|oc| oc.get("type"))
-                    .and_then(Value::as_str);
+                    .and_then(agui_model::json::text);
                 let list = |key: &str| -> Vec<Value> {
                     match outcome.and_then(|oc| oc.get(key)) {
                         Some(Value::Array(a)) => a.clone(),
@@ -204,7 +206,7 @@ impl RunLog {
                     _ => Outcome::Finished {
                         pending_tool_calls: list("pendingToolCallIds")
                             .iter()
-                            .filter_map(|v| v.as_str().map(str::to_owned))
+                            .filter_map(|v| agui_model::json::text(v).map(str::to_owned))
                             .collect(),
                     },
                 };

@@ -145,7 +145,7 @@ impl<'a> Typed<'a> {
     pub(crate) fn from_map(ty: EventType, o: &'a Map<String, Value>) -> Typed<'a> {
         let tag = ty
             .is_attributable()
-            .then(|| o.get(wire::SUBAGENT_RUN_ID).and_then(Value::as_str))
+            .then(|| o.get(wire::SUBAGENT_RUN_ID).and_then(crate::json::text))
             .flatten()
             .map(Cow::Borrowed);
         let body = match Body::read(ty, &mut MapSource(o)) {
@@ -164,7 +164,11 @@ impl<'a> Source<'a> for MapSource<'a> {
     type Error = Infallible;
 
     fn string(&mut self, f: Field) -> Result<Option<Cow<'a, str>>, Infallible> {
-        Ok(self.0.get(f.key).and_then(Value::as_str).map(Cow::Borrowed))
+        Ok(self
+            .0
+            .get(f.key)
+            .and_then(crate::json::text)
+            .map(Cow::Borrowed))
     }
 
     fn flag(&mut self, f: Field) -> Result<Option<bool>, Infallible> {

@@ -576,6 +576,14 @@ pub fn as_big_number(s: &str) -> Option<&str> {
     ok.then_some(rest)
 }
 
+/// `v` as a string of the input: `None` for a number outside a double's
+/// range kept as a string ([`big_number`]). Every string read from an
+/// event goes through here, so such a number never becomes an id or a
+/// text (it showed as `"\u{fdd0}1e400"` in a message).
+pub fn text(v: &Value) -> Option<&str> {
+    v.as_str().filter(|s| as_big_number(s).is_none())
+}
+
 /// Whether a value is a string in the JSON sense (not a kept big number).
 pub fn is_string(v: &Value) -> bool {
     matches!(v, Value::String(s) if as_big_number(s).is_none())

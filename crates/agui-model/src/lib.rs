@@ -7,6 +7,7 @@
 //! activity patches are applied by [`patch`] (RFC 6902, atomic, budgeted).
 
 pub(crate) mod body;
+pub mod bounded;
 pub mod check;
 pub mod checker;
 pub mod events;

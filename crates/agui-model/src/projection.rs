@@ -75,8 +75,8 @@ pub fn content_text(v: Option<&Value>) -> String {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(parts)) => parts
             .iter()
-            .filter(|p| p.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .filter(|p| p.get("type").and_then(crate::json::text) == Some("text"))
+            .filter_map(|p| p.get("text").and_then(crate::json::text))
             .collect(),
         _ => String::new(),
     }
@@ -294,10 +294,10 @@ impl Projector {
         }
         self.view.interrupts.clear();
         for i in list {
-            let owner = match i.get(SUBAGENT_RUN_ID) {
-                Some(Value::String(o)) => Some(self.view.strings.push(o)),
-                _ => None,
-            };
+            let owner = i
+                .get(SUBAGENT_RUN_ID)
+                .and_then(crate::json::text)
+                .map(|o| self.view.strings.push(o));
             let id = i.get("id").cloned();
             self.extra += id.as_ref().map_or(0, crate::patch::mem_size);
             self.view.interrupts.push(Interrupt { id, owner });
@@ -557,20 +557,23 @@ impl Projector {
         }
         self.view.clear_messages();
         for m in messages {
-            let Some(id) = m.get("id").and_then(Value::as_str) else {
+            let Some(id) = m.get("id").and_then(crate::json::text) else {
                 continue;
             };
             let n = names.intern(id);
             if self.view.message_named(n).is_some() {
                 continue;
             }
-            let role = m.get("role").and_then(Value::as_str).unwrap_or("assistant");
-            let owner = m.get(SUBAGENT_RUN_ID).and_then(Value::as_str);
+            let role = m
+                .get("role")
+                .and_then(crate::json::text)
+                .unwrap_or("assistant");
+            let owner = m.get(SUBAGENT_RUN_ID).and_then(crate::json::text);
             let (content, activity_type) = if role == "activity" {
                 (
                     Content::Json(m.get("content").cloned().unwrap_or_else(|| json!({}))),
                     m.get(key::ActivitySnapshot::activity_type)
-                        .and_then(Value::as_str)
+                        .and_then(crate::json::text)
                         .map(str::to_owned),
                 )
             } else {
@@ -627,7 +630,7 @@ impl Projector {
 }
 
 fn str_of(v: Option<&Value>) -> &str {
-    v.and_then(Value::as_str).unwrap_or_default()
+    v.and_then(crate::json::text).unwrap_or_default()
 }
 
 /// A run's `Value` form: its text read back as the checker reads JSON

@@ -72,7 +72,9 @@ fn directory(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| STREAM_EXTENSIONS.contains(&e));
-        if stream && path.is_file() {
+        // Everything named as a stream but a directory: a broken or looping
+        // link is then unreadable in the summary, never skipped unseen.
+        if stream && !path.is_dir() {
             files.push(path);
         }
     }

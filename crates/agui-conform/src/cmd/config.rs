@@ -91,7 +91,7 @@ pub fn resolve(args: &RuleArgs) -> anyhow::Result<Policy> {
     };
     let mut policy = match &file {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
+            let text = agui_model::bounded::read_to_string(p, agui_model::bounded::CONFIG_BYTES)
                 .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()))?;
             parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?
         }

@@ -38,8 +38,8 @@ pub struct Args {
 }
 
 fn load_config(path: &PathBuf) -> anyhow::Result<Config> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = agui_model::bounded::read_to_string(path, agui_model::bounded::CONFIG_BYTES)
+        .with_context(|| format!("reading {}", path.display()))?;
     let config: Config = if path.extension().is_some_and(|e| e == "toml") {
         toml::from_str(&text)
             .with_context(|| format!("{} is not a generator config", path.display()))?

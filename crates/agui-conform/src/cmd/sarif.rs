@@ -264,7 +264,9 @@ pub fn check_file(
 
 /// Writes the log, one line of JSON.
 pub fn write(mut out: impl Write, log: &Value) -> io::Result<()> {
-    serde_json::to_writer(&mut out, log)?;
+    // Out: a kept number or surrogate (an interrupt id of a run outcome)
+    // prints as the input wrote it.
+    serde_json::to_writer(&mut out, &agui_model::json::Out(log))?;
     writeln!(out)?;
     out.flush()
 }

@@ -244,7 +244,7 @@ impl std::fmt::Debug for Checker {
 
 /// A string field of an event, if present and a string.
 fn s<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    o.get(key).and_then(Value::as_str)
+    o.get(key).and_then(crate::json::text)
 }
 
 impl Checker {
@@ -1095,7 +1095,7 @@ impl Checker {
                     .into_iter()
                     .flatten()
                 {
-                    if let Some(cid) = call.get(nested::ID).and_then(Value::as_str) {
+                    if let Some(cid) = call.get(nested::ID).and_then(crate::json::text) {
                         if replace {
                             self.book.record(Kind::Tool, cid, owner, false, i);
                         } else {
@@ -1162,7 +1162,7 @@ impl Checker {
                 continue;
             }
             for id in ids {
-                match interrupts.iter().find(|x| x.get(nested::ID).and_then(Value::as_str) == Some(id.as_str())) {
+                match interrupts.iter().find(|x| x.get(nested::ID).and_then(crate::json::text) == Some(id.as_str())) {
                     None => self.report_related(
                         RuleId::InterruptUnknownId,
                         i,
@@ -1170,7 +1170,7 @@ impl Checker {
                         suspended_at,
                     ),
                     Some(x) => {
-                        let owner = x.get(SUBAGENT_RUN_ID).and_then(Value::as_str);
+                        let owner = x.get(SUBAGENT_RUN_ID).and_then(crate::json::text);
                         if owner != Some(inv.as_str()) {
                             self.report_related(
                                 RuleId::InterruptOwnerMismatch,
@@ -1684,7 +1684,7 @@ impl Checker {
                     .and_then(Value::as_array)
                     .map(|a| {
                         a.iter()
-                            .filter_map(Value::as_str)
+                            .filter_map(crate::json::text)
                             .map(str::to_owned)
                             .collect()
                     })
