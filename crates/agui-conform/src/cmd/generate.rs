@@ -37,7 +37,7 @@ pub struct Args {
     pub config: Option<PathBuf>,
 }
 
-fn load_config(path: &PathBuf) -> anyhow::Result<Config> {
+fn load_config(path: &std::path::Path) -> anyhow::Result<Config> {
     let text = agui_model::bounded::read_to_string(path, agui_model::bounded::CONFIG_BYTES)
         .with_context(|| format!("reading {}", path.display()))?;
     let config: Config = if path.extension().is_some_and(|e| e == "toml") {
