@@ -148,6 +148,13 @@ impl RunBook {
         self.open_parts = 0;
     }
 
+    /// A count that grows whenever the book may have grown (a new name,
+    /// entity or open step): the footprint is measured only when it
+    /// changed.
+    pub fn growth(&self) -> usize {
+        self.names.len() + self.entities.len() + self.steps.len() + self.suspended.len()
+    }
+
     /// The bytes the book holds (by capacity; open steps estimated).
     pub fn footprint(&self) -> usize {
         use std::mem::size_of;

@@ -81,6 +81,11 @@ impl Lanes {
         self.lanes.is_empty()
     }
 
+    /// How many lanes are open.
+    pub(super) fn len(&self) -> usize {
+        self.lanes.len()
+    }
+
     /// The bytes the open lanes hold.
     pub(super) fn footprint(&self) -> usize {
         self.lanes.capacity() * std::mem::size_of::<(Owner, ChunkStream)>()

@@ -189,6 +189,9 @@ pub struct Checker {
     /// since: what it opened, continued or closed is unknown, so only the
     /// per-event (schema) rules are judged (docs/rules.md "Checker limits").
     blind: bool,
+    /// [`RunBook::growth`] (with the remembered ids and open lanes) when
+    /// the bookkeeping was last measured.
+    book_growth: usize,
     /// The bookkeeping passed its budget and was dropped: until the next
     /// `RUN_STARTED` no event reaches the stream rules, so it stays empty.
     frozen: bool,
@@ -261,6 +264,7 @@ impl Checker {
             state_off: false,
             blind: false,
             frozen: false,
+            book_growth: 0,
             resume_off: false,
             kept_full: false,
             cut: false,
@@ -686,6 +690,11 @@ impl Checker {
     /// next `RUN_STARTED`; no resumption judged for the rest of the
     /// stream).
     fn bookkeeping_budget(&mut self, i: usize) {
+        let growth = self.book.growth() + self.remembered.ids.len() + self.lanes.len();
+        if growth == self.book_growth {
+            return;
+        }
+        self.book_growth = growth;
         let held = self.book.footprint() + self.remembered.footprint() + self.lanes.footprint();
         if held <= self.limits.bookkeeping_bytes {
             return;
