@@ -350,6 +350,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
     let buffer = Shared::default();
     let mut capture = CaptureWriter::new(buffer.clone());
     let mut request = first_request(scenario, setup.base);
+    let mut found = live::Found::default();
     let kinds = std::iter::once(None).chain(scenario.then.iter().map(Some));
     for (n, step) in kinds.enumerate() {
         let (runs_before, projections_before, bytes_before, start) = (
@@ -365,7 +366,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             opts,
             &mut checker,
             &mut runs,
-            &mut r.violations,
+            &mut found,
             Some(&mut capture),
             &mut |_| {},
         );
@@ -379,21 +380,21 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
                 break;
             }
         };
-        r.status = Some(ex.status);
+        r.status = ex.status;
         let new_runs = &runs.runs()[runs_before.min(runs.runs().len())..];
         r.steps.push(StepResult {
             kind,
-            status: Some(ex.status),
+            status: ex.status,
             start,
-            events: events_of(&buffer.0.borrow()[bytes_before..]).len(),
+            events: checker.events() - start,
             outcomes: new_runs.iter().map(|run| run.outcome.as_str()).collect(),
             request: request.clone(),
         });
-        if !(200..300).contains(&ex.status) {
-            break;
-        }
         if let Some(f) = ex.failure {
             r.failure = Some(format!("step {} ({kind}): {f}", n + 1));
+            break;
+        }
+        if !ex.status.is_some_and(|s| (200..300).contains(&s)) {
             break;
         }
         if let Some(Outcome::Errored { message, code }) = new_runs
@@ -440,8 +441,10 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
     }
     runs.finish(checker.events());
     let mut report = checker.finish();
-    r.violations.append(&mut report.violations);
-    r.violations.sort_by_key(|v| v.index);
+    for v in std::mem::take(&mut report.violations) {
+        found.keep(v, opts.max_violations, |_| {});
+    }
+    r.violations = found.violations;
     r.events = report.events;
     r.runs = runs.runs().to_vec();
     r.stream = events_of(&buffer.0.borrow());

@@ -56,7 +56,7 @@ pub fn check(
     let mut runs = RunLog::new();
     let report = match format {
         InputFormat::Sse => {
-            agui_live::sse_file::check_sse_reader(input, checker, stop, |_, _| {}, &mut runs)?
+            agui_live::sse_file::check_sse_reader(input, checker, stop, |_, _, _| {}, &mut runs)?
         }
         InputFormat::Jsonl | InputFormat::Json => {
             feed(input, &mut checker, reading, stop, |events, value| {

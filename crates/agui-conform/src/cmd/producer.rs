@@ -189,6 +189,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
                 content_type.unwrap_or("no content type")
             ),
             Progress::Warning(w) => writeln!(err, "warning: {w}"),
+            Progress::Event(_) => Ok(()),
             Progress::Violation(v) => writeln!(
                 err,
                 "  live #{:<5} {:<7} {}: {}",

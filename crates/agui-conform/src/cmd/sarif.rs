@@ -232,7 +232,7 @@ pub fn check_file(
                 input,
                 checker,
                 || false,
-                |_, line| lines.push(line),
+                |_, line, _| lines.push(line),
                 &mut runs,
             )?;
             (report, runs)
