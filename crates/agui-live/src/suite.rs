@@ -265,6 +265,8 @@ pub struct Setup<'a> {
 }
 
 /// Runs every scenario in turn; `each` sees each result as it is known.
+/// After a stop ([`Options::stop`]) no further scenario starts (the one
+/// running ends with a `time` notice and scores ERRORED).
 pub fn run(
     url: &str,
     inputs: &[SuiteInput],
@@ -274,6 +276,9 @@ pub fn run(
 ) -> Vec<InputResult> {
     let mut results = Vec::with_capacity(inputs.len());
     for input in inputs {
+        if opts.stop.requested().is_some() {
+            break;
+        }
         let r = run_one(url, input, opts, setup);
         each(&r);
         results.push(r);

@@ -150,6 +150,11 @@ impl Args {
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     args.rule_config.policy = super::config::resolve(&args.rule_config)?;
     let limits = args.limits();
+    if args.live.url.is_some() {
+        // Before any thread starts: a signal then stops the exchange and
+        // the report of what was received is printed.
+        super::signals::install();
+    }
     // serde_json's `Value` recurses when it is cloned, printed or dropped:
     // a stack sized for the nesting limit makes every depth safe.
     let worker = std::thread::Builder::new()

@@ -262,6 +262,21 @@ pub fn check_file(
     }
 }
 
+/// The log of a check of `url` that could not be made (`why`): no result,
+/// the invocation unsuccessful with an error notification saying why.
+pub fn cant_check(url: &str, why: &str) -> Value {
+    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new());
+    let invocation = &mut log["runs"][0]["invocations"][0];
+    invocation["executionSuccessful"] = json!(false);
+    invocation["toolExecutionNotifications"] = json!([{
+        "level": "error",
+        "message": {"text": why},
+        "descriptor": {"id": "check.failed"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": url}}}],
+    }]);
+    log
+}
+
 /// Writes the log, one line of JSON.
 pub fn write(mut out: impl Write, log: &Value) -> io::Result<()> {
     serde_json::to_writer(&mut out, log)?;
