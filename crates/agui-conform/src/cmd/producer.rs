@@ -176,22 +176,24 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         stop: super::signals::install(),
         ..Options::default()
     };
-    // `--html` keeps a copy of the capture (what `--save` writes) to draw.
-    let recorded = args.html.as_ref().map(|_| super::html::Recorded::default());
-    let save = match &live.save {
-        Some(p) => Some(
+    // `--html` draws the events as the checker sees them (as `--save`
+    // keeps them), within its budget.
+    let page = args
+        .html
+        .as_ref()
+        .map(|_| super::html::page(args.html_max_bytes));
+    let mut capture = match &live.save {
+        Some(p) => Some(CaptureWriter::new(std::io::BufWriter::new(
             std::fs::File::create(p)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
-        ),
+        ))),
         None => None,
     };
-    let mut capture = match (save, recorded.clone()) {
-        (Some(f), Some(r)) => Some(CaptureWriter::new(super::html::Tee(f, r))),
-        (Some(f), None) => Some(CaptureWriter::new(f)),
-        (None, Some(r)) => Some(CaptureWriter::new(r)),
-        (None, None) => None,
-    };
     let mut on = |p: Progress<'_>| {
+        if let (Progress::Event(seen), Some(page)) = (&p, &page) {
+            page.borrow_mut().push(&super::html::seen_value(seen));
+            return;
+        }
         let mut err = std::io::stderr().lock();
         let _ = match p {
             Progress::Connected {
@@ -248,8 +250,8 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
-    if let (Some(path), Some(r)) = (&args.html, &recorded) {
-        super::html::write(path, r.bytes(), &args.limits(), url)?;
+    if let (Some(path), Some(page)) = (&args.html, page) {
+        super::html::write(path, page, &report.violations, Some(report.verdict()), url)?;
     }
     if let Some(f) = &run.failure {
         eprintln!(
