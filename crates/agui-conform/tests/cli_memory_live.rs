@@ -192,3 +192,64 @@ fn a_large_stream_on_stdin_draws_a_bounded_page() {
     );
     assert!(html.contains(r#""leftOut":{"#));
 }
+
+/// A zlib body decoding to about `decoded` bytes of many short runs, each
+/// one message of a ~1 KB delta (one run's projection stays small: the
+/// projection's own bound is the checker's, not tested here).
+fn bomb_of_runs(decoded: usize) -> Vec<u8> {
+    let run = format!(
+        "data: {{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n\n\
+         data: {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}}\n\n\
+         data: {{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"{}\"}}\n\n\
+         data: {{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}}\n\n\
+         data: {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n\n",
+        "x".repeat(1000)
+    );
+    let mut z = ZlibEncoder::new(Vec::new(), Compression::best());
+    for _ in 0..decoded / run.len() {
+        z.write_all(run.as_bytes()).unwrap();
+    }
+    z.finish().unwrap()
+}
+
+#[test]
+fn run_producer_on_a_decompression_bomb_stays_within_the_limits() {
+    const MB: usize = 1 << 20;
+    let peak_of = |decoded: usize| {
+        let server = Server::replying(
+            Reply::sse(bomb_of_runs(decoded)).header("Content-Encoding", "deflate"),
+        );
+        let dir = common::Dir::new("memory-producer");
+        let captures = dir.path("captures");
+        let url = server.url();
+        let (rss, code) = peak(&[
+            "run",
+            "--producer",
+            &url,
+            "--filter",
+            "plain",
+            "--format",
+            "json",
+            "--captures",
+            captures.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{decoded}");
+        // The capture file holds the whole conversation all the same.
+        let saved = std::fs::metadata(captures.join("plain.jsonl"))
+            .unwrap()
+            .len();
+        assert!(saved as usize > decoded * 9 / 10, "{saved}");
+        rss
+    };
+    let small = peak_of(MB);
+    let big = peak_of(100 * MB);
+    eprintln!(
+        "run --producer: peak RSS {:.1} MB for 1 MB decoded, {:.1} MB for 100 MB decoded",
+        small as f64 / 1e6,
+        big as f64 / 1e6
+    );
+    // What the suite keeps of a conversation for its record is bounded
+    // (agui_live::suite::STREAM_KEEP_BYTES, 4 MiB of JSON, held as values
+    // of up to about four times that): within five times it.
+    assert!(big < small + 5 * (4 << 20), "{small} → {big} bytes");
+}
