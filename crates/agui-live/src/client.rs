@@ -363,7 +363,7 @@ impl Body<'_> {
 }
 
 fn fault(f: &Fault) -> Msg {
-    Msg::Failed(LiveError::Transport(f.what.clone()))
+    Msg::Failed(LiveError::Transport(f.to_string()))
 }
 
 impl Response {
@@ -383,10 +383,7 @@ impl Response {
 
     /// Marks the exchange done and shuts its connection down; returns `e`.
     fn end(&mut self, e: LiveError) -> LiveError {
-        self.done = true;
-        if let Some(agent) = self.agent.take() {
-            agent.shutdown();
-        }
+        self.close();
         e
     }
 
@@ -456,9 +453,13 @@ impl Response {
         }
     }
 
-    /// Stops reading: the connection is shut down.
+    /// Stops reading: the connection is shut down, so the exchange thread
+    /// ends at once instead of at the total time limit.
     pub fn close(&mut self) {
-        self.end(LiveError::Transport(String::new()));
+        self.done = true;
+        if let Some(agent) = self.agent.take() {
+            agent.shutdown();
+        }
     }
 
     /// Up to `n` first bytes of the body, for an error message; the flag
@@ -480,9 +481,7 @@ impl Response {
 
 impl Drop for Response {
     fn drop(&mut self) {
-        if let Some(agent) = self.agent.take() {
-            agent.shutdown();
-        }
+        self.close();
     }
 }
 

@@ -97,7 +97,13 @@ fn flate(coding: Coding) -> Engine {
 fn fault_at(coding: Coding, at: u64, what: &str) -> Fault {
     Fault {
         at,
-        what: format!("{what} (at byte {at} of the {} stream)", coding.name()),
+        what: what.to_owned(),
+        of: match coding {
+            Coding::Identity => "body",
+            Coding::Gzip => "gzip stream",
+            Coding::Deflate => "deflate stream",
+            Coding::Brotli => "br stream",
+        },
     }
 }
 
@@ -300,6 +306,46 @@ mod tests {
                 assert!(f.what.contains("does not decode"), "{f:?}");
             }
         }
+    }
+
+    /// `data` as a brotli stream of one uncompressed meta-block (RFC 7932:
+    /// WBITS 16, ISLAST 0, MNIBBLES 4, MLEN-1, ISUNCOMPRESSED), not ended.
+    fn brotli_stored(data: &[u8]) -> Vec<u8> {
+        let header = (((data.len() - 1) as u32) << 4) | (1 << 20);
+        let mut out = header.to_le_bytes()[..3].to_vec();
+        out.extend_from_slice(data);
+        out
+    }
+
+    #[test]
+    fn brotli_output_before_corrupt_data_is_handed_over() {
+        let text = b"data: {\"type\":\"RUN_STARTED\"}\n\n".repeat(20);
+        let mut body = brotli_stored(&text);
+        // A meta-block header with its reserved bit set: corrupt.
+        body.push(0b0000_1110);
+        for size in [1, 5, body.len()] {
+            let (data, fault) = decode(Coding::Brotli, &body, size);
+            assert_eq!(data, text, "{size}");
+            assert_eq!(
+                fault.unwrap().to_string(),
+                format!(
+                    "the br body does not decode (at byte {} of the br stream)",
+                    body.len() - 1
+                )
+            );
+        }
+        // Ended (an empty last meta-block), then more bytes: a fault.
+        let mut ended = brotli_stored(b"ok");
+        ended.push(0b11);
+        assert_eq!(decode(Coding::Brotli, &ended, 64), (b"ok".to_vec(), None));
+        ended.push(0);
+        assert!(
+            decode(Coding::Brotli, &ended, 64)
+                .1
+                .unwrap()
+                .what
+                .contains("follow the end")
+        );
     }
 
     #[test]

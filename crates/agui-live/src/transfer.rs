@@ -55,19 +55,23 @@ impl Framing {
     }
 }
 
-/// Why the body cannot be read further; `at` is the offset in the body as
-/// sent (framing included).
+/// Why the body cannot be read further: `what`, at byte `at` of `of`
+/// (the body as sent, framing included, or a compressed stream).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault {
     pub at: u64,
     pub what: String,
+    pub of: &'static str,
 }
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at byte {} of the body as sent)", self.what, self.at)
+        write!(f, "{} (at byte {} of the {})", self.what, self.at, self.of)
     }
 }
+
+/// Where a framing fault is counted.
+const BODY: &str = "body as sent";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Chunked {
@@ -185,6 +189,7 @@ impl Transfer {
         Fault {
             at: self.offset,
             what,
+            of: BODY,
         }
     }
 
@@ -201,6 +206,7 @@ impl Transfer {
                 let line = std::mem::take(&mut self.line);
                 let size = chunk_size(&line).ok_or_else(|| Fault {
                     at: line_start,
+                    of: BODY,
                     what: format!(
                         "malformed chunked body: the chunk-size line `{}` is not a hexadecimal size",
                         printable(&line)
