@@ -410,3 +410,39 @@ fn run_producer_checks_the_events_before_a_broken_chunk() {
     let skipped = first["skipped"].as_str().unwrap_or_default();
     assert!(!skipped.contains("held no run"), "{skipped}");
 }
+
+#[test]
+fn outputs_say_so_when_nothing_was_checked_or_cannot_be_written() {
+    let dir = common::Dir::new("live-outputs");
+    // Nothing listens: `--junit` gets one erroring test case.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let junit = dir.path("junit.xml");
+    let url = format!("http://127.0.0.1:{port}/");
+    let out = run(&["check", "--url", &url, "--junit", junit.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("<error") && xml.contains("could not check"),
+        "{xml}"
+    );
+    // A capture that cannot be written (a full device): the report keeps
+    // the check's verdict, the exit status says the output failed (2).
+    let ok = Server::replying(Reply::sse(sse_body(&[start(), finish()])));
+    let out = run(&[
+        "check",
+        "--url",
+        &ok.url(),
+        "--format",
+        "json",
+        "--save",
+        "/dev/full",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "accept");
+    assert!(text(&out.stderr).contains("saving the capture failed"));
+}

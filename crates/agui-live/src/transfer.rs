@@ -5,7 +5,7 @@
 //! decoded in a read when a malformed chunk header follows in the same read
 //! (and so would the events in it). This decoder hands over every byte of
 //! chunk data before it reports the fault, whatever the reads were, which
-//! is what RULES.md asks of events received before a fault.
+//! is what docs/rules.md asks of events received before a fault.
 
 use std::fmt;
 
