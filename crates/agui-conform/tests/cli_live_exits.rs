@@ -247,20 +247,34 @@ fn a_connection_kept_open_after_the_run_is_let_go() {
     assert!(text(&out.stderr).contains("kept the connection open"));
 }
 
-/// `check --url --format json` against `server`, stopped by `signal`
-/// once its first events arrived.
-fn signalled(url: &str, signal: i32) -> (Output, Duration) {
-    let child = Command::new(BIN)
+/// `check --url --format json` against `url`, stopped by `signal` once
+/// its stderr shows `marker` (the events arrived; a moment more so they
+/// are checked), or after a moment when there is none to wait for.
+fn signalled(url: &str, signal: i32, marker: Option<&str>) -> (Output, Duration) {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = Command::new(BIN)
         .args(["check", "--url", url, "--format", "json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    if let Some(marker) = marker {
+        while !seen.contains(marker) {
+            if stderr.read_line(&mut seen).unwrap_or(0) == 0 {
+                break;
+            }
+        }
+        assert!(seen.contains(marker), "{seen}");
+    }
+    std::thread::sleep(Duration::from_millis(300));
     let t = Instant::now();
     // SAFETY: a signal to our own child.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-    let out = child.wait_with_output().unwrap();
+    let mut out = child.wait_with_output().unwrap();
+    stderr.read_to_string(&mut seen).unwrap();
+    out.stderr = seen.into_bytes();
     (out, t.elapsed())
 }
 
@@ -271,7 +285,7 @@ fn a_signal_prints_the_report_of_what_was_received() {
         let server = Server::replying(
             Reply::sse(sse_body(&[start(), not_open()])).end(End::Hang(Duration::from_secs(20))),
         );
-        let (out, took) = signalled(&server.url(), signal);
+        let (out, took) = signalled(&server.url(), signal, Some("text.not-open"));
         assert!(took < Duration::from_secs(3), "{took:?}");
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let v: Value = serde_json::from_slice(&out.stdout)
@@ -289,7 +303,7 @@ fn a_signal_prints_the_report_of_what_was_received() {
         let server = Server::replying(
             Reply::sse(sse_body(&[start()])).end(End::Hang(Duration::from_secs(20))),
         );
-        let (out, _) = signalled(&server.url(), signal);
+        let (out, _) = signalled(&server.url(), signal, Some("HTTP 200"));
         assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["verdict"], "inconclusive");
@@ -300,7 +314,7 @@ fn a_signal_prints_the_report_of_what_was_received() {
         bytes: Vec::new(),
         end: RawEnd::Hang(Duration::from_secs(20)),
     });
-    let (out, took) = signalled(&mute.url("x"), libc::SIGTERM);
+    let (out, took) = signalled(&mute.url("x"), libc::SIGTERM, None);
     assert!(took < Duration::from_secs(3), "{took:?}");
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -327,7 +341,12 @@ fn run_producer_writes_its_reports_on_a_signal() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(800));
+    // Once the first scenario's request arrived, and a moment more.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while server.requests().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
     // SAFETY: a signal to our own child.
     assert_eq!(
         unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) },

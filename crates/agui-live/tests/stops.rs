@@ -96,12 +96,21 @@ fn a_stop_before_the_head_is_a_time_notice() {
 fn a_stop_mid_body_keeps_what_came_and_blames_nothing() {
     let body = sse_body(&[start(), not_open()]);
     let server = Server::replying(Reply::sse(body).end(End::Hang(Duration::from_secs(5))));
+    let stop = Stop::default();
     let o = Options {
-        stop: stop_after(Duration::from_millis(400)),
+        stop: stop.clone(),
         ..opts()
     };
     let t = Instant::now();
-    let run = check_url(&server.url(), &input(), &o, None, &mut |_| {}).unwrap();
+    // Stopped as soon as the second event was checked, as a signal would.
+    let run = check_url(&server.url(), &input(), &o, None, &mut |p| {
+        if let Progress::Violation(v) = p
+            && v.rule == RuleId::TextNotOpen
+        {
+            stop.request(15);
+        }
+    })
+    .unwrap();
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     assert_eq!(run.report.events, 2);
     // No run.unterminated, no transport.ended-early: the cut was ours.
@@ -196,9 +205,14 @@ fn a_connection_kept_open_after_the_run_is_let_go_after_the_grace() {
             .pieces(&[first.len(), usize::MAX], Duration::from_millis(150))
             .end(End::Hang(Duration::from_secs(8))),
     );
+    // A grace well over the pause, so a busy machine cannot make it lapse.
+    let o = Options {
+        run_end_grace: Duration::from_secs(1),
+        ..opts()
+    };
     let t = Instant::now();
     let run = check_url(&server.url(), &input(), &o, None, &mut |_| {}).unwrap();
-    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
     assert_eq!(run.report.events, 4);
     assert_eq!(run.runs.total(), 2);
     assert_eq!(rules(&run), []);
@@ -231,12 +245,19 @@ fn a_stop_after_the_head_ends_a_silent_body() {
         bytes: head(&[]),
         end: RawEnd::Hang(Duration::from_secs(5)),
     });
+    let stop = Stop::default();
     let o = Options {
-        stop: stop_after(Duration::from_millis(300)),
+        stop: stop.clone(),
         ..opts()
     };
     let t = Instant::now();
-    let run = check_url(&server.url("x"), &input(), &o, None, &mut |_| {}).unwrap();
+    // Stopped once the head arrived, as a signal would.
+    let run = check_url(&server.url("x"), &input(), &o, None, &mut |p| {
+        if let Progress::Connected { .. } = p {
+            stop.request(15);
+        }
+    })
+    .unwrap();
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     assert_eq!(run.status, Some(200));
     assert_eq!(limits(&run), [(LimitKind::Time, 0)]);
