@@ -97,3 +97,33 @@ fn html_with_url_draws_the_events_received() {
         assert!(html.contains(&json), "{json}");
     }
 }
+
+/// A saved SSE body is drawn as the events its `data:` fields hold, as the
+/// check reads it (it was drawn as lines of not-JSON text).
+#[test]
+fn an_sse_body_is_drawn_as_its_events() {
+    let sse = dir().join("body.sse");
+    std::fs::write(
+        &sse,
+        "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+         data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n",
+    )
+    .unwrap();
+    let page = dir().join("sse.html");
+    for format in ["text", "sarif"] {
+        let out = Command::new(BIN)
+            .args(["check", sse.to_str().unwrap(), "--format", format])
+            .args(["--html", page.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            html.contains(
+                r#""events":[{"runId":"r","threadId":"t","type":"RUN_STARTED"},{"runId":"r","threadId":"t","type":"RUN_FINISHED"}]"#
+            ),
+            "{format}"
+        );
+        assert!(html.contains(r#""verdict":"accept""#), "{format}");
+    }
+}

@@ -1,36 +1,51 @@
-//! The HTTP exchange: POST the input, then hand the body over in chunks,
-//! under a total and an idle time limit.
+//! The HTTP exchange: POST the input, then hand the body over in pieces,
+//! under a total and an idle time limit, until the body ends, fails, or
+//! the caller is asked to stop.
 //!
-//! ureq reads the body; its global timeout is the total limit, so every
-//! read it does ends by the deadline. ureq has no idle (per-read) timeout,
-//! so the body is read on a thread of its own that passes chunks through a
-//! small bounded channel: the caller waits on the channel at most the idle
-//! limit (and never past the deadline). The channel holds a few chunks, so
-//! memory stays bounded however large the body is. A reader thread left
-//! blocked after an idle timeout ends at the total deadline at the latest.
+//! The whole exchange runs on a thread of its own that passes what it gets
+//! (the response head, then the body in pieces) through a small bounded
+//! channel; the caller waits on the channel a little at a time, so a
+//! silent server, our time limits and a stop request ([`Stop`]) are all
+//! noticed while waiting, the head included. The channel holds a few
+//! pieces, so memory stays bounded however large the body is. When the
+//! caller stops reading, the connection is shut down and the thread ends.
 //!
-//! Compression: the request asks for `gzip, deflate, br`; ureq decodes gzip
-//! and brotli itself (its `gzip` and `brotli` features, the latter the
-//! pure-Rust `brotli-decompressor`) and a `deflate` body (zlib, RFC 9110)
-//! is decoded here with flate2. A decoding error is a read error, so it ends
-//! the stream like a reset would (`transport.ended-early`).
+//! ureq sends the request and reads the head; the body is decoded here, as
+//! it arrives, from the bytes ureq receives ([`crate::tap`]): the framing
+//! ([`crate::transfer`]) and the `Content-Encoding` ([`crate::encoding`];
+//! `gzip, deflate, br` are asked for), so that every byte that arrived
+//! before a fault is handed over before the fault is (a reset, a malformed
+//! chunk, a body that does not decode; each ends the stream as
+//! `transport.ended-early`).
 
+use crate::encoding::{Coding, Decoder};
 use crate::error::{LiveError, body_start};
-use std::io::{self, Read};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use crate::stop::Stop;
+use crate::tap::Tap;
+use crate::transfer::{Fault, Framing, Transfer};
+use std::io;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
+use ureq::unversioned::resolver::DefaultResolver;
+use ureq::unversioned::transport::{Connector as _, DefaultConnector};
 
-/// Size of one read from the body.
+/// Size of one read ureq does from the body.
 const CHUNK_BYTES: usize = 64 * 1024;
-/// Chunks in flight between the reader thread and the caller.
+/// Pieces in flight between the exchange thread and the caller.
 const CHANNEL_CHUNKS: usize = 4;
+/// How often a waiting caller looks at its stop flag.
+const POLL: Duration = Duration::from_millis(50);
+/// How much longer than ureq's own limits the caller waits for the head
+/// before it gives up itself.
+const HEAD_MARGIN: Duration = Duration::from_millis(500);
 
 /// Time limits of one exchange.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// From sending the request to the end of the body.
     pub total: Duration,
-    /// Longest wait for the next bytes (response head included).
+    /// Longest wait for the next bytes (response head included); also the
+    /// longest wait for the connection to be made.
     pub idle: Duration,
 }
 
@@ -53,6 +68,9 @@ pub struct Request<'a> {
     /// the default `Accept` or `Content-Type`).
     pub headers: &'a [(String, String)],
     pub limits: Limits,
+    /// Asked between waits; a stop ends the exchange with
+    /// [`LiveError::Stopped`].
+    pub stop: Stop,
 }
 
 /// A response whose body is being read.
@@ -60,17 +78,38 @@ pub struct Request<'a> {
 pub struct Response {
     pub status: u16,
     pub content_type: Option<String>,
-    chunks: Receiver<Chunk>,
+    chunks: Receiver<Msg>,
     deadline: Instant,
     limits: Limits,
+    stop: Stop,
+    /// When the last bytes (or the head) arrived.
+    last: Instant,
+    /// Shut down when reading stops, so the exchange thread ends.
+    agent: Option<ureq::Agent>,
     done: bool,
 }
 
+/// What the exchange thread passes on.
 #[derive(Debug)]
-enum Chunk {
+enum Msg {
+    Head {
+        status: u16,
+        content_type: Option<String>,
+    },
     Bytes(Vec<u8>),
     End,
-    Failed(io::Error),
+    Failed(LiveError),
+}
+
+/// What [`Response::next`] got.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Read {
+    /// The next bytes of the (decoded) body.
+    Bytes(Vec<u8>),
+    /// The body ended cleanly.
+    End,
+    /// Nothing came before the caller's `until`.
+    Quiet,
 }
 
 /// Parses a `--header` argument: `Name: value`.
@@ -89,85 +128,242 @@ pub fn parse_header(arg: &str) -> Result<(String, String), LiveError> {
 }
 
 /// Sends the request and waits for the response head (of any status).
+/// Errors: [`LiveError::Connect`] (no connection), [`LiveError::Usage`]
+/// (a bad URL), [`LiveError::Idle`] or [`LiveError::Timeout`] (no head in
+/// time), [`LiveError::Stopped`].
 pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
     let start = Instant::now();
     let deadline = start + req.limits.total;
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+    let tap = Tap::default();
+    let config = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(req.limits.total))
+        .timeout_connect(Some(req.limits.idle.min(req.limits.total)))
         // The response head is awaited at most the idle limit too.
         .timeout_recv_response(Some(req.limits.idle))
         .user_agent(concat!("agui-conform/", env!("CARGO_PKG_VERSION")))
-        .accept_encoding("gzip, deflate, br")
-        .build()
-        .into();
-    let mut builder = agent.post(req.url);
-    let has = |name: &str| {
-        req.headers
-            .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case(name))
-    };
-    if !has("accept") {
-        builder = builder.header("Accept", "text/event-stream");
-    }
-    if !has("content-type") {
-        builder = builder.header("Content-Type", "application/json");
-    }
-    for (k, v) in req.headers {
-        builder = builder.header(k.as_str(), v.as_str());
-    }
-    let response = builder
-        .send(req.body)
-        .map_err(|e| request_error(e, req.limits))?;
-    let status = response.status().as_u16();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    let deflate = response
-        .headers()
-        .get("content-encoding")
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"deflate"));
-    let reader = response.into_body().into_reader();
+        .build();
+    let connector = DefaultConnector::new().chain(tap.connector());
+    let agent = ureq::Agent::with_parts(config, connector, DefaultResolver::default());
     let (tx, rx) = sync_channel(CHANNEL_CHUNKS);
-    let spawned = std::thread::Builder::new()
-        .name("agui-live-body".into())
-        .spawn(move || {
-            if deflate {
-                pump(flate2::read::ZlibDecoder::new(reader), tx)
-            } else {
-                pump(reader, tx)
-            }
-        });
-    spawned.map_err(|e| LiveError::Transport(format!("cannot start the body reader: {e}")))?;
-    Ok(Response {
-        status,
-        content_type,
+    let job = Job {
+        agent: agent.clone(),
+        tap,
+        url: req.url.to_owned(),
+        body: req.body.to_vec(),
+        headers: req.headers.to_vec(),
+        limits: req.limits,
+        tx,
+    };
+    std::thread::Builder::new()
+        .name("agui-live-exchange".into())
+        .spawn(move || job.run())
+        .map_err(|e| LiveError::Transport(format!("cannot start the exchange thread: {e}")))?;
+    let mut response = Response {
+        status: 0,
+        content_type: None,
         chunks: rx,
         deadline,
         limits: req.limits,
+        stop: req.stop.clone(),
+        last: start,
+        agent: Some(agent),
         done: false,
-    })
-}
-
-/// Reads the body into the channel until it ends, fails or nobody listens.
-fn pump(mut reader: impl Read, tx: std::sync::mpsc::SyncSender<Chunk>) {
-    loop {
-        let mut buf = vec![0; CHUNK_BYTES];
-        let chunk = match reader.read(&mut buf) {
-            Ok(0) => Chunk::End,
-            Ok(n) => {
-                buf.truncate(n);
-                Chunk::Bytes(buf)
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => Chunk::Failed(e),
-        };
-        let last = !matches!(chunk, Chunk::Bytes(_));
-        if tx.send(chunk).is_err() || last {
-            return;
+    };
+    let head_by = start + req.limits.idle.min(req.limits.total) + HEAD_MARGIN;
+    match response.wait(head_by)? {
+        Some(Msg::Head {
+            status,
+            content_type,
+        }) => {
+            response.status = status;
+            response.content_type = content_type;
+            response.last = Instant::now();
+            Ok(response)
+        }
+        Some(Msg::Failed(e)) => Err(response.end(e)),
+        Some(_) => Err(response.end(LiveError::Transport(
+            "the exchange sent a body before its head".into(),
+        ))),
+        None => {
+            let e = if req.limits.idle < req.limits.total {
+                LiveError::Idle {
+                    limit: req.limits.idle,
+                }
+            } else {
+                LiveError::Timeout {
+                    limit: req.limits.total,
+                }
+            };
+            Err(response.end(e))
         }
     }
+}
+
+/// The exchange thread's work.
+struct Job {
+    agent: ureq::Agent,
+    tap: Tap,
+    url: String,
+    body: Vec<u8>,
+    headers: Vec<(String, String)>,
+    limits: Limits,
+    tx: SyncSender<Msg>,
+}
+
+impl Job {
+    fn run(self) {
+        let mut builder = self.agent.post(&self.url);
+        let has = |name: &str| {
+            self.headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case(name))
+        };
+        if !has("accept") {
+            builder = builder.header("Accept", "text/event-stream");
+        }
+        if !has("content-type") {
+            builder = builder.header("Content-Type", "application/json");
+        }
+        if !has("accept-encoding") {
+            builder = builder.header("Accept-Encoding", "gzip, deflate, br");
+        }
+        for (k, v) in &self.headers {
+            builder = builder.header(k.as_str(), v.as_str());
+        }
+        let response = match builder.send(&self.body[..]) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = self.tx.send(Msg::Failed(request_error(e, self.limits)));
+                return;
+            }
+        };
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        };
+        let status = response.status().as_u16();
+        let transfer_encoding: Vec<String> = response
+            .headers()
+            .get_all("transfer-encoding")
+            .iter()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect();
+        let te: Vec<&str> = transfer_encoding.iter().map(String::as_str).collect();
+        let http10 = response.version() == ureq::http::Version::HTTP_10;
+        let framing = Framing::of(status, http10, &te, header("content-length").as_deref());
+        let coding = Coding::of(header("content-encoding").as_deref());
+        let head = Msg::Head {
+            status,
+            content_type: header("content-type"),
+        };
+        if self.tx.send(head).is_err() {
+            return;
+        }
+        self.tap.arm();
+        let reader = response.into_body().into_reader();
+        let mut body = Body {
+            transfer: Transfer::new(framing),
+            decoder: Decoder::new(coding),
+            tx: &self.tx,
+            gone: false,
+        };
+        let end = body.pump(reader, &self.tap, self.limits);
+        if !body.gone {
+            let _ = self.tx.send(end);
+        }
+    }
+}
+
+/// The body of one response, decoded from the tap as ureq reads it.
+struct Body<'a> {
+    transfer: Transfer,
+    decoder: Decoder,
+    tx: &'a SyncSender<Msg>,
+    /// The caller stopped listening.
+    gone: bool,
+}
+
+impl Body<'_> {
+    /// Reads until the body ends or fails; the last message to send.
+    fn pump(&mut self, mut reader: impl io::Read, tap: &Tap, limits: Limits) -> Msg {
+        let mut scratch = vec![0; CHUNK_BYTES];
+        loop {
+            // ureq's reading pumps the connection; its output is dropped.
+            let r = reader.read(&mut scratch);
+            if let Err(f) = self.decode(&tap.take()) {
+                return fault(&f);
+            }
+            if self.gone {
+                return Msg::End;
+            }
+            match r {
+                Ok(0) => {
+                    return match tap.reset() {
+                        Some(why) if !self.complete() => Msg::Failed(LiveError::Transport(
+                            format!("the connection was reset: {why}"),
+                        )),
+                        _ => self.finish(),
+                    };
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) if self.complete() => return Msg::End,
+                // The connection closed or was reset early: the decoders
+                // say where the body stood.
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return self.finish(),
+                Err(e) => {
+                    return Msg::Failed(match tap.reset() {
+                        Some(why) => {
+                            LiveError::Transport(format!("the connection was reset: {why}"))
+                        }
+                        None => read_error(e, limits),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Decodes raw body bytes, passing every decoded byte on before the
+    /// first fault (of the content coding, else of the framing).
+    fn decode(&mut self, raw: &[u8]) -> Result<(), Fault> {
+        let mut bad: Option<Fault> = None;
+        let (decoder, tx, gone) = (&mut self.decoder, self.tx, &mut self.gone);
+        let framed = self.transfer.feed(raw, &mut |data| {
+            if bad.is_some() || *gone {
+                return;
+            }
+            if let Err(f) = decoder.feed(data, &mut |piece| {
+                if !*gone && tx.send(Msg::Bytes(piece.to_vec())).is_err() {
+                    *gone = true;
+                }
+            }) {
+                bad = Some(f);
+            }
+        });
+        match bad {
+            Some(f) => Err(f),
+            None => framed,
+        }
+    }
+
+    fn complete(&self) -> bool {
+        self.transfer.done() && self.decoder.finish().is_ok()
+    }
+
+    /// The connection ended cleanly: is the body whole?
+    fn finish(&self) -> Msg {
+        match self.transfer.finish().and_then(|()| self.decoder.finish()) {
+            Ok(()) => Msg::End,
+            Err(f) => fault(&f),
+        }
+    }
+}
+
+fn fault(f: &Fault) -> Msg {
+    Msg::Failed(LiveError::Transport(f.to_string()))
 }
 
 impl Response {
@@ -185,45 +381,84 @@ impl Response {
         }
     }
 
-    /// The next bytes of the body; `Ok(None)` at its end.
-    pub fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, LiveError> {
-        if self.done {
-            return Ok(None);
+    /// Marks the exchange done and shuts its connection down; returns `e`.
+    fn end(&mut self, e: LiveError) -> LiveError {
+        self.close();
+        e
+    }
+
+    /// Waits for the exchange thread's next message until `by` (`None`
+    /// then), the total deadline or a stop, a little at a time.
+    fn wait(&mut self, by: Instant) -> Result<Option<Msg>, LiveError> {
+        loop {
+            if let Some(signal) = self.stop.requested() {
+                return Err(self.end(LiveError::Stopped { signal }));
+            }
+            let now = Instant::now();
+            let until = by.min(self.deadline + HEAD_MARGIN);
+            if now >= until {
+                return Ok(None);
+            }
+            match self.chunks.recv_timeout((until - now).min(POLL)) {
+                Ok(m) => return Ok(Some(m)),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(
+                        self.end(LiveError::Transport("the exchange thread stopped".into()))
+                    );
+                }
+            }
         }
-        let now = Instant::now();
-        let Some(left) = self.deadline.checked_duration_since(now) else {
-            self.done = true;
-            return Err(LiveError::Timeout {
-                limit: self.limits.total,
-            });
-        };
-        let wait = left.min(self.limits.idle);
-        match self.chunks.recv_timeout(wait) {
-            Ok(Chunk::Bytes(b)) => Ok(Some(b)),
-            Ok(Chunk::End) => {
-                self.done = true;
-                Ok(None)
+    }
+
+    /// The next bytes of the body, its end, or [`Read::Quiet`] when nothing
+    /// came before `until`.
+    pub fn next(&mut self, until: Option<Instant>) -> Result<Read, LiveError> {
+        if self.done {
+            return Ok(Read::End);
+        }
+        let idle_at = self.last + self.limits.idle;
+        let by = [Some(self.deadline), Some(idle_at), until]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(self.deadline);
+        match self.wait(by)? {
+            Some(Msg::Bytes(b)) => {
+                self.last = Instant::now();
+                Ok(Read::Bytes(b))
             }
-            Ok(Chunk::Failed(e)) => {
+            Some(Msg::End) => {
                 self.done = true;
-                Err(read_error(e, self.limits))
+                Ok(Read::End)
             }
-            Err(RecvTimeoutError::Timeout) => {
-                self.done = true;
-                Err(if wait < self.limits.idle {
-                    LiveError::Timeout {
+            Some(Msg::Failed(e)) => Err(self.end(e)),
+            Some(Msg::Head { .. }) => {
+                Err(self.end(LiveError::Transport("a second response head".into())))
+            }
+            None => {
+                let now = Instant::now();
+                if now >= self.deadline {
+                    Err(self.end(LiveError::Timeout {
                         limit: self.limits.total,
-                    }
-                } else {
-                    LiveError::Idle {
+                    }))
+                } else if now >= idle_at {
+                    Err(self.end(LiveError::Idle {
                         limit: self.limits.idle,
-                    }
-                })
+                    }))
+                } else {
+                    Ok(Read::Quiet)
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => {
-                self.done = true;
-                Err(LiveError::Transport("the body reader stopped".into()))
-            }
+        }
+    }
+
+    /// Stops reading: the connection is shut down, so the exchange thread
+    /// ends at once instead of at the total time limit.
+    pub fn close(&mut self) {
+        self.done = true;
+        if let Some(agent) = self.agent.take() {
+            agent.shutdown();
         }
     }
 
@@ -233,8 +468,8 @@ impl Response {
         self.limits.idle = self.limits.idle.min(Duration::from_secs(5));
         let mut out = Vec::new();
         while out.len() < n {
-            match self.next_chunk() {
-                Ok(Some(b)) => out.extend_from_slice(&b),
+            match self.next(None) {
+                Ok(Read::Bytes(b)) => out.extend_from_slice(&b),
                 _ => break,
             }
         }
@@ -244,11 +479,23 @@ impl Response {
     }
 }
 
-/// A failure of `send`: a timeout, or anything else that kept the response
-/// head from arriving.
+impl Drop for Response {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// A failure before the response head: a timeout, or anything else that
+/// kept the head from arriving.
 fn request_error(e: ureq::Error, limits: Limits) -> LiveError {
     match e {
         ureq::Error::Timeout(ureq::Timeout::RecvResponse) => LiveError::Idle { limit: limits.idle },
+        ureq::Error::Timeout(ureq::Timeout::Connect | ureq::Timeout::Resolve) => {
+            LiveError::Connect(format!(
+                "no connection within {:.1} s (--idle-timeout)",
+                limits.idle.min(limits.total).as_secs_f64()
+            ))
+        }
         ureq::Error::Timeout(_) => LiveError::Timeout {
             limit: limits.total,
         },
@@ -257,7 +504,7 @@ fn request_error(e: ureq::Error, limits: Limits) -> LiveError {
     }
 }
 
-/// A failure while reading the body.
+/// A failure while reading the body (after the bytes read were decoded).
 fn read_error(e: io::Error, limits: Limits) -> LiveError {
     match ureq::Error::from(e) {
         ureq::Error::Timeout(_) => LiveError::Timeout {

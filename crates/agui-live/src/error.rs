@@ -17,6 +17,8 @@ pub enum LiveError {
     Timeout { limit: Duration },
     /// Nothing arrived for longer than the idle limit.
     Idle { limit: Duration },
+    /// The user asked us to stop (SIGINT, SIGTERM): signal `signal`.
+    Stopped { signal: i32 },
     /// Reading the body failed (a reset, a chunked body cut short, …).
     Transport(String),
     /// The body ended inside an event; the event is discarded.
@@ -51,6 +53,9 @@ impl fmt::Display for LiveError {
                 "timed out: nothing received for {} (--idle-timeout)",
                 secs(*limit)
             ),
+            LiveError::Stopped { signal } => {
+                write!(f, "stopped by {}", crate::stop::signal_name(*signal))
+            }
             LiveError::Transport(m) => write!(f, "connection failed mid-stream: {m}"),
             LiveError::ClosedMidEvent {
                 data_bytes,

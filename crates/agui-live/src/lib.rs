@@ -9,6 +9,7 @@
 
 pub mod capture;
 pub mod client;
+pub mod encoding;
 pub mod error;
 pub mod input;
 pub mod live;
@@ -16,9 +17,13 @@ pub mod outcome;
 pub mod scenario;
 pub mod sse;
 pub mod sse_file;
+pub mod stop;
 pub mod suite;
+pub mod tap;
+pub mod transfer;
 
 pub use client::Limits;
 pub use error::LiveError;
 pub use live::{LiveRun, Options, Progress, check_url};
 pub use outcome::{Outcome, RunLog, RunRecord};
+pub use stop::Stop;

@@ -7,24 +7,30 @@
 //! limit) with `push_unparseable`, so it is `schema.not-json` and checking
 //! goes on. Event indexes are stream-item indexes, as in `check FILE`.
 //!
-//! The HTTP exchange is judged by the `transport.*` rules (RULES.md
+//! The HTTP exchange is judged by the `transport.*` rules (docs/rules.md
 //! "Transport rules"), reported through the checker so they are counted
 //! and listed in stream order with the events' violations: a non-2xx
 //! status, a content type other than `text/event-stream` (the body is read
 //! as SSE all the same: a producer that mislabels a good stream should
 //! still learn what its events break), lines a client ignores, an event
 //! left unclosed at the end, a connection that ends abnormally inside a
-//! run, a buffered response and long silences inside a run.
+//! run, a buffered response and long silences inside a run. Every event
+//! that arrived before a fault is checked before the fault is reported.
 //!
-//! When our own time limit cuts the exchange, or the body holds no event,
-//! the events received so far are still checked and saved, and the
-//! failure is returned beside the report.
+//! What stops the exchange on our side is a `time` limit notice, never the
+//! producer's fault: our time limits, and a stop the user asked for
+//! ([`Stop`], SIGINT or SIGTERM) — before the response head too. After the
+//! stream's last run ended, a producer that keeps the connection open is
+//! waited on only [`RUN_END_GRACE`] for more events, then let go, with no
+//! blame. Either way the events received so far are checked and saved,
+//! and the reason is returned beside the report.
 
 use crate::capture::{CaptureWriter, line_for, oversize_line};
-use crate::client::{self, Limits, Request};
+use crate::client::{self, Limits, Read, Request};
 use crate::error::{LiveError, body_start, is_event_stream};
 use crate::outcome::RunLog;
 use crate::sse::{Dispatch, SseParser, Unfinished};
+use crate::stop::{Stop, signal_name};
 use agui_model::json::{self, Note, ParseOptions};
 use agui_model::{Checker, LimitKind, LimitNotice, Report, RuleId, RuleLevels, Violation};
 use serde_json::Value;
@@ -33,8 +39,13 @@ use std::time::{Duration, Instant};
 /// The default cap on one event's data, as `check`'s longest line: 64 MiB.
 pub const DEFAULT_MAX_EVENT_BYTES: usize = agui_model::stream::DEFAULT_MAX_LINE_BYTES;
 
-/// `transport.idle`: the longest silence while a run is open (RULES.md).
+/// `transport.idle`: the longest silence while a run is open (docs/rules.md).
 pub const IDLE_WARNING: Duration = Duration::from_secs(30);
+/// After the stream's last run ended (`RUN_FINISHED` or `RUN_ERROR`), how
+/// long a connection kept open is waited on for another event before the
+/// exchange ends: one request is one run, so a producer that keeps the
+/// connection open is not waited on for the whole `--timeout`.
+pub const RUN_END_GRACE: Duration = Duration::from_secs(2);
 /// `transport.buffered`: a response at least this long…
 const BUFFERED_MIN_RESPONSE: Duration = Duration::from_secs(1);
 /// …whose events all arrived within this much of its end.
@@ -51,8 +62,16 @@ pub struct Options {
     /// The silence that is `transport.idle` ([`IDLE_WARNING`]; shorter
     /// only in tests).
     pub idle_warning: Duration,
+    /// How long to wait for more after the last run ended
+    /// ([`RUN_END_GRACE`]).
+    pub run_end_grace: Duration,
     /// Rule configuration (rules off or at another severity).
     pub levels: RuleLevels,
+    /// Violations kept for the report; the rest are counted, with a
+    /// `violations` limit notice, so memory does not grow with them.
+    pub max_violations: usize,
+    /// A stop asked for from outside (a signal).
+    pub stop: Stop,
 }
 
 impl Default for Options {
@@ -63,7 +82,38 @@ impl Default for Options {
             max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
             projection: false,
             idle_warning: IDLE_WARNING,
+            run_end_grace: RUN_END_GRACE,
             levels: RuleLevels::default(),
+            max_violations: agui_model::limits::DEFAULT_VIOLATIONS,
+            stop: Stop::default(),
+        }
+    }
+}
+
+/// One event as the checker saw it.
+#[derive(Debug, Clone, Copy)]
+pub enum Seen<'a> {
+    /// JSON data, parsed.
+    Json { value: &'a Value, data: &'a [u8] },
+    /// Data nested deeper than the limit: skipped, with a notice.
+    TooDeep { why: &'a str, data: &'a [u8] },
+    /// Data that is not JSON: `schema.not-json`.
+    NotJson { why: &'a str, data: &'a [u8] },
+    /// Data over the size limit, not kept: skipped, with a notice.
+    OverLimit {
+        why: &'a str,
+        bytes: u64,
+        limit: usize,
+    },
+}
+
+impl Seen<'_> {
+    /// The event's line in a capture (see [`crate::capture`]).
+    pub fn capture_line(&self) -> Vec<u8> {
+        match *self {
+            Seen::Json { data, .. } | Seen::TooDeep { data, .. } => line_for(data, true),
+            Seen::NotJson { data, .. } => line_for(data, false),
+            Seen::OverLimit { bytes, limit, .. } => oversize_line(bytes, limit),
         }
     }
 }
@@ -78,22 +128,27 @@ pub enum Progress<'a> {
     },
     /// Something worth saying that is not a rule violation.
     Warning(&'a str),
+    /// An event, as soon as the checker has it.
+    Event(&'a Seen<'a>),
     /// A violation, as soon as the checker finds it.
     Violation(&'a Violation),
 }
 
-/// The outcome of a live check whose response head arrived.
+/// The outcome of a live check.
 #[derive(Debug)]
 pub struct LiveRun {
     /// Every violation of the events received (and of the end of input),
-    /// the `transport.*` ones among them in stream order.
+    /// the `transport.*` ones among them in stream order, up to
+    /// [`Options::max_violations`].
     pub report: Report,
-    pub status: u16,
+    /// The response status; none when no response head came (a limit
+    /// notice says why).
+    pub status: Option<u16>,
     pub content_type: Option<String>,
     /// Body bytes received (after decoding).
     pub body_bytes: u64,
     /// Why the exchange did not end cleanly, if it did not and no rule
-    /// says so already (a time limit, a body without any event).
+    /// says so already (a time limit, a stop, a body without any event).
     pub failure: Option<LiveError>,
     /// The first error writing the capture, if any.
     pub capture_error: Option<String>,
@@ -101,10 +156,38 @@ pub struct LiveRun {
     pub runs: RunLog,
 }
 
-/// Runs one live check. `Err` means nothing could be checked (the request
-/// failed before a response head came back). A non-2xx status is a report
-/// with `transport.status` at index 0 and nothing else: the body is not an
-/// event stream to judge.
+/// Violations kept for a report, up to a cap (see
+/// [`Options::max_violations`]).
+#[derive(Debug, Default)]
+pub struct Found {
+    pub violations: Vec<Violation>,
+    /// The cap was reached (its notice was given).
+    full: bool,
+}
+
+impl Found {
+    /// Keeps `v` unless `cap` is reached; the first one past it is a
+    /// `violations` notice, which `notice` records.
+    pub fn keep(&mut self, v: Violation, cap: usize, notice: impl FnOnce(LimitNotice)) {
+        if self.violations.len() < cap {
+            self.violations.push(v);
+        } else if !self.full {
+            self.full = true;
+            notice(LimitNotice::new(
+                LimitKind::Violations,
+                v.index,
+                cap as u64,
+                format!("more than {cap} violations: the rest are counted, not kept"),
+            ));
+        }
+    }
+}
+
+/// Runs one live check. `Err` means nothing could be checked (no
+/// connection, a bad URL). No response head within our time limits (or a
+/// stop before it) is a report with a `time` limit notice at index 0. A
+/// non-2xx status is a report with `transport.status` at index 0 and
+/// nothing else: the body is not an event stream to judge.
 pub fn check_url(
     url: &str,
     input: &Value,
@@ -118,7 +201,7 @@ pub fn check_url(
         Checker::without_projection()
     };
     let mut runs = RunLog::new();
-    let mut found = Vec::new();
+    let mut found = Found::default();
     let ex = exchange(
         url,
         input,
@@ -131,11 +214,14 @@ pub fn check_url(
     )?;
     runs.finish(checker.events());
     let mut report = checker.finish();
-    for v in &report.violations {
-        on(Progress::Violation(v));
+    let mut notices = Vec::new();
+    for v in std::mem::take(&mut report.violations) {
+        on(Progress::Violation(&v));
+        found.keep(v, opts.max_violations, |n| notices.push(n));
     }
-    found.append(&mut report.violations);
-    report.violations = found;
+    report.counts.limits += notices.len();
+    report.limits.extend(notices);
+    report.violations = found.violations;
     Ok(LiveRun {
         report,
         status: ex.status,
@@ -153,7 +239,8 @@ pub fn check_url(
 /// the checker is left unfinished, so the end-of-input rules are the
 /// caller's to ask for.
 pub struct Exchange {
-    pub status: u16,
+    /// None when no response head came.
+    pub status: Option<u16>,
     pub content_type: Option<String>,
     /// Body bytes received (after decoding).
     pub body_bytes: u64,
@@ -161,6 +248,45 @@ pub struct Exchange {
     pub failure: Option<LiveError>,
     /// The first error writing the capture, if any.
     pub capture_error: Option<String>,
+}
+
+/// Cuts the stream with a `time` notice when `e` is a stop of ours (a
+/// time limit, or a stop asked for); `elapsed` is how long the exchange
+/// had run. False for any other failure.
+fn cut_by_us(checker: &mut Checker, e: &LiveError, elapsed: Duration) -> bool {
+    let (limit, what) = match e {
+        LiveError::Timeout { limit } => (
+            *limit,
+            format!(
+                "the exchange took longer than the limit of {:.1} s",
+                limit.as_secs_f64()
+            ),
+        ),
+        LiveError::Idle { limit } => (
+            *limit,
+            format!(
+                "nothing arrived for longer than the limit of {:.1} s",
+                limit.as_secs_f64()
+            ),
+        ),
+        LiveError::Stopped { signal } => (
+            elapsed,
+            format!(
+                "stopped by {} after {:.1} s (not the producer's doing)",
+                signal_name(*signal),
+                elapsed.as_secs_f64()
+            ),
+        ),
+        _ => return false,
+    };
+    let at = checker.events();
+    checker.cut(LimitNotice::new(
+        LimitKind::Time,
+        at,
+        u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
+        format!("{what}; the stream was cut here and is not judged further"),
+    ));
+    true
 }
 
 /// Sends `input` and checks the answer through `checker` (see [`Exchange`]).
@@ -171,32 +297,49 @@ pub fn exchange(
     opts: &Options,
     checker: &mut Checker,
     runs: &mut RunLog,
-    found: &mut Vec<Violation>,
+    found: &mut Found,
     mut capture: Option<&mut CaptureWriter>,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Exchange, LiveError> {
     let body = serde_json::to_vec(input).map_err(|e| LiveError::Usage(e.to_string()))?;
     let sent = Instant::now();
-    let mut response = client::send(&Request {
+    let taken = std::mem::take(checker);
+    *checker = taken.with_levels(opts.levels.clone());
+    let cap = opts.max_violations;
+    let sending = client::send(&Request {
         url,
         body: &body,
         headers: &opts.headers,
         limits: opts.limits,
-    })?;
+        stop: opts.stop.clone(),
+    });
+    let mut response = match sending {
+        Ok(r) => r,
+        // No head in time, or a stop while waiting: ours, a notice.
+        Err(e) if cut_by_us(checker, &e, sent.elapsed()) => {
+            tell(checker, found, cap, on);
+            return Ok(Exchange {
+                status: None,
+                content_type: None,
+                body_bytes: 0,
+                failure: Some(e),
+                capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+            });
+        }
+        Err(e) => return Err(e),
+    };
     let content_type = response.content_type.clone();
     on(Progress::Connected {
         status: response.status,
         content_type: content_type.as_deref(),
     });
-    let taken = std::mem::take(checker);
-    *checker = taken.with_levels(opts.levels.clone());
     if !response.is_success() {
         let why = response.status_error().to_string();
         let at = checker.events();
         checker.report_external(Violation::new(RuleId::TransportStatus, at, why));
-        tell(checker, found, on);
+        tell(checker, found, cap, on);
         return Ok(Exchange {
-            status: response.status,
+            status: Some(response.status),
             content_type,
             body_bytes: 0,
             failure: None,
@@ -215,7 +358,7 @@ pub fn exchange(
             at,
             format!("the response has {what}, not text/event-stream; read as SSE all the same"),
         ));
-        tell(checker, found, on);
+        tell(checker, found, cap, on);
     }
 
     let mut parser = SseParser::new(opts.max_event_bytes);
@@ -225,13 +368,17 @@ pub fn exchange(
     let max = opts.max_event_bytes;
     let mut last_byte = Instant::now();
     let mut first_event: Option<Instant> = None;
+    let mut last_event = Instant::now();
+    // The connection was let go after the last run ended (no blame).
+    let mut let_go = false;
     let events_before = checker.events();
     loop {
-        let next = response.next_chunk();
+        let until = checker.run_ended().then(|| last_event + opts.run_end_grace);
+        let next = response.next(until);
         let now = Instant::now();
         idle_check(checker, now - last_byte, opts.idle_warning);
         match next {
-            Ok(Some(bytes)) => {
+            Ok(Read::Bytes(bytes)) => {
                 last_byte = now;
                 body_bytes += bytes.len() as u64;
                 if first.len() <= crate::error::BODY_START_BYTES {
@@ -240,45 +387,41 @@ pub fn exchange(
                 parser.feed(&bytes, &mut |d| {
                     if matches!(d, Dispatch::Data { .. } | Dispatch::Oversize { .. }) {
                         first_event.get_or_insert(now);
+                        last_event = now;
                     }
-                    if let Some(line) = feed(checker, d, max, runs)
-                        && let Some(c) = capture.as_deref_mut()
-                    {
-                        c.line(&line);
-                    }
+                    feed(checker, d, max, runs, &mut |seen| {
+                        if let Some(c) = capture.as_deref_mut() {
+                            c.line(&seen.capture_line());
+                        }
+                        on(Progress::Event(seen));
+                    });
                 });
-                tell(checker, found, on);
+                tell(checker, found, cap, on);
             }
-            Ok(None) => break,
+            Ok(Read::End) => break,
+            Ok(Read::Quiet) => {
+                let_go = true;
+                response.close();
+                on(Progress::Warning(&format!(
+                    "the producer kept the connection open {:.1} s after its run ended; \
+                     stopped reading there (not a violation)",
+                    opts.run_end_grace.as_secs_f64()
+                )));
+                break;
+            }
             Err(e) => {
                 failure = Some(e);
                 break;
             }
         }
     }
-    let ended = Instant::now();
+    let ended = if let_go { last_event } else { Instant::now() };
     let unfinished = parser.finish();
     match &failure {
-        // Our own time limits cut the stream: a limit notice, never the
-        // producer's `run.unterminated` (RULES.md "Checker limits"). The
-        // failure stays, so callers can say why the exchange ended.
-        Some(LiveError::Timeout { limit } | LiveError::Idle { limit }) => {
-            let what = if matches!(failure, Some(LiveError::Timeout { .. })) {
-                "the exchange took longer than"
-            } else {
-                "nothing arrived for longer than"
-            };
-            let at = checker.events();
-            checker.cut(LimitNotice::new(
-                LimitKind::Time,
-                at,
-                limit.as_millis() as u64,
-                format!(
-                    "{what} the limit of {:.1} s; the stream was cut here and is not judged further",
-                    limit.as_secs_f64()
-                ),
-            ));
-        }
+        // Our own time limits, or a stop: a limit notice, never the
+        // producer's `run.unterminated` (docs/rules.md "Checker limits").
+        // The failure stays, so callers can say why the exchange ended.
+        Some(e) if cut_by_us(checker, e, sent.elapsed()) => {}
         // A reset, a truncated chunked body, a decoding error.
         Some(e @ LiveError::Transport(_)) => {
             if checker.run_ended() {
@@ -292,7 +435,8 @@ pub fn exchange(
         }
         Some(_) => {}
         None => {
-            if let Some(u) = unfinished {
+            // A partial event after the run ended was cut by us.
+            if let Some(u) = unfinished.filter(|_| !let_go) {
                 let at = checker.events();
                 checker.report_external(Violation::new(
                     RuleId::TransportUnterminatedEvent,
@@ -316,9 +460,9 @@ pub fn exchange(
             }
         }
     }
-    tell(checker, found, on);
+    tell(checker, found, cap, on);
     Ok(Exchange {
-        status: response.status,
+        status: Some(response.status),
         content_type,
         body_bytes,
         failure,
@@ -326,11 +470,11 @@ pub fn exchange(
     })
 }
 
-/// Hands the violations found so far to `on` and keeps them.
-fn tell(checker: &mut Checker, found: &mut Vec<Violation>, on: &mut dyn FnMut(Progress<'_>)) {
+/// Hands the violations found so far to `on` and keeps them, up to `cap`.
+fn tell(checker: &mut Checker, found: &mut Found, cap: usize, on: &mut dyn FnMut(Progress<'_>)) {
     for v in checker.drain_violations() {
         on(Progress::Violation(&v));
-        found.push(v);
+        found.keep(v, cap, |n| checker.notice(n));
     }
 }
 
@@ -391,55 +535,53 @@ pub fn framing_message(name: &[u8]) -> String {
     )
 }
 
-/// Feeds one event to the checker; returns its capture line (none for a
-/// line the client ignores, which is `transport.framing` at the index the
-/// lost event would have had).
+/// Feeds one event to the checker and shows it to `seen` (a line the
+/// client ignores is `transport.framing`, at the index the lost event
+/// would have had, and no event).
 pub fn feed(
     checker: &mut Checker,
     d: Dispatch<'_>,
     max: usize,
     runs: &mut RunLog,
-) -> Option<Vec<u8>> {
+    seen: &mut dyn FnMut(&Seen<'_>),
+) {
     let i = checker.events();
-    Some(match d {
+    match d {
         Dispatch::Unknown { name } => {
             checker.report_external(Violation::new(
                 RuleId::TransportFraming,
                 i,
                 framing_message(name),
             ));
-            return None;
         }
         Dispatch::Data { data, .. } => match parse(data, checker.limits().nesting) {
             Ok(Parsed::Value(v, notes)) => {
                 runs.observe(i, &v);
                 checker.push_parsed(&v, &notes);
-                line_for(data, true)
+                seen(&Seen::Json { value: &v, data });
             }
             Ok(Parsed::TooDeep(limit, why)) => {
-                checker.push_over_limit(
-                    LimitKind::Nesting,
-                    limit,
-                    &format!("SSE event {i}: {why}"),
-                );
-                line_for(data, true)
+                let why = format!("SSE event {i}: {why}");
+                checker.push_over_limit(LimitKind::Nesting, limit, &why);
+                seen(&Seen::TooDeep { why: &why, data });
             }
             Err(why) => {
-                checker.push_unparseable(&format!("SSE event {i}: {why}"));
-                line_for(data, false)
+                let why = format!("SSE event {i}: {why}");
+                checker.push_unparseable(&why);
+                seen(&Seen::NotJson { why: &why, data });
             }
         },
         Dispatch::Oversize { bytes } => {
-            checker.push_over_limit(
-                LimitKind::LineBytes,
-                max,
-                &format!(
-                    "SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped"
-                ),
-            );
-            oversize_line(bytes, max)
+            let why =
+                format!("SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped");
+            checker.push_over_limit(LimitKind::LineBytes, max, &why);
+            seen(&Seen::OverLimit {
+                why: &why,
+                bytes,
+                limit: max,
+            });
         }
-    })
+    }
 }
 
 /// What an event's data parses to.

@@ -166,8 +166,73 @@ pub struct Answer<'a> {
     /// The projection of that run (docs/projection.md): its messages and
     /// state.
     pub projection: Option<&'a Value>,
-    /// The answer's events.
-    pub events: &'a [Value],
+    /// What the next request needs from the answer's events.
+    pub digest: &'a Digest,
+}
+
+/// The most tool calls (and tool results) an answer's [`Digest`] keeps.
+pub const MAX_TOOL_CALLS: usize = 10_000;
+
+/// What the next request needs from an answer's events, gathered as they
+/// arrive, so the events themselves need not be kept.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Digest {
+    /// The answer set the state (a snapshot, a delta, or a `RUN_STARTED`
+    /// input echoing one): only then is its projection's state the
+    /// client's; otherwise the client keeps the state it sent (the checker
+    /// starts a stream at `{}`, not at the request's state).
+    pub changes_state: bool,
+    /// `(messageId, toolCallId)` of each `TOOL_CALL_RESULT`.
+    pub results: Vec<(String, String)>,
+    /// `(toolCallId, toolCallName)` of each tool call started (a
+    /// `TOOL_CALL_START`, or a `TOOL_CALL_CHUNK` naming both), in order.
+    pub calls: Vec<(String, String)>,
+}
+
+impl Digest {
+    /// The digest of a whole answer.
+    pub fn of(events: &[Value]) -> Digest {
+        let mut d = Digest::default();
+        for e in events {
+            d.observe(e);
+        }
+        d
+    }
+
+    /// Takes in the answer's next event.
+    pub fn observe(&mut self, e: &Value) {
+        match e.get("type").and_then(Value::as_str) {
+            Some("STATE_SNAPSHOT" | "STATE_DELTA") => self.changes_state = true,
+            Some("RUN_STARTED")
+                if e.get("input")
+                    .and_then(|i| i.get("state"))
+                    .is_some_and(|s| !s.is_null()) =>
+            {
+                self.changes_state = true;
+            }
+            Some("TOOL_CALL_RESULT" | "TOOL_CALL_START" | "TOOL_CALL_CHUNK") => {
+                match Event::from_value(e) {
+                    Ok(Event::ToolCallResult(r)) if self.results.len() < MAX_TOOL_CALLS => {
+                        self.results.push((r.message_id, r.tool_call_id));
+                    }
+                    Ok(Event::ToolCallStart(s)) => self.call(s.tool_call_id, s.tool_call_name),
+                    Ok(Event::ToolCallChunk(c)) => {
+                        if let (Some(id), Some(name)) = (c.tool_call_id, c.tool_call_name) {
+                            self.call(id, name);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn call(&mut self, id: String, name: String) {
+        if self.calls.len() < MAX_TOOL_CALLS && !self.calls.iter().any(|(c, _)| *c == id) {
+            self.calls.push((id, name));
+        }
+    }
 }
 
 /// The request of `step` after `answer`, or why the answer does not allow
@@ -193,7 +258,7 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
             messages.push(m);
         }
     }
-    if changes_state(answer.events)
+    if answer.digest.changes_state
         && let Some(state) = answer.projection.and_then(|p| p.get("state"))
     {
         next.insert("state".into(), state.clone());
@@ -275,7 +340,7 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
 /// reasoning and activity messages are not sent back), each with its
 /// owner as `subagentRunId`.
 pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
-    let results = tool_results(answer.events);
+    let results = &answer.digest.results;
     let Some(Value::Array(list)) = answer.projection.and_then(|p| p.get("messages")) else {
         return Vec::new();
     };
@@ -326,55 +391,17 @@ pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
         .collect()
 }
 
-/// Whether the answer set the state (a snapshot, a delta, or a
-/// `RUN_STARTED` input echoing one): only then is its projection's state
-/// the client's; otherwise the client keeps the state it sent (the checker
-/// starts a stream at `{}`, not at the request's state).
-fn changes_state(events: &[Value]) -> bool {
-    events
-        .iter()
-        .any(|e| match e.get("type").and_then(Value::as_str) {
-            Some("STATE_SNAPSHOT" | "STATE_DELTA") => true,
-            Some("RUN_STARTED") => e
-                .get("input")
-                .and_then(|i| i.get("state"))
-                .is_some_and(|s| !s.is_null()),
-            _ => false,
-        })
-}
-
-/// `(messageId, toolCallId)` of each `TOOL_CALL_RESULT`.
-fn tool_results(events: &[Value]) -> Vec<(String, String)> {
-    events
-        .iter()
-        .filter_map(|e| match Event::from_value(e) {
-            Ok(Event::ToolCallResult(r)) => Some((r.message_id, r.tool_call_id)),
-            _ => None,
-        })
-        .collect()
-}
-
 /// `(id, name)` of each tool call of the answer with no result in it, in
 /// the order they were made, and of each pending one its outcome names.
 pub fn open_tool_calls(answer: &Answer<'_>) -> Vec<(String, String)> {
-    let answered: Vec<String> = tool_results(answer.events)
-        .into_iter()
-        .map(|(_, call)| call)
+    let answered = &answer.digest.results;
+    let mut calls: Vec<(String, String)> = answer
+        .digest
+        .calls
+        .iter()
+        .filter(|(id, _)| !answered.iter().any(|(_, call)| call == id))
+        .cloned()
         .collect();
-    let mut calls: Vec<(String, String)> = Vec::new();
-    for e in answer.events {
-        let (id, name) = match Event::from_value(e) {
-            Ok(Event::ToolCallStart(s)) => (s.tool_call_id, s.tool_call_name),
-            Ok(Event::ToolCallChunk(c)) => match (c.tool_call_id, c.tool_call_name) {
-                (Some(id), Some(name)) => (id, name),
-                _ => continue,
-            },
-            _ => continue,
-        };
-        if !answered.contains(&id) && !calls.iter().any(|(c, _)| *c == id) {
-            calls.push((id, name));
-        }
-    }
     if let Some(RunRecord {
         outcome: Outcome::Finished { pending_tool_calls },
         ..
@@ -461,7 +488,7 @@ mod tests {
             request: &request,
             last_run: Some(&last),
             projection: Some(&projection),
-            events: &[],
+            digest: &Digest::default(),
         };
         let step = Step::Resume {
             status: "resolved".into(),
@@ -483,7 +510,7 @@ mod tests {
         assert!(next.get("state").is_none());
         let events = [json!({"type": "STATE_SNAPSHOT", "snapshot": {"cart": 1}})];
         let with_state = Answer {
-            events: &events,
+            digest: &Digest::of(&events),
             ..answer
         };
         let next = next_request(&step, &with_state).unwrap();
@@ -520,7 +547,7 @@ mod tests {
             request: &request,
             last_run: Some(&last),
             projection: Some(&projection),
-            events: &events,
+            digest: &Digest::of(&events),
         };
         assert_eq!(
             open_tool_calls(&answer),
@@ -561,7 +588,7 @@ mod tests {
             request: &request,
             last_run: Some(&last),
             projection: None,
-            events: &[],
+            digest: &Digest::default(),
         };
         let next = next_request(step, &answer).unwrap();
         // Merged key by key into the props sent before; no new message.

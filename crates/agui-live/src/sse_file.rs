@@ -7,9 +7,9 @@
 //! line is known (the last line of its block, 1-based; a body using lone
 //! `\r` line endings counts as one line) without holding the file.
 
-use crate::live::{self, unterminated_message};
+use crate::live::{self, Seen, unterminated_message};
 use crate::outcome::RunLog;
-use crate::sse::{Dispatch, SseParser};
+use crate::sse::SseParser;
 use agui_model::{Checker, Report, RuleId, Violation};
 use std::io::{self, BufRead};
 
@@ -31,12 +31,12 @@ pub fn looks_like_sse(head: &[u8]) -> bool {
 
 /// Checks a saved SSE body through `checker`; `stop` is asked after each
 /// piece (a reader of the output went away); `on_event` gets each stream
-/// item's index and line; `runs` how each run ended.
+/// item's index and line and what it was; `runs` how each run ended.
 pub fn check_sse_reader(
     mut input: impl BufRead,
     mut checker: Checker,
     mut stop: impl FnMut() -> bool,
-    mut on_event: impl FnMut(usize, usize),
+    mut on_event: impl FnMut(usize, usize, &Seen<'_>),
     runs: &mut RunLog,
 ) -> io::Result<Report> {
     let max = checker.limits().line_bytes;
@@ -51,10 +51,11 @@ pub fn check_sse_reader(
         // an event is dispatched (on the blank line closing it).
         let n = memchr::memchr(b'\n', buf).map_or(buf.len(), |i| i + 1);
         parser.feed(&buf[..n], &mut |d| {
-            if !matches!(d, Dispatch::Unknown { .. }) {
-                on_event(checker.events(), line.saturating_sub(1).max(1));
-            }
-            live::feed(&mut checker, d, max, runs);
+            let i = checker.events();
+            let at = line.saturating_sub(1).max(1);
+            live::feed(&mut checker, d, max, runs, &mut |seen| {
+                on_event(i, at, seen)
+            });
         });
         if buf[n - 1] == b'\n' {
             line += 1;
@@ -101,7 +102,7 @@ mod tests {
             body,
             Checker::new(),
             || false,
-            |i, l| lines.push((i, l)),
+            |i, l, _| lines.push((i, l)),
             &mut RunLog::new(),
         )
         .unwrap();

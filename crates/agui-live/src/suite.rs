@@ -17,9 +17,9 @@
 //! otherwise WARN when warnings were found, PASS when nothing was.
 
 use crate::capture::CaptureWriter;
-use crate::live::{self, Options};
+use crate::live::{self, Options, Progress, Seen};
 use crate::outcome::{Outcome, RunLog, RunRecord};
-use crate::scenario::{self, Answer, Scenario};
+use crate::scenario::{self, Answer, Digest, Scenario};
 use agui_model::{Checker, Severity, Violation};
 use serde_json::{Value, json};
 use std::cell::RefCell;
@@ -221,9 +221,11 @@ pub struct InputResult {
     pub steps: Vec<StepResult>,
     /// How each run of the conversation ended.
     pub runs: Vec<RunRecord>,
-    /// The conversation's events as received (lines that were not JSON
-    /// left out), for a run record.
+    /// The conversation's events as received (data that was not JSON left
+    /// out), for a run record: the first [`STREAM_KEEP_BYTES`] of them.
     pub stream: Vec<Value>,
+    /// Events of the conversation past [`STREAM_KEEP_BYTES`], not kept.
+    pub stream_left_out: usize,
     pub elapsed: Duration,
 }
 
@@ -265,6 +267,8 @@ pub struct Setup<'a> {
 }
 
 /// Runs every scenario in turn; `each` sees each result as it is known.
+/// After a stop ([`Options::stop`]) no further scenario starts (the one
+/// running ends with a `time` notice and scores ERRORED).
 pub fn run(
     url: &str,
     inputs: &[SuiteInput],
@@ -274,34 +278,14 @@ pub fn run(
 ) -> Vec<InputResult> {
     let mut results = Vec::with_capacity(inputs.len());
     for input in inputs {
+        if opts.stop.requested().is_some() {
+            break;
+        }
         let r = run_one(url, input, opts, setup);
         each(&r);
         results.push(r);
     }
     results
-}
-
-/// A capture kept in memory (the conversation, saved at the end).
-#[derive(Clone, Default)]
-struct Shared(Rc<RefCell<Vec<u8>>>);
-
-impl std::io::Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The events of captured lines (lines that are not JSON are left out).
-fn events_of(lines: &[u8]) -> Vec<Value> {
-    lines
-        .split(|&b| b == b'\n')
-        .filter_map(|l| serde_json::from_slice(l).ok())
-        .collect()
 }
 
 /// The first request of a scenario: the base merged in, ids filled in,
@@ -333,6 +317,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
         steps: Vec::new(),
         runs: Vec::new(),
         stream: Vec::new(),
+        stream_left_out: 0,
         elapsed: Duration::ZERO,
     };
     let scenario = match &input.input {
@@ -343,31 +328,48 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             return r;
         }
     };
-    let projections: Rc<RefCell<Vec<Value>>> = Rc::default();
-    let sink = Rc::clone(&projections);
-    let mut checker = Checker::with_projection_sink(move |run| sink.borrow_mut().push(run));
+    // Runs ended so far, and the last one's projection: the next request
+    // is built from the projection of a step's last run.
+    let latest: Rc<RefCell<(usize, Option<Value>)>> = Rc::default();
+    let sink = Rc::clone(&latest);
+    let mut checker = Checker::with_projection_sink(move |run| {
+        let mut l = sink.borrow_mut();
+        l.0 += 1;
+        l.1 = Some(run);
+    });
     let mut runs = RunLog::new();
-    let buffer = Shared::default();
-    let mut capture = CaptureWriter::new(buffer.clone());
+    // The conversation goes to its capture file as it arrives.
+    let mut capture = match setup.captures.map(|dir| open_capture(dir, &input.id)) {
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => {
+            r.failure = Some(e);
+            None
+        }
+        None => None,
+    };
+    let mut kept = Kept::new(STREAM_KEEP_BYTES);
     let mut request = first_request(scenario, setup.base);
+    let mut found = live::Found::default();
     let kinds = std::iter::once(None).chain(scenario.then.iter().map(Some));
     for (n, step) in kinds.enumerate() {
-        let (runs_before, projections_before, bytes_before, start) = (
-            runs.runs().len(),
-            projections.borrow().len(),
-            buffer.0.borrow().len(),
-            checker.events(),
-        );
+        let (runs_before, projections_before, start) =
+            (runs.runs().len(), latest.borrow().0, checker.events());
         let kind = step.map_or("input", scenario::Step::kind);
+        let mut digest = Digest::default();
         let ex = live::exchange(
             url,
             &request,
             opts,
             &mut checker,
             &mut runs,
-            &mut r.violations,
-            Some(&mut capture),
-            &mut |_| {},
+            &mut found,
+            capture.as_mut(),
+            &mut |p| {
+                if let Progress::Event(Seen::Json { value, data }) = p {
+                    digest.observe(value);
+                    kept.push(data);
+                }
+            },
         );
         let ex = match ex {
             Ok(ex) => ex,
@@ -379,21 +381,21 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
                 break;
             }
         };
-        r.status = Some(ex.status);
+        r.status = ex.status;
         let new_runs = &runs.runs()[runs_before.min(runs.runs().len())..];
         r.steps.push(StepResult {
             kind,
-            status: Some(ex.status),
+            status: ex.status,
             start,
-            events: events_of(&buffer.0.borrow()[bytes_before..]).len(),
+            events: checker.events() - start,
             outcomes: new_runs.iter().map(|run| run.outcome.as_str()).collect(),
             request: request.clone(),
         });
-        if !(200..300).contains(&ex.status) {
-            break;
-        }
         if let Some(f) = ex.failure {
             r.failure = Some(format!("step {} ({kind}): {f}", n + 1));
+            break;
+        }
+        if !ex.status.is_some_and(|s| (200..300).contains(&s)) {
             break;
         }
         if let Some(Outcome::Errored { message, code }) = new_runs
@@ -422,13 +424,12 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             ));
             break;
         }
-        let events = events_of(&buffer.0.borrow()[bytes_before..]);
-        let projections = projections.borrow();
+        let latest = latest.borrow();
         let answer = Answer {
             request: &request,
             last_run: new_runs.last(),
-            projection: projections[projections_before.min(projections.len())..].last(),
-            events: &events,
+            projection: latest.1.as_ref().filter(|_| latest.0 > projections_before),
+            digest: &digest,
         };
         match scenario::next_request(next, &answer) {
             Ok(v) => request = v,
@@ -440,24 +441,67 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
     }
     runs.finish(checker.events());
     let mut report = checker.finish();
-    r.violations.append(&mut report.violations);
-    r.violations.sort_by_key(|v| v.index);
+    for v in std::mem::take(&mut report.violations) {
+        found.keep(v, opts.max_violations, |_| {});
+    }
+    r.violations = found.violations;
     r.events = report.events;
     r.runs = runs.runs().to_vec();
-    r.stream = events_of(&buffer.0.borrow());
-    if let Some(dir) = setup.captures {
-        let path = dir.join(format!("{}.jsonl", input.id));
-        let saved =
-            std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, &*buffer.0.borrow()));
-        if let Err(e) = saved {
-            r.failure
-                .get_or_insert_with(|| format!("cannot write {}: {e}", path.display()));
-        }
+    (r.stream, r.stream_left_out) = (kept.values, kept.left_out);
+    if let Some(e) = capture.as_ref().and_then(CaptureWriter::error) {
+        r.failure
+            .get_or_insert_with(|| format!("saving the capture: {e}"));
     }
     r.score = score(&r);
     r.elapsed = start.elapsed();
     r
 }
+
+/// `DIR/ID.jsonl`, ready to take the conversation line by line.
+fn open_capture(dir: &Path, id: &str) -> Result<CaptureWriter, String> {
+    let path = dir.join(format!("{id}.jsonl"));
+    std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::File::create(&path))
+        .map(|f| CaptureWriter::new(std::io::BufWriter::new(f)))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The conversation's events kept for a run record: JSON data only (as
+/// `check` would read the capture's lines), up to a byte budget; past it
+/// they are counted.
+struct Kept {
+    budget: usize,
+    used: usize,
+    values: Vec<Value>,
+    left_out: usize,
+}
+
+impl Kept {
+    fn new(budget: usize) -> Kept {
+        Kept {
+            budget,
+            used: 0,
+            values: Vec::new(),
+            left_out: 0,
+        }
+    }
+
+    fn push(&mut self, data: &[u8]) {
+        let fits = self.left_out == 0 && self.used + data.len() <= self.budget;
+        match serde_json::from_slice::<Value>(data) {
+            Ok(v) if fits => {
+                self.used += data.len();
+                self.values.push(v);
+            }
+            Ok(_) => self.left_out += 1,
+            Err(_) => {}
+        }
+    }
+}
+
+/// The most bytes of a scenario's events kept for its run record (the
+/// capture file, `--captures`, holds them all).
+pub const STREAM_KEEP_BYTES: usize = 4 << 20;
 
 /// Violations listed per input in the text report.
 const SHOWN: usize = 10;

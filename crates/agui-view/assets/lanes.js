@@ -430,7 +430,11 @@ function select(i, centre) {
 
 function buildFlagList() {
   const list = $("flag-list");
-  if (D.flags.length === 0) { list.append(el("p", { class: "none" }, "No violations: the stream is accepted.")); return; }
+  const left = D.leftOut ? D.leftOut.flags : 0;
+  if (D.flags.length === 0) {
+    list.append(el("p", { class: "none" }, left ? `No violation on this page; ${left} left out (see above).` : "No violations: the stream is accepted."));
+    return;
+  }
   const shown = D.flags.slice(0, 1000).map(([at, lane, rule, message]) => {
     const item = el("div", { class: "item", "data-index": String(at), "data-rule": rule },
       el("span", { class: "at" }, "#" + at),
@@ -443,11 +447,23 @@ function buildFlagList() {
   if (D.flags.length > 1000) list.append(el("p", { class: "hint" }, `… ${D.flags.length - 1000} more; step through them with “violation ▶”.`));
 }
 
+/** What a page drawn within a byte budget left out (agui-view's picture.rs). */
+function leftOutText(o) {
+  const parts = [];
+  if (o.drawn < o.total) {
+    parts.push(`events #${o.drawn.toLocaleString("en")}–#${(o.total - 1).toLocaleString("en")} of ${o.total.toLocaleString("en")} (${o.bytes.toLocaleString("en")} bytes of JSON) are not drawn`);
+  }
+  if (o.shortened) parts.push(`${o.shortened} large event${o.shortened === 1 ? " is" : "s are"} shown shortened`);
+  if (o.flags) parts.push(`${o.flags} violation${o.flags === 1 ? " is" : "s are"} not on the page`);
+  return `This page keeps within ${o.budget.toLocaleString("en")} bytes (--html-max-bytes): ${parts.join("; ")}. The report lists every violation.`;
+}
+
 function buildSummary() {
   const errors = D.flags.filter((f) => (D.rules[f[2]] || [])[1] === "error").length;
-  const verdict = errors ? "reject" : "accept";
+  const verdict = D.verdict || (errors ? "reject" : "accept");
   $("summary").append(
     el("span", { class: "verdict-" + verdict }, verdict), ` · ${N.toLocaleString("en")} events · ${D.runs.length} run${D.runs.length === 1 ? "" : "s"} · ${laneCount} lane${laneCount === 1 ? "" : "s"} · ${D.flags.length} violation${D.flags.length === 1 ? "" : "s"}`);
+  if (D.leftOut) $("top").append(el("p", { id: "left-out" }, leftOutText(D.leftOut)));
   const legend = $("legend");
   [["text", 2], ["tool call", 3], ["reasoning", 4], ["step", 5], ["state", 6], ["activity", 7], ["lifecycle", 1], ["run", 0]].forEach(([name, c]) =>
     legend.append(el("span", {}, el("i", { style: "background:" + CAT_COLOURS[c] }), name)));

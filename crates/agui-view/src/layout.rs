@@ -187,13 +187,11 @@ impl Layout {
     /// Lays a stream out. `events` are the stream items in order (anything
     /// that is not an event object is drawn as an invalid mark).
     pub fn of(events: &[Value]) -> Layout {
-        let mut b = Builder::default();
-        b.lane(None);
-        for (i, e) in events.iter().enumerate() {
-            let mark = b.event(i, e);
-            b.marks.push(mark);
+        let mut b = LayoutBuilder::new();
+        for e in events {
+            b.push(e);
         }
-        b.finish(events.len())
+        b.finish()
     }
 
     /// Places the checker's violations: each in the lane of its event (end
@@ -208,6 +206,43 @@ impl Layout {
                 message: v.message.clone(),
             })
             .collect();
+    }
+}
+
+/// [`Layout::of`] one event at a time, for a stream that is not held:
+/// what it keeps grows with the events pushed, and only with them.
+pub struct LayoutBuilder {
+    b: Builder,
+    n: usize,
+}
+
+impl Default for LayoutBuilder {
+    fn default() -> Self {
+        LayoutBuilder::new()
+    }
+}
+
+impl LayoutBuilder {
+    pub fn new() -> LayoutBuilder {
+        let mut b = Builder::default();
+        b.lane(None);
+        LayoutBuilder { b, n: 0 }
+    }
+
+    /// Lays out the next event (any stream item).
+    pub fn push(&mut self, e: &Value) {
+        let mark = self.b.event(self.n, e);
+        self.b.marks.push(mark);
+        self.n += 1;
+    }
+
+    /// Events pushed so far.
+    pub fn events(&self) -> usize {
+        self.n
+    }
+
+    pub fn finish(self) -> Layout {
+        self.b.finish(self.n)
     }
 }
 

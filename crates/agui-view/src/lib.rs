@@ -8,14 +8,17 @@
 //! [`Layout::flag`] places the checker's violations; [`page::render`] then
 //! writes that data as one inline JSON block beside a small script that
 //! draws only the visible window on a canvas, so a stream of 100,000
-//! events stays usable.
+//! events stays usable. [`Picture`] draws a stream as it is read, within a
+//! byte budget, and says on the page what it left out.
 
 pub mod layout;
 pub mod page;
+pub mod picture;
 pub mod report;
 
 pub use layout::Layout;
 pub use page::Options;
+pub use picture::{DEFAULT_PAGE_BYTES, Picture};
 
 use agui_model::Violation;
 use agui_model::stream::{self, Item, ReadOptions};

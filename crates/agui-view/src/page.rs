@@ -10,7 +10,9 @@ use crate::layout::{BarKind, Cat, End, Layout, RunEnd, Start};
 use agui_model::RuleId;
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 /// How the page is titled and where it links rule ids to.
 #[derive(Debug, Clone)]
@@ -22,6 +24,9 @@ pub struct Options {
     /// Indexes marked across every lane (a report's expected and answered
     /// rejection indexes).
     pub pins: Vec<Pin>,
+    /// The check's verdict, shown in the summary; without it the page
+    /// tells accept from reject by the violations it holds.
+    pub verdict: Option<String>,
 }
 
 /// An index marked across every lane, with its label.
@@ -56,6 +61,7 @@ impl Default for Options {
             title: "AG-UI stream".to_owned(),
             rules_href: RULES_HREF.to_owned(),
             pins: Vec::new(),
+            verdict: None,
         }
     }
 }
@@ -98,7 +104,48 @@ struct Data<'a> {
     rules: BTreeMap<&'static str, (&'static str, &'static str, &'static str)>,
     /// `[index, label, kind]`.
     pins: Vec<(usize, &'a str, &'static str)>,
-    events: &'a [Value],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'a str>,
+    /// What the page left out at its budget, if anything.
+    #[serde(rename = "leftOut", skip_serializing_if = "Option::is_none")]
+    left_out: Option<&'a LeftOut>,
+    events: Events<'a>,
+}
+
+/// The events a page shows: values, or JSON texts already written.
+#[derive(Clone, Copy)]
+pub enum Events<'a> {
+    Values(&'a [Value]),
+    Raw(&'a [Box<RawValue>]),
+}
+
+impl Serialize for Events<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Events::Values(v) => v.serialize(s),
+            Events::Raw(r) => r.serialize(s),
+        }
+    }
+}
+
+/// What a page bounded by a byte budget left out, said on the page
+/// ([`crate::picture`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeftOut {
+    /// The page's budget in bytes.
+    pub budget: usize,
+    /// Events drawn: the first left out is this one.
+    pub drawn: usize,
+    /// Events in the stream.
+    pub total: usize,
+    /// Bytes of JSON of the events left out.
+    pub bytes: u64,
+    /// Events drawn but shown shortened (too large to show whole).
+    pub shortened: usize,
+    /// Violations not on the page (after the last event drawn, or past
+    /// the page's share for violations).
+    pub flags: usize,
 }
 
 fn cat_code(c: Cat) -> u8 {
@@ -152,7 +199,12 @@ fn run_end_code(e: RunEnd) -> u8 {
     }
 }
 
-fn data<'a>(layout: &'a Layout, events: &'a [Value], options: &'a Options) -> Data<'a> {
+fn data<'a>(
+    layout: &'a Layout,
+    events: Events<'a>,
+    options: &'a Options,
+    left_out: Option<&'a LeftOut>,
+) -> Data<'a> {
     let rules = layout
         .flags
         .iter()
@@ -214,6 +266,8 @@ fn data<'a>(layout: &'a Layout, events: &'a [Value], options: &'a Options) -> Da
             .iter()
             .map(|p| (p.index, p.label.as_str(), p.kind.as_str()))
             .collect(),
+        verdict: options.verdict.as_deref(),
+        left_out,
         events,
     }
 }
@@ -251,19 +305,55 @@ pub fn escape_html(s: &str) -> String {
 
 /// The whole page.
 pub fn render(layout: &Layout, events: &[Value], options: &Options) -> String {
+    let mut page = Vec::new();
+    // Writing to memory cannot fail, and every piece is UTF-8.
+    let _ = write(&mut page, layout, Events::Values(events), options, None);
+    String::from_utf8(page).unwrap_or_default()
+}
+
+/// Writes the whole page to `out` as it is serialised (the page is never
+/// held whole), saying what was left out when `left_out` is given.
+pub fn write(
+    mut out: impl Write,
+    layout: &Layout,
+    events: Events<'_>,
+    options: &Options,
+    left_out: Option<&LeftOut>,
+) -> io::Result<()> {
     let (head, tail) = shell(&options.title);
-    let data = data_json(layout, events, options);
-    let mut page = String::with_capacity(head.len() + data.len() + tail.len());
-    page.push_str(&head);
-    page.push_str(&data);
-    page.push_str(&tail);
-    page
+    out.write_all(head.as_bytes())?;
+    serde_json::to_writer(
+        ScriptSafe(&mut out),
+        &data(layout, events, options, left_out),
+    )?;
+    out.write_all(tail.as_bytes())?;
+    out.flush()
 }
 
 /// The page's data block (script-safe JSON), which goes between the two
 /// halves of [`shell`].
 pub fn data_json(layout: &Layout, events: &[Value], options: &Options) -> String {
-    script_json(&data(layout, events, options))
+    script_json(&data(layout, Events::Values(events), options, None))
+}
+
+/// A writer that spells every `<` as `\u003c` ([`script_json`], as the
+/// text goes out).
+struct ScriptSafe<W>(W);
+
+impl<W: Write> Write for ScriptSafe<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        for (k, part) in buf.split(|&b| b == b'<').enumerate() {
+            if k > 0 {
+                self.0.write_all(b"\\u003c")?;
+            }
+            self.0.write_all(part)?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// The page around its data block: everything before it (with `title`,

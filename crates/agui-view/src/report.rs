@@ -336,6 +336,7 @@ fn lanes_data(m: &Merged, id: &str, rules_href: &str) -> Option<String> {
         title: id.to_owned(),
         rules_href: rules_href.to_owned(),
         pins: pins(m, id),
+        verdict: None,
     };
     Some(page::data_json(&layout, &events, &options))
 }

@@ -357,3 +357,38 @@ fn the_report_opens_a_100000_event_case_into_lanes() {
     // Measured, not asserted (no timed tests): see scripts/report-100k.sh.
     eprintln!("report → lanes first draw of 100,000 events: {drawn} ms");
 }
+
+#[test]
+fn a_page_over_its_budget_says_what_it_left_out() {
+    let Some(browser) = common::chromium("a_page_over_its_budget_says_what_it_left_out") else {
+        return;
+    };
+    let mut events =
+        vec![serde_json::json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"})];
+    for i in 0..2000 {
+        events.push(serde_json::json!({"type": "CUSTOM", "name": "n", "value": i}));
+    }
+    let report = check_values(&events);
+    let mut picture = agui_view::Picture::new(20_000);
+    for e in &events {
+        picture.push(e);
+    }
+    let drawn = picture.drawn();
+    let path = common::tempdir("budget").join("lanes.html");
+    let mut out = Vec::new();
+    let options = Options {
+        verdict: Some("inconclusive".to_owned()),
+        ..Options::default()
+    };
+    picture
+        .write(&mut out, &report.violations, &options)
+        .expect("page");
+    std::fs::write(&path, out).expect("page written");
+    let dom = common::dump_dom(browser, &path);
+    assert_drawn(&dom);
+    assert!(
+        dom.contains(&format!("events #{drawn}–#2,000 of 2,001")),
+        "{dom}"
+    );
+    assert!(dom.contains(r#"class="verdict-inconclusive""#));
+}

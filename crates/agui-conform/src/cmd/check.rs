@@ -98,6 +98,10 @@ pub struct Args {
     /// events received, as `--save` keeps them).
     #[arg(long, value_name = "PATH")]
     pub html: Option<PathBuf>,
+    /// The most the `--html` page holds, in bytes: past it the page draws
+    /// no more events and says what it left out.
+    #[arg(long, value_name = "BYTES", default_value_t = agui_view::DEFAULT_PAGE_BYTES, requires = "html")]
+    pub html_max_bytes: usize,
     /// How to read the input [default: `sse` when its first line starts
     /// `data:`, `event:`, `id:`, `retry:` or `:`, else JSON Lines or one
     /// JSON array, told apart by the reader].
@@ -163,6 +167,11 @@ impl Args {
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     args.rule_config.policy = super::config::resolve(&args.rule_config)?;
     let limits = args.limits();
+    if args.live.url.is_some() {
+        // Before any thread starts: a signal then stops the exchange and
+        // the report of what was received is printed.
+        super::signals::install();
+    }
     // serde_json's `Value` recurses when it is cloned, printed or dropped:
     // a stack sized for the nesting limit makes every depth safe.
     let worker = std::thread::Builder::new()
@@ -269,22 +278,23 @@ pub(super) fn check_one<W: Write + 'static>(
     let format = input_format::resolve(&mut *input, args.input_format)
         .with_context(|| format!("reading {name}"))?;
     let started = std::time::Instant::now();
-    // The page draws every event, so its input is read into memory first
-    // (one thread), and it reuses the violations this check finds.
-    let (input, kept) = match &args.html {
-        Some(_) => {
-            let (input, kept) = super::html::keep(input, true)?;
-            (Input(input, Reading::OneThread), kept)
-        }
-        None => (Input(input, reading(ahead, live, size)), None),
+    // The page is drawn from the items as the check reads them (one
+    // thread), and reuses the violations this check finds.
+    let page = args
+        .html
+        .as_ref()
+        .map(|_| super::html::page(args.html_max_bytes));
+    let input = match &page {
+        Some(p) => Input(input, Reading::OneThread, Some(Rc::clone(p))),
+        None => Input(input, reading(ahead, live, size), None),
     };
     // Outputs written at the end (SARIF, JUnit, the page) keep what is
     // found.
     let found = (args.junit.is_some() || args.html.is_some() || args.format == Format::Sarif)
         .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
     let report = match (args.format, &found, input) {
-        (Format::Sarif, Some(f), Input(input, _)) => {
-            super::sarif::check_file(input, format, args, name, out, f)
+        (Format::Sarif, Some(f), Input(input, _, page)) => {
+            super::sarif::check_file(input, format, args, name, out, f, page.as_ref())
         }
         (Format::Json | Format::Sarif, _, input) => {
             check_json(input, format, args, live, (out, copy), found.clone())
@@ -292,8 +302,9 @@ pub(super) fn check_one<W: Write + 'static>(
         (Format::Text, _, input) => check_text(input, format, args, name, live, out, found.clone()),
     }
     .with_context(|| format!("reading {name}"))?;
-    if let (Some(path), Some(kept), Some(f)) = (&args.html, kept, &found) {
-        super::html::write_found(path, kept, &f.borrow().violations, &args.limits(), name)?;
+    if let (Some(path), Some(page), Some(f)) = (&args.html, page, &found) {
+        let verdict = report.as_ref().map(|(r, _)| r.verdict());
+        super::html::write(path, page, &f.borrow().violations, verdict, name)?;
     }
     let Some((report, runs)) = report else {
         return Ok(None);
@@ -304,8 +315,8 @@ pub(super) fn check_one<W: Write + 'static>(
     Ok(Some(Checked { report }))
 }
 
-/// The input of one check, and how it may be read.
-struct Input(Box<dyn BufRead + Send>, Reading);
+/// The input of one check, how it may be read, and the page it draws.
+struct Input(Box<dyn BufRead + Send>, Reading, Option<super::html::Page>);
 
 impl Input {
     fn check(
@@ -314,7 +325,7 @@ impl Input {
         checker: Checker,
         stop: impl FnMut() -> bool,
     ) -> io::Result<(Report, RunLog)> {
-        input_format::check(self.0, format, checker, self.1, stop)
+        input_format::check(self.0, format, checker, self.1, stop, self.2.as_ref())
     }
 }
 

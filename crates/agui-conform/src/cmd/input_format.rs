@@ -2,10 +2,13 @@
 //! tells apart by itself) or a saved SSE body (`curl -N` output), detected
 //! from the input's first line unless forced.
 
+use super::html::{self, Page};
 use agui_live::RunLog;
-use agui_model::check::{Reading, feed};
+use agui_model::check::{Reading, feed, push_item};
+use agui_model::stream::{self, Item};
 use agui_model::{Checker, Report};
 use std::io::{self, BufRead};
+use std::ops::ControlFlow;
 
 /// How `check` reads its input.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,21 +49,50 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
 /// inside an open run, never a run event (`RUN_*` are not attributable),
 /// so the hot path costs nothing more (cli_check's run-by-run test would
 /// see a missing outcome otherwise).
+///
+/// With a `page` (`--html`), every item is shown to it as the checker
+/// numbers it, and every JSON item takes the `Value` path (one thread).
 pub fn check(
     input: impl BufRead + Send,
     format: InputFormat,
     mut checker: Checker,
     reading: Reading,
-    stop: impl FnMut() -> bool,
+    mut stop: impl FnMut() -> bool,
+    page: Option<&Page>,
 ) -> io::Result<(Report, RunLog)> {
     let mut runs = RunLog::new();
-    let report = match format {
-        InputFormat::Sse => {
-            agui_live::sse_file::check_sse_reader(input, checker, stop, |_, _| {}, &mut runs)?
-        }
-        InputFormat::Jsonl | InputFormat::Json => {
+    let report = match (format, page) {
+        (InputFormat::Sse, _) => agui_live::sse_file::check_sse_reader(
+            input,
+            checker,
+            stop,
+            |_, _, seen| {
+                if let Some(p) = page {
+                    p.borrow_mut().push(&html::seen_value(seen));
+                }
+            },
+            &mut runs,
+        )?,
+        (InputFormat::Jsonl | InputFormat::Json, None) => {
             feed(input, &mut checker, reading, stop, |events, value| {
                 runs.observe(events, value)
+            })?;
+            runs.finish(checker.events());
+            checker.finish()
+        }
+        (InputFormat::Jsonl | InputFormat::Json, Some(p)) => {
+            let opts = checker.limits().read_options();
+            stream::read_stream(input, &opts, |item| {
+                p.borrow_mut().push(&html::item_value(&item));
+                if let Item::Value { value, .. } = &item {
+                    runs.observe(checker.events(), value);
+                }
+                push_item(&mut checker, item);
+                if stop() {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             })?;
             runs.finish(checker.events());
             checker.finish()

@@ -99,6 +99,24 @@ pub fn write(
     std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
+/// Writes a check that could not be made (`why`) as one erroring test
+/// case to `path`.
+pub fn write_error(path: &Path, name: &str, why: &str) -> anyhow::Result<()> {
+    let mut case = TestCase::new(
+        name.to_owned(),
+        non_success(
+            NonSuccessKind::Error,
+            &format!("could not check: {why}"),
+            why,
+        ),
+    );
+    case.set_system_out(format!("could not check: {why}\n"));
+    let mut suite = TestSuite::new("agui-conform check");
+    suite.add_test_case(case);
+    let xml = xml(suite)?;
+    std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
 /// The JUnit XML of a producer-suite run (`run --producer --junit`): one
 /// test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
 /// skipped case with its reason; the output lists the steps, how each run

@@ -18,4 +18,5 @@ pub mod rules;
 pub mod rules_md;
 pub mod run;
 pub mod sarif;
+mod signals;
 pub mod suites;

@@ -30,6 +30,10 @@ pub struct LiveArgs {
     /// Longest wait for the next bytes, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 120.0, requires = "url")]
     pub idle_timeout: f64,
+    /// After the stream's last run ended, how long to wait for more before
+    /// letting a connection kept open go, in seconds (no blame).
+    #[arg(long, value_name = "SECS", default_value_t = agui_live::live::RUN_END_GRACE.as_secs_f64(), requires = "url")]
+    pub run_end_grace: f64,
     /// Save the events received as JSON Lines (kept even if the stream fails).
     #[arg(long, value_name = "FILE", requires = "url")]
     pub save: Option<PathBuf>,
@@ -96,6 +100,10 @@ pub struct ProducerArgs {
     /// With --producer: longest wait for the next bytes, in seconds.
     #[arg(long, value_name = "SECS", requires = "producer")]
     pub idle_timeout: Option<f64>,
+    /// With --producer: after a run ended, how long to wait for more
+    /// before letting a connection kept open go, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = agui_live::live::RUN_END_GRACE.as_secs_f64(), requires = "producer")]
+    pub run_end_grace: f64,
     /// With --producer: save each scenario's conversation (every step's
     /// stream, in order) as DIR/SCENARIO.jsonl.
     #[arg(long, value_name = "DIR", requires = "producer")]
@@ -138,9 +146,13 @@ fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 
 /// `check --url`: violations on stderr as they are found, then the same
 /// report as `check FILE` on stdout, the `transport.*` rules included.
-/// Exit 0 accept, 1 reject (a non-2xx status is `transport.status`), 3
-/// inconclusive (our own time limit), 2 when the request failed or the
-/// body held no event (the report then covers the events received).
+/// The exit status is the verdict's (README.md): 0 accept, 1 reject (a
+/// non-2xx status is `transport.status`), 3 inconclusive (our own time
+/// limits, a SIGINT/SIGTERM, no response head in time: a `time` limit
+/// notice). 2 when nothing could be checked (no connection, a body with no
+/// event and no error; [`cant_check`] says so in the requested format), for
+/// a usage error, and when an output asked for (`--save`, `--junit`,
+/// `--html`) could not be written (the report printed is the check's).
 pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Result<u8> {
     let live = &args.live;
     let flags = live.input_flags.flags()?;
@@ -159,25 +171,29 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         headers: headers(&live.headers)?,
         max_event_bytes: args.max_line_bytes,
         projection,
+        run_end_grace: seconds("--run-end-grace", live.run_end_grace)?,
         levels: args.rule_config.policy.levels.clone(),
+        stop: super::signals::install(),
         ..Options::default()
     };
-    // `--html` keeps a copy of the capture (what `--save` writes) to draw.
-    let recorded = args.html.as_ref().map(|_| super::html::Recorded::default());
-    let save = match &live.save {
-        Some(p) => Some(
+    // `--html` draws the events as the checker sees them (as `--save`
+    // keeps them), within its budget.
+    let page = args
+        .html
+        .as_ref()
+        .map(|_| super::html::page(args.html_max_bytes));
+    let mut capture = match &live.save {
+        Some(p) => Some(CaptureWriter::new(std::io::BufWriter::new(
             std::fs::File::create(p)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
-        ),
+        ))),
         None => None,
     };
-    let mut capture = match (save, recorded.clone()) {
-        (Some(f), Some(r)) => Some(CaptureWriter::new(super::html::Tee(f, r))),
-        (Some(f), None) => Some(CaptureWriter::new(f)),
-        (None, Some(r)) => Some(CaptureWriter::new(r)),
-        (None, None) => None,
-    };
     let mut on = |p: Progress<'_>| {
+        if let (Progress::Event(seen), Some(page)) = (&p, &page) {
+            page.borrow_mut().push(&super::html::seen_value(seen));
+            return;
+        }
         let mut err = std::io::stderr().lock();
         let _ = match p {
             Progress::Connected {
@@ -189,6 +205,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
                 content_type.unwrap_or("no content type")
             ),
             Progress::Warning(w) => writeln!(err, "warning: {w}"),
+            Progress::Event(_) => Ok(()),
             Progress::Violation(v) => writeln!(
                 err,
                 "  live #{:<5} {:<7} {}: {}",
@@ -200,7 +217,17 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         };
     };
     let started = std::time::Instant::now();
-    let run = agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on)?;
+    let run = match agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on) {
+        Ok(run) => run,
+        Err(e @ LiveError::Usage(_)) => return Err(e.into()),
+        Err(e) => return cant_check(url, args, &e.to_string()),
+    };
+    if let Some(f @ LiveError::NoEvents { .. }) = &run.failure
+        && run.report.counts.errors == 0
+    {
+        // Nothing to judge, and no rule broken: like no answer at all.
+        return cant_check(url, args, &f.to_string());
+    }
     let report = &run.report;
     let runs = &run.runs;
     super::rules::to_stdout(|out| match args.format {
@@ -223,35 +250,39 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
-    if let (Some(path), Some(r)) = (&args.html, &recorded) {
-        super::html::write(path, r.bytes(), &args.limits(), url)?;
+    if let (Some(path), Some(page)) = (&args.html, page) {
+        super::html::write(path, page, &report.violations, Some(report.verdict()), url)?;
     }
-    let mut failed = false;
-    if let Some(e) = &run.capture_error {
-        eprintln!("agui-conform: error: saving the capture failed: {e}");
-        failed = true;
-    }
-    match &run.failure {
-        // Our own time limit: the report says so (a `time` limit notice,
-        // verdict inconclusive unless an error came first).
-        Some(f @ (LiveError::Timeout { .. } | LiveError::Idle { .. })) => eprintln!(
+    if let Some(f) = &run.failure {
+        eprintln!(
             "agui-conform: note: {f} (the report covers the {} events received)",
             report.events
-        ),
-        Some(f) => {
-            eprintln!(
-                "agui-conform: error: {f} (the report covers the {} events received)",
-                report.events
-            );
-            failed = true;
-        }
-        None => {}
+        );
     }
-    Ok(if failed {
-        2
-    } else {
-        args.rule_config.policy.exit_status(report)
-    })
+    if let Some(e) = &run.capture_error {
+        eprintln!("agui-conform: error: saving the capture failed: {e}");
+        return Ok(2);
+    }
+    Ok(args.rule_config.policy.exit_status(report))
+}
+
+/// Nothing could be checked (`why`): said on stderr, and in the requested
+/// format on stdout — `{"url", "error"}` for JSON (as `check FILE…` writes
+/// `{"file", "error"}` for a file it cannot read), a log whose invocation
+/// failed for SARIF — and as an erroring test case for `--junit`. Exit 2.
+fn cant_check(url: &str, args: &check::Args, why: &str) -> anyhow::Result<u8> {
+    eprintln!("agui-conform: error: {url}: {why}");
+    super::rules::to_stdout(|out| match args.format {
+        check::Format::Json => {
+            writeln!(out, "{}", serde_json::json!({"url": url, "error": why}))
+        }
+        check::Format::Sarif => sarif::write(out, &sarif::cant_check(url, why)),
+        check::Format::Text => Ok(()),
+    })?;
+    if let Some(path) = &args.junit {
+        super::junit::write_error(path, url, why)?;
+    }
+    Ok(2)
 }
 
 /// A base input file: one JSON object, its ids left out unless given.
@@ -311,6 +342,8 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         limits,
         headers: headers(&p.headers)?,
         levels: policy.levels.clone(),
+        run_end_grace: seconds("--run-end-grace", p.run_end_grace)?,
+        stop: super::signals::install(),
         ..Options::default()
     };
     let name = dir
@@ -335,11 +368,32 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         std::fs::write(path, xml)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
+    // A signal: the scenarios that ran are reported, and the run says it
+    // is incomplete.
+    let interrupted = super::signals::received().map(|sig| {
+        (
+            sig,
+            format!(
+                "interrupted by {}: {} of {} scenarios ran",
+                agui_live::stop::signal_name(sig),
+                results.len(),
+                inputs.len()
+            ),
+        )
+    });
     super::rules::to_stdout(|out| {
         if json {
-            writeln!(out, "{}", suite::summary_line(&name, url, &results))
+            let mut summary = suite::summary_line(&name, url, &results);
+            if let Some((_, why)) = &interrupted {
+                summary["summary"]["incomplete"] = serde_json::json!(why);
+            }
+            writeln!(out, "{summary}")
         } else {
-            write!(out, "{}", suite::render_text(&name, url, &results))
+            write!(out, "{}", suite::render_text(&name, url, &results))?;
+            match &interrupted {
+                Some((_, why)) => writeln!(out, "incomplete: {why}"),
+                None => Ok(()),
+            }
         }
     })?;
     let warnings: usize = results
@@ -351,13 +405,17 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         (_, Some(n)) => warnings > n,
         _ => false,
     };
-    let status = if results.iter().any(|r| Score::is_bad(r.score)) || too_many {
-        1
-    } else {
-        0
+    // 128 + N after signal N, as `run` exits (suites/README.md).
+    let status = match &interrupted {
+        Some((sig, _)) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
+        None if results.iter().any(|r| Score::is_bad(r.score)) || too_many => 1,
+        None => 0,
     };
     if let Some(path) = &args.record {
-        write_record(path, url, &name, args, &inputs, &results, status, started)?;
+        let incomplete = interrupted.as_ref().map(|(_, why)| why.as_str());
+        write_record(
+            path, url, &name, args, &inputs, &results, status, incomplete, started,
+        )?;
     }
     Ok(status)
 }
@@ -372,6 +430,7 @@ fn write_record(
     inputs: &[suite::SuiteInput],
     results: &[suite::InputResult],
     status: u8,
+    incomplete: Option<&str>,
     started: std::time::Instant,
 ) -> anyhow::Result<()> {
     use super::producer_record as pr;
@@ -399,6 +458,7 @@ fn write_record(
         &described,
         peer.as_mut(),
         status,
+        incomplete,
         started.elapsed(),
     );
     if let Some(peer) = peer {

@@ -134,6 +134,7 @@ pub fn render(
     described: &[Option<String>],
     mut peer: Option<&mut Peer>,
     exit_status: u8,
+    incomplete: Option<&str>,
     elapsed: std::time::Duration,
 ) -> String {
     let scenarios: Vec<Scenario> = results
@@ -171,9 +172,14 @@ pub fn render(
     let footer = Footer {
         totals,
         rules: agui_harness::record::producer::per_rule(&scenarios),
-        status: if exit_status == 0 { "passed" } else { "failed" }.to_owned(),
+        status: match (incomplete, exit_status) {
+            (Some(_), _) => "incomplete",
+            (None, 0) => "passed",
+            (None, _) => "failed",
+        }
+        .to_owned(),
         exit_status,
-        incomplete: None,
+        incomplete: incomplete.map(str::to_owned),
         incidents: Vec::new(),
         problems: Vec::new(),
         elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),

@@ -98,6 +98,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         if args.html.is_some() {
             anyhow::bail!("--html draws a consumer run; not with --producer");
         }
+        // Before any thread starts: a signal then stops the scenario
+        // running and the reports of what ran are written.
+        super::signals::install();
         return super::producer::run_suite(url, &args);
     }
     if let Some(flag) = args.producer.input_flags.any() {

@@ -218,6 +218,7 @@ pub fn check_file(
     name: &str,
     out: impl Write,
     found: &Rc<RefCell<Collected>>,
+    page: Option<&super::html::Page>,
 ) -> io::Result<Option<(Report, RunLog)>> {
     let tee = Rc::clone(found);
     let checker = Checker::without_projection()
@@ -232,14 +233,25 @@ pub fn check_file(
                 input,
                 checker,
                 || false,
-                |_, line| lines.push(line),
+                |_, line, seen| {
+                    lines.push(line);
+                    if let Some(p) = page {
+                        p.borrow_mut().push(&super::html::seen_value(seen));
+                    }
+                },
                 &mut runs,
             )?;
             (report, runs)
         }
         InputFormat::Jsonl | InputFormat::Json => {
-            let found =
-                super::input_format::check(input, format, checker, Reading::OneThread, || false)?;
+            let found = super::input_format::check(
+                input,
+                format,
+                checker,
+                Reading::OneThread,
+                || false,
+                page,
+            )?;
             if args.input.as_os_str() != "-" {
                 let file = BufReader::new(File::open(&args.input)?);
                 stream::read_stream(file, &args.limits().read_options(), |item| {
@@ -260,6 +272,21 @@ pub fn check_file(
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// The log of a check of `url` that could not be made (`why`): no result,
+/// the invocation unsuccessful with an error notification saying why.
+pub fn cant_check(url: &str, why: &str) -> Value {
+    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new());
+    let invocation = &mut log["runs"][0]["invocations"][0];
+    invocation["executionSuccessful"] = json!(false);
+    invocation["toolExecutionNotifications"] = json!([{
+        "level": "error",
+        "message": {"text": why},
+        "descriptor": {"id": "check.failed"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": url}}}],
+    }]);
+    log
 }
 
 /// Writes the log, one line of JSON.

@@ -6,6 +6,9 @@
 #[path = "../../../agui-live/tests/support/server.rs"]
 pub mod server;
 
+#[path = "../../../agui-live/tests/support/raw.rs"]
+pub mod raw;
+
 use serde_json::{Value, json};
 use server::{Reply, Server, sse_body};
 use std::path::PathBuf;
