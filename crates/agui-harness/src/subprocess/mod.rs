@@ -4,6 +4,7 @@
 //! `waitid`, signals): the crate says so once, in `lib.rs`.
 
 pub mod cleanup;
+pub mod descendants;
 pub mod oneshot;
 pub mod persistent;
 pub mod process;

@@ -3,8 +3,9 @@
 //! non-blocking and driven with `poll(2)` from the calling thread, with a
 //! deadline on every wait (no thread hop per case: the persistent protocol
 //! is latency-bound); stdout lines are capped in length; stderr's tail is
-//! kept by a thread. The child runs in its own process group so that
-//! killing it also kills whatever it spawned. Unix only.
+//! kept by a thread. The child runs in its own process group, marked in
+//! its environment, so that killing it also kills whatever it spawned,
+//! even what left the group ([`super::descendants`]). Unix only.
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -70,6 +71,8 @@ pub struct Proc {
     /// Close stdin once `pending` is written.
     close_when_flushed: bool,
     stdout: ChildStdout,
+    /// The value of [`super::descendants::MARK`] in its environment.
+    mark: String,
     /// Bytes read from stdout; `buf[start..]` is not yet returned.
     buf: Vec<u8>,
     start: usize,
@@ -117,6 +120,9 @@ impl Proc {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         unix_setup(&mut cmd, spec.memory_limit);
+        let mark = super::descendants::new_mark();
+        cmd.env(super::descendants::MARK, &mark);
+        super::descendants::adopt_orphans();
         let mut child = cmd.spawn()?;
         let pgid = child.id() as i32;
         if !super::cleanup::register(pgid) {
@@ -150,6 +156,7 @@ impl Proc {
             pending: Vec::new(),
             close_when_flushed: false,
             stdout,
+            mark,
             buf: Vec::new(),
             start: 0,
             scanned: 0,
@@ -363,18 +370,19 @@ impl Proc {
         }
     }
 
-    /// Kills the child's process group (the child and whatever it started
-    /// that stayed in the group), then reaps the child. Every way a `Proc`
-    /// ends goes through here (also [`Drop`]), after a clean exit too: a
-    /// grandchild must not outlive the run.
+    /// Kills the child, its process group and every process it started
+    /// (also those that left the group: [`super::descendants`]), then
+    /// reaps the child. Every way a `Proc` ends goes through here (also
+    /// [`Drop`]), after a clean exit too: a grandchild must not outlive
+    /// the run.
     pub fn kill(&mut self) {
         self.stdin = None;
         self.pending.clear();
         if self.reaped {
             return;
         }
-        kill_group(&self.child);
         let pgid = self.child.id() as i32;
+        super::descendants::kill_tree(pgid, &self.mark);
         super::cleanup::unregister(pgid);
         let _ = self.child.kill();
         if let Ok(s) = self.child.wait() {
@@ -516,11 +524,11 @@ fn peek_exit(pid: u32) -> Option<ExitStatus> {
 fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
     use std::os::unix::process::CommandExt;
     cmd.process_group(0);
-    if let Some(limit) = memory_limit {
-        // SAFETY: setrlimit is async-signal-safe and touches no memory of
-        // the parent; it runs in the child between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
+    // SAFETY: setrlimit and sigprocmask are async-signal-safe and touch no
+    // memory of the parent; they run in the child between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(limit) = memory_limit {
                 let lim = libc::rlimit {
                     rlim_cur: limit as libc::rlim_t,
                     rlim_max: limit as libc::rlim_t,
@@ -528,18 +536,15 @@ fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
                 if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                Ok(())
-            });
-        }
-    }
-}
-
-fn kill_group(child: &Child) {
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: plain syscall; the group id is the child's own pid (it
-        // was started with process_group(0)).
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+            }
+            // A child starts with its spawning thread's signal mask (the
+            // harness blocks SIGINT and SIGTERM in its threads, and std
+            // runs this hook with every signal blocked): unblocked here,
+            // or the implementation and all it starts would ignore them.
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            Ok(())
+        });
     }
 }
