@@ -19,7 +19,8 @@
 //! there),
 //! `skip`, `self-error`, `sigblk` (rejects at 0, its message the signals it
 //! was started with blocked, `SigBlk` of /proc/self/status); misbehaviours: `crash`, `hang`, `silent`,
-//! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`
+//! `garbage`, `silent-exit`, `close-stdin` (closes stdin, then blocks),
+//! `wrong-seq`, `flood`, `no-read`, `alloc`
 //! (reserves 4 GiB at once, then blocks),
 //! `two-answers`, `late-second-answer` (the second 200 ms later),
 //! `exit-leaving-stdout` (starts a child that holds stdout open, exits
@@ -119,6 +120,14 @@ fn misbehave(name: &str, seq: &Value) {
             std::process::abort();
         }
         "hang" | "no-read" => sleep_forever(),
+        "close-stdin" => {
+            eprintln!("fake: closing stdin on seq {seq}");
+            // SAFETY: closing this process's own descriptor 0.
+            unsafe {
+                libc::close(0);
+            }
+            sleep_forever();
+        }
         "silent" => {}
         "garbage" => emit("this is not json"),
         "silent-exit" => std::process::exit(0),

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// `valid` or the rule id.
-fn key(sig: &Signature) -> String {
+pub(crate) fn key(sig: &Signature) -> String {
     sig.0
         .map_or_else(|| "valid".into(), |r| r.as_str().to_string())
 }
@@ -158,6 +158,9 @@ pub fn text(c: &Campaign) -> String {
     if let Some(a) = &c.aborted {
         let _ = writeln!(out, "aborted: {a}");
     }
+    for what in &c.cut {
+        let _ = writeln!(out, "cut short by the time limit: {what}");
+    }
     let _ = writeln!(out, "\nstatus: {}", c.status().as_str());
     out
 }
@@ -218,6 +221,7 @@ pub fn json(c: &Campaign) -> Value {
         "findings": findings,
         "incidents": c.incidents,
         "aborted": c.aborted,
+        "cut": c.cut,
         "status": c.status().as_str(),
     })
 }

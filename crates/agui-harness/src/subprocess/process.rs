@@ -60,7 +60,19 @@ pub enum Wait {
     Timeout,
     /// Stdout is closed and everything was read.
     Closed,
+    /// The process exited and no line came within the linger
+    /// ([`Proc::watch`]): something it started holds stdout open.
+    Exited(ExitStatus),
+    /// The process closed its stdin (the pipe's read end) and no line came
+    /// within the linger; `unsent`: part of what was sent never reached it.
+    StdinClosed {
+        unsent: bool,
+    },
 }
+
+/// How often a wait looks whether the process has exited (stdout may stay
+/// open after it, held by something it started).
+const EXIT_POLL: Duration = Duration::from_millis(20);
 
 /// A running child.
 pub struct Proc {
@@ -92,6 +104,14 @@ pub struct Proc {
     /// [`Proc::kill`] has killed the process group).
     exit: Option<ExitStatus>,
     reaped: bool,
+    /// How long a wait goes on for a line after the process exited or
+    /// closed its stdin ([`Proc::watch`]).
+    linger: Duration,
+    /// Whether the process closing its stdin ends a wait (persistent mode:
+    /// it can take no more requests).
+    watch_stdin: bool,
+    /// The process closed its stdin; `true` when bytes were left unsent.
+    stdin_closed: Option<bool>,
 }
 
 /// The last bytes of stderr and how many were read in all.
@@ -169,7 +189,19 @@ impl Proc {
             stderr_mark: 0,
             exit: None,
             reaped: false,
+            linger: Duration::from_secs(1),
+            watch_stdin: false,
+            stdin_closed: None,
         })
+    }
+
+    /// After the process exits, or (with `stdin`) closes its stdin, a wait
+    /// for a line goes on for at most `linger` (a line on its way still
+    /// counts), then ends with [`Wait::Exited`] or [`Wait::StdinClosed`]
+    /// instead of waiting for the whole deadline.
+    pub fn watch(&mut self, linger: Duration, stdin: bool) {
+        self.linger = linger;
+        self.watch_stdin = stdin;
     }
 
     /// The child's exit status if it has exited, without reaping it (its
@@ -214,6 +246,7 @@ impl Proc {
                 Err(_) => {
                     // The child closed its stdin (or died): nothing more to say.
                     self.stdin = None;
+                    self.stdin_closed = Some(true);
                     self.pending.clear();
                     return;
                 }
@@ -289,8 +322,12 @@ impl Proc {
     }
 
     /// The next stdout line, waiting until `deadline` (writing queued stdin
-    /// bytes meanwhile).
+    /// bytes meanwhile), or less after the process exited or closed its
+    /// stdin ([`Proc::watch`]).
     pub fn line(&mut self, deadline: Instant) -> Result<Line, Wait> {
+        // When the process was first seen gone, or its stdin closed.
+        let mut exited_at: Option<Instant> = None;
+        let mut closed_at: Option<Instant> = None;
         loop {
             if let Some(l) = self.buffered_line() {
                 if matches!(l, Line::Eof) {
@@ -305,7 +342,32 @@ impl Proc {
             if now >= deadline {
                 return Err(Wait::Timeout);
             }
-            let left = (deadline - now)
+            if exited_at.is_none() && self.exited().is_some() {
+                exited_at = Some(now);
+            }
+            if closed_at.is_none() && self.watch_stdin && self.stdin_closed.is_some() {
+                closed_at = Some(now);
+            }
+            if let (Some(t), Some(status)) = (exited_at, self.exit)
+                && now >= t + self.linger
+            {
+                return Err(Wait::Exited(status));
+            }
+            if let (Some(t), Some(unsent)) = (closed_at, self.stdin_closed)
+                && now >= t + self.linger
+            {
+                // An exit closes stdin too: it is the exit that is told.
+                match self.exited() {
+                    Some(status) => return Err(Wait::Exited(status)),
+                    None => return Err(Wait::StdinClosed { unsent }),
+                }
+            }
+            let mut until = deadline;
+            for t in [exited_at, closed_at].into_iter().flatten() {
+                until = until.min(t + self.linger);
+            }
+            let left = (until.saturating_duration_since(now))
+                .min(EXIT_POLL)
                 .as_micros()
                 .div_ceil(1000)
                 .min(i32::MAX as u128) as i32;
@@ -317,12 +379,17 @@ impl Proc {
                 },
                 libc::pollfd {
                     fd: -1,
-                    events: libc::POLLOUT,
+                    events: 0,
                     revents: 0,
                 },
             ];
-            if let (Some(stdin), false) = (&self.stdin, self.pending.is_empty()) {
+            // Stdin is watched even with nothing to write: POLLERR says the
+            // process closed its end.
+            if let Some(stdin) = &self.stdin {
                 fds[1].fd = stdin.as_raw_fd();
+                if !self.pending.is_empty() {
+                    fds[1].events = libc::POLLOUT;
+                }
             }
             // SAFETY: `fds` is a valid array of two pollfd for the call.
             let r = unsafe { libc::poll(fds.as_mut_ptr(), 2, left) };
@@ -333,7 +400,10 @@ impl Proc {
                 }
                 return Ok(Line::Failed(format!("poll: {e}")));
             }
-            if fds[1].revents != 0 {
+            if fds[1].revents & (libc::POLLERR | libc::POLLHUP) != 0 && self.pending.is_empty() {
+                self.stdin = None;
+                self.stdin_closed.get_or_insert(false);
+            } else if fds[1].revents != 0 {
                 self.flush_some();
             }
             if fds[0].revents != 0
