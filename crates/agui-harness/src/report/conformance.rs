@@ -104,10 +104,16 @@ pub fn render(m: &Merged, notes: &Notes) -> String {
     for c in &m.columns {
         match &c.record.footer {
             None => {
+                let cut = c
+                    .record
+                    .cut
+                    .map(|cut| format!(" and {cut}"))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "**{}: the record ends without a footer** (the run was cut short).\n",
-                    cell(&c.label)
+                    "**{}: the record ends without a footer**{cut} (the run was cut short): reported from the {} case line(s) written whole, totals counted from them.\n",
+                    cell(&c.label),
+                    c.record.cases.len()
                 );
             }
             Some(f) => {

@@ -393,6 +393,14 @@ pub fn render(records: &[Record], info: &Info, missing: &[(String, String)]) -> 
         );
     }
     w.push(format!("{about}\n"));
+    for r in records.iter().filter(|r| r.footer.is_none()) {
+        let cut = r.cut.map(|c| format!(" and {c}")).unwrap_or_default();
+        w.push(format!(
+            "**A record of {} ends without a footer**{cut} (the run was cut short): reported from the {} scenario line(s) written whole.\n",
+            esc(&r.header.implementation.name),
+            r.scenarios.len()
+        ));
+    }
     for p in &producers {
         section(&mut w, p, info);
     }
