@@ -12,7 +12,9 @@
 //! lines ([`producer`]), and the same footer.
 
 pub mod producer;
+pub mod writer;
 
+use crate::implementation::ImplInfo;
 use crate::report::{describe_expected, last_lines, message, rule_label, stderr};
 use crate::runner::{CaseResult, RunResult, Tally};
 use crate::score::Score;
@@ -39,7 +41,8 @@ pub struct Header {
     pub catalogue: String,
     /// The version of agui-conform that made the record.
     pub agui_conform: String,
-    /// When the run ended, RFC 3339 UTC.
+    /// When the run started (the record is written as it goes), RFC 3339
+    /// UTC.
     pub date: String,
     /// The number of cases the suite holds (after `--filter`).
     pub cases: usize,
@@ -260,8 +263,26 @@ pub fn render(
             out.push('\n');
         }
     };
-    let i = &run.implementation;
-    push(Line::Header(Header {
+    push(Line::Header(header(
+        &run.implementation,
+        &run.suite,
+        cases.len(),
+        meta,
+    )));
+    for r in &run.results {
+        push(Line::Case(case_line(
+            r,
+            &cases[r.case],
+            shrunk.get(&r.case),
+        )));
+    }
+    push(Line::Footer(footer(run, cases)));
+    out
+}
+
+/// The header of a record of `suite` (`cases` cases) run on `i`.
+pub fn header(i: &ImplInfo, suite: &str, cases: usize, meta: &Meta) -> Header {
+    Header {
         format: FORMAT.to_owned(),
         implementation: Implementation {
             name: i.name.clone(),
@@ -274,21 +295,18 @@ pub fn render(
                 .map(str::to_owned)
                 .collect(),
         },
-        suite: run.suite.clone(),
+        suite: suite.to_owned(),
         catalogue: CATALOGUE.to_owned(),
         agui_conform: meta.agui_conform.clone(),
         date: meta.date.clone(),
-        cases: cases.len(),
+        cases,
         producer: None,
-    }));
-    for r in &run.results {
-        push(Line::Case(case_line(
-            r,
-            &cases[r.case],
-            shrunk.get(&r.case),
-        )));
     }
-    push(Line::Footer(Footer {
+}
+
+/// The footer of a run over `cases` (whole or summaries).
+pub fn footer(run: &RunResult, cases: &[SuiteCase]) -> Footer {
+    Footer {
         totals: Totals::of(&run.total()),
         rules: run
             .per_rule(cases)
@@ -301,15 +319,53 @@ pub fn render(
         incidents: run.incidents.clone(),
         problems: run.problems.clone(),
         elapsed_ms: u64::try_from(run.elapsed.as_millis()).unwrap_or(u64::MAX),
-    }));
-    out
+    }
 }
 
-fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
+/// Whether a case's line keeps its stream: unless it passed or was skipped.
+fn drawn(r: &CaseResult) -> bool {
+    !matches!(r.scored.score, Score::Pass | Score::Skipped)
+}
+
+/// A stream as [`Stream`] writes it, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum StreamRef<'a> {
+    Events(&'a [Value]),
+    Lines(&'a [String]),
+}
+
+/// The line of one settled case as text, its stream written from the case
+/// without a copy of it (the same text as serialising [`case_line`]'s
+/// [`Line::Case`], the stream last).
+pub fn case_text(r: &CaseResult, c: &SuiteCase) -> serde_json::Result<String> {
+    let mut text = serde_json::to_vec(&Line::Case(line_of(r, c, None, false)))?;
+    if drawn(r) {
+        // `{"kind":"case",…}` takes `"stream"` as its last key.
+        text.pop();
+        text.extend_from_slice(b",\"stream\":");
+        match &c.lines {
+            Some(lines) => serde_json::to_writer(&mut text, &StreamRef::Lines(lines))?,
+            None => serde_json::to_writer(&mut text, &StreamRef::Events(&c.events))?,
+        }
+        text.push(b'}');
+    }
+    // serde_json writes UTF-8: no copy is made here.
+    String::from_utf8(text).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
+}
+
+/// The line of one settled case (its stream kept unless it passed or was
+/// skipped).
+pub fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
+    line_of(r, c, shrunk, true)
+}
+
+/// [`case_line`], its stream left out unless `with_stream`.
+fn line_of(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>, with_stream: bool) -> Case {
     let e = &c.expected;
     let score = r.scored.score;
-    let drawn = !matches!(score, Score::Pass | Score::Skipped);
-    let stream = drawn.then(|| match &c.lines {
+    let drawn = drawn(r);
+    let stream = (drawn && with_stream).then(|| match &c.lines {
         Some(lines) => Stream::Lines(lines.clone()),
         None => Stream::Events(c.events.clone()),
     });

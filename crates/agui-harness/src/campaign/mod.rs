@@ -444,8 +444,12 @@ pub fn run_parallel(
         }
         Ok(imp)
     };
-    let pooled = on_workers(jobs, &bounded, &|why| sh.set_abort(why), &|imp, info| {
-        work(imp, info, &sh)
-    });
+    let pooled = on_workers(
+        jobs,
+        &bounded,
+        &|why| sh.set_abort(why),
+        &|imp, info| work(imp, info, &sh),
+        &|_, _| {},
+    );
     finish(sh, pooled.info, pooled.incidents)
 }

@@ -29,10 +29,14 @@ pub fn case_detail(r: &CaseResult, c: &SuiteCase) -> String {
     if let Some(seed) = seed_note(c) {
         let _ = write!(s, "\n        {seed}");
     }
-    if let Some((want, got)) = &r.scored.projection_mismatch {
-        for line in json_diff(want, got, 30).lines() {
-            let _ = write!(s, "\n        {line}");
-        }
+    // The projections themselves, or their diff once a streamed run has
+    // dropped them.
+    let diff = match &r.scored.projection_mismatch {
+        Some((want, got)) => Some(json_diff(want, got, 30)),
+        None => r.projection_diff.clone(),
+    };
+    for line in diff.iter().flat_map(|d| d.lines()) {
+        let _ = write!(s, "\n        {}", printable(line));
     }
     if let Some(m) = message(r) {
         let _ = write!(s, "\n        implementation says: {}", printable(m));

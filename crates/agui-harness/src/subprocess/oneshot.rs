@@ -60,12 +60,12 @@ impl Implementation for OneShot {
             }
             input.push(b'\n');
         }
-        self.answer(&input)
+        self.answer(input)
     }
 
     /// The lines go to stdin as they are.
     fn run_lines(&mut self, _id: &str, lines: &[String]) -> Outcome {
-        self.answer(agui_corpus::case::join_lines(lines).as_bytes())
+        self.answer(agui_corpus::case::join_lines(lines).into_bytes())
     }
 
     fn instrumented(&mut self) -> Option<&mut dyn Instrumented> {
@@ -95,7 +95,7 @@ impl Instrumented for OneShot {
 
 impl OneShot {
     /// Runs the process on one stream and reads its result line.
-    fn answer(&mut self, input: &[u8]) -> Outcome {
+    fn answer(&mut self, input: Vec<u8>) -> Outcome {
         self.last_stderr = None;
         self.last_explain = None;
         self.cut = false;
@@ -115,7 +115,7 @@ impl OneShot {
             }
         };
         proc.watch(self.timeouts.stop, false);
-        proc.send(input);
+        proc.send_owned(input);
         proc.close_stdin();
         let sent = Instant::now();
         let outcome = match proc.line(deadline) {

@@ -288,7 +288,7 @@ impl Persistent {
             return Outcome::errored("no process");
         };
         proc.mark_stderr();
-        proc.send(&self.buf);
+        proc.send_owned(std::mem::take(&mut self.buf));
         let sent = Instant::now();
         let answer = loop {
             match proc.line(deadline) {
@@ -357,7 +357,21 @@ impl Persistent {
             line.push(b'\n');
             p.send(&line);
             p.close_stdin();
-            match p.wait_until(Instant::now() + self.timeouts.stop) {
+            let deadline = Instant::now() + self.timeouts.stop;
+            // A line after stop: a second answer to the last case is that
+            // case's error (anything else is ignored: no answer is due).
+            while let Ok(Line::Text(l)) = p.line(deadline) {
+                let seq = protocol::answer_seq(&l);
+                if let Some((id, prev)) = &self.prev
+                    && seq == Some(*prev)
+                {
+                    self.late.push((
+                        id.clone(),
+                        "answered twice: a second answer arrived after stop was sent".into(),
+                    ));
+                }
+            }
+            match p.wait_until(deadline) {
                 Some(s) if s.success() => {}
                 Some(s) => incidents.push(format!(
                     "after stop the implementation ended with {}",

@@ -80,6 +80,9 @@ pub struct Proc {
     stdin: Option<ChildStdin>,
     /// Bytes queued for stdin, not yet written.
     pending: Vec<u8>,
+    /// How much of `pending` is written (a large request goes out in pipe
+    /// sized pieces; the rest is not moved after each).
+    sent: usize,
     /// Close stdin once `pending` is written.
     close_when_flushed: bool,
     stdout: ChildStdout,
@@ -174,6 +177,7 @@ impl Proc {
             child,
             stdin: Some(stdin),
             pending: Vec::new(),
+            sent: 0,
             close_when_flushed: false,
             stdout,
             mark,
@@ -224,6 +228,36 @@ impl Proc {
         self.flush_some();
     }
 
+    /// [`Proc::send`] for bytes the caller no longer needs: taken as they
+    /// are, not copied (a case can be tens of MB).
+    pub fn send_owned(&mut self, bytes: Vec<u8>) {
+        if self.stdin.is_none() {
+            return;
+        }
+        if self.all_sent() {
+            self.pending = bytes;
+            self.sent = 0;
+        } else {
+            self.pending.extend_from_slice(&bytes);
+        }
+        self.flush_some();
+    }
+
+    /// Whether every queued byte is written.
+    fn all_sent(&self) -> bool {
+        self.sent >= self.pending.len()
+    }
+
+    /// Forgets the queued bytes (and a large buffer's memory).
+    fn clear_pending(&mut self) {
+        if self.pending.capacity() > 1 << 20 {
+            self.pending = Vec::new();
+        } else {
+            self.pending.clear();
+        }
+        self.sent = 0;
+    }
+
     /// Closes stdin once the queued bytes are written.
     pub fn close_stdin(&mut self) {
         self.close_when_flushed = true;
@@ -233,28 +267,29 @@ impl Proc {
     /// Writes queued bytes until the pipe is full. A closed pipe drops them.
     fn flush_some(&mut self) {
         let Some(stdin) = self.stdin.as_mut() else {
-            self.pending.clear();
+            self.clear_pending();
             return;
         };
-        let mut written = 0;
-        while written < self.pending.len() {
-            match stdin.write(&self.pending[written..]) {
+        while self.sent < self.pending.len() {
+            match stdin.write(&self.pending[self.sent..]) {
                 Ok(0) => break,
-                Ok(n) => written += n,
+                Ok(n) => self.sent += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
                 Err(_) => {
                     // The child closed its stdin (or died): nothing more to say.
                     self.stdin = None;
                     self.stdin_closed = Some(true);
-                    self.pending.clear();
+                    self.clear_pending();
                     return;
                 }
             }
         }
-        self.pending.drain(..written);
-        if self.pending.is_empty() && self.close_when_flushed {
-            self.stdin = None;
+        if self.all_sent() {
+            self.clear_pending();
+            if self.close_when_flushed {
+                self.stdin = None;
+            }
         }
     }
 
@@ -387,7 +422,7 @@ impl Proc {
             // process closed its end.
             if let Some(stdin) = &self.stdin {
                 fds[1].fd = stdin.as_raw_fd();
-                if !self.pending.is_empty() {
+                if !self.all_sent() {
                     fds[1].events = libc::POLLOUT;
                 }
             }
@@ -400,7 +435,7 @@ impl Proc {
                 }
                 return Ok(Line::Failed(format!("poll: {e}")));
             }
-            if fds[1].revents & (libc::POLLERR | libc::POLLHUP) != 0 && self.pending.is_empty() {
+            if fds[1].revents & (libc::POLLERR | libc::POLLHUP) != 0 && self.all_sent() {
                 self.stdin = None;
                 self.stdin_closed.get_or_insert(false);
             } else if fds[1].revents != 0 {
@@ -447,7 +482,7 @@ impl Proc {
     /// the run.
     pub fn kill(&mut self) {
         self.stdin = None;
-        self.pending.clear();
+        self.clear_pending();
         if self.reaped {
             return;
         }
