@@ -200,3 +200,42 @@ fn serve_sh_stops_a_server_that_daemonizes() {
     assert!(stopped.status.success(), "{stopped:?}");
     assert_none(&m, "after serve.sh stop");
 }
+
+/// `run --producer URL --peer CMD --record FILE`: a SIGTERM of the harness
+/// while the peer judges the streams (it hangs) kills the peer and the
+/// daemon it started.
+#[test]
+fn nothing_outlives_a_sigterm_of_a_producer_run_with_a_peer() {
+    let d = Dir::new("descendants-peer");
+    let m = marker("peer");
+    let server = common::suite_server();
+    let peer = format!("{} '\"cmd\":\"run\"' hang", script(&d, &m));
+    let record = d.path("producer.jsonl");
+    let mut child = Command::new(BIN)
+        .args([
+            "run",
+            "--no-progress",
+            "--producer",
+            &server.url(),
+            "--peer",
+            &peer,
+        ])
+        .arg("--record")
+        .arg(&record)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while marked(&m).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!marked(&m).is_empty(), "the peer's daemon never started");
+    // SAFETY: a plain syscall on the harness this test started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + 15));
+    assert_none(&m, "after SIGTERM");
+}

@@ -96,6 +96,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.producer.producer {
+        // A `--peer` implementation and what it starts die with the run,
+        // also on a signal.
+        agui_harness::subprocess::cleanup::install(
+            agui_harness::subprocess::cleanup::OnSignal::Exit,
+        );
         if args.html.is_some() {
             anyhow::bail!("--html draws a consumer run; not with --producer");
         }
@@ -255,7 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         )?;
     }
     if let Some(why) = run.incomplete() {
-        eprintln!("agui-conform: {why}");
+        eprintln!("agui-conform: {}", agui_harness::report::printable(&why));
     }
     // 128 + N after signal N, as a shell reports a process it killed.
     Ok(match agui_harness::subprocess::cleanup::interrupted() {
