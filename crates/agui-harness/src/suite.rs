@@ -361,7 +361,10 @@ impl Suite {
                     path: dir.join(&rel),
                     rel,
                 })),
-                Err(e) => problems.push(format!("corpus folder {}: {e}", dir.display())),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    problems.push(format!("corpus folder {} not found", dir.display()));
+                }
+                Err(e) => problems.push(format!("{}: {e}", dir.display())),
             }
         }
         plan.extend(loaded.into_iter().map(Planned::Loaded));
