@@ -69,12 +69,26 @@ peer=()
 validate="adapters/validate/.venv/bin/python"
 [ -x "$validate" ] && peer=(--peer "$validate adapters/validate/adapter.py")
 
+# A server is never left behind, whatever ends this script (an error, Ctrl-C,
+# SIGTERM from a CI job's timeout): serve.sh stop ends it and everything it
+# started, also what daemonized out of its process group.
+serving=""
+stop_serving() {
+  [ -n "$serving" ] && adapters/producers/serve.sh stop "$serving" "$work"
+  serving=""
+}
+trap stop_serving EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 records=() missing=() port=18700
 for name in "${all[@]}"; do
   port=$((port + 1))
   if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
   say "$name ..."
+  serving="$name"
   if ! why="$(adapters/producers/serve.sh start "$name" "$port" "$work" 2>&1)"; then
+    serving=""
     say "$name: $why"
     missing+=(--missing "$name=$why")
     status=1
@@ -92,7 +106,7 @@ for name in "${all[@]}"; do
     done
   done < <(plan "$name")
   record "http://127.0.0.1:$port/" producer "$work/$name.suite.jsonl"
-  adapters/producers/serve.sh stop "$name" "$work"
+  stop_serving
   say "$name: done"
 done
 

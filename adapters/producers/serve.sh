@@ -4,46 +4,79 @@
 #
 #   adapters/producers/serve.sh start NAME PORT DIR
 #       start NAME/server.py on 127.0.0.1:PORT in its own session (log in
-#       DIR/NAME.server.log, process id in DIR/NAME.pid), wait until its
-#       GET /versions answers (up to 180 s) and save that answer as
-#       DIR/NAME.versions.json. Exit 0 when it is up; 1 when it is not
-#       installed or did not come up (then it is stopped again).
+#       DIR/NAME.server.log, process id in DIR/NAME.pid, the marker of its
+#       processes in DIR/NAME.mark), wait until its GET /versions answers
+#       (up to 180 s) and save that answer as DIR/NAME.versions.json.
+#       Exit 0 when it is up; 1 when it is not installed or did not come up
+#       (then it is stopped again).
 #   adapters/producers/serve.sh stop NAME DIR
-#       end the server's whole process group (TERM, then KILL after 10 s);
-#       exit 1 only if it is still there after that.
+#       end the server's whole process group and every process carrying
+#       its marker, also one that daemonized out of the group (TERM, then
+#       KILL after 10 s); exit 1 only if one is still there after that.
+# AGUI_PRODUCERS_DIR names another folder of producers (NAME/server.py,
+# NAME/.venv/bin/python) [default: this script's folder].
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+producers="${AGUI_PRODUCERS_DIR:-$here}"
+
+# The server and all it starts inherit AGUI_PRODUCER_SERVER=<mark> in their
+# environment; a process that daemonizes (a double fork and setsid) leaves
+# the process group but keeps the mark.
+members() { # PGID MARK: the pids of the group and of every marked process
+  local pgid="$1" mark="$2" e p
+  if [ -n "$pgid" ]; then
+    ps -eo pid=,pgid= | awk -v g="$pgid" '$2 == g { print $1 }'
+  fi
+  if [ -n "$mark" ]; then
+    for e in /proc/[0-9]*/environ; do
+      p="${e#/proc/}"; p="${p%/environ}"
+      [ "$p" = "$$" ] && continue
+      grep -qzxF "AGUI_PRODUCER_SERVER=$mark" "$e" 2>/dev/null && echo "$p"
+    done
+  fi
+}
+
+signal_all() { # SIGNAL PGID MARK
+  local p
+  for p in $(members "$2" "$3"); do kill "-$1" "$p" 2>/dev/null; done
+}
 
 stop() { # NAME DIR
-  local pidfile="$2/$1.pid" pid
-  [ -f "$pidfile" ] || return 0
-  pid="$(cat "$pidfile")"
-  rm -f "$pidfile"
-  kill -TERM -- "-$pid" 2>/dev/null || return 0
+  local pidfile="$2/$1.pid" markfile="$2/$1.mark" pid="" mark=""
+  [ -f "$pidfile" ] && pid="$(cat "$pidfile")"
+  [ -f "$markfile" ] && mark="$(cat "$markfile")"
+  rm -f "$pidfile" "$markfile"
+  [ -n "$pid$mark" ] || return 0
+  signal_all TERM "$pid" "$mark"
   for _ in $(seq 1 100); do
-    kill -0 -- "-$pid" 2>/dev/null || return 0
+    [ -z "$(members "$pid" "$mark")" ] && return 0
     sleep 0.1
   done
-  kill -KILL -- "-$pid" 2>/dev/null || return 0
-  sleep 0.5
-  ! kill -0 -- "-$pid" 2>/dev/null
+  signal_all KILL "$pid" "$mark"
+  for _ in $(seq 1 20); do
+    [ -z "$(members "$pid" "$mark")" ] && return 0
+    sleep 0.1
+  done
+  return 1
 }
 
 start() { # NAME PORT DIR
   local name="$1" port="$2" dir="$3"
-  local python="$here/$name/.venv/bin/python"
+  local python="$producers/$name/.venv/bin/python" mark="$name-$$-$RANDOM$RANDOM"
   if [ ! -x "$python" ]; then
     echo "not installed (adapters/producers/install.sh $name)" >&2
     return 1
   fi
   mkdir -p "$dir"
-  (cd "$root" && exec setsid "$python" "$here/$name/server.py" "$port" >"$dir/$name.server.log" 2>&1 </dev/null) &
+  echo "$mark" >"$dir/$name.mark"
+  (cd "$root" && AGUI_PRODUCER_SERVER="$mark" exec setsid "$python" "$producers/$name/server.py" "$port" \
+    >"$dir/$name.server.log" 2>&1 </dev/null) &
   echo $! >"$dir/$name.pid"
   for _ in $(seq 1 360); do
     if ! kill -0 "$(cat "$dir/$name.pid")" 2>/dev/null; then
       echo "the server exited (see $dir/$name.server.log)" >&2
-      rm -f "$dir/$name.pid"
+      stop "$name" "$dir"
       return 1
     fi
     if curl -fsS --max-time 5 "http://127.0.0.1:$port/versions" -o "$dir/$name.versions.json" 2>/dev/null; then
@@ -59,5 +92,5 @@ start() { # NAME PORT DIR
 case "${1:-}" in
   start) [ $# -eq 4 ] || { echo "usage: serve.sh start NAME PORT DIR" >&2; exit 2; }; start "$2" "$3" "$4" ;;
   stop) [ $# -eq 3 ] || { echo "usage: serve.sh stop NAME DIR" >&2; exit 2; }; stop "$2" "$3" ;;
-  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

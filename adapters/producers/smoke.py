@@ -6,7 +6,8 @@ a loopback port, POST the text scenario with `agui-conform check --url`,
 and expect HTTP 200, verdict accept, and a stream that opens with
 RUN_STARTED and ends with RUN_FINISHED (what the scripted text scenario
 produces by construction). The server is started and stopped by
-serve.sh (its whole process group is always ended).
+serve.sh (its process group and every process carrying its marker are
+always ended, also on SIGTERM or Ctrl-C).
 
 Usage: adapters/producers/smoke.py [--bin target/debug/agui-conform] [--port 18790] [NAME ...]
 Prints one line per check and ends with 'N passed, N failed'.
@@ -15,6 +16,7 @@ Prints one line per check and ends with 'N passed, N failed'.
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -71,6 +73,9 @@ def smoke(name, binary, port, results):
 
 
 def main():
+    # SIGTERM (a CI job's timeout) unwinds like Ctrl-C: the `finally` of
+    # smoke() stops the server, and serve.sh ends all it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "debug", "agui-conform"))
     ap.add_argument("--port", type=int, default=18790)

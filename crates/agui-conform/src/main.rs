@@ -64,6 +64,8 @@ fn main() -> ExitCode {
         Some(Command::Report(a)) => cmd::report::run(a),
         None => cmd::run::run(cmd::run::Args::default()),
     };
+    // Whatever an implementation left running dies with the command.
+    agui_harness::subprocess::cleanup::kill_leftovers();
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -132,3 +132,37 @@ fn an_implementation_that_does_not_start_is_incomplete() {
     assert_eq!(out.status.code(), Some(3), "{s}");
     assert_eq!(s["status"], "incomplete");
 }
+
+/// `--time` is a bound: with an implementation that hangs on every case
+/// and a case limit of half the time, the campaign (its shrinking and the
+/// question in flight included) ends within the time plus 3 s (the stop
+/// grace, 1 s, and the process's start and end), and says what it cut.
+#[test]
+fn time_bounds_the_campaign_with_a_hanging_implementation() {
+    let d = Dir::new("fuzz-time");
+    let imp = format!("{} '\"cmd\":\"run\"' hang", d.script("imp.sh", &script()));
+    let t = std::time::Instant::now();
+    let (out, s) = fuzz(&[
+        "--impl",
+        &imp,
+        "--time",
+        "4s",
+        "--timeout-ms",
+        "2000",
+        "--seed",
+        "3",
+    ]);
+    let took = t.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(4 + 3),
+        "took {took:?}: {s}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{s}");
+    // The first case hung (ERRORED after 2 s); shrinking it met the time.
+    assert_eq!(s["scores"]["ERRORED"], 1, "{s}");
+    let cut = s["cut"].to_string();
+    assert!(
+        cut.contains("shrinking stopped when the time ran out"),
+        "{s}"
+    );
+}

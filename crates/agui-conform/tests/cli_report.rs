@@ -481,3 +481,45 @@ fn a_producer_run_record_matches_its_schema() {
     assert_eq!(last["totals"]["FAIL"], 1);
     assert_eq!(last["rules"]["attribution.null"]["FAIL"], 1);
 }
+
+/// A record whose run was killed mid-write (its last line cut, here inside
+/// a case line) is reported from its whole lines: the report is written,
+/// says what was cut (and so does stderr), and the exit status is 3.
+#[test]
+fn a_cut_record_is_reported_from_its_whole_lines() {
+    let d = dir("cut");
+    let text = std::fs::read_to_string(fixtures().join("impl-a.jsonl")).unwrap();
+    let third = text.match_indices('\n').nth(1).unwrap().0 + 1;
+    let cut = d.join("cut.jsonl");
+    std::fs::write(&cut, &text.as_bytes()[..third + 40]).unwrap();
+    let md = d.join("report.md");
+    let html = d.join("report.html");
+    let out = agui(&[
+        "report",
+        cut.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("its last line (line 3, 40 bytes) was cut mid-write and is left out"),
+        "{stderr}"
+    );
+    let md = std::fs::read_to_string(md).unwrap();
+    assert!(
+        md.contains("the record ends without a footer** and its last line (line 3, 40 bytes) was cut mid-write and is left out (the run was cut short): reported from the 1 case line(s) written whole"),
+        "{md}"
+    );
+    assert!(html.is_file());
+    // A whole record still exits 0.
+    let out = agui(&[
+        "report",
+        fixtures().join("impl-a.jsonl").to_str().unwrap(),
+        "--markdown",
+        d.join("whole.md").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+}

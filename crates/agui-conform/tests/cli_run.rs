@@ -233,3 +233,89 @@ fn a_signal_mid_run_kills_the_implementation_and_writes_reports() {
         assert!(Path::new(&junit).exists());
     }
 }
+
+/// One answer per case: an implementation that answers a case twice (the
+/// second answer 200 ms later, while the next case runs; for the last
+/// case, after `stop`) gets that case ERRORED for it, and the case lines
+/// of `--format json`, the record's case lines, the summary and the
+/// record's footer all say the same.
+#[test]
+fn a_case_answered_twice_is_errored_alike_in_every_output() {
+    let d = Dir::new("run-twice");
+    let twice = "    *'after-error-interleaved'*|*'after-error-run-finished'*) \
+        seq=$(printf '%s' \"$line\" | sed 's/^[^0-9]*\"seq\":\\([0-9]*\\).*/\\1/')\n       \
+        echo \"{\\\"seq\\\":$seq,\\\"result\\\":{\\\"verdict\\\":\\\"reject\\\",\\\"index\\\":2}}\"; sleep 0.2\n       \
+        echo \"{\\\"seq\\\":$seq,\\\"result\\\":{\\\"verdict\\\":\\\"reject\\\",\\\"index\\\":2}}\" ;;\n";
+    let imp = d.script("imp.sh", &accept_all("twice", twice));
+    let record = d.path("run.jsonl");
+    let out = run(&[
+        "--suite",
+        "quick",
+        "--filter",
+        "run/after-error",
+        "--impl",
+        &imp,
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (cases, summary) = lines.split_at(lines.len() - 1);
+    let scores = |cases: &[Value]| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = cases
+            .iter()
+            .map(|c| {
+                (
+                    c["id"].as_str().unwrap().to_owned(),
+                    c["score"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let printed = scores(cases);
+    assert_eq!(
+        printed,
+        [
+            ("run/after-error".to_owned(), "WARN".to_owned()),
+            (
+                "run/after-error-interleaved".to_owned(),
+                "ERRORED".to_owned()
+            ),
+            (
+                "run/after-error-run-finished".to_owned(),
+                "ERRORED".to_owned()
+            ),
+        ]
+    );
+    for c in cases.iter().filter(|c| c["score"] == "ERRORED") {
+        let reason = c["got"]["errored"]["reason"].as_str().unwrap_or("");
+        assert!(reason.starts_with("answered twice"), "{c}");
+    }
+    assert_eq!(
+        summary[0]["summary"]["scores"]["ERRORED"], 2,
+        "{}",
+        summary[0]
+    );
+    assert_eq!(summary[0]["summary"]["scores"]["WARN"], 1, "{}", summary[0]);
+    let kept: Vec<Value> = std::fs::read_to_string(&record)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let case_lines: Vec<Value> = kept
+        .iter()
+        .filter(|l| l["kind"] == "case")
+        .cloned()
+        .collect();
+    assert_eq!(scores(&case_lines), printed);
+    let footer = kept.last().unwrap();
+    assert_eq!(footer["kind"], "footer");
+    assert_eq!(footer["totals"]["ERRORED"], 2, "{footer}");
+    assert_eq!(footer["totals"]["WARN"], 1, "{footer}");
+}

@@ -186,6 +186,19 @@ pub trait Instrumented: Implementation + sealed::Sealed {
     fn late_errors(&mut self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// From now on every start and every case ends at `deadline` at the
+    /// latest (a campaign's `--time`). In process nothing can be cut: the
+    /// default ignores it.
+    fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        let _ = deadline;
+    }
+
+    /// Whether the last case was cut at the deadline (not answered: its
+    /// outcome is no verdict on the implementation), clearing the flag.
+    fn take_cut(&mut self) -> bool {
+        false
+    }
 }
 
 pub(crate) use sealed::Sealed;

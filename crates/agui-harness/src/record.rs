@@ -12,7 +12,9 @@
 //! lines ([`producer`]), and the same footer.
 
 pub mod producer;
+pub mod writer;
 
+use crate::implementation::ImplInfo;
 use crate::report::{describe_expected, last_lines, message, rule_label, stderr};
 use crate::runner::{CaseResult, RunResult, Tally};
 use crate::score::Score;
@@ -39,7 +41,8 @@ pub struct Header {
     pub catalogue: String,
     /// The version of agui-conform that made the record.
     pub agui_conform: String,
-    /// When the run ended, RFC 3339 UTC.
+    /// When the run started (the record is written as it goes), RFC 3339
+    /// UTC.
     pub date: String,
     /// The number of cases the suite holds (after `--filter`).
     pub cases: usize,
@@ -260,8 +263,26 @@ pub fn render(
             out.push('\n');
         }
     };
-    let i = &run.implementation;
-    push(Line::Header(Header {
+    push(Line::Header(header(
+        &run.implementation,
+        &run.suite,
+        cases.len(),
+        meta,
+    )));
+    for r in &run.results {
+        push(Line::Case(case_line(
+            r,
+            &cases[r.case],
+            shrunk.get(&r.case),
+        )));
+    }
+    push(Line::Footer(footer(run, cases)));
+    out
+}
+
+/// The header of a record of `suite` (`cases` cases) run on `i`.
+pub fn header(i: &ImplInfo, suite: &str, cases: usize, meta: &Meta) -> Header {
+    Header {
         format: FORMAT.to_owned(),
         implementation: Implementation {
             name: i.name.clone(),
@@ -274,21 +295,18 @@ pub fn render(
                 .map(str::to_owned)
                 .collect(),
         },
-        suite: run.suite.clone(),
+        suite: suite.to_owned(),
         catalogue: CATALOGUE.to_owned(),
         agui_conform: meta.agui_conform.clone(),
         date: meta.date.clone(),
-        cases: cases.len(),
+        cases,
         producer: None,
-    }));
-    for r in &run.results {
-        push(Line::Case(case_line(
-            r,
-            &cases[r.case],
-            shrunk.get(&r.case),
-        )));
     }
-    push(Line::Footer(Footer {
+}
+
+/// The footer of a run over `cases` (whole or summaries).
+pub fn footer(run: &RunResult, cases: &[SuiteCase]) -> Footer {
+    Footer {
         totals: Totals::of(&run.total()),
         rules: run
             .per_rule(cases)
@@ -301,15 +319,53 @@ pub fn render(
         incidents: run.incidents.clone(),
         problems: run.problems.clone(),
         elapsed_ms: u64::try_from(run.elapsed.as_millis()).unwrap_or(u64::MAX),
-    }));
-    out
+    }
 }
 
-fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
+/// Whether a case's line keeps its stream: unless it passed or was skipped.
+fn drawn(r: &CaseResult) -> bool {
+    !matches!(r.scored.score, Score::Pass | Score::Skipped)
+}
+
+/// A stream as [`Stream`] writes it, borrowed.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum StreamRef<'a> {
+    Events(&'a [Value]),
+    Lines(&'a [String]),
+}
+
+/// The line of one settled case as text, its stream written from the case
+/// without a copy of it (the same text as serialising [`case_line`]'s
+/// [`Line::Case`], the stream last).
+pub fn case_text(r: &CaseResult, c: &SuiteCase) -> serde_json::Result<String> {
+    let mut text = serde_json::to_vec(&Line::Case(line_of(r, c, None, false)))?;
+    if drawn(r) {
+        // `{"kind":"case",…}` takes `"stream"` as its last key.
+        text.pop();
+        text.extend_from_slice(b",\"stream\":");
+        match &c.lines {
+            Some(lines) => serde_json::to_writer(&mut text, &StreamRef::Lines(lines))?,
+            None => serde_json::to_writer(&mut text, &StreamRef::Events(&c.events))?,
+        }
+        text.push(b'}');
+    }
+    // serde_json writes UTF-8: no copy is made here.
+    String::from_utf8(text).map_err(|e| serde_json::Error::io(std::io::Error::other(e)))
+}
+
+/// The line of one settled case (its stream kept unless it passed or was
+/// skipped).
+pub fn case_line(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>) -> Case {
+    line_of(r, c, shrunk, true)
+}
+
+/// [`case_line`], its stream left out unless `with_stream`.
+fn line_of(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>, with_stream: bool) -> Case {
     let e = &c.expected;
     let score = r.scored.score;
-    let drawn = !matches!(score, Score::Pass | Score::Skipped);
-    let stream = drawn.then(|| match &c.lines {
+    let drawn = drawn(r);
+    let stream = (drawn && with_stream).then(|| match &c.lines {
         Some(lines) => Stream::Lines(lines.clone()),
         None => Stream::Events(c.events.clone()),
     });
@@ -393,9 +449,83 @@ pub struct Record {
     pub scenarios: Vec<producer::Scenario>,
     /// `None` when the record was cut short (the run was killed).
     pub footer: Option<Footer>,
+    /// The record's last line was cut (not ended by a line break, and not
+    /// a whole record line): left out.
+    pub cut: Option<Cut>,
+}
+
+/// A last line cut in the middle (a run killed while writing it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cut {
+    /// Its line number (1-based).
+    pub line: usize,
+    /// The bytes of it that were written.
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for Cut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "its last line (line {}, {} bytes) was cut mid-write and is left out",
+            self.line, self.bytes
+        )
+    }
+}
+
+/// One line of a record file, read.
+fn read_line(line: &str, n: usize) -> Result<Line, String> {
+    // The workspace's parser: a stream may nest deeper than serde_json's
+    // recursion limit, and keep numbers like 1e400.
+    let value = agui_model::json::parse(line, &agui_model::json::ParseOptions::default())
+        .map_err(|e| format!("line {n}: {e}"))?
+        .value;
+    serde_json::from_value(value).map_err(|e| format!("line {n}: {e}"))
 }
 
 impl Record {
+    /// Reads a record from its bytes, as [`Record::parse`] does, except
+    /// that a last line that is not ended by a line break and is not a
+    /// whole record line (cut mid-write, maybe inside a UTF-8 character)
+    /// is left out and said in [`Record::cut`]. Every other line must be
+    /// whole: a bad line before the last is an error naming it.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Record, String> {
+        let (whole, tail) = match bytes.iter().rposition(|b| *b == b'\n') {
+            Some(i) => bytes.split_at(i + 1),
+            None => (&[][..], bytes),
+        };
+        let text = std::str::from_utf8(whole).map_err(|e| {
+            let line = whole[..e.valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count()
+                + 1;
+            format!("line {line}: not UTF-8")
+        })?;
+        let line_no = text.lines().count() + 1;
+        let last = std::str::from_utf8(tail)
+            .ok()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| read_line(t, line_no));
+        match last {
+            // A last line written whole, only without its line break.
+            Some(Ok(_)) => {
+                let all = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+                Record::parse(all)
+            }
+            None if tail.iter().all(u8::is_ascii_whitespace) => Record::parse(text),
+            // Cut: the whole lines are the record.
+            _ => {
+                let mut r = Record::parse(text)?;
+                r.cut = Some(Cut {
+                    line: line_no,
+                    bytes: tail.len(),
+                });
+                Ok(r)
+            }
+        }
+    }
+
     /// Reads a record from its text. Blank lines are ignored; anything
     /// else that is not a record line is an error naming its line.
     pub fn parse(text: &str) -> Result<Record, String> {
@@ -407,13 +537,7 @@ impl Record {
             if line.trim().is_empty() {
                 continue;
             }
-            // The workspace's parser: a stream may nest deeper than
-            // serde_json's recursion limit, and keep numbers like 1e400.
-            let value = agui_model::json::parse(line, &agui_model::json::ParseOptions::default())
-                .map_err(|e| format!("line {}: {e}", n + 1))?
-                .value;
-            let parsed: Line =
-                serde_json::from_value(value).map_err(|e| format!("line {}: {e}", n + 1))?;
+            let parsed = read_line(line, n + 1)?;
             match (parsed, &header) {
                 (Line::Header(h), None) => header = Some(h),
                 (Line::Header(_), Some(_)) => {
@@ -439,6 +563,7 @@ impl Record {
             cases,
             scenarios,
             footer,
+            cut: None,
         })
     }
 
@@ -506,6 +631,65 @@ mod tests {
         assert_eq!(rfc3339(11_016 * 86_400 + 45_296), "2000-02-29T12:34:56Z");
         // 2026-12-03 00:00:00 UTC: 20790 days.
         assert_eq!(rfc3339(20_790 * 86_400), "2026-12-03T00:00:00Z");
+    }
+
+    /// A header, a case line and a footer, as `run --record` writes them.
+    fn whole() -> String {
+        let header = r#"{"kind":"header","format":"agui-conform-run-record/1","implementation":{"name":"é","capabilities":["verdict"]},"suite":"s","catalogue":"c","agui_conform":"0","date":"d","cases":2}"#;
+        let case = r#"{"kind":"case","id":"a/b","group":"valid","expected":{"verdict":"accept","text":"accept"},"answer":{"verdict":"accept"},"score":"PASS","message":"ééé","elapsed_us":1}"#;
+        let footer = r#"{"kind":"footer","totals":{"PASS":2,"FAIL":0,"WARN":0,"INFO":0,"SKIPPED":0,"ERRORED":0},"rules":{},"status":"passed","exit_status":0,"elapsed_ms":1}"#;
+        format!(
+            "{header}\n{case}\n{}\n{footer}\n",
+            case.replace("a/b", "a/c")
+        )
+    }
+
+    #[test]
+    fn a_cut_last_line_is_left_out_and_said() {
+        let text = whole();
+        let r = Record::parse_bytes(text.as_bytes()).unwrap();
+        assert_eq!((r.cases.len(), r.cut, r.footer.is_some()), (2, None, true));
+        // Without its last line break, a whole line is still whole.
+        let r = Record::parse_bytes(text.trim_end().as_bytes()).unwrap();
+        assert_eq!((r.cases.len(), r.cut, r.footer.is_some()), (2, None, true));
+        // Cut anywhere inside the third line (also inside an `é`): the
+        // first case is kept, the second left out, no footer.
+        let third = text.match_indices('\n').nth(1).unwrap().0 + 1;
+        let end = text.match_indices('\n').nth(2).unwrap().0;
+        for at in third + 1..end {
+            let r = Record::parse_bytes(&text.as_bytes()[..at]).unwrap();
+            assert_eq!(r.cases.len(), 1, "cut at {at}");
+            assert_eq!(
+                r.cut,
+                Some(Cut {
+                    line: 3,
+                    bytes: at - third
+                }),
+                "cut at {at}"
+            );
+            assert!(r.footer.is_none());
+        }
+        // Cut right after a line break: nothing is cut, the footer is missing.
+        let r = Record::parse_bytes(&text.as_bytes()[..third]).unwrap();
+        assert_eq!((r.cases.len(), r.cut), (1, None));
+    }
+
+    #[test]
+    fn only_the_last_line_may_be_cut() {
+        let text = whole();
+        let lines: Vec<&str> = text.lines().collect();
+        let broken = format!(
+            "{}\n{}\n{{\"kind\":\"ca\n{}\n",
+            lines[0], lines[1], lines[3]
+        );
+        let err = Record::parse_bytes(broken.as_bytes()).unwrap_err();
+        assert!(err.starts_with("line 3:"), "{err}");
+        // Not UTF-8 before the last line: refused, naming the line.
+        let mut bytes = text.clone().into_bytes();
+        let at = text.find("ééé").unwrap();
+        bytes[at] = 0xff;
+        let err = Record::parse_bytes(&bytes).unwrap_err();
+        assert_eq!(err, "line 2: not UTF-8");
     }
 
     #[test]

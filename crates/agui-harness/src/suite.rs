@@ -120,6 +120,32 @@ impl SuiteCase {
         self.expected.first.map(|(r, _)| r).or(self.obligation)
     }
 
+    /// The case without its stream (its expectation whole).
+    pub fn without_stream(self) -> SuiteCase {
+        SuiteCase {
+            events: Vec::new(),
+            lines: None,
+            ..self
+        }
+    }
+
+    /// The case without its stream and expected projection: what the
+    /// reports of a run need once its own lines are written (a streamed run
+    /// keeps only this; `expected.events` still says how long it was).
+    pub fn summary(&self) -> SuiteCase {
+        let mut expected = self.expected.clone();
+        expected.projection = None;
+        SuiteCase {
+            id: self.id.clone(),
+            description: self.description.clone(),
+            events: Vec::new(),
+            lines: None,
+            expected,
+            obligation: self.obligation,
+            origin: self.origin.clone(),
+        }
+    }
+
     /// From a corpus case.
     pub fn from_corpus(case: agui_corpus::Case, path: PathBuf) -> Result<SuiteCase, String> {
         let expected = Expected::from_case(&case)?;
@@ -313,6 +339,74 @@ impl Suite {
         }
         (plan, problems)
     }
+
+    /// The plan of [`Suite::plan`] with nothing read that can wait: a
+    /// corpus folder on disk is listed, its files read one at a time when
+    /// a case is taken ([`Planned::File`]; a file that is not a valid case
+    /// is then a problem of the run); only `filter`'s cases (by id).
+    pub fn plan_lazily(&self, filter: Option<&str>) -> (Vec<Planned>, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut loaded = Vec::new();
+        let mut plan = Vec::new();
+        for d in &self.file.corpus.dirs {
+            let dir = self.base.join(d);
+            if agui_assets::resolve(&dir).is_some() {
+                // Built in: already in memory.
+                load_corpus(&dir, &mut loaded, &mut problems);
+                continue;
+            }
+            match list_case_files(&dir) {
+                Ok(files) => plan.extend(files.into_iter().map(|rel| Planned::File {
+                    id: agui_corpus::load::id_for_path(&rel),
+                    path: dir.join(&rel),
+                    rel,
+                })),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    problems.push(format!("corpus folder {} not found", dir.display()));
+                }
+                Err(e) => problems.push(format!("{}: {e}", dir.display())),
+            }
+        }
+        plan.extend(loaded.into_iter().map(Planned::Loaded));
+        plan.sort_by_key(Planned::id);
+        if let Some(g) = &self.file.generated {
+            plan_generated(g, &mut plan, &mut problems);
+        }
+        if let Some(f) = filter {
+            plan.retain(|p| p.id().contains(f));
+        }
+        (plan, problems)
+    }
+}
+
+/// The case files under `dir` (`*.json` but `*.schema.json`, as the corpus
+/// loader takes them), relative to it, sorted.
+fn list_case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(base, &path, out)?;
+            } else if path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.ends_with(".json") && !n.ends_with(".schema.json"))
+            {
+                out.push(path.strip_prefix(base).unwrap_or(&path).to_path_buf());
+            }
+        }
+        Ok(())
+    }
+    if !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "not found",
+        ));
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    out.sort();
+    Ok(out)
 }
 
 /// The names of the built-in suites (`suites/*.toml` of `agui_assets`).
@@ -360,13 +454,24 @@ pub fn local_names() -> Vec<String> {
 #[allow(clippy::large_enum_variant)]
 pub enum Planned {
     Loaded(SuiteCase),
-    Generated { seed: u64, mode: GenMode },
+    /// A corpus case file on disk, read when the case is taken.
+    File {
+        id: String,
+        path: PathBuf,
+        /// Its path under the corpus folder (which fixes its id).
+        rel: PathBuf,
+    },
+    Generated {
+        seed: u64,
+        mode: GenMode,
+    },
 }
 
 impl Planned {
     pub fn id(&self) -> String {
         match self {
             Planned::Loaded(c) => c.id.clone(),
+            Planned::File { id, .. } => id.clone(),
             Planned::Generated { seed, mode } => mode.case_id("gen", *seed),
         }
     }
@@ -374,9 +479,26 @@ impl Planned {
     pub fn materialize(self) -> Result<SuiteCase, String> {
         match self {
             Planned::Loaded(c) => Ok(c),
+            Planned::File { path, rel, .. } => read_case_file(&path, &rel),
             Planned::Generated { seed, mode } => generated::generate(seed, mode),
         }
     }
+}
+
+/// One corpus case file, checked as the corpus loader checks a file
+/// ([`agui_corpus::load::parse_case`]).
+fn read_case_file(path: &Path, rel: &Path) -> Result<SuiteCase, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let raw = agui_corpus::load::parse_file(&text)?;
+    drop(text);
+    let case = agui_corpus::load::parse_case(rel, raw).map_err(|faults| {
+        faults
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    SuiteCase::from_corpus(case, path.to_path_buf())
 }
 
 /// Reads every case under `dir` with the corpus's own loader

@@ -384,3 +384,72 @@ fn a_forked_child_of_a_one_shot_process_does_not_outlive_its_case() {
     let all: Vec<u32> = pids.iter().flat_map(|(a, b)| [*a, *b]).collect();
     assert!(all_gone(&all), "still running: {all:?}");
 }
+
+/// Limits long enough that only prompt detection can pass the time check.
+fn patient() -> agui_harness::subprocess::Timeouts {
+    agui_harness::subprocess::Timeouts {
+        start: Duration::from_secs(20),
+        case: Duration::from_secs(20),
+        stop: Duration::from_millis(500),
+    }
+}
+
+/// A process that closes its stdin, exits while something it started
+/// holds stdout, or crashes, is reported as what it did within the stop
+/// grace, not as a hang after the whole case limit.
+#[test]
+fn a_closed_stdin_an_exit_and_a_crash_are_seen_at_once() {
+    for (behaviour, want) in [
+        (
+            "close-stdin@b",
+            "the process closed its stdin and did not answer (still running)",
+        ),
+        (
+            "exit-leaving-stdout@b",
+            "the process exited (exit status 0) without answering; a process it started kept stdout open",
+        ),
+        ("crash@b", "the process closed stdout (killed by signal 6)"),
+    ] {
+        let mut imp = agui_harness::subprocess::Persistent::new(
+            spawn(&format!("{FAKE} {behaviour}")),
+            patient(),
+        );
+        let t = Instant::now();
+        let r = run(&mut imp, &three());
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{behaviour}: took {:?}",
+            t.elapsed()
+        );
+        assert_eq!(
+            scores(&r),
+            [Score::Pass, Score::Errored, Score::Pass],
+            "{behaviour}"
+        );
+        let e = errored(&r, 1);
+        assert_eq!(e.reason, want, "{behaviour}");
+        if behaviour != "exit-leaving-stdout@b" {
+            let tail = e.stderr_tail.unwrap_or_default();
+            assert!(tail.contains("on seq 2"), "{behaviour}: {tail}");
+        }
+    }
+}
+
+/// The same in one-shot mode, where a process may stop reading early
+/// (it answers from a prefix): only its exit is watched.
+#[test]
+fn a_one_shot_exit_is_seen_at_once() {
+    let info = ImplInfo::new("fake", "", "", Capabilities::default());
+    let mut imp = OneShot::new(
+        spawn(&format!("{FAKE} --one-shot exit-leaving-stdout")),
+        patient(),
+        info,
+    );
+    let t = Instant::now();
+    let r = run(&mut imp, &[valid("a")]);
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert_eq!(
+        errored(&r, 0).reason,
+        "the process exited (exit status 0) without a result; a process it started kept stdout open"
+    );
+}

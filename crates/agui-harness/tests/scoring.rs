@@ -241,7 +241,7 @@ fn junit_and_markdown() {
     assert!(md.contains("| `must/late` | FAIL |"), "{md}");
     assert!(md.contains("| `should/accepted` | WARN |"), "{md}");
     assert!(
-        md.contains("| [ag-ui][enforce] Removed m1 | [ag-ui][enforce] Removed m1 |"),
+        md.contains(r"| \[ag-ui\]\[enforce\] Removed m1 | \[ag-ui\]\[enforce\] Removed m1 |"),
         "{md}"
     );
 }

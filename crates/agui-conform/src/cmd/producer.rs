@@ -416,6 +416,11 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         write_record(
             path, url, &name, args, &inputs, &results, status, incomplete, started,
         )?;
+        // A signal while the `--peer` judged the streams (it was killed):
+        // the run was stopped all the same.
+        if let (None, Some(sig)) = (&interrupted, super::signals::received()) {
+            return Ok(u8::try_from(128 + sig).unwrap_or(u8::MAX));
+        }
     }
     Ok(status)
 }

@@ -1,6 +1,9 @@
 //! `agui-conform report RECORD…`: merges run records (`run --record`) into
 //! the conformance report, implementations side by side, as Markdown
-//! and/or one self-contained HTML page.
+//! and/or one self-contained HTML page. Exit status 0; 3 when a record is
+//! incomplete (no footer; maybe its last line cut, which is left out:
+//! `Record::parse_bytes`), the report being written all the same; 2 on
+//! errors.
 
 use agui_harness::record::{Record, Shrunk};
 use agui_harness::report::conformance::{self, Notes};
@@ -56,16 +59,32 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         );
     }
     let mut records = Vec::new();
+    // A record cut short (its run killed, maybe mid-line) is reported from
+    // its whole lines, said here and in the report; the exit status is 3.
+    let mut incomplete = false;
     for path in &args.records {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let record = Record::parse(&text)
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let record = Record::parse_bytes(&bytes)
             .map_err(|e| anyhow::anyhow!("{}: not a run record: {e}", path.display()))?;
+        if let Some(cut) = record.cut {
+            eprintln!("agui-conform: {}: {cut}", path.display());
+        }
+        if record.footer.is_none() {
+            eprintln!(
+                "agui-conform: {}: no footer: the run was cut short; reporting its {} whole lines",
+                path.display(),
+                record.cases.len() + record.scenarios.len()
+            );
+            incomplete = true;
+        }
         records.push(record);
     }
+    let status = if incomplete { 3 } else { 0 };
     match records.iter().filter(|r| r.is_producer()).count() {
         0 => {}
-        n if n == records.len() => return super::report_producers::run(&args, &records),
+        n if n == records.len() => {
+            return super::report_producers::run(&args, &records).map(|code| code.max(status));
+        }
         _ => anyhow::bail!(
             "producer run records (`run --producer --record`) and consumer run records make different reports: give one kind"
         ),
@@ -119,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .unwrap_or_else(|| rules_href_from(p));
         write(p, &agui_view::report::render(&merged, &href))?;
     }
-    Ok(0)
+    Ok(status)
 }
 
 pub(super) fn write(path: &Path, text: &str) -> anyhow::Result<()> {

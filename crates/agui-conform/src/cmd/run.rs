@@ -1,8 +1,9 @@
 //! `agui-conform run`: runs a suite against an implementation (the built-in
 //! reference by default), scores it and reports.
 
+use agui_harness::ImplInfo;
 use agui_harness::report::{json, junit, markdown, terminal};
-use agui_harness::runner::run_cases_parallel;
+use agui_harness::runner::streamed::{Sink, run_plan};
 use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
 use agui_harness::suite::{Origin, SuiteCase};
@@ -98,8 +99,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         if args.html.is_some() {
             anyhow::bail!("--html draws a consumer run; not with --producer");
         }
-        // Before any thread starts: a signal then stops the scenario
-        // running and the reports of what ran are written.
+        // Before any thread starts: a signal then kills a `--peer`
+        // implementation and what it started, stops the scenario running,
+        // and the reports of what ran are written.
         super::signals::install();
         return super::producer::run_suite(url, &args);
     }
@@ -111,8 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     );
     let suite = Suite::find(args.suite.as_deref().unwrap_or("default"))?;
     let jobs = args.jobs.max(1);
-    let (cases, mut problems) = suite.cases_matching(args.filter.as_deref(), jobs);
-    if let (Some(f), true) = (&args.filter, cases.is_empty()) {
+    // Cases are read (or generated) one at a time, as they are run.
+    let (plan, mut problems) = suite.plan_lazily(args.filter.as_deref());
+    if let (Some(f), true) = (&args.filter, plan.is_empty()) {
         problems.push(format!("--filter `{f}` matches no case"));
     }
     let mut timeouts: Timeouts = suite.file.timeouts.to_timeouts();
@@ -131,11 +134,11 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         memory_limit: args.memory_limit_mb.map(|m| m << 20),
         max_line: None,
     };
-    let bar = if args.no_progress || cases.len() < 50 {
+    let bar = if args.no_progress || plan.len() < 50 {
         indicatif::ProgressBar::hidden()
     } else {
         let b = indicatif::ProgressBar::with_draw_target(
-            Some(cases.len() as u64),
+            Some(plan.len() as u64),
             indicatif::ProgressDrawTarget::stderr(),
         );
         if let Ok(style) =
@@ -145,25 +148,28 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         b
     };
-    let stdout = std::io::stdout();
-    let json_mode = args.format == Format::Json;
-    let on_case = |r: &CaseResult, c: &SuiteCase| {
-        bar.inc(1);
-        if r.scored.score.is_bad() {
-            bar.set_message(format!("{} {}", r.scored.score, c.id));
-        }
-        if json_mode {
-            let _ = writeln!(stdout.lock(), "{}", json::case_line(r, c));
-        }
+    // The record is written as the run goes (the `--html` page is made
+    // from it at the end); created first, so a path that cannot be
+    // written fails before any case runs.
+    let record_out = match (&args.record, &args.html) {
+        (Some(p), _) => Some(RecordOut::File(std::io::BufWriter::new(
+            std::fs::File::create(p)
+                .map_err(|e| anyhow::anyhow!("creating {}: {e}", p.display()))?,
+        ))),
+        (None, Some(_)) => Some(RecordOut::Memory(Vec::new())),
+        (None, None) => None,
     };
-    let mut run = run_cases_parallel(
-        &suite.name,
-        jobs,
-        &|| spec.build(),
-        &cases,
-        problems,
-        &on_case,
-    );
+    let sink = RunSink {
+        bar: &bar,
+        json: args.format == Format::Json,
+        stdout: std::io::stdout(),
+        record: record_out.map(|out| {
+            record::writer::Writer::new(out, &suite.name, plan.len(), record::Meta::now())
+        }),
+        defer_failures: args.save_failures.is_some(),
+    };
+    let streamed = run_plan(&suite.name, jobs, &|| spec.build(), plan, problems, &sink);
+    let (mut run, cases) = (streamed.run, streamed.cases);
     run.strict = args.strict;
     bar.finish_and_clear();
 
@@ -178,14 +184,21 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         imp.describe()?;
         let caps = run.implementation.capabilities;
         for r in &run.results {
-            let c = &cases[r.case];
             if r.scored.score != Score::Fail {
                 continue;
             }
-            let Origin::Generated { seed, mode } = c.origin else {
+            let Origin::Generated { seed, mode } = cases[r.case].origin else {
                 continue;
             };
-            match shrink::save_failure(&mut *imp, caps, c, Score::Fail, dir) {
+            // The run kept a summary of the case: generated again, the same.
+            let c = match agui_harness::generated::generate(seed, mode) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("could not save {}: {e}", cases[r.case].id);
+                    continue;
+                }
+            };
+            match shrink::save_failure(&mut *imp, caps, &c, Score::Fail, dir) {
                 Ok(s) => {
                     eprintln!(
                         "saved {} (seed {seed}, {}): {}",
@@ -195,7 +208,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                     );
                     if let Some(p) = &s.shrunk {
                         if let Some(kept) = super::report::read_shrunk(p) {
-                            shrunk.insert(r.case, kept);
+                            shrunk.insert(c.id.clone(), kept);
                         }
                         eprintln!(
                             "  shrunk {} → {} events: {}",
@@ -213,6 +226,19 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         run.incidents.extend(imp.shutdown());
     }
+    if let Some(w) = sink.record {
+        let out = w
+            .finish(&run.implementation, record::footer(&run, &cases), &shrunk)
+            .map_err(|e| anyhow::anyhow!("writing the run record: {e}"))?;
+        if let Some(page) = &args.html {
+            let text = match (out, &args.record) {
+                (RecordOut::Memory(bytes), _) => String::from_utf8(bytes)?,
+                (RecordOut::File(_), Some(p)) => std::fs::read_to_string(p)?,
+                (RecordOut::File(_), None) => String::new(),
+            };
+            super::report::write_html_of(&text, page)?;
+        }
+    }
 
     // The requested report files come first: they are written whatever
     // happens to stdout (a closed pipe, a second signal).
@@ -222,16 +248,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     if let Some(p) = &args.markdown {
         std::fs::write(p, markdown::render(&run, &cases))?;
     }
-    if args.record.is_some() || args.html.is_some() {
-        let text = record::render(&run, &cases, &record::Meta::now(), &shrunk);
-        if let Some(p) = &args.record {
-            std::fs::write(p, &text)?;
-        }
-        if let Some(p) = &args.html {
-            super::report::write_html_of(&text, p)?;
-        }
-    }
-    if json_mode {
+    let stdout = std::io::stdout();
+    if args.format == Format::Json {
         writeln!(stdout.lock(), "{}", json::summary_line(&run, &cases))?;
     } else {
         write!(
@@ -241,11 +259,74 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         )?;
     }
     if let Some(why) = run.incomplete() {
-        eprintln!("agui-conform: {why}");
+        eprintln!("agui-conform: {}", agui_harness::report::printable(&why));
     }
     // 128 + N after signal N, as a shell reports a process it killed.
     Ok(match agui_harness::subprocess::cleanup::interrupted() {
         Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
         None => run.status().exit_code(),
     })
+}
+
+/// Where the run record goes: its file, or memory for `--html` alone.
+enum RecordOut {
+    File(std::io::BufWriter<std::fs::File>),
+    Memory(Vec<u8>),
+}
+
+impl Write for RecordOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            RecordOut::File(f) => f.write(buf),
+            RecordOut::Memory(v) => v.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            RecordOut::File(f) => f.flush(),
+            RecordOut::Memory(_) => Ok(()),
+        }
+    }
+}
+
+/// What `run` does with each settled case: the progress bar, the JSON
+/// line, the record's line (deferred for a generated FAIL that
+/// `--save-failures` will shrink).
+struct RunSink<'a> {
+    bar: &'a indicatif::ProgressBar,
+    json: bool,
+    stdout: std::io::Stdout,
+    record: Option<record::writer::Writer<RecordOut>>,
+    defer_failures: bool,
+}
+
+impl Sink for RunSink<'_> {
+    fn started(&self, info: &ImplInfo) {
+        if let Some(w) = &self.record {
+            w.header(info);
+        }
+    }
+
+    fn case(&self, r: &CaseResult, c: &SuiteCase) {
+        self.bar.inc(1);
+        if r.scored.score.is_bad() {
+            self.bar.set_message(format!("{} {}", r.scored.score, c.id));
+        }
+        if self.json {
+            let _ = writeln!(self.stdout.lock(), "{}", json::case_line(r, c));
+        }
+        if let Some(w) = &self.record {
+            let defer = self.defer_failures
+                && r.scored.score == Score::Fail
+                && matches!(c.origin, Origin::Generated { .. });
+            w.case(r, c, defer);
+        }
+    }
+
+    fn lost(&self, index: usize) {
+        if let Some(w) = &self.record {
+            w.lost(index);
+        }
+    }
 }

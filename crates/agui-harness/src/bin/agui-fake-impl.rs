@@ -2,19 +2,25 @@
 //! of the agui-conform protocol, for the harness's own tests. Not an
 //! implementation to score.
 //!
-//! `agui-fake-impl [--one-shot] [--fork] [--caps a,b] BEHAVIOUR[@SUBSTR]`
+//! `agui-fake-impl [--one-shot] [--fork] [--daemon] [--caps a,b] BEHAVIOUR[@SUBSTR]`
 //!
 //! `--fork` first starts a child (`sleep 1000`, its stdout closed) and
 //! appends "OWN_PID CHILD_PID" to the file `$AGUI_FAKE_PIDFILE`: the
-//! harness must kill it with the implementation.
+//! harness must kill it with the implementation. `--daemon` first starts
+//! a daemon as a double fork does (`sleep 1000` in a session of its own,
+//! its parent gone at once, its stdio on /dev/null, the environment
+//! inherited): out of the process group, orphaned. Tests find it by a
+//! marker they put in the environment.
 //!
 //! With `@SUBSTR` the behaviour applies only to cases whose id contains
 //! SUBSTR; other cases are accepted. Behaviours:
 //! answers: `accept`, `reject:N[:RULE]`, `reject-end`, `projection:JSON`,
 //! `misname` (the reference model's verdict and index, a rule not violated
 //! there),
-//! `skip`, `self-error`; misbehaviours: `crash`, `hang`, `silent`,
-//! `garbage`, `silent-exit`, `wrong-seq`, `flood`, `no-read`, `alloc`
+//! `skip`, `self-error`, `sigblk` (rejects at 0, its message the signals it
+//! was started with blocked, `SigBlk` of /proc/self/status); misbehaviours: `crash`, `hang`, `silent`,
+//! `garbage`, `silent-exit`, `close-stdin` (closes stdin, then blocks),
+//! `wrong-seq`, `flood`, `no-read`, `alloc`
 //! (reserves 4 GiB at once, then blocks),
 //! `two-answers`, `late-second-answer` (the second 200 ms later),
 //! `exit-leaving-stdout` (starts a child that holds stdout open, exits
@@ -60,6 +66,17 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
             json!({"verdict": "reject", "index": 0, "message": arg})
         }
         "misname" => misnamed(events),
+        "sigblk" => {
+            // Which signals this process was started with blocked (Linux).
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            let mask = status
+                .lines()
+                .find_map(|l| l.strip_prefix("SigBlk:"))
+                .unwrap_or("?")
+                .trim()
+                .to_string();
+            json!({"verdict": "reject", "index": 0, "message": mask})
+        }
         "projection" => {
             json!({"verdict": "accept", "projection": serde_json::from_str::<Value>(arg).unwrap_or(Value::Null)})
         }
@@ -103,6 +120,14 @@ fn misbehave(name: &str, seq: &Value) {
             std::process::abort();
         }
         "hang" | "no-read" => sleep_forever(),
+        "close-stdin" => {
+            eprintln!("fake: closing stdin on seq {seq}");
+            // SAFETY: closing this process's own descriptor 0.
+            unsafe {
+                libc::close(0);
+            }
+            sleep_forever();
+        }
         "silent" => {}
         "garbage" => emit("this is not json"),
         "silent-exit" => std::process::exit(0),
@@ -185,11 +210,50 @@ fn spawn_sleeper(keep_stdout: bool) -> Option<u32> {
     Some(pid)
 }
 
+/// Fork, `setsid`, fork again, and exec `sleep 1000` with stdio on
+/// /dev/null in the grandchild; the middle process exits at once, so the
+/// sleeper is orphaned. Called while this process has one thread.
+fn daemonize_sleeper() {
+    let (Ok(prog), Ok(arg), Ok(null)) = (
+        std::ffi::CString::new("sleep"),
+        std::ffi::CString::new("1000"),
+        std::ffi::CString::new("/dev/null"),
+    ) else {
+        return;
+    };
+    let argv = [prog.as_ptr(), arg.as_ptr(), std::ptr::null()];
+    // SAFETY: between fork and exec/_exit only async-signal-safe calls are
+    // made, on data prepared before the fork; this process is
+    // single-threaded here.
+    unsafe {
+        let middle = libc::fork();
+        if middle == 0 {
+            libc::setsid();
+            if libc::fork() == 0 {
+                let fd = libc::open(null.as_ptr(), libc::O_RDWR);
+                for target in 0..3 {
+                    libc::dup2(fd, target);
+                }
+                libc::execvp(prog.as_ptr(), argv.as_ptr());
+                libc::_exit(127);
+            }
+            libc::_exit(0);
+        }
+        if middle > 0 {
+            let mut status = 0;
+            libc::waitpid(middle, &mut status, 0);
+        }
+    }
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let one_shot = take_flag(&mut args, "--one-shot");
     if take_flag(&mut args, "--fork") {
         let _ = spawn_sleeper(false);
+    }
+    if take_flag(&mut args, "--daemon") {
+        daemonize_sleeper();
     }
     let caps = take_value(&mut args, "--caps").unwrap_or_else(|| "verdict,index,rule".into());
     let spec = args.pop().unwrap_or_else(|| "accept".into());

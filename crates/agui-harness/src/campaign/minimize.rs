@@ -18,6 +18,7 @@ use crate::shrink::{ddmin, reference_agrees, reference_expectation};
 use crate::suite::SuiteCase;
 use agui_model::{RuleId, Verdict};
 use serde_json::Value;
+use std::time::Instant;
 
 /// What identifies a distinct failure: the rule the case tests (`None`
 /// for a valid stream) and the score.
@@ -43,6 +44,8 @@ pub struct Shrunk {
     /// The answer and the score's reason on the shrunk case.
     pub outcome: String,
     pub reason: String,
+    /// The deadline stopped shrinking before its budget did.
+    pub cut_short: bool,
 }
 
 /// The stream's size: events, or raw lines.
@@ -51,7 +54,8 @@ fn size(c: &SuiteCase) -> usize {
 }
 
 /// Shrinks `case` (made by `recipe`) that scored `sig` on `imp`, asking it
-/// at most `budget` times.
+/// at most `budget` times and never past `deadline` (a question in flight
+/// then is cut by the implementation, [`crate::implementation::Instrumented::set_deadline`]).
 pub fn shrink(
     imp: &mut dyn Implementation,
     info: &ImplInfo,
@@ -59,12 +63,29 @@ pub fn shrink(
     case: &SuiteCase,
     sig: Signature,
     budget: usize,
+    deadline: Option<Instant>,
 ) -> Shrunk {
     let mut tests = 0usize;
     let mut outcome = (String::new(), String::new());
+    let cut_short = std::cell::Cell::new(false);
+    // Questions actually asked (`tests` is also set to the budget to stop
+    // every loop when the time runs out).
+    let asked = std::cell::Cell::new(0usize);
     let mut still_fails = |c: &SuiteCase, tests: &mut usize, outcome: &mut (String, String)| {
+        if cut_short.get() || deadline.is_some_and(|d| Instant::now() >= d) {
+            // Out of time: every loop below stops at its budget check.
+            cut_short.set(true);
+            *tests = budget;
+            return false;
+        }
         *tests += 1;
+        asked.set(asked.get() + 1);
         let r = run_case(imp, info, c, 0);
+        if imp.instrumented().is_some_and(|x| x.take_cut()) {
+            cut_short.set(true);
+            *tests = budget;
+            return false;
+        }
         let same = signature(c, r.scored.score) == sig;
         if same {
             *outcome = (r.outcome.short(), r.scored.reason);
@@ -132,14 +153,16 @@ pub fn shrink(
         }
     }
     let (outcome, reason) = outcome;
+    let cut_short = cut_short.get();
     Shrunk {
         case: cur,
         recipe: rec,
         by_reference,
         note,
-        tests,
+        tests: asked.get(),
         outcome,
         reason,
+        cut_short,
     }
 }
 

@@ -142,6 +142,9 @@ pub struct Campaign {
     pub incidents: Vec<Incident>,
     /// Why it stopped early (the implementation did not start, a signal).
     pub aborted: Option<String>,
+    /// What the time limit cut short: a case in flight (not scored), a
+    /// shrinking stopped part-way, a failure kept unshrunk.
+    pub cut: Vec<String>,
     pub elapsed: Duration,
 }
 
@@ -175,6 +178,9 @@ struct Shared<'a> {
     next: AtomicU64,
     stop: AtomicBool,
     start: Instant,
+    /// `start + plan.time`: nothing goes on past it.
+    deadline: Option<Instant>,
+    cut: Mutex<Vec<String>>,
     stats: Mutex<Stats>,
     findings: Mutex<BTreeMap<Signature, Finding>>,
     abort: Mutex<Option<String>>,
@@ -198,7 +204,7 @@ impl Shared<'_> {
             self.set_abort(format!("interrupted by signal {sig}"));
             return None;
         }
-        if self.plan.time.is_some_and(|t| self.start.elapsed() >= t) {
+        if self.over() {
             self.stop.store(true, Ordering::Relaxed);
             return None;
         }
@@ -208,6 +214,18 @@ impl Shared<'_> {
             return None;
         }
         Some(n)
+    }
+
+    /// Whether the time limit has passed.
+    fn over(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Says what the time limit cut short.
+    fn note_cut(&self, what: String) {
+        if let Ok(mut c) = self.cut.lock() {
+            c.push(what);
+        }
     }
 
     /// Whether a failure with this signature at case `n` is the one to
@@ -240,6 +258,9 @@ struct Recent(Vec<(u64, Recipe, SuiteCase, Score)>);
 fn work(imp: &mut dyn Implementation, info: &ImplInfo, sh: &Shared) {
     let plan = sh.plan;
     let mut recent = Recent(Vec::new());
+    if let Some(x) = imp.instrumented() {
+        x.set_deadline(sh.deadline);
+    }
     while let Some(n) = sh.take() {
         let Some((recipe, case)) = Recipe::draw_case(plan.seed, n, plan.mix, &plan.rules) else {
             if let Ok(mut s) = sh.stats.lock() {
@@ -248,6 +269,14 @@ fn work(imp: &mut dyn Implementation, info: &ImplInfo, sh: &Shared) {
             continue;
         };
         let r = run_case(imp, info, &case, 0);
+        if imp.instrumented().is_some_and(|x| x.take_cut()) {
+            sh.note_cut(format!(
+                "case {n} ({}) was in flight when the time ran out: cut after {} ms, not scored",
+                case.id,
+                r.elapsed.as_millis()
+            ));
+            continue;
+        }
         if let Ok(mut s) = sh.stats.lock() {
             s.add(&case, &r.scored);
             (sh.on_progress)(&s, sh.start.elapsed());
@@ -296,16 +325,29 @@ fn found(
     if !sh.wanted(sig, n) {
         return;
     }
-    let over = sh.plan.time.is_some_and(|t| sh.start.elapsed() >= t);
+    let over = sh.over();
     let budget = if over {
         // Time is up: kept as found.
+        sh.note_cut(format!(
+            "{} {}: kept as found (case {n}), not shrunk: the time had run out",
+            sig.1,
+            summary::key(&sig)
+        ));
         0
     } else if scored.score == Score::Errored {
         ERRORED_SHRINK_BUDGET.min(sh.plan.shrink_budget)
     } else {
         sh.plan.shrink_budget
     };
-    let mut shrunk = minimize::shrink(imp, info, recipe, case, sig, budget);
+    let mut shrunk = minimize::shrink(imp, info, recipe, case, sig, budget, sh.deadline);
+    if shrunk.cut_short {
+        sh.note_cut(format!(
+            "{} {}: shrinking stopped when the time ran out, after {} questions",
+            sig.1,
+            summary::key(&sig),
+            shrunk.tests
+        ));
+    }
     if shrunk.outcome.is_empty() {
         // Nothing smaller failed alike: the case as found.
         (shrunk.outcome, shrunk.reason) = (outcome.short(), scored.reason.clone());
@@ -326,11 +368,14 @@ fn new_shared<'a>(
     plan: &'a Plan,
     on_progress: &'a (dyn Fn(&Stats, Duration) + Sync),
 ) -> Shared<'a> {
+    let start = Instant::now();
     Shared {
         plan,
         next: AtomicU64::new(0),
         stop: AtomicBool::new(false),
-        start: Instant::now(),
+        start,
+        deadline: plan.time.map(|t| start + t),
+        cut: Mutex::new(Vec::new()),
         stats: Mutex::new(Stats::default()),
         findings: Mutex::new(BTreeMap::new()),
         abort: Mutex::new(None),
@@ -353,6 +398,7 @@ fn finish(sh: Shared, info: Option<ImplInfo>, incidents: Vec<Incident>) -> Campa
             .collect(),
         incidents,
         aborted: sh.abort.into_inner().unwrap_or_else(|e| e.into_inner()),
+        cut: sh.cut.into_inner().unwrap_or_else(|e| e.into_inner()),
         elapsed,
     }
 }
@@ -366,6 +412,9 @@ pub fn run_with(
     on_progress: &(dyn Fn(&Stats, Duration) + Sync),
 ) -> Campaign {
     let sh = new_shared(plan, on_progress);
+    if let Some(x) = imp.instrumented() {
+        x.set_deadline(sh.deadline);
+    }
     let info = match imp.describe() {
         Ok(i) => i,
         Err(e) => {
@@ -387,8 +436,20 @@ pub fn run_parallel(
     on_progress: &(dyn Fn(&Stats, Duration) + Sync),
 ) -> Campaign {
     let sh = new_shared(plan, on_progress);
-    let pooled = on_workers(jobs, make, &|why| sh.set_abort(why), &|imp, info| {
-        work(imp, info, &sh)
-    });
+    // The deadline holds from the first handshake on.
+    let bounded = || {
+        let mut imp = make()?;
+        if let Some(x) = imp.instrumented() {
+            x.set_deadline(sh.deadline);
+        }
+        Ok(imp)
+    };
+    let pooled = on_workers(
+        jobs,
+        &bounded,
+        &|why| sh.set_abort(why),
+        &|imp, info| work(imp, info, &sh),
+        &|_, _| {},
+    );
     finish(sh, pooled.info, pooled.incidents)
 }

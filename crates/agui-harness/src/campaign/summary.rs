@@ -2,7 +2,7 @@
 //! and JUnit.
 
 use super::{Campaign, Finding, Signature};
-use crate::report::describe_expected;
+use crate::report::{describe_expected, printable};
 use crate::score::Score;
 use crate::suite::SuiteCase;
 use agui_model::RuleId;
@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// `valid` or the rule id.
-fn key(sig: &Signature) -> String {
+pub(crate) fn key(sig: &Signature) -> String {
     sig.0
         .map_or_else(|| "valid".into(), |r| r.as_str().to_string())
 }
@@ -83,7 +83,9 @@ pub fn text(c: &Campaign) -> String {
     let _ = writeln!(
         out,
         "agui-conform fuzz: {} {} ({})",
-        i.name, i.version, i.language
+        printable(&i.name),
+        printable(&i.version),
+        printable(&i.language)
     );
     let _ = writeln!(
         out,
@@ -121,14 +123,14 @@ pub fn text(c: &Campaign) -> String {
             size(&sc),
             provenance(f)
         );
-        let _ = writeln!(out, "  why: {}", f.reason);
+        let _ = writeln!(out, "  why: {}", printable(&f.reason));
         let _ = writeln!(
             out,
             "  expected (shrunk): {}",
             describe_expected(&sc.expected)
         );
-        let _ = writeln!(out, "  answered (shrunk): {}", f.shrunk.outcome);
-        let _ = writeln!(out, "  why (shrunk): {}", f.shrunk.reason);
+        let _ = writeln!(out, "  answered (shrunk): {}", printable(&f.shrunk.outcome));
+        let _ = writeln!(out, "  why (shrunk): {}", printable(&f.shrunk.reason));
         if let Some(n) = &f.shrunk.note {
             let _ = writeln!(out, "  {n}");
         }
@@ -153,10 +155,13 @@ pub fn text(c: &Campaign) -> String {
         }
     }
     for inc in &c.incidents {
-        let _ = writeln!(out, "incident: {inc}");
+        let _ = writeln!(out, "incident: {}", printable(inc));
     }
     if let Some(a) = &c.aborted {
-        let _ = writeln!(out, "aborted: {a}");
+        let _ = writeln!(out, "aborted: {}", printable(a));
+    }
+    for what in &c.cut {
+        let _ = writeln!(out, "cut short by the time limit: {}", printable(what));
     }
     let _ = writeln!(out, "\nstatus: {}", c.status().as_str());
     out
@@ -218,6 +223,7 @@ pub fn json(c: &Campaign) -> Value {
         "findings": findings,
         "incidents": c.incidents,
         "aborted": c.aborted,
+        "cut": c.cut,
         "status": c.status().as_str(),
     })
 }

@@ -5,6 +5,7 @@ pub mod conformance;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod md;
 pub mod merged;
 pub mod producers;
 pub mod shown;
@@ -138,6 +139,24 @@ pub fn stderr(r: &CaseResult) -> Option<&str> {
         }) => Some(t),
         _ => r.stderr.as_deref(),
     }
+}
+
+/// Foreign text for a terminal: control characters (an escape sequence
+/// that would recolour or clear the screen, a `\r` that would overwrite
+/// the line) shown as `\u{1b}`, line breaks and tabs kept.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The last `n` lines of a text.

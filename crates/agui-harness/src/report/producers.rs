@@ -5,6 +5,7 @@
 //! suite, the findings with their rules, and what only a person knows
 //! (labels, served paths, notes) from an [`Info`] file.
 
+use super::md::{code, fence};
 use crate::record::Record;
 use crate::record::producer::{Found, Scenario};
 use agui_model::RuleId;
@@ -78,7 +79,7 @@ impl Producer<'_> {
             .map(|p| {
                 p.versions
                     .iter()
-                    .map(|v| format!("`{}` {}", v.name, v.version))
+                    .map(|v| format!("{} {}", code(&v.name), esc(&v.version)))
                     .collect::<Vec<_>>()
                     .join(", ")
             })
@@ -107,8 +108,11 @@ fn group(records: &[Record]) -> Vec<Producer<'_>> {
     out
 }
 
+/// A record's text in a table cell or a paragraph: every string of a
+/// record file (what the producer sent above all) is foreign
+/// ([`super::md`]).
 fn esc(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    super::md::text(text)
 }
 
 fn cut(text: &str, n: usize) -> String {
@@ -195,10 +199,10 @@ fn ended(s: &Scenario, k: usize) -> String {
         "errored" => {
             let mut t = format!(
                 "errored: {}",
-                cut(run["message"].as_str().unwrap_or(""), 80)
+                esc(&cut(run["message"].as_str().unwrap_or(""), 80))
             );
             if let Some(c) = run["code"].as_str() {
-                let _ = write!(t, " (code `{c}`)");
+                let _ = write!(t, " (code {})", code(c));
             }
             t
         }
@@ -210,9 +214,9 @@ fn ended(s: &Scenario, k: usize) -> String {
         outcome => {
             let extra = signals(&s.stream, events, k > 0);
             if extra.is_empty() {
-                outcome.to_owned()
+                esc(outcome)
             } else {
-                format!("{outcome} ({})", extra.join("; "))
+                format!("{} ({})", esc(outcome), extra.join("; "))
             }
         }
     }
@@ -224,7 +228,7 @@ fn signals(all: &[Value], events: &[Value], later: bool) -> Vec<String> {
         .iter()
         .filter(|e| kind(e) == "CUSTOM")
         .filter_map(|e| e.get("name").and_then(Value::as_str))
-        .map(|n| format!("`{n}`"))
+        .map(code)
         .collect();
     if !custom.is_empty() {
         extra.push(format!("`CUSTOM` {}", custom.join(", ")));
@@ -248,9 +252,9 @@ fn signals(all: &[Value], events: &[Value], later: bool) -> Vec<String> {
                 None => String::new(),
             };
             extra.push(format!(
-                "result of `{}`: “{}”",
-                name_of(r.get(tool_call_id).unwrap_or(&Value::Null)),
-                cut(&content, 60)
+                "result of {}: “{}”",
+                code(&name_of(r.get(tool_call_id).unwrap_or(&Value::Null))),
+                esc(&cut(&content, 60))
             ));
         }
     }
@@ -263,7 +267,7 @@ fn signals(all: &[Value], events: &[Value], later: bool) -> Vec<String> {
                 .any(|r| r.get(tool_call_id) == e.get(tool_call_id))
         })
         .filter_map(|e| e.get(tool_call_name).and_then(Value::as_str))
-        .map(|n| format!("`{n}`"))
+        .map(code)
         .collect();
     if !pending.is_empty() {
         extra.push(format!(
@@ -284,7 +288,7 @@ fn verdict<'a>(mut found: impl Iterator<Item = &'a Found>) -> &'static str {
 
 fn listed<'a>(found: impl Iterator<Item = &'a Found>, base: usize) -> String {
     let v: Vec<String> = found
-        .map(|f| format!("`{}` at {}", f.rule, f.index.saturating_sub(base)))
+        .map(|f| format!("{} at {}", code(&f.rule), f.index.saturating_sub(base)))
         .collect();
     if v.is_empty() {
         "—".into()
@@ -303,13 +307,13 @@ fn peer_cell(answer: Option<&Value>, events: &[Value]) -> String {
             let index = a.get("index").and_then(Value::as_u64);
             let shown = index
                 .and_then(|i| events.get(i as usize))
-                .map(|e| format!(" (`{}`)", kind(e)))
+                .map(|e| format!(" ({})", code(kind(e))))
                 .unwrap_or_default();
             let at = index.map_or("?".into(), |i| i.to_string());
             let why = cut(a.get("message").and_then(Value::as_str).unwrap_or(""), 140);
-            esc(&format!("reject at {at}{shown}: {why}"))
+            format!("reject at {at}{shown}: {}", esc(&why))
         }
-        Some(v) => v.to_owned(),
+        Some(v) => esc(v),
         None => esc(&cut(&a.to_string(), 140)),
     }
 }
@@ -355,14 +359,14 @@ pub fn summary_table(records: &[Record], info: &Info, missing: &[(String, String
         let suite = p.suite().map_or("did not run".into(), suite_scores);
         w.push(format!(
             "| {} | {} | {n} | {acc} | {rej} | {viol} | {suite} |",
-            label(info, p.name),
+            esc(label(info, p.name)),
             p.versions()
         ));
     }
     for (name, why) in missing {
         w.push(format!(
             "| {} | — | not run: {} | | | | |",
-            label(info, name),
+            esc(label(info, name)),
             esc(why)
         ));
     }
@@ -389,12 +393,20 @@ pub fn render(records: &[Record], info: &Info, missing: &[(String, String)]) -> 
         );
     }
     w.push(format!("{about}\n"));
+    for r in records.iter().filter(|r| r.footer.is_none()) {
+        let cut = r.cut.map(|c| format!(" and {c}")).unwrap_or_default();
+        w.push(format!(
+            "**A record of {} ends without a footer**{cut} (the run was cut short): reported from the {} scenario line(s) written whole.\n",
+            esc(&r.header.implementation.name),
+            r.scenarios.len()
+        ));
+    }
     for p in &producers {
         section(&mut w, p, info);
     }
     for (name, why) in missing {
-        w.push(format!("## {}\n", label(info, name)));
-        w.push(format!("Not run: {why}.\n"));
+        w.push(format!("## {}\n", esc(label(info, name))));
+        w.push(format!("Not run: {}.\n", esc(why)));
     }
     let mut out = w.join("\n").trim_end().to_owned();
     out.push('\n');
@@ -403,7 +415,7 @@ pub fn render(records: &[Record], info: &Info, missing: &[(String, String)]) -> 
 
 fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
     let about = info.get(p.name).cloned().unwrap_or_default();
-    w.push(format!("## {}\n", label(info, p.name)));
+    w.push(format!("## {}\n", esc(label(info, p.name))));
     w.push(format!("Versions: {}.\n", p.versions()));
     if !about.paths.is_empty() {
         let paths: Vec<String> = about
@@ -429,10 +441,11 @@ fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
         let path = r.header.producer.as_ref().map_or("/", |x| url_path(&x.url));
         for (k, step) in s.steps.iter().enumerate() {
             let mut row = format!(
-                "| {} | `{path}` | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} |",
                 esc(&step_label(&tag, s, k)),
+                code(path),
                 step.events,
-                esc(&ended(s, k)),
+                ended(s, k),
                 verdict(s.found_in(k)),
                 listed(s.found_in(k), step.start)
             );
@@ -476,7 +489,7 @@ fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
                     } else {
                         st.outcomes.join(", ")
                     };
-                    format!("{} → {o}", st.kind)
+                    format!("{} → {}", esc(&st.kind), esc(&o))
                 })
                 .collect();
             for (key, why) in [
@@ -485,16 +498,16 @@ fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
                 ("failed", &s.failure),
             ] {
                 if let Some(why) = why {
-                    ended.push(format!("{key}: {}", cut(why, 200)));
+                    ended.push(format!("{key}: {}", esc(&cut(why, 200))));
                 }
             }
             w.push(format!(
                 "| {} | {} | {} | {} | {} | {} |",
-                s.id,
+                esc(&s.id),
                 s.score.as_str(),
                 s.events,
                 s.status.map_or(String::new(), |x| x.to_string()),
-                esc(&ended.join("; ")),
+                ended.join("; "),
                 listed(s.violations.iter(), 0)
             ));
         }
@@ -531,17 +544,17 @@ fn findings(w: &mut Vec<String>, p: &Producer<'_>) {
                 any = true;
                 let at = v.index.saturating_sub(step.start);
                 w.push(format!(
-                    "- **`{}`** ({}) in scenario `{}` at event {at}: {}",
-                    v.rule,
-                    v.severity,
-                    step_label(&tag, s, k),
+                    "- **{}** ({}) in scenario {} at event {at}: {}",
+                    code(&v.rule),
+                    esc(&v.severity),
+                    code(&step_label(&tag, s, k)),
                     esc(&v.message)
                 ));
                 the_rule(w, &v.rule);
                 if let Some(e) = s.stream.get(v.index).filter(|_| v.index < step.range().end) {
                     w.push(format!(
-                        "  - The event: `{}`",
-                        esc(&cut(&e.to_string(), 300))
+                        "  - The event: {}",
+                        code(&cut(&e.to_string(), 300))
                     ));
                 }
                 let before = if k == 0 {
@@ -549,15 +562,22 @@ fn findings(w: &mut Vec<String>, p: &Producer<'_>) {
                 } else {
                     " after the scenario's earlier requests on the same thread".to_owned()
                 };
+                let n = p.name;
                 w.push(format!(
-                    "  - Reproduce: start `adapters/producers/{n}/.venv/bin/python adapters/producers/{n}/server.py {port}`, then `agui-conform check --url {url} --input request.json`{before} with request.json:",
-                    n = p.name,
-                    port = port_of(url),
+                    "  - Reproduce: start {}, then {}{before} with request.json:",
+                    code(&format!(
+                        "adapters/producers/{n}/.venv/bin/python adapters/producers/{n}/server.py {}",
+                        port_of(url)
+                    )),
+                    code(&format!("agui-conform check --url {url} --input request.json")),
                 ));
                 w.push(String::new());
-                w.push("    ```json".into());
-                w.push(format!("    {}", step.request));
-                w.push("    ```".into());
+                let request = step.request.to_string();
+                w.push(
+                    fence("json", [request.as_str()], "    ")
+                        .trim_end()
+                        .to_owned(),
+                );
             }
         }
     }
@@ -571,16 +591,20 @@ fn findings(w: &mut Vec<String>, p: &Producer<'_>) {
             for v in &s.violations {
                 any = true;
                 w.push(format!(
-                    "- **`{}`** in producer-suite input `{}` at event {}: {}",
-                    v.rule,
-                    s.id,
+                    "- **{}** in producer-suite input {} at event {}: {}",
+                    code(&v.rule),
+                    code(&s.id),
                     v.index,
                     esc(&v.message)
                 ));
                 the_rule(w, &v.rule);
                 w.push(format!(
-                    "  - Reproduce: `agui-conform run --producer {url} --filter {}` against the server above (the input is `suites/producer/{}.json`).",
-                    s.id, s.id
+                    "  - Reproduce: {} against the server above (the input is {}).",
+                    code(&format!(
+                        "agui-conform run --producer {url} --filter {}",
+                        s.id
+                    )),
+                    code(&format!("suites/producer/{}.json", s.id))
                 ));
             }
         }

@@ -65,7 +65,7 @@ pub fn differences(projection: &Value, shown: &Value) -> Vec<Difference> {
             .find(|m| m.get("id").and_then(Value::as_str) == Some(id));
         let Some(got) = got else {
             out.push((
-                format!("message `{id}`"),
+                format!("message {}", super::md::code(id)),
                 Some(Value::from("shown")),
                 Some(Value::from("not shown")),
             ));
@@ -74,7 +74,11 @@ pub fn differences(projection: &Value, shown: &Value) -> Vec<Difference> {
         for key in MESSAGE_KEYS {
             let (a, b) = (present(want.get(key)), present(got.get(key)));
             if a != b {
-                out.push((format!("message `{id}` {key}"), a.cloned(), b.cloned()));
+                out.push((
+                    format!("message {} {key}", super::md::code(id)),
+                    a.cloned(),
+                    b.cloned(),
+                ));
             }
         }
     }

@@ -1,9 +1,11 @@
 //! The report for people on a terminal: each failing or errored case with
 //! the reason and a minimal diff, then the per-rule table and the totals.
+//! What the implementation said goes through [`printable`]: no escape
+//! sequence of its reaches the terminal.
 
 use super::{
-    COLUMNS, describe_expected, is_listed, json_diff, last_lines, message, rule_label, seed_note,
-    status_line, stderr, totals_line,
+    COLUMNS, describe_expected, is_listed, json_diff, last_lines, message, printable, rule_label,
+    seed_note, status_line, stderr, totals_line,
 };
 use crate::runner::{CaseResult, RunResult};
 use crate::suite::SuiteCase;
@@ -11,15 +13,15 @@ use std::fmt::Write;
 
 /// One case in detail (FAIL, ERRORED, WARN; all with `verbose`).
 pub fn case_detail(r: &CaseResult, c: &SuiteCase) -> String {
-    let mut s = format!("{:<7} {}", r.scored.score.as_str(), c.id);
+    let mut s = format!("{:<7} {}", r.scored.score.as_str(), printable(&c.id));
     if !r.scored.reason.is_empty() {
-        let _ = write!(s, ": {}", r.scored.reason);
+        let _ = write!(s, ": {}", printable(&r.scored.reason));
     }
     let _ = write!(
         s,
         "\n        expected {}; got {}",
         describe_expected(&c.expected),
-        r.outcome.short()
+        printable(&r.outcome.short())
     );
     if let Some(n) = r.scored.naming {
         let _ = write!(s, "; rule named {}", n.as_str());
@@ -27,18 +29,22 @@ pub fn case_detail(r: &CaseResult, c: &SuiteCase) -> String {
     if let Some(seed) = seed_note(c) {
         let _ = write!(s, "\n        {seed}");
     }
-    if let Some((want, got)) = &r.scored.projection_mismatch {
-        for line in json_diff(want, got, 30).lines() {
-            let _ = write!(s, "\n        {line}");
-        }
+    // The projections themselves, or their diff once a streamed run has
+    // dropped them.
+    let diff = match &r.scored.projection_mismatch {
+        Some((want, got)) => Some(json_diff(want, got, 30)),
+        None => r.projection_diff.clone(),
+    };
+    for line in diff.iter().flat_map(|d| d.lines()) {
+        let _ = write!(s, "\n        {}", printable(line));
     }
     if let Some(m) = message(r) {
-        let _ = write!(s, "\n        implementation says: {m}");
+        let _ = write!(s, "\n        implementation says: {}", printable(m));
     }
     if let Some(t) = stderr(r) {
         s.push_str("\n        stderr tail:");
         for l in last_lines(t, 8) {
-            let _ = write!(s, "\n        | {l}");
+            let _ = write!(s, "\n        | {}", printable(l));
         }
     }
     s
@@ -56,13 +62,13 @@ pub fn render(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
     let _ = writeln!(
         out,
         "\nsuite `{}` against {} {} ({}; capabilities: {})",
-        run.suite,
-        info.name,
-        info.version,
+        printable(&run.suite),
+        printable(&info.name),
+        printable(&info.version),
         if info.language.is_empty() {
-            "?"
+            "?".into()
         } else {
-            &info.language
+            printable(&info.language)
         },
         info.capabilities.names().join(", ")
     );
@@ -86,12 +92,12 @@ pub fn render(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
         let _ = writeln!(out, "  {}/{}", t.named_right, t.named_wrong);
     }
     for p in &run.problems {
-        let _ = writeln!(out, "problem: {p}");
+        let _ = writeln!(out, "problem: {}", printable(p));
     }
     for inc in &run.incidents {
-        let _ = writeln!(out, "incident: {inc}");
+        let _ = writeln!(out, "incident: {}", printable(inc));
     }
-    let _ = writeln!(out, "{}", status_line(run));
+    let _ = writeln!(out, "{}", printable(&status_line(run)));
     let total = run.total();
     let secs = run.elapsed.as_secs_f64();
     let rate = if secs > 0.0 {

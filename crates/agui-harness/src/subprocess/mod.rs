@@ -4,6 +4,7 @@
 //! `waitid`, signals): the crate says so once, in `lib.rs`.
 
 pub mod cleanup;
+pub mod descendants;
 pub mod oneshot;
 pub mod persistent;
 pub mod process;
@@ -86,6 +87,23 @@ pub(crate) fn describe_silence(
                 Awaited::Answer => format!("the process closed stdout ({status})"),
                 Awaited::Result => format!("the process printed no result ({status})"),
             }
+        }
+        Err(Wait::Exited(s)) => format!(
+            "the process exited ({}) without {}; a process it started kept stdout open",
+            describe_exit(Some(s)),
+            match awaited {
+                Awaited::Answer => "answering",
+                Awaited::Result => "a result",
+            }
+        ),
+        Err(Wait::StdinClosed { unsent }) => {
+            let status = describe_exit(proc.wait_until(Instant::now() + grace));
+            let what = if unsent {
+                "before reading the whole request"
+            } else {
+                "and did not answer"
+            };
+            format!("the process closed its stdin {what} ({status})")
         }
         Err(Wait::Timeout) => match proc.exited() {
             // Exited, but something it started holds stdout open.

@@ -1,13 +1,13 @@
 //! Persistent mode: one process answers many cases; it is restarted (and
 //! `start` replayed) after any case it misbehaved on.
 
-use super::process::{Line, Proc, Spawn};
+use super::process::{self, Line, Proc, Spawn};
 use super::{Awaited, Timeouts, describe_exit, describe_silence};
 use crate::implementation::{ImplInfo, Implementation, Incident, Instrumented, Sealed};
 use crate::outcome::{Errored, Outcome};
 use crate::protocol::{self, RunRequest, StartAnswer, StartRefused};
 use serde_json::Value;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// After this many handshakes in a row fail, the remaining cases error at
 /// once instead of each waiting for another failed start.
@@ -29,12 +29,26 @@ pub struct Persistent {
     late: Vec<(String, String)>,
     /// The last answer's `explain` object.
     explain: Option<Value>,
+    /// Nothing goes on past this ([`Instrumented::set_deadline`]).
+    deadline: Option<Instant>,
+    /// The last case was cut at the deadline.
+    cut: bool,
 }
 
-/// A failed start: the reason and the stderr tail.
+/// A failed start: the reason and the stderr tail; `cut` when it was the
+/// outside deadline that ended it.
 struct StartFailure {
     reason: String,
     stderr: Option<String>,
+    cut: bool,
+}
+
+/// The reason of a case (or start) cut at the outside deadline.
+pub(crate) fn cut_reason(after: Duration) -> String {
+    format!(
+        "cut short: the time limit ran out after {} ms of waiting (not scored)",
+        after.as_millis()
+    )
 }
 
 impl Persistent {
@@ -51,6 +65,18 @@ impl Persistent {
             prev: None,
             late: Vec::new(),
             explain: None,
+            deadline: None,
+            cut: false,
+        }
+    }
+
+    /// `now + limit`, or the outside deadline when it comes first (then
+    /// also `true`).
+    fn until(&self, limit: Duration) -> (Instant, bool) {
+        let own = Instant::now() + limit;
+        match self.deadline {
+            Some(d) if d < own => (d, true),
+            _ => (own, false),
         }
     }
 
@@ -60,16 +86,35 @@ impl Persistent {
     }
 
     fn start(&mut self) -> Result<ImplInfo, StartFailure> {
+        let (deadline, outside) = self.until(self.timeouts.start);
+        if outside && deadline <= Instant::now() {
+            return Err(StartFailure {
+                reason: cut_reason(Duration::ZERO),
+                stderr: None,
+                cut: true,
+            });
+        }
         let mut proc = Proc::start(&self.spawn).map_err(|e| StartFailure {
             reason: format!("cannot start `{}`: {e}", self.spawn.program),
             stderr: None,
+            cut: false,
         })?;
+        proc.watch(self.timeouts.stop, true);
         self.starts += 1;
         let mut line = serde_json::to_vec(&protocol::start_request()).unwrap_or_default();
         line.push(b'\n');
         proc.send(&line);
-        let deadline = Instant::now() + self.timeouts.start;
-        let answer = match proc.line(deadline) {
+        let sent = Instant::now();
+        let got = proc.line(deadline);
+        if outside && matches!(got, Err(process::Wait::Timeout)) {
+            proc.kill();
+            return Err(StartFailure {
+                reason: cut_reason(sent.elapsed()),
+                stderr: proc.stderr_tail(),
+                cut: true,
+            });
+        }
+        let answer = match got {
             Ok(Line::Text(l)) => serde_json::from_slice::<StartAnswer>(&l)
                 .map_err(|e| {
                     format!(
@@ -104,6 +149,7 @@ impl Persistent {
                 Err(StartFailure {
                     reason,
                     stderr: proc.stderr_tail(),
+                    cut: false,
                 })
             }
         }
@@ -180,6 +226,14 @@ impl Instrumented for Persistent {
     fn late_errors(&mut self) -> Vec<(String, String)> {
         std::mem::take(&mut self.late)
     }
+
+    fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    fn take_cut(&mut self) -> bool {
+        std::mem::take(&mut self.cut)
+    }
 }
 
 impl Persistent {
@@ -192,6 +246,7 @@ impl Persistent {
         request: impl FnOnce(u64, &mut Vec<u8>) -> serde_json::Result<()>,
     ) -> Outcome {
         self.explain = None;
+        self.cut = false;
         if self.proc.is_none() {
             if self.start_failures >= MAX_START_FAILURES {
                 return Outcome::errored(format!(
@@ -202,6 +257,10 @@ impl Persistent {
                 Ok(info) => {
                     self.start_failures = 0;
                     self.info.get_or_insert(info);
+                }
+                Err(f) if f.cut => {
+                    self.cut = true;
+                    return Outcome::errored(f.reason);
                 }
                 Err(f) => {
                     self.start_failures += 1;
@@ -220,12 +279,17 @@ impl Persistent {
             return Outcome::errored(format!("cannot encode the case: {e}"));
         }
         self.buf.push(b'\n');
+        let (deadline, outside) = self.until(self.timeouts.case);
+        if outside && deadline <= Instant::now() {
+            self.cut = true;
+            return Outcome::errored(cut_reason(Duration::ZERO));
+        }
         let Some(proc) = self.proc.as_mut() else {
             return Outcome::errored("no process");
         };
         proc.mark_stderr();
-        proc.send(&self.buf);
-        let deadline = Instant::now() + self.timeouts.case;
+        proc.send_owned(std::mem::take(&mut self.buf));
+        let sent = Instant::now();
         let answer = loop {
             match proc.line(deadline) {
                 Ok(Line::Text(l)) => {
@@ -244,6 +308,10 @@ impl Persistent {
                         continue;
                     }
                     break protocol::parse_run_answer_explained(&l, seq);
+                }
+                Err(process::Wait::Timeout) if outside => {
+                    self.cut = true;
+                    break Err(cut_reason(sent.elapsed()));
                 }
                 other => {
                     break Err(describe_silence(
@@ -289,7 +357,21 @@ impl Persistent {
             line.push(b'\n');
             p.send(&line);
             p.close_stdin();
-            match p.wait_until(Instant::now() + self.timeouts.stop) {
+            let deadline = Instant::now() + self.timeouts.stop;
+            // A line after stop: a second answer to the last case is that
+            // case's error (anything else is ignored: no answer is due).
+            while let Ok(Line::Text(l)) = p.line(deadline) {
+                let seq = protocol::answer_seq(&l);
+                if let Some((id, prev)) = &self.prev
+                    && seq == Some(*prev)
+                {
+                    self.late.push((
+                        id.clone(),
+                        "answered twice: a second answer arrived after stop was sent".into(),
+                    ));
+                }
+            }
+            match p.wait_until(deadline) {
                 Some(s) if s.success() => {}
                 Some(s) => incidents.push(format!(
                     "after stop the implementation ended with {}",

@@ -3,8 +3,9 @@
 //! non-blocking and driven with `poll(2)` from the calling thread, with a
 //! deadline on every wait (no thread hop per case: the persistent protocol
 //! is latency-bound); stdout lines are capped in length; stderr's tail is
-//! kept by a thread. The child runs in its own process group so that
-//! killing it also kills whatever it spawned. Unix only.
+//! kept by a thread. The child runs in its own process group, marked in
+//! its environment, so that killing it also kills whatever it spawned,
+//! even what left the group ([`super::descendants`]). Unix only.
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
@@ -59,7 +60,19 @@ pub enum Wait {
     Timeout,
     /// Stdout is closed and everything was read.
     Closed,
+    /// The process exited and no line came within the linger
+    /// ([`Proc::watch`]): something it started holds stdout open.
+    Exited(ExitStatus),
+    /// The process closed its stdin (the pipe's read end) and no line came
+    /// within the linger; `unsent`: part of what was sent never reached it.
+    StdinClosed {
+        unsent: bool,
+    },
 }
+
+/// How often a wait looks whether the process has exited (stdout may stay
+/// open after it, held by something it started).
+const EXIT_POLL: Duration = Duration::from_millis(20);
 
 /// A running child.
 pub struct Proc {
@@ -67,9 +80,14 @@ pub struct Proc {
     stdin: Option<ChildStdin>,
     /// Bytes queued for stdin, not yet written.
     pending: Vec<u8>,
+    /// How much of `pending` is written (a large request goes out in pipe
+    /// sized pieces; the rest is not moved after each).
+    sent: usize,
     /// Close stdin once `pending` is written.
     close_when_flushed: bool,
     stdout: ChildStdout,
+    /// The value of [`super::descendants::MARK`] in its environment.
+    mark: String,
     /// Bytes read from stdout; `buf[start..]` is not yet returned.
     buf: Vec<u8>,
     start: usize,
@@ -89,6 +107,14 @@ pub struct Proc {
     /// [`Proc::kill`] has killed the process group).
     exit: Option<ExitStatus>,
     reaped: bool,
+    /// How long a wait goes on for a line after the process exited or
+    /// closed its stdin ([`Proc::watch`]).
+    linger: Duration,
+    /// Whether the process closing its stdin ends a wait (persistent mode:
+    /// it can take no more requests).
+    watch_stdin: bool,
+    /// The process closed its stdin; `true` when bytes were left unsent.
+    stdin_closed: Option<bool>,
 }
 
 /// The last bytes of stderr and how many were read in all.
@@ -117,6 +143,9 @@ impl Proc {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         unix_setup(&mut cmd, spec.memory_limit);
+        let mark = super::descendants::new_mark();
+        cmd.env(super::descendants::MARK, &mark);
+        super::descendants::adopt_orphans();
         let mut child = cmd.spawn()?;
         let pgid = child.id() as i32;
         if !super::cleanup::register(pgid) {
@@ -148,8 +177,10 @@ impl Proc {
             child,
             stdin: Some(stdin),
             pending: Vec::new(),
+            sent: 0,
             close_when_flushed: false,
             stdout,
+            mark,
             buf: Vec::new(),
             start: 0,
             scanned: 0,
@@ -162,7 +193,19 @@ impl Proc {
             stderr_mark: 0,
             exit: None,
             reaped: false,
+            linger: Duration::from_secs(1),
+            watch_stdin: false,
+            stdin_closed: None,
         })
+    }
+
+    /// After the process exits, or (with `stdin`) closes its stdin, a wait
+    /// for a line goes on for at most `linger` (a line on its way still
+    /// counts), then ends with [`Wait::Exited`] or [`Wait::StdinClosed`]
+    /// instead of waiting for the whole deadline.
+    pub fn watch(&mut self, linger: Duration, stdin: bool) {
+        self.linger = linger;
+        self.watch_stdin = stdin;
     }
 
     /// The child's exit status if it has exited, without reaping it (its
@@ -185,6 +228,36 @@ impl Proc {
         self.flush_some();
     }
 
+    /// [`Proc::send`] for bytes the caller no longer needs: taken as they
+    /// are, not copied (a case can be tens of MB).
+    pub fn send_owned(&mut self, bytes: Vec<u8>) {
+        if self.stdin.is_none() {
+            return;
+        }
+        if self.all_sent() {
+            self.pending = bytes;
+            self.sent = 0;
+        } else {
+            self.pending.extend_from_slice(&bytes);
+        }
+        self.flush_some();
+    }
+
+    /// Whether every queued byte is written.
+    fn all_sent(&self) -> bool {
+        self.sent >= self.pending.len()
+    }
+
+    /// Forgets the queued bytes (and a large buffer's memory).
+    fn clear_pending(&mut self) {
+        if self.pending.capacity() > 1 << 20 {
+            self.pending = Vec::new();
+        } else {
+            self.pending.clear();
+        }
+        self.sent = 0;
+    }
+
     /// Closes stdin once the queued bytes are written.
     pub fn close_stdin(&mut self) {
         self.close_when_flushed = true;
@@ -194,27 +267,29 @@ impl Proc {
     /// Writes queued bytes until the pipe is full. A closed pipe drops them.
     fn flush_some(&mut self) {
         let Some(stdin) = self.stdin.as_mut() else {
-            self.pending.clear();
+            self.clear_pending();
             return;
         };
-        let mut written = 0;
-        while written < self.pending.len() {
-            match stdin.write(&self.pending[written..]) {
+        while self.sent < self.pending.len() {
+            match stdin.write(&self.pending[self.sent..]) {
                 Ok(0) => break,
-                Ok(n) => written += n,
+                Ok(n) => self.sent += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
                 Err(_) => {
                     // The child closed its stdin (or died): nothing more to say.
                     self.stdin = None;
-                    self.pending.clear();
+                    self.stdin_closed = Some(true);
+                    self.clear_pending();
                     return;
                 }
             }
         }
-        self.pending.drain(..written);
-        if self.pending.is_empty() && self.close_when_flushed {
-            self.stdin = None;
+        if self.all_sent() {
+            self.clear_pending();
+            if self.close_when_flushed {
+                self.stdin = None;
+            }
         }
     }
 
@@ -282,8 +357,12 @@ impl Proc {
     }
 
     /// The next stdout line, waiting until `deadline` (writing queued stdin
-    /// bytes meanwhile).
+    /// bytes meanwhile), or less after the process exited or closed its
+    /// stdin ([`Proc::watch`]).
     pub fn line(&mut self, deadline: Instant) -> Result<Line, Wait> {
+        // When the process was first seen gone, or its stdin closed.
+        let mut exited_at: Option<Instant> = None;
+        let mut closed_at: Option<Instant> = None;
         loop {
             if let Some(l) = self.buffered_line() {
                 if matches!(l, Line::Eof) {
@@ -298,7 +377,32 @@ impl Proc {
             if now >= deadline {
                 return Err(Wait::Timeout);
             }
-            let left = (deadline - now)
+            if exited_at.is_none() && self.exited().is_some() {
+                exited_at = Some(now);
+            }
+            if closed_at.is_none() && self.watch_stdin && self.stdin_closed.is_some() {
+                closed_at = Some(now);
+            }
+            if let (Some(t), Some(status)) = (exited_at, self.exit)
+                && now >= t + self.linger
+            {
+                return Err(Wait::Exited(status));
+            }
+            if let (Some(t), Some(unsent)) = (closed_at, self.stdin_closed)
+                && now >= t + self.linger
+            {
+                // An exit closes stdin too: it is the exit that is told.
+                match self.exited() {
+                    Some(status) => return Err(Wait::Exited(status)),
+                    None => return Err(Wait::StdinClosed { unsent }),
+                }
+            }
+            let mut until = deadline;
+            for t in [exited_at, closed_at].into_iter().flatten() {
+                until = until.min(t + self.linger);
+            }
+            let left = (until.saturating_duration_since(now))
+                .min(EXIT_POLL)
                 .as_micros()
                 .div_ceil(1000)
                 .min(i32::MAX as u128) as i32;
@@ -310,12 +414,17 @@ impl Proc {
                 },
                 libc::pollfd {
                     fd: -1,
-                    events: libc::POLLOUT,
+                    events: 0,
                     revents: 0,
                 },
             ];
-            if let (Some(stdin), false) = (&self.stdin, self.pending.is_empty()) {
+            // Stdin is watched even with nothing to write: POLLERR says the
+            // process closed its end.
+            if let Some(stdin) = &self.stdin {
                 fds[1].fd = stdin.as_raw_fd();
+                if !self.all_sent() {
+                    fds[1].events = libc::POLLOUT;
+                }
             }
             // SAFETY: `fds` is a valid array of two pollfd for the call.
             let r = unsafe { libc::poll(fds.as_mut_ptr(), 2, left) };
@@ -326,7 +435,10 @@ impl Proc {
                 }
                 return Ok(Line::Failed(format!("poll: {e}")));
             }
-            if fds[1].revents != 0 {
+            if fds[1].revents & (libc::POLLERR | libc::POLLHUP) != 0 && self.all_sent() {
+                self.stdin = None;
+                self.stdin_closed.get_or_insert(false);
+            } else if fds[1].revents != 0 {
                 self.flush_some();
             }
             if fds[0].revents != 0
@@ -363,18 +475,19 @@ impl Proc {
         }
     }
 
-    /// Kills the child's process group (the child and whatever it started
-    /// that stayed in the group), then reaps the child. Every way a `Proc`
-    /// ends goes through here (also [`Drop`]), after a clean exit too: a
-    /// grandchild must not outlive the run.
+    /// Kills the child, its process group and every process it started
+    /// (also those that left the group: [`super::descendants`]), then
+    /// reaps the child. Every way a `Proc` ends goes through here (also
+    /// [`Drop`]), after a clean exit too: a grandchild must not outlive
+    /// the run.
     pub fn kill(&mut self) {
         self.stdin = None;
-        self.pending.clear();
+        self.clear_pending();
         if self.reaped {
             return;
         }
-        kill_group(&self.child);
         let pgid = self.child.id() as i32;
+        super::descendants::kill_tree(pgid, &self.mark);
         super::cleanup::unregister(pgid);
         let _ = self.child.kill();
         if let Ok(s) = self.child.wait() {
@@ -516,11 +629,11 @@ fn peek_exit(pid: u32) -> Option<ExitStatus> {
 fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
     use std::os::unix::process::CommandExt;
     cmd.process_group(0);
-    if let Some(limit) = memory_limit {
-        // SAFETY: setrlimit is async-signal-safe and touches no memory of
-        // the parent; it runs in the child between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
+    // SAFETY: setrlimit and sigprocmask are async-signal-safe and touch no
+    // memory of the parent; they run in the child between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if let Some(limit) = memory_limit {
                 let lim = libc::rlimit {
                     rlim_cur: limit as libc::rlim_t,
                     rlim_max: limit as libc::rlim_t,
@@ -528,18 +641,15 @@ fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
                 if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
                     return Err(std::io::Error::last_os_error());
                 }
-                Ok(())
-            });
-        }
-    }
-}
-
-fn kill_group(child: &Child) {
-    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: plain syscall; the group id is the child's own pid (it
-        // was started with process_group(0)).
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+            }
+            // A child starts with its spawning thread's signal mask (the
+            // harness blocks SIGINT and SIGTERM in its threads, and std
+            // runs this hook with every signal blocked): unblocked here,
+            // or the implementation and all it starts would ignore them.
+            let mut none: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut none);
+            libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+            Ok(())
+        });
     }
 }

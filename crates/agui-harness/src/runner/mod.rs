@@ -1,4 +1,12 @@
 //! Runs cases through an implementation and scores each answer.
+//!
+//! One answer per case: a case is handed on (`on_case`, a sink) only once
+//! its answer is final. A second answer to it can arrive while the next
+//! case runs, or while the implementation stops, so each case is held
+//! until then ([`settle`]): what a sink is shown and what the summary
+//! counts always agree.
+
+pub mod streamed;
 
 use crate::implementation::{ImplInfo, Implementation, Incident};
 use crate::outcome::Outcome;
@@ -21,6 +29,29 @@ pub struct CaseResult {
     pub stderr: Option<String>,
     /// The answer's `explain` object (suites/PROTOCOL.md), when it had one.
     pub explain: Option<serde_json::Value>,
+    /// The projection diff for people (expected against reported), kept
+    /// when the projections themselves are dropped ([`CaseResult::lighten`]).
+    pub projection_diff: Option<String>,
+}
+
+impl CaseResult {
+    /// Drops what only the case's own outputs needed (a reported
+    /// projection, the projections of a mismatch — their diff is kept —,
+    /// the adapter's `explain`), once those are written: a run keeps a
+    /// summary of each case, not its answer.
+    pub fn lighten(&mut self) {
+        if let Outcome::Accept {
+            projection: Some(p),
+        } = &mut self.outcome
+        {
+            // Still "with projection" in a report, without its size.
+            *p = serde_json::Value::Null;
+        }
+        if let Some((want, got)) = self.scored.projection_mismatch.take() {
+            self.projection_diff = Some(crate::report::json_diff(&want, &got, 30));
+        }
+        self.explain = None;
+    }
 }
 
 /// Counts per score (and rule naming) for one row of the summary.
@@ -203,21 +234,37 @@ pub fn run_case(
         elapsed: t.elapsed(),
         stderr,
         explain,
+        projection_diff: None,
     }
 }
 
-/// Charges late-found misbehaviour (a second answer) to the case that
-/// caused it, among the results this implementation produced.
-fn charge_late(imp: &mut dyn Implementation, cases: &[SuiteCase], out: &mut [CaseResult]) {
+/// A case whose answer may not be final yet: a second answer to it can
+/// still arrive (while the next case runs, or at stop).
+pub(crate) type Held<C> = Option<(CaseResult, C)>;
+
+/// Charges late-found misbehaviour (a second answer) to the held case it
+/// names, which is then ERRORED; one that names an earlier case, already
+/// handed on, becomes an incident of the run.
+pub(crate) fn settle<C: std::borrow::Borrow<SuiteCase>>(
+    imp: &mut dyn Implementation,
+    held: &mut Held<C>,
+    incidents: &mut Vec<Incident>,
+) {
     let late = imp.instrumented().map(|x| x.late_errors());
     for (id, reason) in late.into_iter().flatten() {
-        if let Some(r) = out.iter_mut().rev().find(|r| cases[r.case].id == id) {
-            r.outcome = Outcome::errored(reason.clone());
-            r.scored = score(
-                &cases[r.case].expected,
-                &r.outcome,
-                crate::implementation::Capabilities::default(),
-            );
+        match held {
+            Some((r, c)) if c.borrow().id == id => {
+                r.outcome = Outcome::errored(reason);
+                r.scored = score(
+                    &c.borrow().expected,
+                    &r.outcome,
+                    crate::implementation::Capabilities::default(),
+                );
+                r.explain = None;
+            }
+            _ => incidents.push(format!(
+                "case `{id}`: {reason} (its answer was already reported)"
+            )),
         }
     }
 }
@@ -235,17 +282,27 @@ pub fn run_cases(
     let start = Instant::now();
     let info = imp.describe()?;
     let mut results = Vec::with_capacity(cases.len());
+    let mut incidents = Vec::new();
+    let mut held: Held<&SuiteCase> = None;
     for (i, c) in cases.iter().enumerate() {
         let r = run_case(imp, &info, c, i);
+        settle(imp, &mut held, &mut incidents);
+        if let Some((r, c)) = held.replace((r, c)) {
+            on_case(&r, c);
+            results.push(r);
+        }
+    }
+    // The last case: a second answer that comes only at stop is [`finish`]'s.
+    settle(imp, &mut held, &mut incidents);
+    if let Some((r, c)) = held {
         on_case(&r, c);
         results.push(r);
-        charge_late(imp, cases, &mut results);
     }
     Ok(RunResult {
         suite: suite.to_string(),
         implementation: info,
         results,
-        incidents: Vec::new(),
+        incidents,
         problems,
         aborted: None,
         strict: false,
@@ -253,19 +310,24 @@ pub fn run_cases(
     })
 }
 
-/// Stops the implementation and records what went wrong on the way out.
+/// Stops the implementation and records what went wrong on the way out
+/// (also a second answer to the last case that came only at stop).
 pub fn finish(run: &mut RunResult, imp: &mut dyn Implementation) {
     run.incidents.extend(imp.shutdown());
+    let mut none: Held<SuiteCase> = None;
+    settle(imp, &mut none, &mut run.incidents);
 }
 
 /// Makes one implementation (one process, for a subprocess) per worker.
 pub type MakeImpl<'a> = dyn Fn() -> anyhow::Result<Box<dyn Implementation + Send>> + Sync + 'a;
 
 /// Runs the cases on `jobs` implementations at once, each made by `make`,
-/// and stops them all. Results are in case order; `on_case` sees each as it
-/// finishes. A worker whose implementation cannot be made or started aborts
-/// the run ([`RunResult::aborted`]; the other workers stop taking cases),
-/// and so does a signal ([`crate::subprocess::cleanup`]): what ran is kept.
+/// and stops them all. Results are in case order, whole; `on_case` sees
+/// each as it is settled. A worker whose implementation cannot be made or
+/// started aborts the run ([`RunResult::aborted`]; the other workers stop
+/// taking cases), and so does a signal ([`crate::subprocess::cleanup`]):
+/// what ran is kept. [`streamed::run_plan`] is the same without holding
+/// the cases or their answers.
 pub fn run_cases_parallel(
     suite: &str,
     jobs: usize,
@@ -275,46 +337,32 @@ pub fn run_cases_parallel(
     on_case: &(dyn Fn(&CaseResult, &SuiteCase) + Sync),
 ) -> RunResult {
     use std::sync::Mutex;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let start = Instant::now();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let abort: Mutex<Option<String>> = Mutex::new(None);
-    let set_abort = |why: String| {
-        stop.store(true, Ordering::Relaxed);
-        if let Ok(mut a) = abort.lock() {
-            a.get_or_insert(why);
-        }
-    };
-    let pooled = on_workers(jobs, make, &set_abort, &|imp, info| {
-        let mut out = Vec::new();
-        while !stop.load(Ordering::Relaxed) {
-            if let Some(sig) = crate::subprocess::cleanup::interrupted() {
-                set_abort(format!("interrupted by signal {sig}"));
-                break;
-            }
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(c) = cases.get(i) else { break };
-            let r = run_case(imp, info, c, i);
-            on_case(&r, c);
-            out.push(r);
-            charge_late(imp, cases, &mut out);
-        }
-        out
-    });
-    let mut results: Vec<CaseResult> = pooled.outs.into_iter().flatten().collect();
-    results.sort_by_key(|r| r.case);
-    let aborted = abort.into_inner().unwrap_or_else(|e| e.into_inner());
-    RunResult {
-        suite: suite.to_string(),
-        implementation: pooled.info.unwrap_or_else(ImplInfo::not_started),
-        results,
-        incidents: pooled.incidents,
-        problems,
-        aborted,
-        strict: false,
-        elapsed: start.elapsed(),
+    struct Whole<'a> {
+        on_case: &'a (dyn Fn(&CaseResult, &SuiteCase) + Sync),
+        results: Mutex<Vec<CaseResult>>,
     }
+    impl streamed::Sink for Whole<'_> {
+        fn case(&self, r: &CaseResult, c: &SuiteCase) {
+            (self.on_case)(r, c);
+            if let Ok(mut all) = self.results.lock() {
+                all.push(r.clone());
+            }
+        }
+    }
+    let sink = Whole {
+        on_case,
+        results: Mutex::new(Vec::new()),
+    };
+    let plan = cases
+        .iter()
+        .cloned()
+        .map(crate::suite::Planned::Loaded)
+        .collect();
+    let mut streamed = streamed::run_plan(suite, jobs, make, plan, problems, &sink);
+    let mut results = sink.results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|r| r.case);
+    streamed.run.results = results;
+    streamed.run
 }
 
 /// What the workers of [`on_workers`] end with: the first started
@@ -335,6 +383,7 @@ pub(crate) fn on_workers<T: Default + Send>(
     make: &MakeImpl<'_>,
     abort: &(dyn Fn(String) + Sync),
     work: &(dyn Fn(&mut dyn Implementation, &ImplInfo) -> T + Sync),
+    after_stop: &(dyn Fn(&mut dyn Implementation, &mut T) + Sync),
 ) -> Pooled<T> {
     let worker = || -> (Option<ImplInfo>, T, Vec<Incident>) {
         let mut imp = match make() {
@@ -351,8 +400,9 @@ pub(crate) fn on_workers<T: Default + Send>(
                 return (None, T::default(), imp.shutdown());
             }
         };
-        let out = work(&mut *imp, &info);
+        let mut out = work(&mut *imp, &info);
         let incidents = imp.shutdown();
+        after_stop(&mut *imp, &mut out);
         (Some(info), out, incidents)
     };
     let jobs = jobs.max(1);
