@@ -687,3 +687,33 @@ fn a_number_outside_a_doubles_range_never_shows_as_its_kept_form() {
     assert!(text.contains(r#""state":{"a":1e400}"#), "{text}");
     assert!(text.contains(r#""interrupts":[{"id":8e400}]"#), "{text}");
 }
+
+#[test]
+fn an_sse_event_whose_parsed_form_passes_the_budget_is_skipped_at_the_line_limit() {
+    // 1.2 MB of small objects hold over 64 MiB parsed: a `line-bytes`
+    // notice, as the same line in a JSON Lines file gets, never not-json.
+    let items = vec![r#"{"a":1}"#; 150_000].join(",");
+    let body = format!(
+        "data: {{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n\n\
+         data: {{\"type\":\"STATE_SNAPSHOT\",\"snapshot\":[{items}]}}\n\n\
+         data: {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}}\n\n"
+    );
+    for (name, text) in [
+        ("wide.sse", body.clone()),
+        (
+            "wide.jsonl",
+            body.replace("data: ", "").replace("\n\n", "\n"),
+        ),
+    ] {
+        let out = check_file(
+            name,
+            text.as_bytes(),
+            &["--format", "json", "--max-line-bytes", "2000000"],
+        );
+        assert_eq!(out.status.code(), Some(3), "{name}: {}", stderr(&out));
+        let report = one_json_object(&out);
+        assert_eq!(report["violations"], serde_json::json!([]), "{name}");
+        assert_eq!(report["limits"][0]["kind"], "line-bytes", "{name}");
+        assert_eq!(report["limits"][0]["index"], 1, "{name}");
+    }
+}

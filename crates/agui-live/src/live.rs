@@ -554,7 +554,7 @@ pub fn feed(
                 framing_message(name),
             ));
         }
-        Dispatch::Data { data, .. } => match parse(data, checker.limits().nesting) {
+        Dispatch::Data { data, .. } => match parse(data, checker.limits()) {
             Ok(Parsed::Value(v, notes)) => {
                 runs.observe(i, &v);
                 checker.push_parsed(&v, &notes);
@@ -564,6 +564,15 @@ pub fn feed(
                 let why = format!("SSE event {i}: {why}");
                 checker.push_over_limit(LimitKind::Nesting, limit, &why);
                 seen(&Seen::TooDeep { why: &why, data });
+            }
+            Ok(Parsed::TooBig(why)) => {
+                let why = format!("SSE event {i}: {why}; skipped");
+                checker.push_over_limit(LimitKind::LineBytes, max, &why);
+                seen(&Seen::OverLimit {
+                    why: &why,
+                    bytes: data.len() as u64,
+                    limit: max,
+                });
             }
             Err(why) => {
                 let why = format!("SSE event {i}: {why}");
@@ -589,10 +598,14 @@ enum Parsed {
     Value(Value, Vec<Note>),
     /// Nested deeper than the limit (a limit notice, not a violation).
     TooDeep(usize, String),
+    /// Parsed, it would hold more than a line may (a `line-bytes` notice,
+    /// as in a file: `agui_model::stream::value_bytes`).
+    TooBig(String),
 }
 
 /// An event's data as JSON (RFC 8259, `agui_model::json`), or why it is not.
-fn parse(data: &[u8], max_depth: usize) -> Result<Parsed, String> {
+fn parse(data: &[u8], limits: &agui_model::Limits) -> Result<Parsed, String> {
+    let max_depth = limits.nesting;
     let text = match std::str::from_utf8(data) {
         Ok(t) => t,
         Err(e) => return Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
@@ -600,11 +613,13 @@ fn parse(data: &[u8], max_depth: usize) -> Result<Parsed, String> {
     if data.iter().all(u8::is_ascii_whitespace) {
         return Err("empty data".to_owned());
     }
-    match json::parse(text, &ParseOptions { max_depth }) {
+    let budget = agui_model::stream::value_bytes(limits.line_bytes);
+    match json::parse_within(text, &ParseOptions { max_depth }, budget) {
         Ok(p) => Ok(Parsed::Value(p.value, p.notes)),
         Err(e @ json::ParseError::TooDeep { limit, .. }) => {
             Ok(Parsed::TooDeep(limit, e.to_string()))
         }
+        Err(e @ json::ParseError::TooBig { .. }) => Ok(Parsed::TooBig(e.to_string())),
         Err(e) => Err(e.to_string()),
     }
 }
