@@ -233,7 +233,7 @@ impl Suite {
         {
             return s;
         }
-        let text = std::fs::read_to_string(path)
+        let text = agui_model::bounded::read_to_string(path, agui_model::bounded::CONFIG_BYTES)
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Suite::parse(path, &text)
     }
@@ -488,7 +488,8 @@ impl Planned {
 /// One corpus case file, checked as the corpus loader checks a file
 /// ([`agui_corpus::load::parse_case`]).
 fn read_case_file(path: &Path, rel: &Path) -> Result<SuiteCase, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let text = agui_model::bounded::read_to_string(path, agui_corpus::load::CASE_BYTES)
+        .map_err(|e| format!("cannot read: {e}"))?;
     let raw = agui_corpus::load::parse_file(&text)?;
     drop(text);
     let case = agui_corpus::load::parse_case(rel, raw).map_err(|faults| {

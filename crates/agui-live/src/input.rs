@@ -103,8 +103,11 @@ impl Flags {
             .map(|t| {
                 let v = match t.strip_prefix('@') {
                     Some(path) => {
-                        let text = std::fs::read_to_string(path)
-                            .map_err(|e| anyhow::anyhow!("--tool @{path}: {e}"))?;
+                        let text = agui_model::bounded::read_to_string(
+                            std::path::Path::new(path),
+                            agui_model::bounded::CONFIG_BYTES,
+                        )
+                        .map_err(|e| anyhow::anyhow!("--tool @{path}: {e}"))?;
                         json_of(&format!("--tool @{path}"), &text)?
                     }
                     None => json_of("--tool", t)?,
@@ -244,7 +247,7 @@ pub fn complete(mut input: Map<String, Value>) -> Map<String, Value> {
 
 /// Reads an input file: one JSON object, completed by [`complete`].
 pub fn load(path: &Path) -> anyhow::Result<Value> {
-    let text = std::fs::read_to_string(path)
+    let text = agui_model::bounded::read_to_string(path, agui_model::bounded::CONFIG_BYTES)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }

@@ -145,7 +145,7 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<SuiteInput>> {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            input: std::fs::read_to_string(&p)
+            input: agui_model::bounded::read_to_string(&p, agui_model::bounded::CONFIG_BYTES)
                 .map_err(|e| e.to_string())
                 .and_then(|t| parse_scenario(&t))
                 .map_err(|e| format!("{}: {e}", p.display())),

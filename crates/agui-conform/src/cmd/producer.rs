@@ -287,7 +287,7 @@ fn cant_check(url: &str, args: &check::Args, why: &str) -> anyhow::Result<u8> {
 
 /// A base input file: one JSON object, its ids left out unless given.
 fn base_input(path: &std::path::Path) -> anyhow::Result<serde_json::Value> {
-    let text = std::fs::read_to_string(path)
+    let text = agui_model::bounded::read_to_string(path, agui_model::bounded::CONFIG_BYTES)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     match serde_json::from_str(&text) {
         Ok(v @ serde_json::Value::Object(_)) => Ok(v),

@@ -200,7 +200,7 @@ pub fn render(
 /// A versions file: one JSON object of package → version (what a
 /// producer's own `/versions` answers, say), in the file's order.
 pub fn versions(path: &Path) -> anyhow::Result<Vec<Version>> {
-    let text = std::fs::read_to_string(path)
+    let text = agui_model::bounded::read_to_string(path, agui_model::bounded::CONFIG_BYTES)
         .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
     Version::list(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }

@@ -109,8 +109,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         .collect();
     let notes: Notes = match &args.notes {
         Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let text = agui_model::bounded::read_to_string(p, agui_model::bounded::CONFIG_BYTES)
+                .with_context(|| format!("reading {}", p.display()))?;
             serde_json::from_str(&text)
                 .with_context(|| format!("{}: not a JSON object", p.display()))?
         }

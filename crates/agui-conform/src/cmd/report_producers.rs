@@ -16,8 +16,8 @@ pub fn run(args: &Args, records: &[Record]) -> anyhow::Result<u8> {
     }
     let info: Info = match &args.notes {
         Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let text = agui_model::bounded::read_to_string(p, agui_model::bounded::CONFIG_BYTES)
+                .with_context(|| format!("reading {}", p.display()))?;
             serde_json::from_str(&text).with_context(|| {
                 format!(
                     "{}: not producer notes (name → {{label, paths, notes, not_covered}})",
