@@ -168,12 +168,15 @@ fn under_small_limits(bytes: &[u8]) {
         line_bytes: 256,
         nesting: 12,
         state_bytes: 2048,
+        projection_bytes: 4096,
+        bookkeeping_bytes: 8192,
         ..Limits::default()
     };
     let items = read_items_with(bytes, &small.read_options());
     let slow = check_items_with(&items, small);
     let fast = agui_model::check::check_bytes(bytes, Checker::new().with_limits(small));
     same_report(&slow, &fast, "under small limits, the fast path");
+    unknown_not_absent(&items, &slow);
     for n in &slow.limits {
         assert!(n.index <= slow.events, "a notice past the end: {n:?}");
         assert!(
@@ -202,6 +205,42 @@ fn under_small_limits(bytes: &[u8]) {
     };
     // An error at a limit's own index came after it (the item was skipped).
     assert_eq!(slow.verdict(), want, "limits: verdict {:?}", slow.limits);
+}
+
+/// A skipped event is unknown, not absent (docs/rules.md "Checker
+/// limits"): from a skip (or dropped bookkeeping) until the next
+/// `RUN_STARTED` read, only per-event rules are reported, and no
+/// `run.unterminated` at the end of input.
+fn unknown_not_absent(items: &[Item], report: &Report) {
+    let run_started: Vec<usize> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| {
+            matches!(item, Item::Value { value, .. }
+                if value.get("type").and_then(serde_json::Value::as_str) == Some("RUN_STARTED"))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let blinding = report.limits.iter().filter(|n| {
+        matches!(
+            n.kind,
+            LimitKind::LineBytes | LimitKind::Nesting | LimitKind::BookkeepingBytes
+        )
+    });
+    for n in blinding {
+        let until = run_started
+            .iter()
+            .copied()
+            .find(|&i| i > n.index)
+            .unwrap_or(usize::MAX);
+        for v in &report.violations {
+            let blind = v.index >= n.index && v.index < until;
+            assert!(
+                !blind || v.rule.rule().judged_blind(),
+                "{v:?} reported while blind after {n:?} (until item {until})"
+            );
+        }
+    }
 }
 
 /// The items' values, when every item is a value that writes back as read

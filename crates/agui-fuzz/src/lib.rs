@@ -14,8 +14,11 @@
 //! - [`differential`]: the reference against a subprocess implementation
 //!   named by `AGUI_CONFORM_IMPL`;
 //! - [`patch`]: random JSON Patch documents through the checker's applier,
-//!   against `json_patch`.
+//!   against `json_patch`;
+//! - [`body_decode`]: a live check's HTTP body decoding (framing, content
+//!   coding) with a fault anywhere, cut into reads anywhere.
 
+pub mod body_decode;
 pub mod check_bytes;
 pub mod differential;
 pub mod event_value;
@@ -35,6 +38,7 @@ pub const TARGETS: &[&str] = &[
     "differential",
     "roundtrip",
     "patch",
+    "body_decode",
 ];
 
 /// Runs the target `name` on one input, as its fuzz target does. Unknown
@@ -52,6 +56,10 @@ pub fn run_target(name: &str, data: &[u8]) -> Result<(), String> {
         "roundtrip" => roundtrip::run(&mut u),
         "patch" => {
             patch::run(data);
+            Ok(())
+        }
+        "body_decode" => {
+            body_decode::run(data);
             Ok(())
         }
         _ => return Err(format!("no fuzz target `{name}`")),

@@ -148,7 +148,13 @@ pub fn seeds(
         }
     }
 
-    for target in ["valid_streams", "invalid_streams", "differential", "patch"] {
+    for target in [
+        "valid_streams",
+        "invalid_streams",
+        "differential",
+        "patch",
+        "body_decode",
+    ] {
         let list = out.entry(target).or_default();
         let mut rng = Rng::new(0x5EED ^ target.len() as u64);
         for (i, len) in [16usize, 64, 256, 1024, 4096].into_iter().enumerate() {

@@ -91,6 +91,40 @@ fn patch_smoke() {
     random_inputs("patch", 4000, 512);
 }
 
+/// The body decoder on seeded inputs: whole, cut short and corrupted
+/// bodies in every framing and coding, read in every cut.
+#[test]
+fn body_decode_smoke() {
+    random_inputs("body_decode", 3000, 512);
+}
+
+/// The body decoder's smoke test reaches whole bodies that decode to their
+/// payload, and faults, in every coding.
+#[test]
+fn seeded_body_inputs_reach_whole_bodies_and_faults() {
+    use agui_fuzz::body_decode::{case, decode};
+    let mut rng = Rng::new(0xA61 ^ "body_decode".len() as u64);
+    let (mut whole, mut faults) = (0, 0);
+    for _ in 0..3000 {
+        let len = rng.below(513);
+        let data = rng.bytes(len);
+        let Ok(c) = case(&mut arbitrary::Unstructured::new(&data)) else {
+            continue;
+        };
+        let d = decode(c.framing, c.coding, &c.body, &c.cuts);
+        if c.payload.is_some() && d.fault.is_none() {
+            whole += 1;
+        }
+        if d.fault.is_some() {
+            faults += 1;
+        }
+    }
+    assert!(
+        whole > 300 && faults > 300,
+        "{whole} whole, {faults} faults"
+    );
+}
+
 /// The patch smoke test is only worth something if the seeded inputs reach
 /// every outcome: count them.
 #[test]

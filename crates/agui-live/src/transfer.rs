@@ -232,9 +232,11 @@ impl Transfer {
             Chunked::DataEnd(seen) => {
                 let want = b"\r\n"[usize::from(seen)];
                 if raw[0] != want {
+                    // The one byte that is wrong: what follows depends on
+                    // how the body was cut into reads.
                     return Err(self.fault(format!(
                         "malformed chunked body: a chunk's data is followed by `{}`, not CRLF",
-                        printable(&raw[..raw.len().min(8)])
+                        printable(&raw[..1])
                     )));
                 }
                 self.state = if seen == 0 {
