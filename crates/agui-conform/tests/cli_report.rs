@@ -513,7 +513,11 @@ fn a_cut_record_is_reported_from_its_whole_lines() {
         md.contains("the record ends without a footer** and its last line (line 3, 40 bytes) was cut mid-write and is left out (the run was cut short): reported from the 1 case line(s) written whole"),
         "{md}"
     );
-    assert!(html.is_file());
+    let html = std::fs::read_to_string(html).unwrap();
+    assert!(
+        html.contains("cut short (no footer): its last line (line 3, 40 bytes) was cut"),
+        "the page says which line was cut"
+    );
     // A whole record still exits 0.
     let out = agui(&[
         "report",

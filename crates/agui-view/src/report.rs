@@ -117,9 +117,10 @@ fn summary(out: &mut String, m: &Merged) {
         for s in Score::ALL {
             let _ = write!(out, "<td class=\"n\">{}</td>", t.get(s));
         }
-        let run = match &c.record.footer {
-            None => "cut short (no footer)".to_owned(),
-            Some(f) => match &f.incomplete {
+        let run = match (&c.record.footer, &c.record.cut) {
+            (None, Some(cut)) => format!("cut short (no footer): {cut}"),
+            (None, None) => "cut short (no footer)".to_owned(),
+            (Some(f), _) => match &f.incomplete {
                 Some(why) => format!("{}: {why}", f.status),
                 None => f.status.clone(),
             },
