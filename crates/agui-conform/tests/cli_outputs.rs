@@ -104,6 +104,8 @@ fn input_format_forces_the_reading() {
         violations(&out),
         [
             ("schema.not-json".to_owned(), 0),
+            // Not an event, so not a RUN_STARTED either.
+            ("run.first-event".to_owned(), 0),
             ("schema.not-json".to_owned(), 1)
         ]
     );

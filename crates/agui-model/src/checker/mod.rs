@@ -192,6 +192,9 @@ pub struct Checker {
     /// [`RunBook::growth`] (with the remembered ids and open lanes) when
     /// the bookkeeping was last measured.
     book_growth: usize,
+    /// The `STATE_DELTA` being dispatched has a `delta` that is not a patch
+    /// document (set by the `Value` path; the fast path declines those).
+    unreadable_delta: bool,
     /// The bookkeeping passed its budget and was dropped: until the next
     /// `RUN_STARTED` no event reaches the stream rules, so it stays empty.
     frozen: bool,
@@ -264,6 +267,7 @@ impl Checker {
             state_off: false,
             blind: false,
             frozen: false,
+            unreadable_delta: false,
             book_growth: 0,
             resume_off: false,
             kept_full: false,
@@ -376,6 +380,7 @@ impl Checker {
             i,
             format!("not a JSON object: {why}"),
         );
+        self.no_event(i);
         self.flush();
     }
 
@@ -508,10 +513,21 @@ impl Checker {
                 v.at_path(issue.path)
             });
         }
-        if let Some(obj) = item.as_object()
-            && let Some(ty) = s(obj, wire::TYPE).and_then(EventType::from_name)
-        {
-            self.dispatch(i, &Typed::from_map(ty, obj));
+        match item.as_object().and_then(|obj| {
+            let ty = s(obj, wire::TYPE).and_then(EventType::from_name)?;
+            Some((obj, ty))
+        }) {
+            Some((obj, ty)) => {
+                let typed = Typed::from_map(ty, obj);
+                // A `delta` that is not an RFC 6902 patch document (an
+                // operation without `path`, a path that is no JSON Pointer)
+                // does not apply: its schema fault, and `state.patch-fails`.
+                self.unreadable_delta = matches!(&typed.body, Body::StateDelta { delta: None })
+                    && obj.contains_key(wire::key::StateDelta::delta);
+                self.dispatch(i, &typed);
+                self.unreadable_delta = false;
+            }
+            None => self.no_event(i),
         }
         self.flush();
     }
@@ -627,6 +643,30 @@ impl Checker {
         self.tag_attributed = false;
     }
 
+    /// `run.first-event`: the stream's first item is `what`, neither
+    /// `RUN_STARTED` nor `RUN_ERROR`. An *implicit* run opens (checked as a
+    /// run, never projected nor reported unterminated).
+    fn first_event_not_a_start(&mut self, i: usize, what: &str) {
+        self.report(
+            RuleId::RunFirstEvent,
+            i,
+            format!("the first {what}; a stream starts with RUN_STARTED (or RUN_ERROR)"),
+        );
+        self.book.reset(true);
+        self.phase = Phase::Active;
+        self.run_mark = i;
+    }
+
+    /// A stream item that is no event (not JSON, not an object, no known
+    /// `type`): the stream rules skip it, but as the stream's first item it
+    /// is still the first event, and not a `RUN_STARTED` (the catalogue
+    /// counts every item as an event).
+    fn no_event(&mut self, i: usize) {
+        if self.phase == Phase::Start {
+            self.first_event_not_a_start(i, "item is not an event of a known type");
+        }
+    }
+
     /// The run rules of an event's place in the stream (before, inside or
     /// after a run); whether the event goes on to the rules of its type.
     fn enter(&mut self, i: usize, ty: EventType) -> bool {
@@ -649,16 +689,7 @@ impl Checker {
                 false
             }
             (Phase::Start, _) => {
-                self.report(
-                    RuleId::RunFirstEvent,
-                    i,
-                    format!(
-                        "the first event is {ty}; a stream starts with RUN_STARTED (or RUN_ERROR)"
-                    ),
-                );
-                self.book.reset(true);
-                self.phase = Phase::Active;
-                self.run_mark = i;
+                self.first_event_not_a_start(i, &format!("event is {ty}"));
                 true
             }
             (Phase::Finished, _) => {
@@ -948,11 +979,11 @@ impl Checker {
                     self.replace_state(i, &snapshot);
                 }
             }
-            Body::StateDelta { delta } => {
-                if let Some(patch) = delta {
-                    self.state_delta(i, patch);
-                }
-            }
+            Body::StateDelta { delta } => match delta {
+                Some(patch) => self.state_delta(i, patch),
+                None if self.unreadable_delta => self.unreadable_patch(i),
+                None => {}
+            },
             Body::MessagesSnapshot { messages } => {
                 let messages = messages.as_ref().and_then(Val::value);
                 if let Some(Value::Array(messages)) = messages.as_deref() {
@@ -1545,6 +1576,19 @@ impl Checker {
                 format!("STATE_DELTA would pass the state budget: {e}; state tracking stops"),
             ),
         }
+    }
+
+    /// A `STATE_DELTA` whose `delta` is not a patch document: it does not
+    /// apply, and the state stays as it is.
+    fn unreadable_patch(&mut self, i: usize) {
+        if self.state_off {
+            return;
+        }
+        self.report(
+            RuleId::StatePatchFails,
+            i,
+            "STATE_DELTA does not apply to the state: its delta is not an RFC 6902 patch document; state left unchanged".to_owned(),
+        );
     }
 
     /// A state document (snapshot or input state) replaces the state,
