@@ -37,9 +37,10 @@ pub struct Case {
     pub projection: Option<Value>,
     /// Every violation the spec says the stream has, in stream order
     /// (catalogue order at one index; a rule broken several times at one index
-    /// is listed once), written from the spec. Required when
-    /// the first violation alone does not fix F and M (RULES.md "Scoring a
-    /// consumer"): see [`crate::load::undetermined`].
+    /// is listed once), written from the spec. Required whenever `expect`
+    /// names a rule, warnings included (docs/rules.md "Scoring a consumer",
+    /// revision 3: "every case whose stream has a violation states all of
+    /// them"): see [`crate::load::unstated`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violations: Option<Vec<Stated>>,
 }

@@ -390,7 +390,7 @@ pub fn expect_faults(case: &Case) -> Vec<String> {
     }
     if let Some(v) = &case.violations {
         out.extend(violations_faults(case, v));
-    } else if let Some(why) = undetermined(case) {
+    } else if let Some(why) = unstated(case) {
         out.push(why);
     }
     if let Some(o) = case.obligation
@@ -411,11 +411,59 @@ pub fn expect_faults(case: &Case) -> Vec<String> {
     out
 }
 
+/// Why a case whose stream has a violation fails to state them all, or
+/// `None` when it states them (or its stream has none). Revision 3 of
+/// docs/rules.md, "Scoring a consumer": "every case whose stream has a
+/// violation states all of them (rule and index, in stream order), so a
+/// rule named at any index can be judged". The stream has a violation
+/// exactly when `expect` names a rule; then `violations` is required,
+/// whatever the first violation's obligation. The message names the case
+/// and the rule, and, when the first violation does not even fix F and M,
+/// says so ([`undetermined`]).
+///
+/// One exception, until the generator states every violation: a generated
+/// case (id `gen/…`, [`is_generated_id`]) whose first violation fixes F and
+/// M alone (must-reject) may leave its list out. A must-reject mutation can
+/// break more rules at its own event (an `attribution.null` interrupt is
+/// also `interrupt.owner-mismatch`), which the generator does not know by
+/// construction; the harness scores a named rule such a case cannot judge
+/// as a problem of the case (docs/rules.md "Scoring a consumer").
+pub fn unstated(case: &Case) -> Option<String> {
+    if case.violations.is_some() {
+        return None;
+    }
+    let r = case.expect.rule?;
+    if is_generated_id(&case.id) && undetermined(case).is_none() {
+        return None;
+    }
+    let at = case
+        .expect
+        .index
+        .map(|i| format!(" at {i}"))
+        .unwrap_or_default();
+    let mut msg = format!(
+        "case `{}` states no `violations`, but its `expect` names `{r}`{at}: every case whose stream has a violation lists all of them, rule and index in stream order (docs/rules.md \"Scoring a consumer\", revision 3)",
+        case.id
+    );
+    if let Some(why) = undetermined(case) {
+        msg.push_str("; ");
+        msg.push_str(&why);
+    }
+    Some(msg)
+}
+
+/// True for the id of a generated case: `gen/valid/<seed>` or
+/// `gen/<rule id>/<seed>` (`agui-conform gen --out`, `run --save-failures`).
+pub fn is_generated_id(id: &str) -> bool {
+    id.starts_with("gen/")
+}
+
 /// Why the case's first violation alone does not fix F and M (RULES.md
 /// "Scoring a consumer": "a harness never takes M as absent when the case
 /// does not state it"), or `None` when it does: no violation; a
 /// must-reject first violation (F = M = its index); only warnings (verdict
-/// `accept`: no F, no M). Any other case states its `violations`.
+/// `accept`: no F, no M). Any other case states its `violations` (since
+/// revision 3 every case with a violation does: [`unstated`]).
 pub fn undetermined(case: &Case) -> Option<String> {
     let r = case.expect.rule?;
     if case.violations.is_some() {

@@ -349,9 +349,11 @@ fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
         "violations": [{"rule": "run.unterminated", "index": 3}]}),
     );
     d.case("schema/y.json", json!({"id": "schema/y", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf()],
-        "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1}}));
+        "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1},
+        "violations": [{"rule": "schema.missing-field", "index": 1}]}));
     d.case("schema/z.json", json!({"id": "schema/z", "description": "d", "spec": "s", "events": [rs(), bad, rf(), {"type": "NOPE"}],
-        "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1}}));
+        "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1},
+        "violations": [{"rule": "schema.missing-field", "index": 1}, {"rule": "schema.unknown-type", "index": 3}]}));
     let c = load_dir(&d.0).unwrap();
     let p = gate::events_schema_valid(&c.cases);
     assert!(
@@ -543,6 +545,109 @@ fn cases_state_enough_to_fix_f_and_m() {
             .iter()
             .any(|p| p.message.contains("not in stream order"))
     );
+}
+
+/// docs/rules.md "Scoring a consumer", revision 3: "every case whose stream
+/// has a violation states all of them". A case whose `expect` names a rule
+/// and that states no `violations` is refused, whatever the rule's
+/// obligation (must-reject first, warnings only), with a message naming the
+/// case and the rule; the case schema requires the list too. A valid stream
+/// states none.
+#[test]
+fn every_case_with_a_violation_lists_all_of_them() {
+    let d = TempDir::new("unstated");
+    let nameless = json!({"type": "TEXT_MESSAGE_START"});
+    let must = json!({"verdict": "reject", "rule": "schema.missing-field", "index": 1});
+    let missing = json!({"id": "schema/must-reject-first", "description": "d", "spec": "s",
+        "events": [rs(), nameless, rf()], "expect": must});
+    d.case("schema/must-reject-first.json", missing.clone());
+    d.case(
+        "schema/must-reject-stated.json",
+        with(
+            with(missing.clone(), "id", json!("schema/must-reject-stated")),
+            "violations",
+            json!([{"rule": "schema.missing-field", "index": 1}]),
+        ),
+    );
+    let warn = json!({"verdict": "accept", "rule": "attribution.not-attributable", "index": 0});
+    let tagged_start =
+        json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "subagentRunId": "s1"});
+    let warning = json!({"id": "schema/warning-only", "description": "d", "spec": "s",
+        "events": [tagged_start, rf()], "expect": warn});
+    d.case("schema/warning-only.json", warning.clone());
+    d.case("run/valid.json", good("run/valid"));
+    // The exception: a generated case with a must-reject first violation
+    // (F = M) may leave its list out; one with a should-reject first may not.
+    d.case(
+        "gen/schema.missing-field/1.json",
+        with(missing.clone(), "id", json!("gen/schema.missing-field/1")),
+    );
+    let stray = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
+    d.case(
+        "gen/text.not-open/1.json",
+        json!({"id": "gen/text.not-open/1", "description": "d", "spec": "s",
+            "events": [rs(), stray, rf()],
+            "expect": {"verdict": "reject", "rule": "text.not-open", "index": 1}}),
+    );
+    let c = load_dir(&d.0).unwrap();
+    let ids: Vec<&str> = c.cases.iter().map(|c| c.case.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "gen/schema.missing-field/1",
+            "run/valid",
+            "schema/must-reject-stated"
+        ]
+    );
+    assert!(
+        problems_of(&c, "1.json").iter().any(|p| p
+            .message
+            .contains("case `gen/text.not-open/1` states no `violations`")
+            && p.message.contains("M is not determined")),
+        "{:?}",
+        c.malformed
+    );
+    assert!(
+        gate::schema(&c)
+            .iter()
+            .all(|p| !p.contains("gen/schema.missing-field"))
+    );
+    let must_p = problems_of(&c, "must-reject-first.json");
+    assert_eq!(must_p.len(), 1, "{must_p:?}");
+    assert_eq!(must_p[0].kind, ProblemKind::Expect);
+    let m = &must_p[0].message;
+    assert!(
+        m.contains("case `schema/must-reject-first` states no `violations`")
+            && m.contains("names `schema.missing-field` at 1")
+            && m.contains("every case whose stream has a violation lists all of them"),
+        "{m}"
+    );
+    // A must-reject first violation fixes F and M: no word about M.
+    assert!(!m.contains("M is not determined"), "{m}");
+    let warn_p = problems_of(&c, "warning-only.json");
+    assert_eq!(warn_p.len(), 1, "{warn_p:?}");
+    assert!(
+        warn_p[0].message.contains("case `schema/warning-only`")
+            && warn_p[0]
+                .message
+                .contains("names `attribution.not-attributable` at 0"),
+        "{}",
+        warn_p[0].message
+    );
+    // The published schema says the same.
+    for v in [&missing, &warning] {
+        let errs = case_schema::validate(v).unwrap();
+        assert!(
+            errs.iter()
+                .any(|e| e.instance_path.is_empty() && e.message.contains("violations")),
+            "{errs:?}"
+        );
+    }
+    assert_eq!(case_schema::validate(&good("run/valid")).unwrap(), vec![]);
+    // The Rust API names the same fault.
+    let case: Case = serde_json::from_value(missing).unwrap();
+    let why = agui_corpus::load::unstated(&case).unwrap();
+    assert!(why.contains("schema.missing-field"), "{why}");
 }
 
 #[test]
