@@ -7,7 +7,7 @@
 //! violations, and from a pipe or a terminal each violation reaches stdout
 //! as soon as its line has been read. Exit status: 0 accept, 1 reject,
 //! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
-//! error).
+//! error, or the input holds no events: [`super::no_events`]).
 
 use super::input_format::{self, InputFormat};
 use super::sarif::Collected;
@@ -208,8 +208,11 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
-    if checked.report.events == 0 {
-        eprintln!("agui-conform: input holds no events");
+    if super::no_events::holds_none(&checked.report) {
+        eprintln!(
+            "agui-conform: {name}: {} (inconclusive, exit status {EXIT_INCONCLUSIVE})",
+            super::no_events::MESSAGE
+        );
     }
     Ok(args.rule_config.policy.exit_status(&checked.report))
 }
@@ -419,8 +422,14 @@ fn check_json<W: Write + 'static>(
     let Some(stream) = stream.borrow_mut().take() else {
         return Ok(Some((report, runs)));
     };
+    let reason = serde_json::Value::from(super::no_events::MESSAGE);
+    let runs_json = runs.to_json();
+    let mut extra: Vec<(&str, &serde_json::Value)> = vec![("runs", &runs_json)];
+    if super::no_events::holds_none(&report) {
+        extra.push(("reason", &reason));
+    }
     let written = stream
-        .finish_with(&report, projection, &[("runs", &runs.to_json())])
+        .finish_with(&report, projection, &extra)
         .and_then(|mut out| writeln!(out).and_then(|()| out.flush()));
     match written {
         Ok(()) => Ok(Some((report, runs))),
@@ -681,7 +690,9 @@ fn summary(out: &mut impl Write, name: &str, report: &Report, c: Colour) -> io::
     } else {
         String::new()
     };
-    if counts.violations() == 0 {
+    if super::no_events::holds_none(report) {
+        writeln!(out, "{name}: {painted} — {}", super::no_events::MESSAGE)
+    } else if counts.violations() == 0 {
         writeln!(out, "{name}: {painted} — no violations in {events}{limits}")
     } else {
         writeln!(

@@ -196,8 +196,8 @@ fn print(
     let name = check::label(path);
     match &done.outcome {
         Ok((verdict, exit, events, violations)) => {
-            if *events == 0 {
-                eprintln!("agui-conform: {name} holds no events");
+            if *events == 0 && *verdict == Verdict::Inconclusive {
+                eprintln!("agui-conform: {name}: {}", super::no_events::MESSAGE);
             }
             summary.add(*verdict, *exit, *events, *violations);
         }

@@ -9,6 +9,7 @@ pub mod generate;
 pub mod html;
 pub mod input_format;
 pub mod junit;
+pub mod no_events;
 mod pipe;
 pub mod producer;
 pub mod producer_record;

@@ -262,15 +262,37 @@ pub fn check_file(
             found
         }
     };
+    let mut report = report;
+    let empty = super::no_events::mark(&mut report);
     let found = found.borrow();
     let source = Source::File {
         uri: name,
         lines: &lines,
     };
-    match write(out, &log(&source, &found.violations, &found.limits, &runs)) {
+    let mut log = log(&source, &found.violations, &found.limits, &runs);
+    if empty {
+        no_events(&mut log, name);
+    }
+    match write(out, &log) {
         Ok(()) => Ok(Some((report, runs))),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
         Err(e) => Err(e),
+    }
+}
+
+/// An input that held no events: nothing was judged, which the log says
+/// as a notification (no result is not "clean"); the verdict,
+/// `inconclusive`, in the invocation's properties.
+fn no_events(log: &mut Value, uri: &str) {
+    let invocation = &mut log["runs"][0]["invocations"][0];
+    invocation["properties"]["verdict"] = json!("inconclusive");
+    if let Some(n) = invocation["toolExecutionNotifications"].as_array_mut() {
+        n.push(json!({
+            "level": "warning",
+            "message": {"text": super::no_events::MESSAGE},
+            "descriptor": {"id": "input.no-events"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}}}],
+        }));
     }
 }
 
