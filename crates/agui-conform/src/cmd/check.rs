@@ -9,6 +9,7 @@
 //! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
 //! error, or the input holds no events: [`super::no_events`]).
 
+use super::case_input::{self, Sniffed};
 use super::input_format::{self, InputFormat};
 use super::sarif::Collected;
 use agui_live::RunLog;
@@ -28,17 +29,23 @@ use std::rc::Rc;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The stream to check: a file of JSON Lines or one JSON array, or `-`
-    /// for standard input. Several files, or a directory (its `*.jsonl`,
-    /// `*.ndjson`, `*.json` and `*.sse` files, by name, not recursive), are
-    /// checked in parallel: one report per file in argument order, each
-    /// the same as checking that file alone, then a summary (with
-    /// `--format json`: one JSON document per line, each file's report or
-    /// `{"file":…,"error":…}`, then `{"summary":…}`).
+    /// for standard input. A corpus case (a case file, or `gen`'s JSON
+    /// Lines of cases) is recognised and the stream it holds is checked.
+    /// Several files, or a directory (its `*.jsonl`, `*.ndjson`, `*.json`
+    /// and `*.sse` files but `*.schema.json`, by name; `--recursive` for its
+    /// subdirectories), are checked in parallel: one report per file in
+    /// argument order, each the same as checking that file alone, then a
+    /// summary (with `--format json`: one JSON document per line, each
+    /// file's report or `{"file":…,"error":…}`, then `{"summary":…}`).
     #[arg(default_value = "-")]
     pub input: PathBuf,
     /// More streams (see INPUT).
     #[arg(value_name = "INPUT")]
     pub more: Vec<PathBuf>,
+    /// A directory's subdirectories too (a case folder `gen --out` wrote,
+    /// `corpus/`), by path.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
     /// Files checked at once when there are several [default: the
     /// available cores].
     #[arg(short = 'j', long, value_name = "N")]
@@ -196,8 +203,21 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         return super::check_many::run(&args, &files);
     }
     let (input, live) = open_input(&args.input)?;
-    let size = file_size(&args.input);
     let name = label(&args.input);
+    // A corpus case (or `gen`'s JSON Lines of cases) is checked as the
+    // stream it holds.
+    let sniffed = case_input::sniff(input).with_context(|| format!("reading {name}"))?;
+    let (input, live, size): (Box<dyn BufRead + Send>, _, _) = match sniffed {
+        Sniffed::Stream(input) => (input, live, file_size(&args.input)),
+        Sniffed::Case(found) => {
+            eprintln!("{}", found.note(&name));
+            (Box::new(io::Cursor::new(found.stream())), false, None)
+        }
+        Sniffed::Lines(cases) => {
+            eprintln!("{}", case_input::Lines::note(&name));
+            return super::check_many::run_cases(&args, &name, cases);
+        }
+    };
     if wants_projection(&args) {
         super::pipe::widen_stdout();
     }
@@ -266,7 +286,8 @@ pub(super) struct Checked {
 
 /// Checks one input and writes its report to `out` (with `--junit` and
 /// `--html`, those files too); `copy` copies spilled runs into `out`.
-/// `None` when `out` closed.
+/// `size` is the size of a regular file (none for a pipe or a case's
+/// stream). `None` when `out` closed.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn check_one<W: Write + 'static>(
     args: &Args,
@@ -297,7 +318,11 @@ pub(super) fn check_one<W: Write + 'static>(
         .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
     let report = match (args.format, &found, input) {
         (Format::Sarif, Some(f), Input(input, _, page)) => {
-            super::sarif::check_file(input, format, args, name, out, f, page.as_ref())
+            // The events' lines are read again from a regular file (not
+            // from a pipe, nor from a case's stream, whose lines are not
+            // the file's).
+            let lines_from = size.map(|_| args.input.as_path());
+            super::sarif::check_file(input, format, args, lines_from, name, out, f, page.as_ref())
         }
         (Format::Json | Format::Sarif, _, input) => {
             check_json(input, format, args, live, (out, copy), found.clone())

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod case_input;
 pub mod check;
 pub mod check_many;
 pub mod config;

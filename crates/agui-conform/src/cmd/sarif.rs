@@ -210,11 +210,14 @@ pub fn log(
 
 /// `check FILE --format sarif`: checks `input`, keeping what is found in
 /// `found`, then writes the log. The lines of the events come from the SSE
-/// reader, or for JSON from a second read of the file (none from stdin).
+/// reader, or for JSON from a second read of `lines_from` (none from stdin
+/// or a corpus case's stream).
+#[allow(clippy::too_many_arguments)]
 pub fn check_file(
     input: impl BufRead + Send,
     format: InputFormat,
     args: &Args,
+    lines_from: Option<&std::path::Path>,
     name: &str,
     out: impl Write,
     found: &Rc<RefCell<Collected>>,
@@ -252,8 +255,8 @@ pub fn check_file(
                 || false,
                 page,
             )?;
-            if args.input.as_os_str() != "-" {
-                let file = BufReader::new(File::open(&args.input)?);
+            if let Some(path) = lines_from {
+                let file = BufReader::new(File::open(path)?);
                 stream::read_stream(file, &args.limits().read_options(), |item| {
                     lines.push(item.line());
                     ControlFlow::Continue(())
