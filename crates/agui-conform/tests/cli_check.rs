@@ -242,20 +242,40 @@ fn stdin_is_read_by_default_and_with_a_dash() {
     );
 }
 
+/// An input that holds no events is inconclusive, never a silent accept:
+/// every output form says so, and the exit status is 3 (docs/decisions.md
+/// "An input that holds no events"). It was `accept`, exit 0.
 #[test]
-fn empty_input_is_accepted_with_a_notice() {
-    for input in [&b""[..], &b"\n  \n"[..]] {
+fn an_input_without_events_is_inconclusive() {
+    for input in [&b""[..], &b"\n  \n"[..], &b"[]"[..], &b" [ ] \n"[..]] {
         let out = run(&["check", "--format", "json"], Some(input));
-        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(out.status.code(), Some(3), "{input:?}");
         let report = one_json_object(&out);
-        assert_eq!(report["verdict"], "accept");
+        assert_eq!(report["verdict"], "inconclusive");
+        assert_eq!(report["reason"], "the input holds no events");
+        assert_eq!(report["events"], 0);
         assert_eq!(report["violations"], Value::Array(vec![]));
         assert!(
-            stderr(&out).contains("input holds no events"),
+            stderr(&out).contains("the input holds no events"),
             "{}",
             stderr(&out)
         );
+        let out = run(&["check"], Some(input));
+        assert_eq!(out.status.code(), Some(3));
+        assert!(
+            String::from_utf8_lossy(&out.stdout)
+                .starts_with("<stdin>: inconclusive — the input holds no events\n"),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
     }
+    // `--fail-on warning` changes nothing: there is nothing to judge.
+    let out = run(&["check", "--fail-on", "warning"], Some(b""));
+    assert_eq!(out.status.code(), Some(3));
+    // One event is judged: accepted or not as the rules say.
+    let one = format!("{RUN_STARTED}\n{RUN_FINISHED}\n");
+    let out = run(&["check"], Some(one.as_bytes()));
+    assert_eq!(out.status.code(), Some(0));
 }
 
 /// The `schema.not-json` violation at `index`, with its message.
@@ -573,6 +593,7 @@ fn json_reports_match_their_published_schema() {
             vec!["--no-projection"],
         ),
         ("bad", "{}\n{}\n{}\n".to_string(), vec![]),
+        ("empty", "\n\n".to_string(), vec![]),
         (
             "capped",
             "{}\n{}\n{}\n".to_string(),

@@ -153,6 +153,27 @@ fn exit_status_is_over_all_files() {
     assert_eq!(lines[3]["summary"]["unreadable"], 1);
 }
 
+/// An empty file among others is inconclusive, not accepted: the summary
+/// counts it so and the exit status is 3 when nothing is worse.
+#[test]
+fn an_empty_file_among_others_is_inconclusive() {
+    let d = dir("empty");
+    let ok = write(&d, "ok.jsonl", VALID);
+    let empty = write(&d, "empty.jsonl", "\n");
+    let o = run(&["check", "--format", "json", &ok, &empty]);
+    assert_eq!(o.status.code(), Some(3));
+    let lines: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[1]["verdict"], "inconclusive");
+    assert_eq!(lines[1]["reason"], "the input holds no events");
+    assert_eq!(lines[2]["summary"]["inconclusive"], 1);
+    assert_eq!(lines[2]["summary"]["perFile"][1]["exit"], 3);
+    let bad = write(&d, "bad.jsonl", UNTYPED);
+    assert_eq!(run(&["check", &empty, &bad]).status.code(), Some(1));
+}
+
 #[test]
 fn a_directory_is_its_stream_files_by_name() {
     let d = dir("dir");

@@ -277,6 +277,44 @@ fn junit_is_written_beside_the_text_report() {
     );
 }
 
+/// An input that holds no events is inconclusive in SARIF and JUnit too
+/// (exit status 3): a notification and the verdict in the invocation, an
+/// erroring test case. Before, a log with no result and a passing test
+/// case: "clean".
+#[test]
+fn an_input_without_events_is_inconclusive_in_sarif_and_junit() {
+    let junit = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_outputs/empty.xml");
+    for (name, body) in [
+        ("empty.jsonl", "\n"),
+        ("comments.sse", ": ping\n\n: ping\n\n"),
+    ] {
+        let p = scratch(name, body);
+        let out = run(&[
+            "check",
+            p.to_str().unwrap(),
+            "--format",
+            "sarif",
+            "--junit",
+            junit.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(3), "{name}: {}", text(&out.stderr));
+        let v = sarif(&out);
+        let invocation = &v["runs"][0]["invocations"][0];
+        assert_eq!(invocation["properties"]["verdict"], "inconclusive");
+        let n = &invocation["toolExecutionNotifications"];
+        assert_eq!(n.as_array().map(Vec::len), Some(1), "{name}: {n}");
+        assert_eq!(n[0]["descriptor"]["id"], "input.no-events");
+        assert_eq!(n[0]["message"]["text"], "the input holds no events");
+        assert_eq!(v["runs"][0]["results"], Value::Array(vec![]));
+        let xml = std::fs::read_to_string(&junit).unwrap();
+        assert!(xml.contains("<error"), "{xml}");
+        assert!(
+            xml.contains("inconclusive: the input holds no events"),
+            "{xml}"
+        );
+    }
+}
+
 #[test]
 fn sarif_for_a_live_check_names_the_url_and_event() {
     let server = Server::replying(Reply::sse("overloaded").status(503));

@@ -8,7 +8,7 @@ use crate::mutate::mutate;
 use crate::render::render;
 use crate::scenario::Scenario;
 use agui_corpus::{Case, Expect, Stated};
-use agui_model::{Checker, Obligation, Report, RuleId, Severity, Verdict};
+use agui_model::{Checker, Report, RuleId, Severity, Verdict};
 use arbitrary::Unstructured;
 use proptest::prelude::*;
 use rand::{RngCore, SeedableRng};
@@ -40,8 +40,9 @@ pub struct Generated {
     pub index: Option<usize>,
     /// The expected projection, for accepted streams.
     pub projection: Option<Value>,
-    /// Every violation, in stream order, when the first one alone does not
-    /// fix F and M (RULES.md "Scoring a consumer"): see [`cut_after_site`].
+    /// Every violation, in stream order (RULES.md "Scoring a consumer"):
+    /// see [`cut_after_site`]; `None` for valid streams and for
+    /// `attribution.null`, whose first violation fixes F and M alone.
     pub violations: Option<Vec<(RuleId, usize)>>,
 }
 
@@ -88,21 +89,29 @@ pub fn generate(config: &Config, mode: Mode, u: &mut Unstructured) -> arbitrary:
     }
 }
 
-/// Every violation of a mutated stream, by construction. A must-reject
-/// first violation fixes F and M alone (`None`). A warning mutator changes
-/// the scenario so that the stream carries exactly that warning. Any other
-/// error mutator leaves the valid stream's tail after its site, which may
-/// break more rules; the stream is cut after the site ([`cut_after_site`])
-/// so that what remains is known.
+/// Every violation of a mutated stream, by construction (docs/rules.md
+/// "Scoring a consumer", revision 3: every case states all its
+/// violations). A warning mutator changes the scenario so that the stream
+/// carries exactly that warning. An error mutator leaves the valid
+/// stream's tail after its site, which may break more rules; the stream is
+/// cut after the site ([`cut_after_site`]) so that what remains is known.
+///
+/// Except `attribution.null` (`None`: only its first violation, which
+/// alone fixes F and M): the null tag reads as the parent, so the site
+/// event changes owner and may break another rule there
+/// (`ownership.step-owner` on a `STEP_FINISHED`,
+/// `interrupt.owner-mismatch` on an interrupt, `chunk.ambiguous` on a
+/// chunk), which the mutator does not know.
 fn stated_violations(
     rule: RuleId,
     index: usize,
     events: &mut Vec<Value>,
 ) -> Option<Vec<(RuleId, usize)>> {
-    match (rule.severity(), rule.obligation()) {
-        (Severity::Error, Obligation::MustReject) | (Severity::None, _) => None,
-        (Severity::Warning, _) => Some(vec![(rule, index)]),
-        (Severity::Error, _) => Some(cut_after_site(rule, index, events)),
+    match rule.severity() {
+        Severity::None => None,
+        _ if rule == RuleId::AttributionNull => None,
+        Severity::Warning => Some(vec![(rule, index)]),
+        Severity::Error => Some(cut_after_site(rule, index, events)),
     }
 }
 

@@ -1,25 +1,30 @@
 //! What the spec says about a case's stream, in the terms the scoring needs.
 //!
-//! docs/rules.md "Scoring a consumer" needs F (first error-severity violation),
-//! M (first must-reject violation) and whether should-reject / may-reject
-//! violations exist: "a harness never takes M as absent when the case does
-//! not state it, it asks for the case to state it". A case fixes them by
-//! one of:
+//! docs/rules.md "Scoring a consumer" (revision 3) needs F (the first index
+//! holding a violation a consumer may reject for: must-, should- or
+//! may-reject, whatever its severity), M (the first must-reject violation)
+//! and whether should-reject / may-reject violations exist: "a harness
+//! never takes M as absent when the case does not state it, it asks for
+//! the case to state it". A case fixes them by one of:
 //!
 //! - no violation: the stream is valid (F, M absent);
 //! - a **must-reject** first violation at `I`: F = M = `I` (what follows
 //!   cannot move either);
-//! - only **warnings** (verdict `accept`, a warning first): F, M absent;
-//!   may-reject from the first warning, a must-accept one
-//!   (`attribution.not-attributable`) being no violation for scoring — the
-//!   corpus states no more for these, so a later may-reject warning after a
-//!   must-accept first one counts as absent (INFO becomes PASS, nothing
-//!   else changes);
+//! - only **warnings** (verdict `accept`, a warning first): M absent; a
+//!   may-reject first warning is F. A must-accept first one
+//!   (`attribution.not-attributable`) is no violation for scoring and does
+//!   not fix F: a rejection of such a case cannot be judged
+//!   ([`Facts::f_stated`]), and an acceptance scores PASS where a later
+//!   may-reject warning would make it INFO (either answer conforms);
 //! - every violation stated (`violations` of a corpus case; a generator by
 //!   construction): exact ([`Facts::from_all`]).
 //!
-//! Anything else is refused by [`Expected::consistent`] (and by the corpus
-//! lint, `agui_corpus::load::undetermined`).
+//! Revision 3 asks every case to state all its violations, so that a rule
+//! named at any index can be judged; a case stating only its first one
+//! still loads, and what it leaves open is a problem of the case when an
+//! answer needs it ([`crate::score`]). Anything else is refused by
+//! [`Expected::consistent`] (and by the corpus lint,
+//! `agui_corpus::load::undetermined`).
 
 use agui_model::{Obligation, RuleId, Severity, Verdict};
 
@@ -133,26 +138,43 @@ fn first_determines(verdict: Verdict, r: RuleId) -> bool {
 }
 
 /// The quantities of docs/rules.md "Scoring a consumer".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Facts {
-    /// F.
+    /// F: the first index holding a violation a consumer may reject for
+    /// (absent also when the case does not fix it: see `f_stated`).
     pub f: Option<usize>,
     /// M.
     pub m: Option<usize>,
     pub should_reject: bool,
     pub may_reject: bool,
-    /// Some violation exists (must-accept warnings do not count).
+    /// Some violation a consumer may reject for exists (must-accept
+    /// warnings do not count).
     pub any: bool,
+    /// Whether the case fixes F, `any` and `may_reject`: false only for a
+    /// warnings-only case that states just its first warning, a
+    /// must-accept one (a may-reject warning may follow it).
+    pub f_stated: bool,
+}
+
+impl Default for Facts {
+    /// A valid stream.
+    fn default() -> Self {
+        Facts {
+            f: None,
+            m: None,
+            should_reject: false,
+            may_reject: false,
+            any: false,
+            f_stated: true,
+        }
+    }
 }
 
 impl Facts {
     pub fn from_all(all: &[(RuleId, usize)]) -> Facts {
         let counted = || all.iter().filter(|(r, _)| counts(*r));
         Facts {
-            f: counted()
-                .filter(|(r, _)| r.severity() == Severity::Error)
-                .map(|(_, i)| *i)
-                .min(),
+            f: counted().map(|(_, i)| *i).min(),
             m: counted()
                 .filter(|(r, _)| r.obligation() == Obligation::MustReject)
                 .map(|(_, i)| *i)
@@ -160,10 +182,11 @@ impl Facts {
             should_reject: counted().any(|(r, _)| r.obligation() == Obligation::ShouldReject),
             may_reject: counted().any(|(r, _)| r.obligation() == Obligation::MayReject),
             any: counted().next().is_some(),
+            f_stated: true,
         }
     }
 
-    /// For a case whose first violation determines the facts (see
+    /// For a case whose first violation determines M (see
     /// [`Expected::consistent`]): must-reject error, or warnings only.
     pub fn from_first(first: Option<(RuleId, usize)>) -> Facts {
         let Some((r, i)) = first else {
@@ -176,12 +199,23 @@ impl Facts {
                 should_reject: r.obligation() == Obligation::ShouldReject,
                 may_reject: r.obligation() == Obligation::MayReject,
                 any: true,
+                f_stated: true,
             };
         }
-        Facts {
-            may_reject: r.obligation() == Obligation::MayReject,
-            any: counts(r),
-            ..Facts::default()
+        // Warnings only: no must- or should-reject violation (every such
+        // rule is an error).
+        if counts(r) {
+            Facts {
+                f: Some(i),
+                may_reject: r.obligation() == Obligation::MayReject,
+                any: true,
+                ..Facts::default()
+            }
+        } else {
+            Facts {
+                f_stated: false,
+                ..Facts::default()
+            }
         }
     }
 }
@@ -235,6 +269,26 @@ mod tests {
         let f = Facts::from_first(Some((RuleId::AttributionNotAttributable, 0)));
         assert!(!f.any);
         assert_eq!(f.f, None);
+        // It states nothing about the warnings after it: F is not fixed.
+        assert!(!f.f_stated);
+        let listed = Facts::from_all(&[(RuleId::AttributionNotAttributable, 0)]);
+        assert!(listed.f_stated && !listed.any);
+    }
+
+    /// Revision 3: a warnings-only stream has an F (its first may-reject
+    /// warning), so a rejection before it rejects a valid prefix.
+    #[test]
+    fn a_may_reject_warning_is_f() {
+        let f = Facts::from_first(Some((RuleId::SchemaLoneSurrogate, 2)));
+        assert_eq!(
+            (f.f, f.m, f.may_reject, f.f_stated),
+            (Some(2), None, true, true)
+        );
+        let f = Facts::from_all(&[
+            (RuleId::AttributionNotAttributable, 1),
+            (RuleId::SchemaDuplicateKey, 3),
+        ]);
+        assert_eq!((f.f, f.any), (Some(3), true));
     }
 
     #[test]
@@ -250,10 +304,9 @@ mod tests {
         };
         assert_eq!(e.consistent(), Ok(()));
         let f = e.facts();
-        assert_eq!(
-            (f.f, f.m, f.may_reject, f.any),
-            (Some(10), None, true, true)
-        );
+        // Revision 3: F is the first violation a consumer may reject for,
+        // the warning at 5, not the first error at 10.
+        assert_eq!((f.f, f.m, f.may_reject, f.any), (Some(5), None, true, true));
     }
 
     #[test]

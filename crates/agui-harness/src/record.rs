@@ -322,9 +322,10 @@ pub fn footer(run: &RunResult, cases: &[SuiteCase]) -> Footer {
     }
 }
 
-/// Whether a case's line keeps its stream: unless it passed or was skipped.
+/// Whether a case's line keeps its stream: unless it passed or was skipped
+/// (a case that could not be judged keeps it).
 fn drawn(r: &CaseResult) -> bool {
-    !matches!(r.scored.score, Score::Pass | Score::Skipped)
+    !r.scored.quiet()
 }
 
 /// A stream as [`Stream`] writes it, borrowed.

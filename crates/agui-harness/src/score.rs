@@ -4,7 +4,7 @@
 use crate::expect::{Expected, Facts};
 use crate::implementation::Capabilities;
 use crate::outcome::Outcome;
-use agui_model::{Obligation, RuleId};
+use agui_model::{Obligation, RuleId, Severity, Verdict};
 use serde_json::Value;
 use std::fmt;
 
@@ -66,7 +66,8 @@ pub enum Naming {
     /// It is not (a FAIL).
     Wrong,
     /// The case does not state the violations at that index (it states only
-    /// its first violation, and the rule could break there too); not judged.
+    /// its first violation, and the rule could break there too): a problem
+    /// of the case, never a PASS ([`Scored::case_problem`]).
     Unjudged,
 }
 
@@ -89,6 +90,12 @@ pub struct Scored {
     pub naming: Option<Naming>,
     /// (expected, reported) when the projection differs.
     pub projection_mismatch: Option<(Value, Value)>,
+    /// What the answer needs that the case does not state (revision 3:
+    /// "a harness scores a named rule it cannot judge as a problem of the
+    /// case, never as a PASS"). An answer that would otherwise PASS is then
+    /// SKIPPED (not scored); a FAIL found without it stays a FAIL. The run
+    /// lists it with the suite's problems, which makes it incomplete.
+    pub case_problem: Option<String>,
 }
 
 impl Scored {
@@ -98,7 +105,31 @@ impl Scored {
             reason: reason.into(),
             naming: None,
             projection_mismatch: None,
+            case_problem: None,
         }
+    }
+
+    /// Nothing to show of the case (its stream, in records): it passed, or
+    /// was skipped without a problem of the case.
+    pub fn quiet(&self) -> bool {
+        match self.score {
+            Score::Pass => true,
+            Score::Skipped => self.case_problem.is_none(),
+            _ => false,
+        }
+    }
+
+    /// The answer cannot be judged on what the case states (`why`).
+    fn unjudged(mut self, why: String) -> Self {
+        if self.score == Score::Pass {
+            self.score = Score::Skipped;
+            self.reason = format!("not judged (a problem of the case): {why}");
+        }
+        self.case_problem = Some(match self.case_problem.take() {
+            Some(before) => format!("{before}; {why}"),
+            None => why,
+        });
+        self
     }
 }
 
@@ -138,18 +169,22 @@ pub fn score(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scor
             } else {
                 None
             };
-            let mut s = score_reject(&facts, index);
+            let mut s = score_reject(expected, &facts, index);
             if let (true, Some(named)) = (caps.rule, rule.as_deref()) {
                 let n = naming(expected, index, named);
                 s.naming = Some(n);
-                if n == Naming::Wrong {
-                    let why = misnamed(expected, index, named);
-                    s.reason = if s.score == Score::Fail {
-                        format!("{}; {why}", s.reason)
-                    } else {
-                        why
-                    };
-                    s.score = Score::Fail;
+                match n {
+                    Naming::Right => {}
+                    Naming::Wrong => {
+                        let why = misnamed(expected, index, named);
+                        s.reason = if s.score == Score::Fail {
+                            format!("{}; {why}", s.reason)
+                        } else {
+                            why
+                        };
+                        s.score = Score::Fail;
+                    }
+                    Naming::Unjudged => s = s.unjudged(unstated_naming(expected, index, named)),
                 }
             }
             s
@@ -219,15 +254,51 @@ fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) 
     Scored::new(Score::Pass, "")
 }
 
-fn score_reject(facts: &Facts, index: Option<usize>) -> Scored {
+/// docs/rules.md: "FAIL if the stream has no violation a consumer may
+/// reject for …; FAIL if i < F … or if M exists and i > M; otherwise PASS."
+fn score_reject(expected: &Expected, facts: &Facts, index: Option<usize>) -> Scored {
+    if !facts.f_stated {
+        // A must-accept first warning, stated alone: nothing breaks before
+        // it, so a rejection there is certainly early; anything else needs
+        // the violations the case does not state.
+        let first = expected.first;
+        if let (Some(i), Some((r, at))) = (index, first)
+            && i < at
+        {
+            return Scored::new(
+                Score::Fail,
+                format!(
+                    "rejected at {i}, inside the valid prefix (the stream's first violation, `{r}` at {at}, is must-accept)"
+                ),
+            );
+        }
+        let first = first.map_or_else(String::new, |(r, at)| {
+            format!(" (`{r}` at {at}, must-accept)")
+        });
+        return Scored::new(Score::Pass, "").unjudged(format!(
+            "the case states only its first violation{first}, not whether a violation a consumer may reject for follows it, so a rejection cannot be judged; it must state all its violations"
+        ));
+    }
     if !facts.any {
-        return Scored::new(Score::Fail, "rejected a valid stream");
+        return Scored::new(
+            Score::Fail,
+            if expected.first.is_none() {
+                "rejected a valid stream".to_string()
+            } else {
+                format!(
+                    "rejected a stream with no violation a consumer may reject for (only must-accept warnings: {})",
+                    describe_first(expected)
+                )
+            },
+        );
     }
     if let Some(i) = index {
         if let Some(f) = facts.f.filter(|f| i < *f) {
             return Scored::new(
                 Score::Fail,
-                format!("rejected at {i}, inside the valid prefix (the first error is at {f})"),
+                format!(
+                    "rejected at {i}, inside the valid prefix (the first violation a consumer may reject for is at {f})"
+                ),
             );
         }
         if let Some(m) = facts.m.filter(|m| i > *m) {
@@ -240,8 +311,13 @@ fn score_reject(facts: &Facts, index: Option<usize>) -> Scored {
     Scored::new(Score::Pass, "")
 }
 
+/// The rule named, when it is a rule an event stream can break.
+fn stream_rule(named: &str) -> Option<RuleId> {
+    RuleId::from_id(named).filter(|r| r.rule().is_violation() && r.rule().is_stream_rule())
+}
+
 fn naming(expected: &Expected, index: Option<usize>, named: &str) -> Naming {
-    let Some(rule) = RuleId::from_id(named).filter(|r| r.rule().is_violation()) else {
+    let Some(rule) = stream_rule(named) else {
         return Naming::Wrong;
     };
     if let Some(all) = &expected.all {
@@ -251,48 +327,77 @@ fn naming(expected: &Expected, index: Option<usize>, named: &str) -> Naming {
         return if hit { Naming::Right } else { Naming::Wrong };
     }
     let Some((first, at)) = expected.first else {
+        // No violation at all: the case states everything.
         return Naming::Wrong;
     };
     if rule == first && index.is_none_or(|x| x == at) {
         return Naming::Right;
     }
-    // Violations at one event are reported in catalogue order: a rule
-    // listed before the stated first one cannot also break at its index. A
-    // later rule, or another index, is not stated by the case.
-    if index == Some(at) && rule < first {
+    if ruled_out(expected, index, rule).is_some() {
         Naming::Wrong
     } else {
         Naming::Unjudged
     }
 }
 
-fn misnamed(expected: &Expected, index: Option<usize>, named: &str) -> String {
-    match RuleId::from_id(named).filter(|r| r.rule().is_violation()) {
-        None => format!("misnamed: `{named}` is not a violation rule of the catalogue"),
-        Some(_) => {
-            let at = match index {
-                Some(i) => {
-                    let stated = expected
-                        .stated_at(i)
-                        .or_else(|| {
-                            expected
-                                .first
-                                .filter(|(_, f)| *f == i)
-                                .map(|(r, _)| vec![r])
-                        })
-                        .unwrap_or_default();
-                    if stated.is_empty() {
-                        format!("the case states no violation at {i}")
-                    } else {
-                        let names: Vec<String> = stated.iter().map(|r| format!("`{r}`")).collect();
-                        format!("the violations at {i} are {}", names.join(", "))
-                    }
-                }
-                None => "the case states no such violation".into(),
-            };
-            format!("misnamed: named `{named}`; {at}")
+/// What a first violation stated alone still rules out, and why: nothing
+/// breaks before it, nor at its index before it in catalogue order
+/// (violations at one event are reported in that order), and a stream
+/// accepted with warnings only breaks no error rule.
+fn ruled_out(expected: &Expected, index: Option<usize>, rule: RuleId) -> Option<String> {
+    let (first, at) = expected.first?;
+    match index {
+        Some(i) if i < at => {
+            return Some(format!("the stream's first violation is `{first}` at {at}"));
         }
+        Some(i) if i == at && rule < first => {
+            return Some(format!(
+                "the first violation at {at} is `{first}`, and violations at one event come in catalogue order"
+            ));
+        }
+        _ => {}
     }
+    (expected.verdict == Verdict::Accept && rule.severity() == Severity::Error)
+        .then(|| "the stream breaks only warning rules (verdict accept)".to_string())
+}
+
+fn misnamed(expected: &Expected, index: Option<usize>, named: &str) -> String {
+    let Some(rule) = RuleId::from_id(named).filter(|r| r.rule().is_violation()) else {
+        return format!("misnamed: `{named}` is not a violation rule of the catalogue");
+    };
+    if !rule.rule().is_stream_rule() {
+        return format!("misnamed: `{named}` judges an HTTP exchange, never an event stream");
+    }
+    if expected.all.is_none()
+        && let Some(why) = ruled_out(expected, index, rule)
+    {
+        return format!("misnamed: named `{named}`; {why}");
+    }
+    let at = match index {
+        Some(i) => {
+            let stated = expected.stated_at(i).unwrap_or_default();
+            if stated.is_empty() {
+                format!("the case states no violation at {i}")
+            } else {
+                let names: Vec<String> = stated.iter().map(|r| format!("`{r}`")).collect();
+                format!("the violations at {i} are {}", names.join(", "))
+            }
+        }
+        None => "the case states no such violation".into(),
+    };
+    format!("misnamed: named `{named}`; {at}")
+}
+
+/// Why a named rule cannot be judged on a case that states only its first
+/// violation.
+fn unstated_naming(expected: &Expected, index: Option<usize>, named: &str) -> String {
+    let at = index.map_or_else(String::new, |i| format!(" at {i}"));
+    let first = expected
+        .first
+        .map_or_else(String::new, |(r, i)| format!(" (`{r}` at {i})"));
+    format!(
+        "`{named}` named{at} cannot be judged: the case states only its first violation{first}, not all its violations"
+    )
 }
 
 /// docs/projection.md: JSON equality after dropping `null`-valued object
@@ -329,6 +434,9 @@ mod tests {
             all: Some(all.to_vec()),
             ..exp(verdict, all.first().copied())
         }
+    }
+    fn listed_accept(all: &[(RuleId, usize)]) -> Expected {
+        listed(Verdict::Accept, all)
     }
     fn accept() -> Outcome {
         Outcome::Accept { projection: None }
@@ -476,12 +584,35 @@ mod tests {
         // the index of a stated first violation.
         let earlier = score(&e, &reject(3, Some("schema.not-json")), ALL);
         assert_eq!(earlier.score, Score::Fail);
-        // `chunk.ambiguous` comes later: it could break there too.
+        assert!(
+            earlier.reason.contains("catalogue order"),
+            "{}",
+            earlier.reason
+        );
+        // Nothing breaks before the first violation.
+        let before = score(&e, &reject(2, Some("chunk.ambiguous")), ALL);
+        assert_eq!(
+            (before.score, before.naming),
+            (Score::Fail, Some(Naming::Wrong))
+        );
+        // `chunk.ambiguous` comes later: it could break there too, and the
+        // case does not say. Revision 3: a problem of the case, never a
+        // PASS (it was PASS, "unjudged").
         let later = score(&e, &reject(3, Some("chunk.ambiguous")), ALL);
         assert_eq!(
             (later.score, later.naming),
-            (Score::Pass, Some(Naming::Unjudged))
+            (Score::Skipped, Some(Naming::Unjudged))
         );
+        let problem = later.case_problem.as_deref().unwrap_or_default();
+        assert!(
+            problem.contains("`chunk.ambiguous` named at 3 cannot be judged"),
+            "{problem}"
+        );
+        assert!(later.reason.starts_with("not judged"), "{}", later.reason);
+        // A FAIL found by the index stays a FAIL; the case is still noted.
+        let late = score(&e, &reject(4, Some("run.unterminated")), ALL);
+        assert_eq!(late.score, Score::Fail);
+        assert!(late.case_problem.is_some());
         let valid = score(
             &exp(Verdict::Accept, None),
             &reject(2, Some("text.not-open")),
@@ -491,6 +622,63 @@ mod tests {
             (valid.score, valid.naming),
             (Score::Fail, Some(Naming::Wrong))
         );
+        // A warnings-only case breaks no error rule anywhere.
+        let warned = exp(Verdict::Accept, Some((R::SchemaLoneSurrogate, 2)));
+        let error = score(&warned, &reject(5, Some("text.not-open")), ALL);
+        assert_eq!(
+            (error.score, error.naming),
+            (Score::Fail, Some(Naming::Wrong))
+        );
+        let warning = score(&warned, &reject(5, Some("interrupt.unknown-id")), ALL);
+        assert_eq!(
+            (warning.score, warning.naming),
+            (Score::Skipped, Some(Naming::Unjudged))
+        );
+        // A transport rule never breaks in an event stream.
+        let transport = score(&e, &reject(3, Some("transport.framing")), ALL);
+        assert_eq!(
+            (transport.score, transport.naming),
+            (Score::Fail, Some(Naming::Wrong))
+        );
+    }
+
+    /// Revision 3: F counts every violation a consumer may reject for, so
+    /// rejecting a warnings-only stream before its first warning rejects a
+    /// valid prefix (it was PASS: F counted only errors).
+    #[test]
+    fn rejecting_before_the_first_warning_fails() {
+        let warned = exp(Verdict::Accept, Some((R::InterruptUnknownId, 3)));
+        let s = score(&warned, &reject(1, None), ALL);
+        assert_eq!(s.score, Score::Fail);
+        assert!(s.reason.contains("inside the valid prefix"), "{}", s.reason);
+        assert_eq!(score(&warned, &reject(3, None), ALL).score, Score::Pass);
+        assert_eq!(score(&warned, &reject(10, None), ALL).score, Score::Pass);
+        let listed = listed(Verdict::Accept, &[(R::SchemaDuplicateKey, 4)]);
+        assert_eq!(score(&listed, &reject(2, None), ALL).score, Score::Fail);
+        // Only must-accept warnings: nothing a consumer may reject for.
+        let only = listed_accept(&[(R::AttributionNotAttributable, 0)]);
+        let s = score(&only, &reject(0, None), ALL);
+        assert_eq!(s.score, Score::Fail);
+        assert!(
+            s.reason.contains("no violation a consumer may reject for"),
+            "{}",
+            s.reason
+        );
+    }
+
+    /// A must-accept first warning stated alone does not fix F: a
+    /// rejection at or after it is a problem of the case; before it, early.
+    #[test]
+    fn a_must_accept_first_warning_alone_leaves_f_open() {
+        let e = exp(Verdict::Accept, Some((R::AttributionNotAttributable, 2)));
+        let early = score(&e, &reject(1, None), ALL);
+        assert_eq!(early.score, Score::Fail);
+        let open = score(&e, &reject(2, None), ALL);
+        assert_eq!(open.score, Score::Skipped);
+        assert!(open.case_problem.is_some());
+        let blind = score(&e, &reject(0, None), Capabilities::default());
+        assert_eq!(blind.score, Score::Skipped);
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Pass);
     }
 
     #[test]
@@ -564,8 +752,10 @@ mod tests {
             Verdict::Reject,
             &[(R::InterruptUnknownId, 4), (R::RunUnterminated, 10)],
         );
-        // F is the first *error* violation: 10, not the warning's 4.
-        assert_eq!(score(&e, &reject(4, None), ALL).score, Score::Fail);
+        // Revision 3: F is the first violation a consumer may reject for,
+        // the may-reject warning at 4 (it was the first error, 10).
+        assert_eq!(score(&e, &reject(3, None), ALL).score, Score::Fail);
+        assert_eq!(score(&e, &reject(4, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &reject(10, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &accept(), ALL).score, Score::Info);
     }

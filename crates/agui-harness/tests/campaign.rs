@@ -118,3 +118,68 @@ fn a_seed_reproduces_a_campaign() {
     // Another seed draws other cases.
     assert_ne!(a, run(4));
 }
+
+/// The reference's verdict and index, naming `chunk.opener-disagrees`:
+/// a rule a case that states only its first violation cannot rule out at
+/// that index.
+struct NamesALaterRule;
+
+impl Implementation for NamesALaterRule {
+    fn describe(&mut self) -> anyhow::Result<ImplInfo> {
+        let mut i = Reference::info();
+        i.name = "names a later rule".into();
+        Ok(i)
+    }
+    fn run_case(&mut self, _id: &str, events: &[Value]) -> Outcome {
+        match reference_outcome(events, false) {
+            Outcome::Reject { index, .. } => Outcome::Reject {
+                index,
+                rule: Some("chunk.opener-disagrees".into()),
+                message: None,
+            },
+            other => other,
+        }
+    }
+}
+
+/// Generated `attribution.null` cases state only their first violation
+/// (agui-gen `front::stated_violations`): a rule named where they cannot
+/// judge it is a problem of the generated case, never a PASS, and leaves
+/// the campaign incomplete; every other generated case states all its
+/// violations, so there the same naming is a FAIL.
+#[test]
+fn a_naming_a_generated_case_cannot_judge_leaves_the_campaign_incomplete() {
+    let only = |rule| Plan {
+        mix: Mix::Invalid,
+        rules: vec![rule],
+        shrink_budget: 0,
+        ..plan(5, 20)
+    };
+    let null = run_with(
+        &only(agui_model::RuleId::AttributionNull),
+        &mut NamesALaterRule,
+        &|_, _| {},
+    );
+    assert_eq!(
+        null.stats.tally.get(Score::Pass),
+        0,
+        "{}",
+        summary::text(&null)
+    );
+    assert_eq!(null.stats.unjudged, 20, "{}", summary::text(&null));
+    assert_eq!(null.status(), RunStatus::Incomplete);
+    assert!(summary::text(&null).contains("not judged: 20 answers"));
+    assert_eq!(summary::json(&null)["unjudged"], 20);
+    let listed = run_with(
+        &only(agui_model::RuleId::OwnershipContinuationDisagrees),
+        &mut NamesALaterRule,
+        &|_, _| {},
+    );
+    assert_eq!(
+        listed.stats.tally.get(Score::Fail),
+        20,
+        "{}",
+        summary::text(&listed)
+    );
+    assert_eq!(listed.status(), RunStatus::Failed);
+}

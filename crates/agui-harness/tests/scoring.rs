@@ -325,3 +325,199 @@ fn a_wrong_rule_on_every_rejection_fails_the_run() {
     assert!(!run.ok());
     assert_eq!(run.status().exit_code(), 1);
 }
+
+/// docs/rules.md "Scoring a consumer", revision 3: one fake consumer per
+/// change, each scored as the revision says (before it, the first two
+/// scored PASS and the last one PASS with the naming "unjudged").
+#[test]
+fn revision_3_fake_consumers() {
+    let must = Some((RuleId::OwnershipContinuationDisagrees, 2));
+    let table = [
+        // F counts warnings: rejecting a warnings-only stream before its
+        // first (may-reject) warning rejects a valid prefix.
+        (
+            case(
+                "warn/rejected-early",
+                Verdict::Accept,
+                Some((RuleId::InterruptUnknownId, 2)),
+            ),
+            "reject:1",
+            Score::Fail,
+            None,
+        ),
+        (
+            stated(
+                "warn/listed-rejected-early",
+                Verdict::Accept,
+                &[(RuleId::SchemaDuplicateKey, 3)],
+            ),
+            "reject:2",
+            Score::Fail,
+            None,
+        ),
+        // At or after F the rejection conforms.
+        (
+            case(
+                "warn/rejected-at-f",
+                Verdict::Accept,
+                Some((RuleId::InterruptUnknownId, 2)),
+            ),
+            "reject:2",
+            Score::Pass,
+            None,
+        ),
+        // A rule the case cannot judge (it states only its first
+        // violation, and `chunk.ambiguous` could break at that event too):
+        // a problem of the case, not a PASS.
+        (
+            case("must/unstated-rule", Verdict::Reject, must),
+            "reject:2:chunk.ambiguous",
+            Score::Skipped,
+            Some(Naming::Unjudged),
+        ),
+        // What a first violation alone still rules out is judged: a rule
+        // named before it.
+        (
+            case("must/rule-before-first", Verdict::Reject, must),
+            "reject:1:text.not-open",
+            Score::Fail,
+            Some(Naming::Wrong),
+        ),
+    ];
+    for (c, behaviour, want, naming) in table {
+        let r = run(&mut fake(behaviour), std::slice::from_ref(&c));
+        let got = &r.results[0].scored;
+        assert_eq!((got.score, got.naming), (want, naming), "{}: {got:?}", c.id);
+        if want == Score::Skipped {
+            // The run lists it as a problem of the case and vouches for
+            // nothing (exit status 3), in every report.
+            assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+            assert!(
+                r.problems[0].starts_with(
+                    "case `must/unstated-rule`: `chunk.ambiguous` named at 2 cannot be judged"
+                ),
+                "{}",
+                r.problems[0]
+            );
+            assert_eq!(r.status().exit_code(), 3);
+            let cases = std::slice::from_ref(&c);
+            let summary: Value = json::render(&r, cases)
+                .lines()
+                .last()
+                .and_then(|l| serde_json::from_str(l).ok())
+                .unwrap_or_default();
+            assert_eq!(summary["summary"]["status"], "incomplete", "{summary}");
+            assert_eq!(summary["summary"]["problems"][0], json!(r.problems[0]));
+            let xml = junit::render(&r, cases).unwrap();
+            assert!(xml.contains("cannot be judged"), "{xml}");
+            let text = terminal::render(&r, cases, false);
+            assert!(text.contains("cannot be judged"), "{text}");
+        } else {
+            assert!(r.problems.is_empty(), "{}: {:?}", c.id, r.problems);
+        }
+    }
+}
+
+/// Revision 3: "the projection of a may-reject stream is scored: wrong =
+/// FAIL". The corpus case `schema/lone-surrogate-split-pair` (two
+/// `schema.lone-surrogate` warnings, a may-reject stream) states its
+/// projection "Hi 😀!"; a consumer showing the two halves as U+FFFD each
+/// fails, one showing the character is INFO.
+#[test]
+fn a_may_reject_streams_projection_is_scored() {
+    let file = agui_assets::get("corpus/schema/lone-surrogate-split-pair.json").unwrap();
+    let case: agui_corpus::Case = serde_json::from_slice(file.bytes).unwrap();
+    let c = SuiteCase::from_corpus(case, Default::default()).unwrap();
+    let shown = |content: &str| {
+        let p = json!({"runs": [{"threadId": "t1", "runId": "r1", "status": "finished",
+            "invocations": [], "state": {}, "interrupts": [],
+            "messages": [{"id": "m1", "role": "assistant", "content": content}]}]});
+        format!("--caps verdict,index,projection,raw-lines 'projection:{p}'")
+    };
+    let wrong = run(
+        &mut fake(&shown("Hi \u{FFFD}\u{FFFD}!")),
+        std::slice::from_ref(&c),
+    );
+    let s = &wrong.results[0].scored;
+    assert_eq!(s.score, Score::Fail, "{s:?}");
+    assert!(s.projection_mismatch.is_some());
+    let right = run(&mut fake(&shown("Hi 😀!")), std::slice::from_ref(&c));
+    assert_eq!(right.results[0].scored.score, Score::Info);
+}
+
+/// Over the quick suite (the whole corpus): a consumer that rejects every
+/// stream at its first event fails every warnings-only case whose first
+/// warning is may-reject and comes later (revision 3; before, F counted
+/// only errors and these were PASS).
+#[test]
+fn rejecting_every_stream_at_0_fails_warnings_only_cases() {
+    let (cases, problems) = agui_harness::Suite::find("quick").unwrap().cases();
+    assert!(problems.is_empty(), "{problems:?}");
+    let warned: Vec<SuiteCase> = cases
+        .into_iter()
+        .filter(|c| {
+            c.expected.verdict == Verdict::Accept
+                && c.expected.first.is_some_and(|(r, i)| {
+                    r.obligation() == agui_model::Obligation::MayReject && i > 0
+                })
+        })
+        .collect();
+    assert!(warned.len() > 15, "{}", warned.len());
+    let r = run(
+        &mut fake("--caps verdict,index,rule,raw-lines reject:0"),
+        &warned,
+    );
+    for x in &r.results {
+        let c = &warned[x.case];
+        assert_eq!(x.scored.score, Score::Fail, "{}: {:?}", c.id, x.scored);
+        assert!(
+            x.scored.reason.contains("inside the valid prefix"),
+            "{}",
+            x.scored.reason
+        );
+    }
+}
+
+/// Over the quick suite: a consumer with the right verdict and index that
+/// names the catalogue's last rule not broken there. Where the case lists
+/// its violations that is misnamed (FAIL); where it states only its first
+/// one, the harness cannot judge it: never a PASS, a problem of the case,
+/// and the run is incomplete (before revision 3 these were PASS).
+#[test]
+fn a_rule_a_case_cannot_judge_is_never_a_pass() {
+    let (cases, problems) = agui_harness::Suite::find("quick").unwrap().cases();
+    assert!(problems.is_empty(), "{problems:?}");
+    let r = run(&mut fake("misname-later"), &cases);
+    let (mut wrong, mut unjudged) = (0, 0);
+    for x in &r.results {
+        let c = &cases[x.case];
+        match x.scored.naming {
+            Some(Naming::Wrong) => {
+                wrong += 1;
+                assert_eq!(x.scored.score, Score::Fail, "{}", c.id);
+            }
+            Some(Naming::Unjudged) => {
+                unjudged += 1;
+                assert!(c.expected.all.is_none(), "{}", c.id);
+                assert_ne!(x.scored.score, Score::Pass, "{}", c.id);
+                let named = format!("case `{}`: ", c.id);
+                assert!(r.problems.iter().any(|p| p.starts_with(&named)), "{}", c.id);
+            }
+            // Accepted (no error), or a raw-lines case skipped.
+            None => assert!(
+                !matches!(x.outcome, agui_harness::outcome::Outcome::Reject { .. }),
+                "{}",
+                c.id
+            ),
+            other => panic!("{}: naming {other:?} ({:?})", c.id, x.scored),
+        }
+    }
+    eprintln!("{wrong} misnamed, {unjudged} not judged");
+    assert!(
+        wrong > 100 && unjudged > 20,
+        "{wrong} wrong, {unjudged} unjudged"
+    );
+    assert_eq!(r.problems.len(), unjudged);
+    assert_eq!(r.status().exit_code(), 3);
+    assert!(r.incomplete().unwrap_or_default().contains("not judged"));
+}

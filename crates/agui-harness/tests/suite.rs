@@ -11,7 +11,9 @@
 //! SKIPPED shows as ignored, never as passed. Each WARN (and INFO) is
 //! printed on stderr as it happens and counted at the end;
 //! `AGUI_CONFORM_STRICT=1` makes WARN fail. Suite problems (a lost case
-//! file, a missing folder) fail the extra trial `suite/problems`.
+//! file, a missing folder) fail the extra trial `suite/problems`; an answer
+//! its case states too little to judge fails the case's own trial (a
+//! problem of the case, docs/rules.md "Scoring a consumer").
 
 use agui_harness::implementation::{ImplInfo, Implementation};
 use agui_harness::report::terminal;
@@ -55,6 +57,9 @@ fn check(case: &SuiteCase) -> Result<Completion, Failed> {
     let r = run_case(&mut *imp, &info, case, 0);
     if let Ok(mut p) = POOL.lock() {
         p.push(imp);
+    }
+    if let Some(why) = &r.scored.case_problem {
+        return Err(format!("{}: a problem of the case: {why}", case.id).into());
     }
     match r.scored.score {
         Score::Warn if strict() => Err(terminal::case_detail(&r, case).into()),

@@ -7,8 +7,9 @@
 //! violations, and from a pipe or a terminal each violation reaches stdout
 //! as soon as its line has been read. Exit status: 0 accept, 1 reject,
 //! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
-//! error).
+//! error, or the input holds no events: [`super::no_events`]).
 
+use super::case_input::{self, Sniffed};
 use super::input_format::{self, InputFormat};
 use super::sarif::Collected;
 use agui_live::RunLog;
@@ -28,17 +29,23 @@ use std::rc::Rc;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The stream to check: a file of JSON Lines or one JSON array, or `-`
-    /// for standard input. Several files, or a directory (its `*.jsonl`,
-    /// `*.ndjson`, `*.json` and `*.sse` files, by name, not recursive), are
-    /// checked in parallel: one report per file in argument order, each
-    /// the same as checking that file alone, then a summary (with
-    /// `--format json`: one JSON document per line, each file's report or
-    /// `{"file":…,"error":…}`, then `{"summary":…}`).
+    /// for standard input. A corpus case (a case file, or `gen`'s JSON
+    /// Lines of cases) is recognised and the stream it holds is checked.
+    /// Several files, or a directory (its `*.jsonl`, `*.ndjson`, `*.json`
+    /// and `*.sse` files but `*.schema.json`, by name; `--recursive` for its
+    /// subdirectories), are checked in parallel: one report per file in
+    /// argument order, each the same as checking that file alone, then a
+    /// summary (with `--format json`: one JSON document per line, each
+    /// file's report or `{"file":…,"error":…}`, then `{"summary":…}`).
     #[arg(default_value = "-")]
     pub input: PathBuf,
     /// More streams (see INPUT).
     #[arg(value_name = "INPUT")]
     pub more: Vec<PathBuf>,
+    /// A directory's subdirectories too (a case folder `gen --out` wrote,
+    /// `corpus/`), by path.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
     /// Files checked at once when there are several [default: the
     /// available cores].
     #[arg(short = 'j', long, value_name = "N")]
@@ -196,8 +203,21 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         return super::check_many::run(&args, &files);
     }
     let (input, live) = open_input(&args.input)?;
-    let size = file_size(&args.input);
     let name = label(&args.input);
+    // A corpus case (or `gen`'s JSON Lines of cases) is checked as the
+    // stream it holds.
+    let sniffed = case_input::sniff(input).with_context(|| format!("reading {name}"))?;
+    let (input, live, size): (Box<dyn BufRead + Send>, _, _) = match sniffed {
+        Sniffed::Stream(input) => (input, live, file_size(&args.input)),
+        Sniffed::Case(found) => {
+            eprintln!("{}", found.note(&name));
+            (Box::new(io::Cursor::new(found.stream())), false, None)
+        }
+        Sniffed::Lines(cases) => {
+            eprintln!("{}", case_input::Lines::note(&name));
+            return super::check_many::run_cases(&args, &name, cases);
+        }
+    };
     if wants_projection(&args) {
         super::pipe::widen_stdout();
     }
@@ -208,8 +228,11 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
-    if checked.report.events == 0 {
-        eprintln!("agui-conform: input holds no events");
+    if super::no_events::holds_none(&checked.report) {
+        eprintln!(
+            "agui-conform: {name}: {} (inconclusive, exit status {EXIT_INCONCLUSIVE})",
+            super::no_events::MESSAGE
+        );
     }
     Ok(args.rule_config.policy.exit_status(&checked.report))
 }
@@ -263,7 +286,8 @@ pub(super) struct Checked {
 
 /// Checks one input and writes its report to `out` (with `--junit` and
 /// `--html`, those files too); `copy` copies spilled runs into `out`.
-/// `None` when `out` closed.
+/// `size` is the size of a regular file (none for a pipe or a case's
+/// stream). `None` when `out` closed.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn check_one<W: Write + 'static>(
     args: &Args,
@@ -294,7 +318,11 @@ pub(super) fn check_one<W: Write + 'static>(
         .then(|| Rc::new(RefCell::new(Collected::new(args.limits().violations))));
     let report = match (args.format, &found, input) {
         (Format::Sarif, Some(f), Input(input, _, page)) => {
-            super::sarif::check_file(input, format, args, name, out, f, page.as_ref())
+            // The events' lines are read again from a regular file (not
+            // from a pipe, nor from a case's stream, whose lines are not
+            // the file's).
+            let lines_from = size.map(|_| args.input.as_path());
+            super::sarif::check_file(input, format, args, lines_from, name, out, f, page.as_ref())
         }
         (Format::Json | Format::Sarif, _, input) => {
             check_json(input, format, args, live, (out, copy), found.clone())
@@ -419,8 +447,14 @@ fn check_json<W: Write + 'static>(
     let Some(stream) = stream.borrow_mut().take() else {
         return Ok(Some((report, runs)));
     };
+    let reason = serde_json::Value::from(super::no_events::MESSAGE);
+    let runs_json = runs.to_json();
+    let mut extra: Vec<(&str, &serde_json::Value)> = vec![("runs", &runs_json)];
+    if super::no_events::holds_none(&report) {
+        extra.push(("reason", &reason));
+    }
     let written = stream
-        .finish_with(&report, projection, &[("runs", &runs.to_json())])
+        .finish_with(&report, projection, &extra)
         .and_then(|mut out| writeln!(out).and_then(|()| out.flush()));
     match written {
         Ok(()) => Ok(Some((report, runs))),
@@ -681,7 +715,9 @@ fn summary(out: &mut impl Write, name: &str, report: &Report, c: Colour) -> io::
     } else {
         String::new()
     };
-    if counts.violations() == 0 {
+    if super::no_events::holds_none(report) {
+        writeln!(out, "{name}: {painted} — {}", super::no_events::MESSAGE)
+    } else if counts.violations() == 0 {
         writeln!(out, "{name}: {painted} — no violations in {events}{limits}")
     } else {
         writeln!(

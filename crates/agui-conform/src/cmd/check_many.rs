@@ -10,7 +10,12 @@
 //! (or `{"file":…,"error":…}` for a file that could not be read), then
 //! `{"summary":{…}}`. Exit status over all files: 2 if one could not be
 //! read, else 1 if one was rejected, else 3 if one was inconclusive, else 0.
+//!
+//! A file that holds a corpus case is checked as the stream it holds; JSON
+//! Lines of cases on one input (`gen | check -`) are checked the same way
+//! as many files, one case after the other ([`run_cases`]).
 
+use super::case_input::{self, Sniffed};
 use super::check::{self, Args, Format};
 use agui_model::{Verdict, copy_in};
 use anyhow::Context;
@@ -39,10 +44,15 @@ pub fn inputs(args: &Args) -> anyhow::Result<Option<Vec<PathBuf>>> {
             anyhow::bail!("`-` (standard input) cannot be checked together with other inputs");
         }
         if p.is_dir() {
-            let found = directory(p)?;
+            let found = directory(p, args.recursive)?;
             if found.is_empty() {
+                let hint = if !args.recursive && has_subdirectory(p) {
+                    "; --recursive looks in its subdirectories too"
+                } else {
+                    ""
+                };
                 anyhow::bail!(
-                    "{} holds no stream files (*.jsonl, *.ndjson, *.json, *.sse)",
+                    "{} holds no stream files (*.jsonl, *.ndjson, *.json, *.sse){hint}",
                     p.display()
                 );
             }
@@ -63,18 +73,30 @@ pub fn inputs(args: &Args) -> anyhow::Result<Option<Vec<PathBuf>>> {
     Ok(Some(files))
 }
 
-/// A directory's stream files, sorted by name.
-fn directory(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+/// A directory's stream files, sorted by path; with `recursive`, its
+/// subdirectories' too (real directories only: a link to one is not
+/// followed, so no loop). `*.schema.json` (a case folder's JSON Schema) is
+/// no stream.
+fn directory(dir: &Path, recursive: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
-        let path = entry?.path();
+        let entry = entry?;
+        let path = entry.path();
+        if recursive && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            files.extend(directory(&path, true)?);
+            continue;
+        }
         let stream = path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| STREAM_EXTENSIONS.contains(&e));
+        let schema = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(".schema.json"));
         // Everything named as a stream but a directory: a broken or looping
         // link is then unreadable in the summary, never skipped unseen.
-        if stream && !path.is_dir() {
+        if stream && !schema && !path.is_dir() {
             files.push(path);
         }
     }
@@ -82,11 +104,22 @@ fn directory(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Whether `dir` has a subdirectory (for the hint when it has no stream).
+fn has_subdirectory(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+    })
+}
+
 /// What checking one file gave: its printed report, or why it could not
-/// be checked.
+/// be checked, and whether it held a corpus case (whose stream was
+/// checked).
 struct Done {
     output: Vec<u8>,
     outcome: Result<(Verdict, u8, usize, usize), String>,
+    case: bool,
 }
 
 /// Checks `files` on `-j` threads and prints their reports in order, then
@@ -130,7 +163,13 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
         for (k, done) in rx {
             waiting.insert(k, done);
             while let Some(done) = waiting.remove(&due) {
-                let written = print(&mut out, args, &files[due], &done, &mut summary);
+                let written = print(
+                    &mut out,
+                    args,
+                    &check::label(&files[due]),
+                    &done,
+                    &mut summary,
+                );
                 if let Err(e) = written {
                     cancel.store(true, Ordering::Relaxed);
                     if e.kind() == io::ErrorKind::BrokenPipe {
@@ -146,27 +185,121 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
     if !printed {
         return Ok(0);
     }
-    match summary.write(&mut out, args.format, files) {
+    let labels: Vec<String> = files.iter().map(|f| check::label(f)).collect();
+    match summary.write(&mut out, args.format, &labels, "files") {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
+        r => r?,
+    }
+    if summary.cases > 0 {
+        eprintln!(
+            "agui-conform: {} of the {} files are corpus cases: the stream each holds was checked, not the case file",
+            summary.cases,
+            files.len()
+        );
+    }
+    Ok(summary.exit)
+}
+
+/// JSON Lines of corpus cases (`gen | check -`): each case's stream
+/// checked in turn, one report each as if it were a file named
+/// `NAME:LINE (ID)`, then the summary; the exit status over all.
+pub fn run_cases(args: &Args, name: &str, cases: case_input::Lines) -> anyhow::Result<u8> {
+    for (flag, set) in [
+        ("--junit", args.junit.is_some()),
+        ("--html", args.html.is_some()),
+        ("--format sarif", args.format == Format::Sarif),
+    ] {
+        if set {
+            anyhow::bail!("{flag} takes one input; {name} holds several corpus cases");
+        }
+    }
+    if super::check::wants_projection(args) {
+        super::pipe::widen_stdout();
+    }
+    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut summary = Summary::default();
+    let mut labels = Vec::new();
+    for (k, found) in cases.enumerate() {
+        let (label, done) = match found {
+            Ok(found) => {
+                let label = found.label(name);
+                let input = Box::new(io::Cursor::new(found.stream()));
+                (
+                    label.clone(),
+                    check_input(args, input, false, None, &label, true),
+                )
+            }
+            Err(e) => (
+                format!("{name}#{}", k + 1),
+                Done {
+                    output: Vec::new(),
+                    outcome: Err(format!("{name}: {e}")),
+                    case: false,
+                },
+            ),
+        };
+        match print(&mut out, args, &label, &done, &mut summary) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
+            r => r?,
+        }
+        labels.push(label);
+    }
+    match summary.write(&mut out, args.format, &labels, "cases") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
     }
     Ok(summary.exit)
 }
 
-/// Checks one file into memory, as `check FILE` would print it.
+/// Checks one file into memory, as `check FILE` would print it (a corpus
+/// case as its stream).
 fn check_file(args: &Args, path: &Path) -> Done {
-    let buf = Shared::default();
     let name = check::label(path);
-    let outcome = check::open_input(path).and_then(|(input, live)| {
-        // Files are checked one thread each: the other cores check other
-        // files.
-        let size = check::file_size(path);
-        let (ahead, out) = (check::ParseAhead::Off, buf.clone());
-        check::check_one(args, ahead, input, live, size, &name, out, copy_in)
+    let opened = check::open_input(path).and_then(|(input, live)| {
+        let sniffed = case_input::sniff(input).with_context(|| format!("reading {name}"))?;
+        Ok((sniffed, live))
     });
+    match opened {
+        Ok((Sniffed::Stream(input), live)) => {
+            check_input(args, input, live, check::file_size(path), &name, false)
+        }
+        Ok((Sniffed::Case(found), _)) => {
+            let input = Box::new(io::Cursor::new(found.stream()));
+            check_input(args, input, false, None, &name, true)
+        }
+        Ok((Sniffed::Lines(_), _)) => Done {
+            output: Vec::new(),
+            outcome: Err(format!(
+                "{name} holds JSON Lines of corpus cases: check it alone (`check {name}`) for one report per case"
+            )),
+            case: false,
+        },
+        Err(e) => Done {
+            output: Vec::new(),
+            outcome: Err(format!("{e:#}")),
+            case: false,
+        },
+    }
+}
+
+/// Checks one input into memory, as `check` would print it.
+fn check_input(
+    args: &Args,
+    input: Box<dyn std::io::BufRead + Send>,
+    live: bool,
+    size: Option<u64>,
+    name: &str,
+    case: bool,
+) -> Done {
+    let buf = Shared::default();
+    // Files are checked one thread each: the other cores check other
+    // files.
+    let (ahead, out) = (check::ParseAhead::Off, buf.clone());
+    let outcome = check::check_one(args, ahead, input, live, size, name, out, copy_in);
     let output = buf.take();
     Done {
         output,
+        case,
         outcome: match outcome {
             Ok(Some(c)) => {
                 let exit = args.rule_config.policy.exit_status(&c.report);
@@ -188,25 +321,25 @@ fn check_file(args: &Args, path: &Path) -> Done {
 fn print(
     out: &mut impl Write,
     args: &Args,
-    path: &Path,
+    name: &str,
     done: &Done,
     summary: &mut Summary,
 ) -> io::Result<()> {
     out.write_all(&done.output)?;
-    let name = check::label(path);
     match &done.outcome {
         Ok((verdict, exit, events, violations)) => {
-            if *events == 0 {
-                eprintln!("agui-conform: {name} holds no events");
+            if *events == 0 && *verdict == Verdict::Inconclusive {
+                eprintln!("agui-conform: {name}: {}", super::no_events::MESSAGE);
             }
             summary.add(*verdict, *exit, *events, *violations);
+            summary.cases += usize::from(done.case);
         }
         Err(e) => {
             eprintln!("agui-conform: {e}");
             if args.format == Format::Json {
                 writeln!(out, "{}", json!({"file": name, "error": e}))?;
             }
-            summary.failed(&name);
+            summary.failed(name);
         }
     }
     out.flush()
@@ -223,6 +356,8 @@ struct Summary {
     violations: usize,
     exit: u8,
     verdicts: Vec<serde_json::Value>,
+    /// Inputs that were corpus cases.
+    cases: usize,
 }
 
 impl Summary {
@@ -245,14 +380,21 @@ impl Summary {
         self.verdicts.push(json!({"error": true, "exit": 2}));
     }
 
-    fn write(&self, out: &mut impl Write, format: Format, files: &[PathBuf]) -> io::Result<()> {
+    /// The summary over the inputs `labels` (`noun`: files or cases).
+    fn write(
+        &self,
+        out: &mut impl Write,
+        format: Format,
+        labels: &[String],
+        noun: &str,
+    ) -> io::Result<()> {
         if format == Format::Json {
-            let per_file: Vec<serde_json::Value> = files
+            let per_file: Vec<serde_json::Value> = labels
                 .iter()
                 .zip(&self.verdicts)
                 .map(|(f, v)| {
                     let mut v = v.clone();
-                    v["file"] = json!(check::label(f));
+                    v["file"] = json!(f);
                     v
                 })
                 .collect();
@@ -260,7 +402,7 @@ impl Summary {
                 out,
                 "{}",
                 json!({"summary": {
-                    "files": files.len(),
+                    "files": labels.len(),
                     "accept": self.accept,
                     "reject": self.reject,
                     "inconclusive": self.inconclusive,
@@ -274,8 +416,8 @@ impl Summary {
         } else {
             writeln!(
                 out,
-                "{} files: {} accept, {} reject, {} inconclusive, {} unreadable — {} events, {} violations",
-                files.len(),
+                "{} {noun}: {} accept, {} reject, {} inconclusive, {} unreadable — {} events, {} violations",
+                labels.len(),
                 self.accept,
                 self.reject,
                 self.inconclusive,

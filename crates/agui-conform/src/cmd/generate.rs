@@ -4,7 +4,8 @@
 //! alone (`--seed N+i --count 1`), and the same arguments always give the
 //! same bytes. Without `--out`, cases go to standard output as JSON Lines;
 //! with it, one pretty-printed file per case at `DIR/<id>.json` (a corpus
-//! directory: the id matches the path).
+//! directory: the id matches the path). `check` reads either as the
+//! streams the cases hold (`gen | check -`, `check -r DIR`).
 
 use agui_gen::{Config, Mode, case_id, generate_seeded};
 use agui_model::RuleId;

@@ -52,6 +52,9 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
 ///
 /// With a `page` (`--html`), every item is shown to it as the checker
 /// numbers it, and every JSON item takes the `Value` path (one thread).
+///
+/// A report that holds no events is marked inconclusive
+/// ([`super::no_events`]).
 pub fn check(
     input: impl BufRead + Send,
     format: InputFormat,
@@ -98,5 +101,7 @@ pub fn check(
             checker.finish()
         }
     };
+    let mut report = report;
+    super::no_events::mark(&mut report);
     Ok((report, runs))
 }

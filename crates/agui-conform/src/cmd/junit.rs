@@ -1,7 +1,8 @@
 //! `check --junit PATH`: the check as one JUnit test case, for CI test
 //! tabs, written beside the other output. Verdict `reject` is a failure;
-//! otherwise a limit notice (part of the stream unjudged, or not every
-//! violation kept) makes it an error; otherwise it passes, with any
+//! otherwise verdict `inconclusive` (a limit left part of the stream
+//! unjudged, or the input holds no events) or any other limit notice (not
+//! every violation kept) makes it an error; otherwise it passes, with any
 //! warnings in its output. How each run ended is in the output too.
 
 use super::sarif::Collected;
@@ -21,14 +22,22 @@ pub fn render(
     elapsed: Duration,
 ) -> anyhow::Result<String> {
     let c = report.counts;
-    let summary = format!(
-        "{}: {} errors, {} warnings, {} limit notices in {} events",
-        report.verdict().as_str(),
-        c.errors,
-        c.warnings,
-        c.limits,
-        report.events
-    );
+    let summary = if super::no_events::holds_none(report) {
+        format!(
+            "{}: {}",
+            report.verdict().as_str(),
+            super::no_events::MESSAGE
+        )
+    } else {
+        format!(
+            "{}: {} errors, {} warnings, {} limit notices in {} events",
+            report.verdict().as_str(),
+            c.errors,
+            c.warnings,
+            c.limits,
+            report.events
+        )
+    };
     let mut details = runs.render_text(usize::MAX);
     write_violations(&mut details, &found.violations);
     for n in &found.limits {
@@ -42,6 +51,7 @@ pub fn render(
     }
     let kind = match report.verdict() {
         Verdict::Reject => Some(NonSuccessKind::Failure),
+        Verdict::Inconclusive => Some(NonSuccessKind::Error),
         _ if c.limits > 0 => Some(NonSuccessKind::Error),
         _ => None,
     };

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod case_input;
 pub mod check;
 pub mod check_many;
 pub mod config;
@@ -9,6 +10,7 @@ pub mod generate;
 pub mod html;
 pub mod input_format;
 pub mod junit;
+pub mod no_events;
 mod pipe;
 pub mod producer;
 pub mod producer_record;

@@ -210,11 +210,14 @@ pub fn log(
 
 /// `check FILE --format sarif`: checks `input`, keeping what is found in
 /// `found`, then writes the log. The lines of the events come from the SSE
-/// reader, or for JSON from a second read of the file (none from stdin).
+/// reader, or for JSON from a second read of `lines_from` (none from stdin
+/// or a corpus case's stream).
+#[allow(clippy::too_many_arguments)]
 pub fn check_file(
     input: impl BufRead + Send,
     format: InputFormat,
     args: &Args,
+    lines_from: Option<&std::path::Path>,
     name: &str,
     out: impl Write,
     found: &Rc<RefCell<Collected>>,
@@ -252,8 +255,8 @@ pub fn check_file(
                 || false,
                 page,
             )?;
-            if args.input.as_os_str() != "-" {
-                let file = BufReader::new(File::open(&args.input)?);
+            if let Some(path) = lines_from {
+                let file = BufReader::new(File::open(path)?);
                 stream::read_stream(file, &args.limits().read_options(), |item| {
                     lines.push(item.line());
                     ControlFlow::Continue(())
@@ -262,15 +265,37 @@ pub fn check_file(
             found
         }
     };
+    let mut report = report;
+    let empty = super::no_events::mark(&mut report);
     let found = found.borrow();
     let source = Source::File {
         uri: name,
         lines: &lines,
     };
-    match write(out, &log(&source, &found.violations, &found.limits, &runs)) {
+    let mut log = log(&source, &found.violations, &found.limits, &runs);
+    if empty {
+        no_events(&mut log, name);
+    }
+    match write(out, &log) {
         Ok(()) => Ok(Some((report, runs))),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
         Err(e) => Err(e),
+    }
+}
+
+/// An input that held no events: nothing was judged, which the log says
+/// as a notification (no result is not "clean"); the verdict,
+/// `inconclusive`, in the invocation's properties.
+fn no_events(log: &mut Value, uri: &str) {
+    let invocation = &mut log["runs"][0]["invocations"][0];
+    invocation["properties"]["verdict"] = json!("inconclusive");
+    if let Some(n) = invocation["toolExecutionNotifications"].as_array_mut() {
+        n.push(json!({
+            "level": "warning",
+            "message": {"text": super::no_events::MESSAGE},
+            "descriptor": {"id": "input.no-events"},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}}}],
+        }));
     }
 }
 

@@ -16,7 +16,8 @@
 //! SUBSTR; other cases are accepted. Behaviours:
 //! answers: `accept`, `reject:N[:RULE]`, `reject-end`, `projection:JSON`,
 //! `misname` (the reference model's verdict and index, a rule not violated
-//! there),
+//! there: the catalogue's first), `misname-later` (the same, with the
+//! catalogue's last stream rule not violated there),
 //! `skip`, `self-error`, `sigblk` (rejects at 0, its message the signals it
 //! was started with blocked, `SigBlk` of /proc/self/status); misbehaviours: `crash`, `hang`, `silent`,
 //! `garbage`, `silent-exit`, `close-stdin` (closes stdin, then blocks),
@@ -65,7 +66,8 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
             eprintln!("{arg}");
             json!({"verdict": "reject", "index": 0, "message": arg})
         }
-        "misname" => misnamed(events),
+        "misname" => misnamed(events, false),
+        "misname-later" => misnamed(events, true),
         "sigblk" => {
             // Which signals this process was started with blocked (Linux).
             let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -85,8 +87,10 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
 }
 
 /// Issue 14, point 1: right verdict and index (the reference model's
-/// first error), but a rule that is not among the violations there.
-fn misnamed(events: &[Value]) -> Value {
+/// first error), but a rule that is not among the violations there: the
+/// catalogue's first such rule, or with `later` its last stream rule (one
+/// a case that states only its first violation cannot rule out).
+fn misnamed(events: &[Value], later: bool) -> Value {
     let mut c = agui_model::Checker::without_projection();
     for e in events {
         c.push(e);
@@ -107,7 +111,12 @@ fn misnamed(events: &[Value]) -> Value {
         .collect();
     // The catalogue's first rule not broken there: earlier than the real
     // one where there is such a rule (what a case can rule out).
-    let wrong = agui_model::RuleId::violations().find(|r| !there.contains(r));
+    let mut candidates = agui_model::RuleId::violations().filter(|r| !there.contains(r));
+    let wrong = if later {
+        candidates.last()
+    } else {
+        candidates.next()
+    };
     json!({"verdict": "reject", "index": first.index, "rule": wrong.map(|r| r.as_str())})
 }
 

@@ -77,12 +77,27 @@ pub struct Stats {
     pub valid: u64,
     /// Case numbers the generator declined (no stream; not run).
     pub declined: u64,
+    /// Answers the generated case could not judge (a rule named where the
+    /// case states only its first violation): problems of the generator,
+    /// which leave the campaign incomplete.
+    pub unjudged: u64,
+    /// The first [`PROBLEMS_KEPT`] of them, `case `id`: why`.
+    pub problems: Vec<String>,
 }
+
+/// Problems of generated cases kept for the summary (the rest counted).
+const PROBLEMS_KEPT: usize = 10;
 
 impl Stats {
     fn add(&mut self, case: &SuiteCase, scored: &Scored) {
         self.cases += 1;
         self.tally.add(scored);
+        if let Some(why) = &scored.case_problem {
+            self.unjudged += 1;
+            if self.problems.len() < PROBLEMS_KEPT {
+                self.problems.push(format!("case `{}`: {why}", case.id));
+            }
+        }
         match case.rule_key() {
             Some(r) if scored.score != Score::Skipped => {
                 self.covered.insert(r);
@@ -160,9 +175,10 @@ impl Campaign {
     }
 
     /// As `run`'s statuses: passed (no FAIL or ERRORED), failed,
-    /// incomplete (aborted or no case ran).
+    /// incomplete (aborted, no case ran, or an answer a generated case
+    /// could not judge).
     pub fn status(&self) -> RunStatus {
-        if self.aborted.is_some() || self.stats.cases == 0 {
+        if self.aborted.is_some() || self.stats.cases == 0 || self.stats.unjudged > 0 {
             RunStatus::Incomplete
         } else if self.stats.tally.get(Score::Fail) + self.stats.tally.get(Score::Errored) > 0 {
             RunStatus::Failed

@@ -157,6 +157,16 @@ pub fn text(c: &Campaign) -> String {
     for inc in &c.incidents {
         let _ = writeln!(out, "incident: {}", printable(inc));
     }
+    if s.unjudged > 0 {
+        let _ = writeln!(
+            out,
+            "not judged: {} answers (the generated case states only its first violation)",
+            s.unjudged
+        );
+        for p in &s.problems {
+            let _ = writeln!(out, "  {}", printable(p));
+        }
+    }
     if let Some(a) = &c.aborted {
         let _ = writeln!(out, "aborted: {}", printable(a));
     }
@@ -221,6 +231,8 @@ pub fn json(c: &Campaign) -> Value {
         "uncovered": RuleId::violations().filter(|r| !s.covered.contains(r)).map(|r| r.as_str()).collect::<Vec<_>>(),
         "failures": failures,
         "findings": findings,
+        "unjudged": s.unjudged,
+        "problems": s.problems,
         "incidents": c.incidents,
         "aborted": c.aborted,
         "cut": c.cut,
@@ -239,6 +251,15 @@ pub fn junit(c: &Campaign) -> anyhow::Result<String> {
         .aborted
         .clone()
         .or_else(|| (c.stats.cases == 0).then(|| "no case ran".to_string()))
+        .or_else(|| {
+            (c.stats.unjudged > 0).then(|| {
+                format!(
+                    "{} answers not judged: {}",
+                    c.stats.unjudged,
+                    c.stats.problems.join("; ")
+                )
+            })
+        })
     {
         let mut st = TestCaseStatus::non_success(NonSuccessKind::Error);
         st.set_message(why);
@@ -267,7 +288,7 @@ pub fn junit(c: &Campaign) -> anyhow::Result<String> {
         tc.set_classname(f.signature.0.map_or("valid", |r| r.rule().area).to_string());
         suite.add_test_case(tc);
     }
-    if c.findings.is_empty() && c.aborted.is_none() && c.stats.cases > 0 {
+    if c.findings.is_empty() && c.status() != crate::runner::RunStatus::Incomplete {
         let mut tc = TestCase::new("campaign", TestCaseStatus::success());
         tc.set_time(c.elapsed);
         suite.add_test_case(tc);

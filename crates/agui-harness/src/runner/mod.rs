@@ -179,7 +179,9 @@ impl RunResult {
         if !self.problems.is_empty() {
             let n = self.problems.len();
             let s = if n == 1 { "" } else { "s" };
-            return Some(format!("the suite has {n} problem{s} (cases lost)"));
+            return Some(format!(
+                "the suite has {n} problem{s} (cases lost or not judged)"
+            ));
         }
         if self.results.is_empty() {
             return Some("no case ran".into());
@@ -298,6 +300,8 @@ pub fn run_cases(
         on_case(&r, c);
         results.push(r);
     }
+    let mut problems = problems;
+    problems.extend(case_problems(results.iter().map(|r| (r, &cases[r.case]))));
     Ok(RunResult {
         suite: suite.to_string(),
         implementation: info,
@@ -308,6 +312,21 @@ pub fn run_cases(
         strict: false,
         elapsed: start.elapsed(),
     })
+}
+
+/// The cases an answer could not be judged on (docs/rules.md "Scoring a
+/// consumer", revision 3: "a harness scores a named rule it cannot judge
+/// as a problem of the case"), as problems of the run: like a case that
+/// does not load, they leave the run incomplete.
+pub(crate) fn case_problems<'a>(
+    results: impl Iterator<Item = (&'a CaseResult, &'a SuiteCase)>,
+) -> Vec<String> {
+    results
+        .filter_map(|(r, c)| {
+            let why = r.scored.case_problem.as_deref()?;
+            Some(format!("case `{}`: {why}", c.id))
+        })
+        .collect()
 }
 
 /// Stops the implementation and records what went wrong on the way out

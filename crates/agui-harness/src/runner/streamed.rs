@@ -8,7 +8,6 @@
 
 use super::{CaseResult, Held, MakeImpl, RunResult, on_workers, run_case, settle};
 use crate::implementation::{ImplInfo, Implementation, Incident};
-use crate::score::Score;
 use crate::suite::{Planned, SuiteCase};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, Once};
@@ -69,9 +68,8 @@ impl Waiting {
 
     /// The case, whole again if its score now wants its stream.
     fn settled(self, r: &CaseResult) -> SuiteCase {
-        let quiet = matches!(r.scored.score, Score::Pass | Score::Skipped);
         match self.again {
-            Some(again) if !quiet => again.materialize().unwrap_or(self.case),
+            Some(again) if !r.scored.quiet() => again.materialize().unwrap_or(self.case),
             _ => self.case,
         }
     }
@@ -175,6 +173,7 @@ pub fn run_plan(
     let mut lost = lost.into_inner().unwrap_or_else(|e| e.into_inner());
     lost.sort();
     problems.extend(lost.into_iter().map(|(_, p)| p));
+    problems.extend(super::case_problems(done.iter().map(|(r, c)| (r, c))));
     let (mut results, mut cases) = (Vec::with_capacity(done.len()), Vec::new());
     for (k, (mut r, c)) in done.into_iter().enumerate() {
         r.case = k;
