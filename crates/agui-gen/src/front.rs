@@ -126,6 +126,22 @@ pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Ve
         return out;
     }
     events.truncate(index + 1);
+    // What the site breaks besides its rule, known from its shape: a first
+    // item that is no event is also not a RUN_STARTED; a delta that is no
+    // patch document does not apply.
+    let site = &events[index];
+    let ty = site.get("type").and_then(Value::as_str);
+    if index == 0 && ty.and_then(agui_model::EventType::from_name).is_none() {
+        out.push((RuleId::RunFirstEvent, 0));
+    }
+    if ty == Some("STATE_DELTA")
+        && let Some(delta) = site.get("delta")
+        && serde_json::from_value::<Vec<json_patch::PatchOperation>>(delta.clone()).is_err()
+    {
+        out.push((RuleId::StatePatchFails, index));
+    }
+    out.sort_by_key(|&(r, i)| (i, r));
+    out.dedup();
     let in_run = events
         .iter()
         .rev()
