@@ -10,7 +10,8 @@
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/producers.md]
 #   --keep DIR    keep every run record, versions file and server log in DIR
-#   --only NAME   only this producer (repeatable): langgraph, pydantic-ai, adk, strands
+#   --only NAME   only this producer (repeatable): langgraph, pydantic-ai, adk, strands,
+#                 agent-framework, langroid, crewai, mastra
 #   --bin PATH    the agui-conform to use (implies --no-build) [default: target/debug/agui-conform]
 #   --no-install  do not run adapters/producers/install.sh first
 #   --no-build    use target/debug/agui-conform as it is
@@ -52,9 +53,14 @@ plan() {
     adk) echo "/ text tool state interrupt confirm subagents failure"
          echo "/legacy interrupt" ;;
     strands) echo "/ text tool state interrupt confirm failure" ;;
+    agent-framework) echo "/ text tool state interrupt confirm failure" ;;
+    langroid) echo "/ text tool state failure" ;;
+    crewai) echo "/ text tool state interrupt confirm subagents failure"
+            echo "/legacy interrupt" ;;
+    mastra) echo "/ text tool state interrupt confirm subagents failure" ;;
   esac
 }
-all=(langgraph pydantic-ai adk strands)
+all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra)
 
 if [ "$build" = 1 ]; then
   cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }

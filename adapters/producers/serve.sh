@@ -14,7 +14,8 @@
 #       its marker, also one that daemonized out of the group (TERM, then
 #       KILL after 10 s); exit 1 only if one is still there after that.
 # AGUI_PRODUCERS_DIR names another folder of producers (NAME/server.py,
-# NAME/.venv/bin/python) [default: this script's folder].
+# NAME/.venv/bin/python; or NAME/server.mjs, NAME/node_modules/.bin/node)
+# [default: this script's folder].
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -64,13 +65,16 @@ stop() { # NAME DIR
 start() { # NAME PORT DIR
   local name="$1" port="$2" dir="$3"
   local python="$producers/$name/.venv/bin/python" mark="$name-$$-$RANDOM$RANDOM"
+  local server="$producers/$name/server.py"
+  # A Node producer (NAME/server.mjs) runs on the Node its package pins (NAME/node_modules/.bin/node).
+  [ -f "$producers/$name/server.mjs" ] && python="$producers/$name/node_modules/.bin/node" server="$producers/$name/server.mjs"
   if [ ! -x "$python" ]; then
     echo "not installed (adapters/producers/install.sh $name)" >&2
     return 1
   fi
   mkdir -p "$dir"
   echo "$mark" >"$dir/$name.mark"
-  (cd "$root" && AGUI_PRODUCER_SERVER="$mark" exec setsid "$python" "$producers/$name/server.py" "$port" \
+  (cd "$root" && AGUI_PRODUCER_SERVER="$mark" exec setsid "$python" "$server" "$port" \
     >"$dir/$name.server.log" 2>&1 </dev/null) &
   echo $! >"$dir/$name.pid"
   for _ in $(seq 1 360); do

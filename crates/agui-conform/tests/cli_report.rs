@@ -391,7 +391,7 @@ fn a_producers_page_is_made_from_fixed_records() {
         "| tool-results | SKIPPED | 2 | 200 | input → finished; skipped: step 2 (toolResults) not sent: the producer made no tool call left without a result | — |",
         "- **`transport.status`** (error) in scenario `bad@legacy` at event 0: the producer answered HTTP 500, not 2xx",
         "  - The rule: “The response status is not 2xx.” (docs/rules.md, source: transport)",
-        "`adapters/producers/alpha/.venv/bin/python adapters/producers/alpha/server.py 9001`, then `agui-conform check --url http://127.0.0.1:9001/legacy --input request.json`",
+        "`adapters/producers/serve.sh start alpha 9001 /tmp/producer-alpha`, then `agui-conform check --url http://127.0.0.1:9001/legacy --input request.json`",
         "\"state\":{\"todos\":\"not a list\"}",
         "- Alpha echoes its input.",
         "### Not covered\n\nsubagents.",
