@@ -134,7 +134,7 @@ pub fn run(items: Vec<String>) -> Did {
     }
     let note = (!unread.is_empty()).then(|| {
         format!(
-            "the Session stops reading a response at its run's terminal event: items {} were never read",
+            "the Session stops reading a response at its run's terminal event; never read: {}",
             unread.join(", ")
         )
     });
