@@ -8,8 +8,9 @@
 #   scripts/rust-sdks-report.sh [--smoke] [--suite NAME] [--out DIR]
 #                               [--markdown FILE] [--html FILE]
 #
-#   --smoke          CI: ag-ui alone (no HTTP stack to build), the `quick`
-#                    suite, records only (no report, no agui-conform build)
+#   --smoke          CI: ag-ui alone (no HTTP stack to build): the crate's
+#                    formatting and tests, then the `quick` suite, records
+#                    only (no report, no agui-conform build)
 #   --suite NAME     the suite [default: default; quick with --smoke]
 #   --out DIR        where the records go [default: target/rust-sdks]
 #   --markdown FILE  the merged report [default: docs/conformance/rust-sdks.md]
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --markdown) markdown="$2"; shift 2 ;;
     --html) html="$2"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "rust-sdks-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -42,6 +43,10 @@ if [ "$smoke" = 1 ]; then
   sdks=(ag-ui) features=(--no-default-features --features ag-ui) suite="${suite:-quick}"
 else
   sdks=(ag-ui ag-ui-client) features=() suite="${suite:-default}"
+fi
+if [ "$smoke" = 1 ]; then
+  cargo fmt --manifest-path "$manifest" -- --check || { say "adapters/rust is not formatted (cargo fmt)"; exit 1; }
+  cargo test -q --manifest-path "$manifest" "${features[@]}" || { say "adapters/rust tests failed"; exit 1; }
 fi
 cargo build -q --manifest-path "$manifest" "${features[@]}" \
   || { say "building $manifest failed"; exit 1; }

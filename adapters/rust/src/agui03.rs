@@ -210,8 +210,8 @@ impl Model for EventModel {
         name.parse::<EventType>().is_ok()
     }
 
-    fn read(&self, item: &Value) -> Option<Value> {
-        let event: Event = serde_json::from_value(item.clone()).ok()?;
-        serde_json::to_value(event).ok()
+    fn read(&self, item: &Value) -> Result<Value, String> {
+        let event: Event = serde_json::from_value(item.clone()).map_err(|e| e.to_string())?;
+        serde_json::to_value(event).map_err(|e| e.to_string())
     }
 }

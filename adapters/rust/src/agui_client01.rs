@@ -119,8 +119,9 @@ impl Model for EventModel {
         serde_json::from_value::<EventType>(Value::String(name.into())).is_ok()
     }
 
-    fn read(&self, item: &Value) -> Option<Value> {
-        let event: Event<Value> = serde_json::from_value(item.clone()).ok()?;
-        serde_json::to_value(event).ok()
+    fn read(&self, item: &Value) -> Result<Value, String> {
+        let event: Event<Value> =
+            serde_json::from_value(item.clone()).map_err(|e| e.to_string())?;
+        serde_json::to_value(event).map_err(|e| e.to_string())
     }
 }

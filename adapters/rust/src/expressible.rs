@@ -1,6 +1,7 @@
 //! What an SDK's model cannot express in a stream: an AG-UI 1.0 event type
-//! it has no variant for, or a 1.0 field its types silently drop (a
-//! `subagentRunId`, a `RUN_FINISHED` outcome).
+//! it has no variant for, a 1.0 field its types silently drop (a
+//! `subagentRunId`, a `RUN_FINISHED` outcome), or a 1.0 value its enums
+//! lack (a `cancelled` run outcome) in an event the wire schema accepts.
 //!
 //! The SDK's answer on such a stream is no verdict on the rule the case
 //! tests — it never saw what the case is about — so an adapter answers
@@ -19,8 +20,8 @@ pub trait Model {
     /// Whether the SDK has an event variant for this wire name.
     fn knows_type(&self, name: &str) -> bool;
     /// The item read by the SDK's event type and written back (serde), or
-    /// `None` when the SDK does not read it.
-    fn read(&self, item: &Value) -> Option<Value>;
+    /// the SDK's error when it does not read it.
+    fn read(&self, item: &Value) -> Result<Value, String>;
 }
 
 /// The first item the SDK cannot express, and what it loses there.
@@ -49,7 +50,10 @@ fn gap_in(model: &dyn Model, event: &Value) -> Option<String> {
     if !model.knows_type(name) {
         return Some(format!("it has no {name} event type"));
     }
-    let read = model.read(event)?;
+    let read = match model.read(event) {
+        Ok(read) => read,
+        Err(e) => return lacked_value(event, &e),
+    };
     let mut lost: Vec<String> = Vec::new();
     let object = event.as_object()?;
     for key in wire_keys(kind) {
@@ -67,6 +71,18 @@ fn gap_in(model: &dyn Model, event: &Value) -> Option<String> {
         }
     }
     (!lost.is_empty()).then(|| format!("it drops {} of {name}", lost.join(", ")))
+}
+
+/// A 1.0 value the SDK's enums lack: serde's "unknown variant" on an
+/// event the wire schema accepts (any other refusal is the SDK's verdict).
+fn lacked_value(event: &Value, error: &str) -> Option<String> {
+    let name = event.get("type")?.as_str()?;
+    let at = error.find("unknown variant `")?;
+    let rest = &error[at + "unknown variant `".len()..];
+    let value = &rest[..rest.find('`')?];
+    agui_model::schema::validate(event)
+        .is_empty()
+        .then(|| format!("it has no `{value}` in {name} (serde: {error})"))
 }
 
 /// The 1.0 keys of an event type: its table, the common fields and, where
@@ -88,7 +104,7 @@ fn ignores(model: &dyn Model, event: &Value, read: &Value, path: &[&str]) -> boo
         return false;
     };
     *slot = Value::String(PROBE.to_owned());
-    model.read(&probed).is_some_and(|again| &again == read)
+    model.read(&probed).is_ok_and(|again| &again == read)
 }
 
 fn slot_at<'a>(v: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
@@ -136,19 +152,21 @@ mod tests {
         fn knows_type(&self, name: &str) -> bool {
             name.starts_with("TEXT_MESSAGE") || name == "RUN_STARTED"
         }
-        fn read(&self, item: &Value) -> Option<Value> {
-            if let Some(role) = item.get("role") {
-                ["assistant", "user"]
-                    .contains(&role.as_str()?)
-                    .then_some(())?;
+        fn read(&self, item: &Value) -> Result<Value, String> {
+            if let Some(role) = item.get("role").and_then(Value::as_str)
+                && !["assistant", "user"].contains(&role)
+            {
+                return Err(format!(
+                    "unknown variant `{role}`, expected `assistant` or `user`"
+                ));
             }
             let mut out = serde_json::Map::new();
             for k in ["type", "messageId", "delta"] {
                 if let Some(v) = item.get(k) {
-                    out.insert(k.into(), v.as_str()?.into());
+                    out.insert(k.into(), v.as_str().ok_or("not a string")?.into());
                 }
             }
-            Some(Value::Object(out))
+            Ok(Value::Object(out))
         }
     }
 
@@ -183,6 +201,21 @@ mod tests {
             Some(Gap {
                 index: 2,
                 what: "it drops `subagentRunId` of TEXT_MESSAGE_CONTENT".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_valid_value_the_sdk_lacks_is_a_gap_an_invalid_one_is_not() {
+        let s = items(&[
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "wizard"}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "system"}),
+        ]);
+        assert_eq!(
+            first_gap(&Narrow, &s),
+            Some(Gap {
+                index: 1,
+                what: "it has no `system` in TEXT_MESSAGE_START (serde: unknown variant `system`, expected `assistant` or `user`)".into()
             })
         );
     }
