@@ -58,9 +58,10 @@ plan() {
     crewai) echo "/ text tool state interrupt confirm subagents failure"
             echo "/legacy interrupt" ;;
     mastra) echo "/ text tool state interrupt confirm subagents failure" ;;
+    rust) echo "/ text tool state interrupt confirm subagents subagent-interrupt failure" ;;
   esac
 }
-all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra)
+all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust)
 
 if [ "$build" = 1 ]; then
   cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }

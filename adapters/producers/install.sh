@@ -5,13 +5,14 @@
 # (every package pinned); a Node producer (NAME/package.json) gets
 # NAME/node_modules (git-ignored) from its package-lock.json with `npm ci`,
 # including the Node it runs on (the registry's `node` package, pinned in the
-# lock). Each producer is set up on its own; one that cannot be installed is
+# lock); the Rust producer (NAME/Cargo.toml) is built with cargo --release.
+# Each producer is set up on its own; one that cannot be installed is
 # named, the others still are, and the script exits non-zero.
 # Usage: adapters/producers/install.sh [langgraph] [pydantic-ai] [adk] [strands]
-#          [agent-framework] [langroid] [crewai] [mastra]   (default: all)
+#          [agent-framework] [langroid] [crewai] [mastra] [rust]   (default: all)
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra)
+all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust)
 wanted=("$@")
 [ ${#wanted[@]} -eq 0 ] && wanted=("${all[@]}")
 failed=()
@@ -71,6 +72,14 @@ install_one() {
   local name="$1" dir="$here/$1"
   if [ -f "$dir/package.json" ]; then
     install_node "$name"
+    return
+  fi
+  if [ -f "$dir/Cargo.toml" ]; then
+    if ! CARGO_INCREMENTAL=0 cargo build -q --release --manifest-path "$dir/Cargo.toml" >&2; then
+      say "$name: 'cargo build --release' failed in adapters/producers/$name (see cargo's message above)."
+      return 1
+    fi
+    say "$name: ready"
     return
   fi
   if [ ! -f "$dir/requirements.txt" ]; then

@@ -3,7 +3,8 @@
 # this, for scripts/producers-report.sh and smoke.py).
 #
 #   adapters/producers/serve.sh start NAME PORT DIR
-#       start NAME/server.py on 127.0.0.1:PORT in its own session (log in
+#       start NAME/server.py (or the executable NAME/serve) on
+#       127.0.0.1:PORT in its own session (log in
 #       DIR/NAME.server.log, process id in DIR/NAME.pid, the marker of its
 #       processes in DIR/NAME.mark), wait until its GET /versions answers
 #       (up to 180 s) and save that answer as DIR/NAME.versions.json.
@@ -65,16 +66,22 @@ stop() { # NAME DIR
 start() { # NAME PORT DIR
   local name="$1" port="$2" dir="$3"
   local python="$producers/$name/.venv/bin/python" mark="$name-$$-$RANDOM$RANDOM"
-  local server="$producers/$name/server.py"
-  # A Node producer (NAME/server.mjs) runs on the Node its package pins (NAME/node_modules/.bin/node).
-  [ -f "$producers/$name/server.mjs" ] && python="$producers/$name/node_modules/.bin/node" server="$producers/$name/server.mjs"
-  if [ ! -x "$python" ]; then
+  # A producer that is no Python server: a Node one (NAME/server.mjs) runs
+  # on the Node its package pins (NAME/node_modules/.bin/node); any other
+  # ships an executable NAME/serve taking the port (rust/: the built binary).
+  local cmd=("$python" "$producers/$name/server.py")
+  if [ -f "$producers/$name/server.mjs" ]; then
+    cmd=("$producers/$name/node_modules/.bin/node" "$producers/$name/server.mjs")
+    [ -x "${cmd[0]}" ] || { echo "not installed (adapters/producers/install.sh $name)" >&2; return 1; }
+  elif [ -x "$producers/$name/serve" ]; then
+    cmd=("$producers/$name/serve")
+  elif [ ! -x "$python" ]; then
     echo "not installed (adapters/producers/install.sh $name)" >&2
     return 1
   fi
   mkdir -p "$dir"
   echo "$mark" >"$dir/$name.mark"
-  (cd "$root" && AGUI_PRODUCER_SERVER="$mark" exec setsid "$python" "$server" "$port" \
+  (cd "$root" && AGUI_PRODUCER_SERVER="$mark" exec setsid "${cmd[@]}" "$port" \
     >"$dir/$name.server.log" 2>&1 </dev/null) &
   echo $! >"$dir/$name.pid"
   for _ in $(seq 1 360); do

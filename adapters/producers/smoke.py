@@ -23,7 +23,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-ALL = ("langgraph", "pydantic-ai", "adk", "strands", "agent-framework", "langroid", "crewai", "mastra")
+ALL = ("langgraph", "pydantic-ai", "adk", "strands", "agent-framework", "langroid", "crewai", "mastra", "rust")
 SERVE = os.path.join(HERE, "serve.sh")  # the one copy of server start/stop
 sys.path.insert(0, HERE)
 
@@ -82,7 +82,8 @@ def main():
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     names = args.names or [n for n in ALL if os.path.exists(os.path.join(HERE, n, ".venv", "bin", "python"))
-                           or os.path.exists(os.path.join(HERE, n, "node_modules", ".bin", "node"))]
+                           or os.path.exists(os.path.join(HERE, n, "node_modules", ".bin", "node"))
+                           or os.path.exists(os.path.join(HERE, n, "target", "release", "agui-rust-producer"))]
     results = []
     for i, name in enumerate(names):
         smoke(name, args.bin, args.port + i, results)
