@@ -6,7 +6,7 @@
 //! some minutes and not in others, the round trip jumps between about
 //! 90 ns and 390 ns and the parse-ahead check with it (0.09 s against
 //! 0.13 s on the single-run stream), while one thread runs at one speed
-//! (docs/performance.md). `scripts/perf-table.sh` prints it beside every
+//! (docs/performance-log.md). `scripts/perf-table.sh` prints it beside every
 //! section so that a table says which kind of minute it was taken in.
 
 use std::sync::atomic::{AtomicU64, Ordering};

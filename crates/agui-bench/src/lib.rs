@@ -1,5 +1,5 @@
 //! agui-bench: the large-stream writer and the side-by-side measurement
-//! behind `cargo run --release -p agui-bench` (see `docs/performance.md`).
+//! behind `cargo run --release -p agui-bench` (see `docs/performance-log.md`).
 
 pub mod cores;
 mod emit;

@@ -113,7 +113,7 @@ macro_rules! bodies {
 
             /// The body of a `ty` event, read field by field from `src` in
             /// the table's order. Always inlined: one caller per path, and
-            /// a call here cost 4.6% of `check` (docs/performance.md).
+            /// a call here cost 4.6% of `check` (docs/performance-log.md).
             #[inline(always)]
             pub(crate) fn read<S: Source<'a>>(ty: EventType, src: &mut S) -> Result<Body<'a>, S::Error> {
                 #[allow(unused_imports)]

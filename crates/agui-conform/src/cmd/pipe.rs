@@ -6,7 +6,7 @@
 //! thousand events. Through a pipe of the default 64 KiB, the reader and
 //! the writer take turns 430 times; through 1 MiB, 27 times. Measured on
 //! the many-run workload read through a pipe: 0.193 s -> 0.182 s
-//! (docs/performance.md).
+//! (docs/performance-log.md).
 
 /// What a pipe is asked to hold (Linux's default ceiling for a user,
 /// `/proc/sys/fs/pipe-max-size`).

@@ -7,7 +7,7 @@
 
 use super::names::{Name, Names};
 // foldhash: the few maps left key on names, and SipHash was the largest
-// single cost of the stream rules before (docs/performance.md).
+// single cost of the stream rules before (docs/performance-log.md).
 use foldhash::HashMap;
 
 /// The owner of an event or entity: `None` is the parent agent, else the

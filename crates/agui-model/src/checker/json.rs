@@ -27,7 +27,7 @@ use std::thread;
 /// Small on purpose: a buffer that is reused stays in cache and costs no
 /// page faults; past 1 MiB, writing to the file is cheaper than growing
 /// memory (measured: 8 MiB took 54 ms of system time on 1,000 runs where
-/// 1 MiB takes 32 ms, docs/performance.md).
+/// 1 MiB takes 32 ms, docs/performance-log.md).
 pub const SPILL_BYTES: usize = 1 << 20;
 
 /// Limit notices kept for the report (the rest are counted).
@@ -104,7 +104,7 @@ enum Place {
     #[default]
     None,
     /// A thread writes the file, so the checking thread does not wait on
-    /// the file system (docs/performance.md: 6 % of a many-run check).
+    /// the file system (docs/performance-log.md: 6 % of a many-run check).
     Thread(Writer),
     /// The thread could not start: written here.
     Here(File),

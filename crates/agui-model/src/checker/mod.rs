@@ -753,7 +753,7 @@ impl Checker {
     /// The one dispatcher: every event, from either parse path (the
     /// borrowed fast path or the `Value` path), as a typed body. Taken by
     /// reference: the body is built in the caller's frame and never moved
-    /// (moving it cost 5.7% of `check`, docs/performance.md).
+    /// (moving it cost 5.7% of `check`, docs/performance-log.md).
     fn dispatch(&mut self, i: usize, ev: &Typed<'_>) {
         let ty = ev.body.event_type();
         if self.blind && ty == EventType::RunStarted {

@@ -204,7 +204,7 @@ impl<'a> Scanner<'a> {
     #[inline(never)]
     fn check_utf8(&mut self) -> Option<()> {
         // simdutf8: the same answer as `std::str::from_utf8`, in about half
-        // the time on lines of this length (docs/performance.md).
+        // the time on lines of this length (docs/performance-log.md).
         simdutf8::basic::from_utf8(self.b).ok()?;
         self.unchecked = 0;
         Some(())

@@ -6,7 +6,7 @@
 //!
 //! Nothing of the event is copied: an earlier stage copied every string
 //! (and parsed raw JSON fields) to cross threads, and spent 2.8× the CPU
-//! of one thread (docs/performance.md).
+//! of one thread (docs/performance-log.md).
 
 use super::Stage;
 use crate::body::Typed;

@@ -114,7 +114,7 @@ enum Entry<P> {
 /// it before filling it again, so the memory a parse allocated (a decoded
 /// escape, a patch, an outcome) is freed on the thread that allocated it:
 /// freed on the other thread, it made glibc's `free` wait on the reader's
-/// arena lock, which cost more than the parse (docs/performance.md).
+/// arena lock, which cost more than the parse (docs/performance-log.md).
 struct Batch<P> {
     entries: Vec<Entry<P>>,
     text: Vec<u8>,

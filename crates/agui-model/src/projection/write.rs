@@ -12,7 +12,7 @@ use serde_json::Value;
 /// Text written before it is handed on as a piece (when there is a
 /// `piece` taker): a run of a million events is written through a buffer
 /// that stays in cache instead of one as large as the run, whose pages
-/// cost more to fault in than the writing itself (docs/performance.md).
+/// cost more to fault in than the writing itself (docs/performance-log.md).
 const PIECE_BYTES: usize = 64 << 10;
 
 /// Takes the pieces of a run's text as it is written.
