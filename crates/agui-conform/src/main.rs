@@ -48,7 +48,26 @@ enum Command {
     Fuzz(cmd::fuzz::Args),
     /// Merge run records (`run --record`) into the conformance report.
     Report(cmd::report::Args),
+    /// Print the command-line reference (docs/cli.md) as Markdown.
+    #[command(hide = true)]
+    CliDocs,
 }
+
+/// The command-line reference, generated from the flags' own definitions:
+/// `docs/cli.md` (a test keeps it current).
+fn cli_docs() -> String {
+    let options = clap_markdown::MarkdownOptions::new()
+        .title("agui-conform command-line reference".to_owned())
+        .show_footer(false)
+        .show_table_of_contents(true);
+    let text = clap_markdown::help_markdown_custom::<Cli>(&options);
+    format!(
+        "<!-- Generated from the clap definitions: {REGENERATE_CLI_DOCS}; do not edit. -->\n\n{text}"
+    )
+}
+
+/// How to regenerate `docs/cli.md`.
+const REGENERATE_CLI_DOCS: &str = "cargo run -p agui-conform -- cli-docs > docs/cli.md";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -62,6 +81,10 @@ fn main() -> ExitCode {
         Some(Command::Suites(a)) => cmd::suites::run(a),
         Some(Command::Fuzz(a)) => cmd::fuzz::run(a),
         Some(Command::Report(a)) => cmd::report::run(a),
+        Some(Command::CliDocs) => {
+            print!("{}", cli_docs());
+            Ok(0)
+        }
         None => cmd::run::run(cmd::run::Args::default()),
     };
     // Whatever an implementation left running dies with the command.
@@ -86,4 +109,20 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
                 .and_then(serde_json::Error::io_error_kind)
                 == pipe
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// docs/cli.md is the reference the flags generate: changing a flag
+    /// without regenerating it fails here.
+    #[test]
+    fn docs_cli_md_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/cli.md");
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == super::cli_docs(),
+            "docs/cli.md is stale: {}",
+            super::REGENERATE_CLI_DOCS
+        );
+    }
 }
