@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20's whole performance table in one command (release builds,
+# The whole performance table of docs/performance.md in one command (release builds,
 # whole processes, medians and medians of per-round ratios):
 #   1. 1,000,001 events, one run, 64 interleaved subagents: serde_json
 #      Value floor, borrowed parse alone, check --no-projection, check
@@ -20,7 +20,7 @@ rounds="${1:-5}"
 cargo build --release -q -p agui-conform -p agui-bench
 bench=target/release/agui-bench
 conform=target/release/agui-conform
-echo "# Issue 20 performance table ($(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD))"
+echo "# Performance table ($(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD))"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/{print $2}') GiB; $(node --version 2>/dev/null || echo 'no node')"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo

@@ -94,7 +94,7 @@ enum Cmd {
         #[arg(long)]
         keep: bool,
     },
-    /// The many-run workload (issue 20): `check --format json` against
+    /// The many-run workload: `check --format json` against
     /// `check --format json --no-projection` on RUNS runs of PER_RUN events
     /// (text, tool calls with results, reasoning, state, 8 nested
     /// invocations per run), alternating for `--rounds` rounds.
@@ -707,7 +707,7 @@ fn bench(cli: &Cli) -> anyhow::Result<()> {
     println!();
     println!("median of per-round ratios (events/s):");
     println!(
-        "  check --no-projection / floor: {:.2}× (target ≥ 3×, issue 20; issue 8 asked ≥ 2×)",
+        "  check --no-projection / floor: {:.2}× (target ≥ 3×)",
         ratio(0, 2)
     );
     println!(

@@ -1,4 +1,4 @@
-//! The many-run workload of issue 20: `runs` AG-UI runs of about
+//! The many-run workload: `runs` AG-UI runs of about
 //! `per_run` events each, the shape where the projection's cost shows
 //! (many runs, each rendered as it ends).
 //!

@@ -1,4 +1,4 @@
-//! `agui-conform check A B …` / `check DIR` (issue 20): many files checked
+//! `agui-conform check A B …` / `check DIR`: many files checked
 //! in parallel, one report per file in argument order, each the same bytes
 //! as checking that file alone, then a summary; the exit status over all;
 //! and `--parse-ahead on` printing what one thread prints.

@@ -3,7 +3,7 @@
 //! `--config`, `--no-config`).
 //!
 //! The stream used: `RUN_STARTED` alone, whose only violation is
-//! `run.unterminated` (an error, RULES.md) at index 1.
+//! `run.unterminated` (an error, docs/rules.md) at index 1.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

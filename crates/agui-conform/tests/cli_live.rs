@@ -148,7 +148,7 @@ fn input_file_and_headers_are_sent() {
 fn a_non_2xx_status_is_transport_status_and_exits_1() {
     let server = Server::replying(Reply::sse("model overloaded").status(503));
     let out = run(&["check", "--url", &server.url()]);
-    // RULES.md: transport.status is an error at index 0: reject, exit 1.
+    // docs/rules.md: transport.status is an error at index 0: reject, exit 1.
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let report = text(&out.stdout);
     assert!(report.contains("transport.status"), "{report}");

@@ -1,7 +1,7 @@
 //! `check` on saved SSE bodies (detected or forced with `--input-format`)
 //! and the single-check outputs (`--format sarif`, `--junit`).
 //!
-//! Expected answers: RULES.md revision 2 "Transport rules" (a line a client
+//! Expected answers: docs/rules.md revision 2 "Transport rules" (a line a client
 //! ignores is `transport.framing` where the lost event would be; an event
 //! not closed by a blank line is `transport.unterminated-event`), SARIF
 //! 2.1.0's required structure, and the streams as written here.

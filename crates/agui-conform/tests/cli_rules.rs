@@ -13,7 +13,7 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-/// The rule count RULES.md (revision 2) gives: 12 schema, 6 run, 9 entity,
+/// The rule count docs/rules.md (revision 2) gives: 12 schema, 6 run, 9 entity,
 /// 7 lifecycle, 4 ownership, 3 interrupt, 4 chunk, 7 transport rules and 17
 /// accept obligations.
 const RULES_MD_COUNT: usize = 12 + 6 + 9 + 7 + 4 + 3 + 4 + 7 + 17;

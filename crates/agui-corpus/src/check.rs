@@ -164,7 +164,7 @@ pub fn check_dir(dir: &Path) -> std::io::Result<CheckSummary> {
 }
 
 /// [`check_dir`], plus the quote gates ([`quote_gates`]) with the spec
-/// texts in `spec_dir` (`RULES.md` and `subagents-draft.txt`) when given.
+/// texts in `spec_dir` (`docs/rules.md` and `subagents-draft.txt`) when given.
 /// Fails when `dir` cannot be listed or the spec files cannot be read.
 pub fn check_dir_with_spec(dir: &Path, spec_dir: Option<&Path>) -> std::io::Result<CheckSummary> {
     check_dir_with(dir, spec_dir, Gates::Golden)

@@ -177,7 +177,7 @@ pub fn ids(corpus: &Corpus) -> Vec<String> {
         .collect()
 }
 
-/// The areas of the golden corpus (RULES.md sections) and `gen`, the
+/// The areas of the golden corpus (docs/rules.md sections) and `gen`, the
 /// folder of generated cases.
 pub const AREAS: [&str; 9] = [
     "schema",
@@ -217,7 +217,7 @@ fn squash(s: &str) -> String {
 
 /// Every case's `spec` occurs verbatim (up to line wrapping) in one of the
 /// given texts: the recorded quotes ([`QUOTES_FILE`]), or the spec texts
-/// themselves (RULES.md and the draft).
+/// themselves (the catalogue and the draft).
 pub fn spec_quotes(cases: &[LoadedCase], spec_texts: &[String]) -> Vec<String> {
     let haystack: Vec<String> = spec_texts.iter().map(|t| squash(t)).collect();
     cases
@@ -237,7 +237,8 @@ pub fn spec_quotes(cases: &[LoadedCase], spec_texts: &[String]) -> Vec<String> {
 }
 
 /// The spec texts a case may quote, read from a directory holding
-/// `RULES.md` and `subagents-draft.txt` (`shared/spec`).
+/// the catalogue's source file `RULES.md` and `subagents-draft.txt` (the
+/// spec directory `corpus check --spec DIR` is given).
 pub fn read_spec_texts(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
     SOURCE_FILES
         .iter()

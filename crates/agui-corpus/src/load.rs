@@ -458,7 +458,7 @@ pub fn is_generated_id(id: &str) -> bool {
     id.starts_with("gen/")
 }
 
-/// Why the case's first violation alone does not fix F and M (RULES.md
+/// Why the case's first violation alone does not fix F and M (docs/rules.md
 /// "Scoring a consumer": "a harness never takes M as absent when the case
 /// does not state it"), or `None` when it does: no violation; a
 /// must-reject first violation (F = M = its index); only warnings (verdict

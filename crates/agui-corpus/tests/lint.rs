@@ -472,7 +472,7 @@ fn obligations_and_projections_belong_to_accepted_streams() {
     }));
 }
 
-/// RULES.md "Scoring a consumer": "A case states enough of its violations
+/// docs/rules.md "Scoring a consumer": "A case states enough of its violations
 /// to fix F and M". A first violation that is not must-reject needs the
 /// stated list; the list must agree with `expect` and the verdict; with
 /// may-reject violations only, a rejected stream may carry a projection.
@@ -697,7 +697,7 @@ fn quote_gates_check_cases_against_the_record_and_the_record_against_the_spec() 
     assert_eq!(g[0].name, "gate/spec-quotes");
     assert_eq!(g[0].problems.len(), 1, "{:?}", g[0].problems);
     assert!(g[0].problems[0].contains("made-up.json"));
-    // With them (RULES.md, then the draft): the record against its sources.
+    // With them (docs/rules.md, then the draft): the record against its sources.
     let texts = [
         "Rules.\nA run MUST\n  finish.".to_string(),
         "Draft.".to_string(),
@@ -710,7 +710,7 @@ fn quote_gates_check_cases_against_the_record_and_the_record_against_the_spec() 
     assert!(verbatim.problems.iter().all(|p| p.contains("line 8")));
     assert!(verbatim.problems[0].contains("not in subagents-draft.txt"));
     assert!(verbatim.problems[1].contains("no case quotes it"));
-    // A quote of the catalogue is looked for in RULES.md, not the draft.
+    // A quote of the catalogue is looked for in docs/rules.md, not the draft.
     let swapped = [
         "Draft.".to_string(),
         "Rules.\nA run MUST finish.".to_string(),

@@ -162,7 +162,7 @@ fn same_report(a: &Report, b: &Report, what: &str) {
 
 /// Limits small enough for short inputs to reach them: the limit paths
 /// give the same report on the fast and `Value` paths, a limit is never a
-/// violation, and the verdict follows RULES.md "Checker limits".
+/// violation, and the verdict follows docs/rules.md "Checker limits".
 fn under_small_limits(bytes: &[u8]) {
     let small = Limits {
         line_bytes: 256,

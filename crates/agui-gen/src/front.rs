@@ -40,7 +40,7 @@ pub struct Generated {
     pub index: Option<usize>,
     /// The expected projection, for accepted streams.
     pub projection: Option<Value>,
-    /// Every violation, in stream order (RULES.md "Scoring a consumer"):
+    /// Every violation, in stream order (docs/rules.md "Scoring a consumer"):
     /// see [`cut_after_site`]; `None` for valid streams and for
     /// `attribution.null`, whose first violation fixes F and M alone.
     pub violations: Option<Vec<(RuleId, usize)>>,

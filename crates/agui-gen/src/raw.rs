@@ -3,7 +3,7 @@
 //! surrogate escape (`schema.lone-surrogate`), so these streams are written
 //! as lines. Both rules are warnings, and each mutation keeps the stream's
 //! meaning by construction: a duplicate's **last** value is the original
-//! one (RULES.md: checking goes on with the last value), and a lone
+//! one (docs/rules.md: checking goes on with the last value), and a lone
 //! surrogate lands either in an unknown field (ignored) or at the very end
 //! of a message's text, which the projection then ends with U+FFFD.
 

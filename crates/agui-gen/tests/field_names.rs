@@ -1,4 +1,4 @@
-//! Issue 19: the wire names of AG-UI event fields are spelled in the wire
+//! The wire names of AG-UI event fields are spelled in the wire
 //! table (`agui_model::wire`) and a few files beside it, not across the
 //! workspace. These tests scan the non-test source files for the quoted
 //! multi-word wire names (the ones a reader would otherwise retype:
@@ -10,7 +10,7 @@ use agui_model::wire::{COMMON, SUBAGENT_RUN_ID};
 use std::path::{Path, PathBuf};
 
 /// At most this many non-test source files of the workspace may spell a
-/// multi-word wire name (issue 19's "Done when").
+/// multi-word wire name.
 const WORKSPACE_LIMIT: usize = 3;
 
 /// Source folders of the crates this suite keeps free of spelled names

@@ -56,7 +56,7 @@ impl fmt::Display for Score {
 }
 
 /// How a rule the implementation named compares with the expectation.
-/// RULES.md: with the `rule` capability a named rule "must name one of the
+/// docs/rules.md: with the `rule` capability a named rule "must name one of the
 /// violations at the index it names: naming another rule (or an id that is
 /// not in this catalogue) is a FAIL (\"misnamed\"), whatever the index".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -282,7 +282,7 @@ fn schema_only_implementations_skip_stream_rule_cases() {
     assert_eq!(scores, [Score::Fail, Score::Pass, Score::Skipped]);
 }
 
-/// Issue 14, point 1: an implementation that names the wrong rule on every
+/// An implementation that names the wrong rule on every
 /// rejection (at the right index) fails each of those cases as misnamed,
 /// and the run fails (exit status 1), over a whole suite.
 #[test]

@@ -364,7 +364,7 @@ fn a_silence_inside_a_run_is_transport_idle() {
     // The gap before the first event and after the last are outside a run.
     assert_eq!(rules(&run), [(RuleId::TransportIdle, 1)]);
     assert_eq!(run.report.verdict(), agui_model::Verdict::Accept);
-    // The default threshold is RULES.md's 30 s.
+    // The default threshold is docs/rules.md's 30 s.
     assert_eq!(Options::default().idle_warning, Duration::from_secs(30));
 }
 

@@ -6,7 +6,7 @@
 //! The ids the producers raise derive from the fresh `threadId` of each
 //! scenario, so a later request that names them can only have taken them
 //! from the answer. Expected scores follow from suites/producer/README.md;
-//! expected rules from RULES.md (an invocation that finished `success`
+//! expected rules from docs/rules.md (an invocation that finished `success`
 //! and is announced again in a later run is
 //! `lifecycle.resumed-not-suspended`, a warning; a suspended one may be:
 //! `accept.suspended-resume`).

@@ -255,7 +255,7 @@ fn each_input_is_scored_and_reported() {
 
 #[test]
 fn a_body_ending_mid_event_fails_on_the_transport_rules() {
-    // The body ends mid-event (RULES.md revision 2): the event is lost
+    // The body ends mid-event (docs/rules.md revision 2): the event is lost
     // (transport.unterminated-event) and the run never ended.
     let server = Server::replying(
         Reply::sse(

@@ -1,4 +1,4 @@
-//! What counts as JSON (RULES.md "What is and is not `schema.not-json`"):
+//! What counts as JSON (docs/rules.md "What is and is not `schema.not-json`"):
 //! exactly the RFC 8259 grammar. This module reads one JSON text into a
 //! `serde_json::Value` without serde_json's three departures from the
 //! grammar — lone surrogate escapes, numbers outside the range of a double,
@@ -43,7 +43,7 @@ pub const SURROGATE_BASE: u32 = 0x10_F800;
 /// The first character of a number outside the range of a double.
 pub const BIG_NUMBER: char = '\u{FDD0}';
 
-/// The default deepest nesting accepted: RULES.md asks at least 10,000.
+/// The default deepest nesting accepted: docs/rules.md asks at least 10,000.
 pub const DEFAULT_MAX_DEPTH: usize = 10_000;
 
 /// How to parse.

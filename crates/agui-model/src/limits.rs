@@ -1,4 +1,4 @@
-//! Checker limits (RULES.md "Checker limits"): a checker has finite
+//! Checker limits (docs/rules.md "Checker limits"): a checker has finite
 //! resources, and hitting one is never the producer's fault. A hit limit is
 //! a [`LimitNotice`] in the report, apart from the violations; the verdict
 //! then becomes `inconclusive` unless an error came first.

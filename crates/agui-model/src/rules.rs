@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn catalogue_matches_rules_md_counts() {
-        // RULES.md revision 2 (docs/rules.md) lists 12 schema, 6 run, 9 entity, 7 lifecycle,
+        // docs/rules.md revision 2 (docs/rules.md) lists 12 schema, 6 run, 9 entity, 7 lifecycle,
         // 4 ownership, 3 interrupt, 4 chunk, 7 transport rules and 17 accept
         // obligations.
         let count = |area: &str| CATALOGUE.iter().filter(|r| r.area == area).count();

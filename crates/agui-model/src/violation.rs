@@ -151,7 +151,7 @@ pub enum Verdict {
     Accept,
     Reject,
     /// A checker limit left part of the stream unjudged before any error
-    /// was found (RULES.md "Checker limits"); never a consumer's answer.
+    /// was found (docs/rules.md "Checker limits"); never a consumer's answer.
     Inconclusive,
 }
 

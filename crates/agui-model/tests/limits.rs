@@ -1,4 +1,4 @@
-//! Checker limits (RULES.md "Checker limits"): a limit is a notice, never a
+//! Checker limits (docs/rules.md "Checker limits"): a limit is a notice, never a
 //! violation; checking goes on where it can; the verdict is `reject` only
 //! when an error came before the first notice, else `inconclusive`.
 

@@ -19,7 +19,7 @@
 //!   id (for `TOOL_CALL_START`, first that of its `parentMessageId`), else
 //!   the parent's.
 //! - A chunk stream is a bar from its first chunk to the last chunk that
-//!   continued it, in the lane it was opened in (RULES.md "Chunk shorthand").
+//!   continued it, in the lane it was opened in (docs/rules.md "Chunk shorthand").
 
 use agui_model::wire::{SUBAGENT_RUN_ID, key};
 use agui_model::{RuleId, Violation};
@@ -246,7 +246,7 @@ impl LayoutBuilder {
     }
 }
 
-/// Kinds of id that have an owner on record (RULES.md "Ownership rules").
+/// Kinds of id that have an owner on record (docs/rules.md "Ownership rules").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Rec {
     Text,
@@ -679,7 +679,7 @@ impl Builder {
         }
     }
 
-    /// A chunk (RULES.md "Chunk shorthand", which lane and open or
+    /// A chunk (docs/rules.md "Chunk shorthand", which lane and open or
     /// continue); returns the lane it is drawn in.
     fn chunk(&mut self, i: usize, tag: Option<&str>, kind: ChunkKind, id: Option<&str>) -> LaneIx {
         let own = self.lane(tag);

@@ -323,7 +323,7 @@ fn subagent_started_closes_no_chunk_stream_and_subagent_finished_closes_its_own(
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
         json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1"}),
         json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "toolCallName": "f", "subagentRunId": "s1"}),
-        // Closes nothing (RULES.md "Chunk shorthand", Closing).
+        // Closes nothing (docs/rules.md "Chunk shorthand", Closing).
         json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1"}),
         json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c", "delta": "{}", "subagentRunId": "s1"}),
         // Closes s1's lane: the same id then opens a new stream.

@@ -260,7 +260,7 @@ pub(super) fn file_size(input: &Path) -> Option<u64> {
 /// Files from this size up are read with the parse-ahead thread under
 /// `--parse-ahead auto`: below it the thread's start and hand-over cost
 /// about what it gives back (a 1 MB file: 4.8 ms against 4.7 ms on one
-/// thread; 2 MB: 6.9 ms against 7.8 ms; docs/performance-log.md, issue 20).
+/// thread; 2 MB: 6.9 ms against 7.8 ms; docs/performance-log.md).
 const AHEAD_FROM_BYTES: u64 = 2 << 20;
 
 /// How to read an input: with the parse-ahead thread when asked

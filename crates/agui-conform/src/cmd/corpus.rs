@@ -16,7 +16,7 @@ pub enum Command {
         /// The corpus directory.
         #[arg(default_value = "corpus")]
         dir: PathBuf,
-        /// The spec texts (`RULES.md`, the rule catalogue, and
+        /// The spec texts (`docs/rules.md`, the rule catalogue, and
         /// `subagents-draft.txt`, the draft) in this directory: also check
         /// that the quotes recorded in DIR/spec-quotes.md are verbatim (or,
         /// without that file, that every case's `spec` is).

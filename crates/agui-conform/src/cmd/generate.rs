@@ -124,7 +124,7 @@ mod tests {
             modes(&a("chunk.ambiguous")).unwrap(),
             vec![Mode::Invalid(RuleId::ChunkAmbiguous)]
         );
-        // RULES.md's stream rules: 38 errors and 7 warnings.
+        // docs/rules.md's stream rules: 38 errors and 7 warnings.
         assert_eq!(modes(&a("all")).unwrap().len(), 45);
         assert_eq!(
             modes(&a("schema.lone-surrogate")).unwrap(),

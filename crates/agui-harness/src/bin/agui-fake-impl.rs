@@ -86,7 +86,7 @@ fn answer(behaviour: &str, events: &[Value]) -> Option<Value> {
     })
 }
 
-/// Issue 14, point 1: right verdict and index (the reference model's
+/// Right verdict and index (the reference model's
 /// first error), but a rule that is not among the violations there: the
 /// catalogue's first such rule, or with `later` its last stream rule (one
 /// a case that states only its first violation cannot rule out).

@@ -569,7 +569,9 @@ fn findings(w: &mut Vec<String>, p: &Producer<'_>) {
                         "adapters/producers/serve.sh start {n} {} /tmp/producer-{n}",
                         port_of(url)
                     )),
-                    code(&format!("agui-conform check --url {url} --input request.json")),
+                    code(&format!(
+                        "agui-conform check --url {url} --input request.json"
+                    )),
                 ));
                 w.push(String::new());
                 let request = step.request.to_string();

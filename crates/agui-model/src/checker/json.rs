@@ -1,6 +1,6 @@
 //! The machine form of a check (`agui-conform check --format json`): one
 //! JSON object, written as the stream is read, so memory never grows with
-//! the number of violations (RULES.md "Checker limits"):
+//! the number of violations (docs/rules.md "Checker limits"):
 //!
 //! ```text
 //! {"violations":[…as found…],"limits":[…],"counts":{…},"events":N,

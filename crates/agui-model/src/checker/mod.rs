@@ -20,7 +20,7 @@
 //! - a first event that is not `RUN_STARTED`/`RUN_ERROR` opens an *implicit*
 //!   run, checked like a run but never projected nor reported unterminated,
 //!   and ended silently by a later `RUN_STARTED`;
-//! - `RUN_STARTED` inside a run starts a new run (RULES.md: bookkeeping "is
+//! - `RUN_STARTED` inside a run starts a new run (docs/rules.md: bookkeeping "is
 //!   reset at each `RUN_STARTED`"), abandoning the active one; events after
 //!   a run ended are reported and otherwise ignored;
 //! - an opener of an id already open leaves it open; a continuation of an id
@@ -140,7 +140,7 @@ impl Counts {
         self.errors + self.warnings
     }
 
-    /// RULES.md "Checker limits": `reject` if an error violation precedes
+    /// docs/rules.md "Checker limits": `reject` if an error violation precedes
     /// the first limit notice, else `inconclusive` after a limit, else
     /// `accept`.
     pub fn verdict(&self) -> Verdict {
@@ -438,7 +438,7 @@ impl Checker {
 
     /// The connection ended abnormally with the last run still open:
     /// `transport.ended-early` here, reported instead of `run.unterminated`
-    /// at the end (RULES.md "Transport rules").
+    /// at the end (docs/rules.md "Transport rules").
     pub fn end_early(&mut self, why: &str) {
         let i = self.index;
         self.cut = true;
@@ -672,7 +672,7 @@ impl Checker {
     fn enter(&mut self, i: usize, ty: EventType) -> bool {
         match (self.phase, ty) {
             (Phase::Active, EventType::RunStarted) if !self.book.implicit => {
-                // RULES.md: per-run bookkeeping "is reset at each
+                // docs/rules.md: per-run bookkeeping "is reset at each
                 // `RUN_STARTED`" — this one too, although it breaks a rule.
                 self.report_related(
                     RuleId::RunAlreadyActive,
@@ -1291,7 +1291,7 @@ impl Checker {
                 Part::Message => (RuleId::ReasoningNotOpen, "reasoning message "),
             };
             self.report(rule, i, format!("{ty} for {what}{id:?}, which is not open"));
-            // The owner outlives the entity's close (RULES.md, ownership):
+            // The owner outlives the entity's close (docs/rules.md, ownership):
             // a continuation after the close is still judged against it.
             self.continuation(i, part.kind(), id, tag, ty);
             return None;
