@@ -8,8 +8,9 @@
 //! one-shot). `AGUI_CONFORM_SUITE` names another suite.
 //!
 //! PASS, WARN and INFO pass; FAIL and ERRORED fail with the reason;
-//! SKIPPED shows as ignored, never as passed. Each WARN (and INFO) is
-//! printed on stderr as it happens and counted at the end;
+//! SKIPPED shows as ignored, never as passed. Each WARN is printed on
+//! stderr as it happens (each INFO too with `AGUI_CONFORM_VERBOSE=1`) and
+//! counted at the end;
 //! `AGUI_CONFORM_STRICT=1` makes WARN fail. Suite problems (a lost case
 //! file, a missing folder) fail the extra trial `suite/problems`; an answer
 //! its case states too little to judge fails the case's own trial (a
@@ -26,6 +27,11 @@ use std::sync::{Mutex, OnceLock};
 
 static WARNED: AtomicU64 = AtomicU64::new(0);
 static INFORMED: AtomicU64 = AtomicU64::new(0);
+
+/// `AGUI_CONFORM_VERBOSE=1`: every INFO case is listed too.
+fn verbose() -> bool {
+    std::env::var_os("AGUI_CONFORM_VERBOSE").is_some_and(|v| v == "1")
+}
 
 fn strict() -> bool {
     std::env::var("AGUI_CONFORM_STRICT").is_ok_and(|v| v == "1")
@@ -70,7 +76,11 @@ fn check(case: &SuiteCase) -> Result<Completion, Failed> {
                 &INFORMED
             };
             n.fetch_add(1, Ordering::Relaxed);
-            eprintln!("{}", terminal::case_detail(&r, case));
+            // An INFO is an answer that conforms (either answer does): listed
+            // only when asked, so a green run stays quiet.
+            if r.scored.score == Score::Warn || verbose() {
+                eprintln!("{}", terminal::case_detail(&r, case));
+            }
             Ok(Completion::Completed)
         }
         Score::Pass => Ok(Completion::Completed),
@@ -135,7 +145,9 @@ fn main() {
         INFORMED.load(Ordering::Relaxed),
     );
     if w + i > 0 {
-        eprintln!("{w} case(s) WARN (deviation from the reference clients), {i} INFO; see above");
+        eprintln!(
+            "{w} case(s) WARN (deviation from the reference clients), {i} INFO (AGUI_CONFORM_VERBOSE=1 lists them)"
+        );
     }
     if let Ok(mut pool) = POOL.lock() {
         for mut imp in pool.drain(..) {
