@@ -168,7 +168,7 @@ fn time_bounds_the_campaign_with_a_hanging_implementation() {
 }
 
 #[test]
-fn a_campaign_record_holds_each_finding() {
+fn a_campaign_record_holds_each_finding_and_its_report_lists_them() {
     let d = Dir::new("fuzz-record");
     let imp = format!("{} no-such-text crash", d.script("imp.sh", &script()));
     let record = d.path("fuzz.jsonl");
@@ -230,4 +230,17 @@ fn a_campaign_record_holds_each_finding() {
     let footer = lines.last().unwrap();
     assert_eq!(footer["kind"], "footer");
     assert_eq!(footer["totals"]["FAIL"], s["scores"]["FAIL"]);
+    // `report` reads it and lists every finding with its minimal stream.
+    let md = d.path("report.md");
+    let report = Command::new(BIN)
+        .args(["report", &record_s, "--markdown"])
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{report:?}");
+    let page = std::fs::read_to_string(md).unwrap();
+    for g in summary {
+        let heading = format!(": FAIL `{}`\n", g["rule"].as_str().unwrap());
+        assert!(page.contains(&heading), "{heading}");
+    }
 }

@@ -236,7 +236,8 @@ fn fixture_report() -> PathBuf {
             Column::new(name.to_uppercase(), record)
         })
         .collect();
-    let html = agui_view::report::render(&Merged::new(columns), "docs/rules.md");
+    let html =
+        agui_view::report::render(&Merged::new(columns), "docs/rules.md", &Default::default());
     let path = common::tempdir("report").join("report.html");
     std::fs::write(&path, html).expect("page written");
     path
@@ -325,7 +326,8 @@ fn big_report() -> PathBuf {
             Column::new(name.to_uppercase(), record)
         })
         .collect();
-    let html = agui_view::report::render(&Merged::new(columns), "docs/rules.md");
+    let html =
+        agui_view::report::render(&Merged::new(columns), "docs/rules.md", &Default::default());
     let path = common::tempdir("big-report").join("report.html");
     std::fs::write(&path, html).expect("page written");
     path

@@ -415,7 +415,12 @@ pub fn render(records: &[Record], info: &Info, missing: &[(String, String)]) -> 
 
 fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
     let about = info.get(p.name).cloned().unwrap_or_default();
-    w.push(format!("## {}\n", esc(label(info, p.name))));
+    // The conformance report's matrix links each producer row here.
+    w.push(format!(
+        "<a id=\"{}\"></a>\n## {}\n",
+        super::matrix::producer_anchor(p.name),
+        esc(label(info, p.name))
+    ));
     w.push(format!("Versions: {}.\n", p.versions()));
     if !about.paths.is_empty() {
         let paths: Vec<String> = about
@@ -569,7 +574,9 @@ fn findings(w: &mut Vec<String>, p: &Producer<'_>) {
                         "adapters/producers/serve.sh start {n} {} /tmp/producer-{n}",
                         port_of(url)
                     )),
-                    code(&format!("agui-conform check --url {url} --input request.json")),
+                    code(&format!(
+                        "agui-conform check --url {url} --input request.json"
+                    )),
                 ));
                 w.push(String::new());
                 let request = step.request.to_string();
