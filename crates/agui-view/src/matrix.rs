@@ -227,13 +227,18 @@ fn finding_row(
     if let Some(d) = opened {
         let _ = write!(
             out,
-            "<tr class=\"lanes-row\" data-for=\"{ekey}\" hidden><td colspan=\"4\"><ul class=\"answers\"><li class=\"expected\"><b>expected</b>: {}</li><li class=\"{}\"><b>{}</b>: {} <span class=\"score\">{}</span> — {}</li><li>{}</li></ul><iframe class=\"lanes\" title=\"lanes\"></iframe></td></tr>",
+            "<tr class=\"lanes-row\" data-for=\"{ekey}\" hidden><td colspan=\"4\"><ul class=\"answers\"><li class=\"expected\"><b>expected</b>: {}</li><li class=\"{}\"><b>{}</b>: {} <span class=\"score\">{}</span> — {}{}</li><li>{}</li></ul><iframe class=\"lanes\" title=\"lanes\"></iframe></td></tr>",
             escape_html(&f.expected.text.replace('`', "")),
             score_class(f.score),
             escape_html(&col.label),
             escape_html(&answer_words(&f.shrunk_answer)),
             f.score.as_str(),
             escape_html(&f.shrunk_reason),
+            f.shrunk_answer
+                .get("message")
+                .and_then(serde_json::Value::as_str)
+                .map(|m| format!("<div class=\"said\">“{}”</div>", escape_html(m)))
+                .unwrap_or_default(),
             escape_html(&f.description)
         );
         data.insert(key, d);

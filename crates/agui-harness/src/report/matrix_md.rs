@@ -299,9 +299,15 @@ fn finding(out: &mut String, col: &Column, f: &Finding, notes: &super::conforman
         Stream::Lines(l) => l.clone(),
     };
     out.push_str(&fence("json", lines.iter().map(String::as_str), ""));
+    let said = f
+        .shrunk_answer
+        .get("message")
+        .and_then(Value::as_str)
+        .map(|m| format!(" (“{}”)", text(&m.chars().take(300).collect::<String>())))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "\n(one item per line, index 0 first)\n\nExpected on it: {} (by {}). Answered: {} — {}.\n",
+        "\n(one item per line, index 0 first)\n\nExpected on it: {} (by {}). Answered: {}{said} — {}.\n",
         text(&f.expected.text.replace('`', "")),
         text(&f.expectation),
         text(&answer_words(&f.shrunk_answer)),
@@ -311,11 +317,11 @@ fn finding(out: &mut String, col: &Column, f: &Finding, notes: &super::conforman
         let _ = writeln!(out, "{}.\n", text(n));
     }
     let key = format!("fuzz:{}", f.rule);
-    let said = [&col.label, &col.record.header.implementation.name]
+    let note = [&col.label, &col.record.header.implementation.name]
         .iter()
         .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(&key)))
         .and_then(Value::as_str);
-    if let Some(n) = said {
+    if let Some(n) = note {
         let _ = writeln!(out, "{}: {n}\n", text(&col.label));
     }
 }
