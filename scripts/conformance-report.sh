@@ -6,7 +6,8 @@
 #
 #   scripts/conformance-report.sh [--out FILE] [--html FILE] [--suite NAME]
 #                                 [--keep DIR] [--peer SPEC]... [--no-install]
-#                                 [--no-build]
+#                                 [--no-build] [--fuzz-records DIR]
+#                                 [--producer-records DIR] [--command TEXT]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/README.md]
 #   --html FILE   where the HTML page goes [default: next to --out, index.html]
@@ -17,6 +18,11 @@
 #                 repeatable, added after the built-in peers below
 #   --no-install  do not run adapters/install.sh first
 #   --no-build    use target/debug/agui-conform as it is
+#   --fuzz-records DIR  fuzz campaign records (KEY.jsonl, scripts/fuzz-report.sh),
+#                 each shown beside the suite run of the peer of that KEY
+#   --producer-records DIR  producer run records (*.jsonl, kept by
+#                 scripts/producers-report.sh --keep DIR): matrix rows
+#   --command TEXT  what the page says regenerates it [default: this command]
 #
 # Exit status: 0 when every implementation ran to the end; 1 when a peer
 # could not be installed or started, a run did not finish (harness error),
@@ -26,6 +32,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
+fuzz_dir="" producer_dir="" command="scripts/conformance-report.sh${*:+ $*}"
 # The peers: KEY|LABEL|COMMAND|READY. The reference model has no command.
 peers=(
   "reference|Reference model||"
@@ -42,7 +49,10 @@ while [ $# -gt 0 ]; do
     --peer) peers+=("$2"); shift 2 ;;
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --fuzz-records) fuzz_dir="$2"; shift 2 ;;
+    --producer-records) producer_dir="$2"; shift 2 ;;
+    --command) command="$2"; shift 2 ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -95,6 +105,29 @@ for spec in "${peers[@]}"; do
   labels+=(--label "$label")
 done
 
+# The fuzz campaigns' records, labelled as the suite runs of the same peer
+# (`report --label` names every record but producer records, in order).
+if [ -n "$fuzz_dir" ]; then
+  for spec in "${peers[@]}"; do
+    IFS='|' read -r key label _ _ <<<"$spec"
+    if [ -s "$fuzz_dir/$key.jsonl" ]; then
+      records+=("$fuzz_dir/$key.jsonl")
+      labels+=(--label "$label")
+    else
+      say "$label: no fuzz campaign record in $fuzz_dir"
+    fi
+  done
+fi
+if [ -n "$producer_dir" ]; then
+  found=("$producer_dir"/*.jsonl)
+  if [ -e "${found[0]}" ]; then
+    records+=("${found[@]}")
+  else
+    say "no producer run record in $producer_dir"
+    status=1
+  fi
+fi
+
 if [ ${#records[@]} -eq 0 ]; then
   say "no run finished; no report written"
   exit 1
@@ -105,7 +138,7 @@ readme=()
 [ "$out" = "docs/conformance/README.md" ] && readme=(--readme README.md)
 "$bin" report "${records[@]}" "${labels[@]}" "${missing[@]+"${missing[@]}"}" \
   --notes docs/conformance/notes.json "${readme[@]+"${readme[@]}"}" \
-  --markdown "$out" --html "$html" \
+  --markdown "$out" --html "$html" --command "$command" \
   || { say "rendering the report failed"; exit 1; }
 say "wrote $out and $html"
 exit $status

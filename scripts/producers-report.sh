@@ -62,6 +62,9 @@ plan() {
   esac
 }
 all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust)
+# The language each producer's AG-UI adapter is written in (the report's
+# matrix groups implementations by it).
+language() { case "$1" in mastra) echo typescript ;; rust) echo rust ;; *) echo python ;; esac; }
 
 if [ "$build" = 1 ]; then
   cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
@@ -102,7 +105,7 @@ for name in "${all[@]}"; do
     continue
   fi
   record() { # URL SUITE FILE
-    "$bin" run --producer "$1" --suite "$2" --record "$3" --name "$name" \
+    "$bin" run --producer "$1" --suite "$2" --record "$3" --name "$name" --language "$(language "$name")" \
       --versions "$work/$name.versions.json" --no-progress "${peer[@]+"${peer[@]}"}" >/dev/null
     [ -s "$3" ] && records+=("$3")
   }

@@ -166,3 +166,81 @@ fn time_bounds_the_campaign_with_a_hanging_implementation() {
         "{s}"
     );
 }
+
+#[test]
+fn a_campaign_record_holds_each_finding_and_its_report_lists_them() {
+    let d = Dir::new("fuzz-record");
+    let imp = format!("{} no-such-text crash", d.script("imp.sh", &script()));
+    let record = d.path("fuzz.jsonl");
+    let record_s = record.display().to_string();
+    let (out, s) = fuzz(&[
+        "--impl",
+        &imp,
+        "--cases",
+        "60",
+        "--seed",
+        "11",
+        "--shrink-budget",
+        "3",
+        "--record",
+        &record_s,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = std::fs::read_to_string(&record).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/run-record.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    for l in &lines {
+        let errors: Vec<String> = v.iter_errors(l).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{l}: {errors:?}");
+    }
+    assert_eq!(lines[0]["kind"], "header");
+    assert_eq!(lines[0]["fuzz"]["seed"], 11);
+    assert_eq!(lines[0]["cases"], 60);
+    // One finding line per finding of the summary, with the same stream.
+    let found: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "finding").collect();
+    let summary = s["findings"].as_array().unwrap();
+    assert!(!summary.is_empty());
+    assert_eq!(found.len(), summary.len());
+    for (f, g) in found.iter().zip(summary) {
+        assert_eq!(
+            (&f["rule"], &f["score"], &f["number"]),
+            (&g["rule"], &g["score"], &g["number"])
+        );
+        assert_eq!(f["stream"]["events"], g["case"]["events"], "{}", g["rule"]);
+        assert_eq!(f["events_before"], g["events_before"]);
+    }
+    // Shrinking was cut short (`--shrink-budget 3`): streams of more than
+    // one event are kept whole.
+    assert!(
+        found
+            .iter()
+            .any(|f| f["stream"]["events"].as_array().unwrap().len() > 1)
+    );
+    let footer = lines.last().unwrap();
+    assert_eq!(footer["kind"], "footer");
+    assert_eq!(footer["totals"]["FAIL"], s["scores"]["FAIL"]);
+    // `report` reads it and lists every finding with its minimal stream.
+    let md = d.path("report.md");
+    let report = Command::new(BIN)
+        .args(["report", &record_s, "--markdown"])
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{report:?}");
+    let page = std::fs::read_to_string(md).unwrap();
+    for g in summary {
+        let heading = format!(": FAIL `{}`\n", g["rule"].as_str().unwrap());
+        assert!(page.contains(&heading), "{heading}");
+    }
+}

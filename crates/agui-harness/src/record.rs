@@ -9,8 +9,11 @@
 //!
 //! A producer run (`run --producer URL --record FILE`) writes the same
 //! header with a `producer` field, `scenario` lines instead of `case`
-//! lines ([`producer`]), and the same footer.
+//! lines ([`producer`]), and the same footer. A fuzz campaign (`fuzz
+//! --record FILE`) writes the header with `fuzz`, `finding` lines
+//! ([`fuzz`]), and the footer with `fuzz`.
 
+pub mod fuzz;
 pub mod producer;
 pub mod writer;
 
@@ -23,8 +26,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The record format's name and version (the header's `format`).
-pub const FORMAT: &str = "agui-conform-run-record/1";
+/// The record format's name and version (the header's `format`). Version
+/// 2 added `finding` lines and the `fuzz` fields (fuzz campaigns).
+pub const FORMAT: &str = "agui-conform-run-record/2";
+
+/// The formats a record may be read in: version 1 is version 2 without
+/// fuzz campaigns.
+const READABLE: [&str; 2] = [FORMAT, "agui-conform-run-record/1"];
 
 /// The rule catalogue the scores are by.
 pub const CATALOGUE: &str = "RULES.md revision 2";
@@ -49,6 +57,9 @@ pub struct Header {
     /// Present in a producer run record: the producer that was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub producer: Option<producer::Producer>,
+    /// Present exactly in a fuzz campaign's record: what it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<fuzz::Plan>,
 }
 
 /// What the implementation said it is in its handshake.
@@ -161,6 +172,9 @@ pub struct Footer {
     #[serde(default)]
     pub problems: Vec<String>,
     pub elapsed_ms: u64,
+    /// A fuzz campaign's coverage, failures per rule and cuts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<fuzz::Summary>,
 }
 
 /// Counts per score.
@@ -208,7 +222,7 @@ impl Totals {
         Score::ALL.iter().map(|s| self.get(*s)).sum()
     }
 
-    fn of(t: &Tally) -> Self {
+    pub(crate) fn of(t: &Tally) -> Self {
         let mut out = Totals::default();
         for s in Score::ALL {
             for _ in 0..t.get(s) {
@@ -228,6 +242,8 @@ pub enum Line {
     Case(Case),
     /// A producer suite's scenario.
     Scenario(producer::Scenario),
+    /// A fuzz campaign's distinct failure.
+    Finding(fuzz::Finding),
     Footer(Footer),
 }
 
@@ -301,6 +317,7 @@ pub fn header(i: &ImplInfo, suite: &str, cases: usize, meta: &Meta) -> Header {
         date: meta.date.clone(),
         cases,
         producer: None,
+        fuzz: None,
     }
 }
 
@@ -319,6 +336,7 @@ pub fn footer(run: &RunResult, cases: &[SuiteCase]) -> Footer {
         incidents: run.incidents.clone(),
         problems: run.problems.clone(),
         elapsed_ms: u64::try_from(run.elapsed.as_millis()).unwrap_or(u64::MAX),
+        fuzz: None,
     }
 }
 
@@ -448,6 +466,8 @@ pub struct Record {
     pub cases: Vec<Case>,
     /// The scenarios of a producer run record.
     pub scenarios: Vec<producer::Scenario>,
+    /// The findings of a fuzz campaign's record.
+    pub findings: Vec<fuzz::Finding>,
     /// `None` when the record was cut short (the run was killed).
     pub footer: Option<Footer>,
     /// The record's last line was cut (not ended by a line break, and not
@@ -533,6 +553,7 @@ impl Record {
         let mut header = None;
         let mut cases = Vec::new();
         let mut scenarios = Vec::new();
+        let mut findings = Vec::new();
         let mut footer = None;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -549,20 +570,22 @@ impl Record {
                 }
                 (Line::Case(c), Some(_)) => cases.push(c),
                 (Line::Scenario(s), Some(_)) => scenarios.push(s),
+                (Line::Finding(f), Some(_)) => findings.push(f),
                 (Line::Footer(f), Some(_)) => footer = Some(f),
             }
         }
         let header = header.ok_or("an empty record (no header)")?;
-        if header.format != FORMAT {
+        if !READABLE.contains(&header.format.as_str()) {
             return Err(format!(
-                "record format `{}`, expected `{FORMAT}`",
-                header.format
+                "record format `{}`, expected `{FORMAT}` (or `{}`)",
+                header.format, READABLE[1]
             ));
         }
         Ok(Record {
             header,
             cases,
             scenarios,
+            findings,
             footer,
             cut: None,
         })
@@ -571,6 +594,11 @@ impl Record {
     /// Whether this is a producer run record.
     pub fn is_producer(&self) -> bool {
         self.header.producer.is_some()
+    }
+
+    /// Whether this is a fuzz campaign's record.
+    pub fn is_fuzz(&self) -> bool {
+        self.header.fuzz.is_some()
     }
 
     /// The totals: the footer's, else counted from the case lines.

@@ -12,6 +12,7 @@
 //! byte budget, and says on the page what it left out.
 
 pub mod layout;
+mod matrix;
 pub mod page;
 pub mod picture;
 pub mod report;

@@ -8,6 +8,7 @@ use agui_harness::campaign::{self, Mix, Plan, Stats, summary};
 use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
 use agui_model::RuleId;
+use anyhow::Context;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -79,6 +80,11 @@ pub struct Args {
     /// Also write JUnit XML here (one test case per distinct failure).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Also write the campaign's run record here (JSON Lines,
+    /// docs/run-record.schema.json: a `finding` line per distinct failure
+    /// with its minimal stream), for `agui-conform report`.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// No live progress on stderr (it is off anyway when stderr is not a
     /// terminal).
     #[arg(long)]
@@ -193,6 +199,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     bar.finish_and_clear();
     if let Some(p) = &args.junit {
         std::fs::write(p, summary::junit(&c)?)?;
+    }
+    if let Some(p) = &args.record {
+        let text = agui_harness::record::fuzz::render(&c, &agui_harness::record::Meta::now());
+        std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?;
     }
     let stdout = std::io::stdout();
     match args.format {

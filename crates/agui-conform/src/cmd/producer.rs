@@ -444,6 +444,7 @@ fn write_record(
         url,
         suite: suite_name,
         name: args.name.as_deref(),
+        language: args.language.as_deref(),
         versions: match &p.versions {
             Some(f) => pr::versions(f)?,
             None => Vec::new(),

@@ -61,6 +61,8 @@ pub struct About<'a> {
     pub suite: &'a str,
     /// The record's implementation name [default: the URL].
     pub name: Option<&'a str>,
+    /// The record's implementation language (`--language`) [default: none].
+    pub language: Option<&'a str>,
     pub versions: Vec<Version>,
 }
 
@@ -155,7 +157,7 @@ pub fn render(
         implementation: record::Implementation {
             name: about.name.unwrap_or(about.url).to_owned(),
             version: String::new(),
-            language: String::new(),
+            language: about.language.unwrap_or_default().to_owned(),
             capabilities: Vec::new(),
         },
         suite: about.suite.to_owned(),
@@ -168,6 +170,7 @@ pub fn render(
             versions: about.versions.clone(),
             peer: peer.map(|p| p.name.clone()),
         }),
+        fuzz: None,
     };
     let footer = Footer {
         totals,
@@ -183,6 +186,7 @@ pub fn render(
         incidents: Vec::new(),
         problems: Vec::new(),
         elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        fuzz: None,
     };
     let mut out = String::new();
     let lines = std::iter::once(Line::Header(header))

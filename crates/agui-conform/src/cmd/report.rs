@@ -6,7 +6,7 @@
 //! errors.
 
 use agui_harness::record::{Record, Shrunk};
-use agui_harness::report::conformance::{self, Notes};
+use agui_harness::report::conformance::{self, Notes, Page};
 use agui_harness::report::merged::{Column, Merged};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -45,6 +45,14 @@ pub struct Args {
     /// catalogue's page relative to where the report is written].
     #[arg(long, value_name = "HREF")]
     pub rules_href: Option<String>,
+    /// The command that regenerates the report, shown at its top
+    /// [default: scripts/conformance-report.sh].
+    #[arg(long, value_name = "TEXT")]
+    pub command: Option<String>,
+    /// The producers page, relative to the report: the matrix links each
+    /// producer row to its section there.
+    #[arg(long, value_name = "HREF", default_value = "producers.md")]
+    pub producers_href: String,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -73,40 +81,17 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             eprintln!(
                 "agui-conform: {}: no footer: the run was cut short; reporting its {} whole lines",
                 path.display(),
-                record.cases.len() + record.scenarios.len()
+                record.cases.len() + record.scenarios.len() + record.findings.len()
             );
             incomplete = true;
         }
         records.push(record);
     }
     let status = if incomplete { 3 } else { 0 };
-    match records.iter().filter(|r| r.is_producer()).count() {
-        0 => {}
-        n if n == records.len() => {
-            return super::report_producers::run(&args, &records).map(|code| code.max(status));
-        }
-        _ => anyhow::bail!(
-            "producer run records (`run --producer --record`) and consumer run records make different reports: give one kind"
-        ),
+    if records.iter().all(Record::is_producer) {
+        return super::report_producers::run(&args, &records).map(|code| code.max(status));
     }
-    let mut columns = Vec::new();
-    for (k, record) in records.into_iter().enumerate() {
-        let label = args
-            .label
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| record.header.implementation.name.clone());
-        columns.push(Column::new(label, record));
-    }
-    let mut merged = Merged::new(columns);
-    merged.missing = args
-        .missing
-        .iter()
-        .map(|m| match m.split_once('=') {
-            Some((label, why)) => (label.to_owned(), why.to_owned()),
-            None => (m.clone(), "no record".to_owned()),
-        })
-        .collect();
+    let merged = merge(&args, records)?;
     let notes: Notes = match &args.notes {
         Some(p) => {
             let text = agui_model::bounded::read_to_string(p, agui_model::bounded::CONFIG_BYTES)
@@ -116,8 +101,15 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         }
         None => Notes::new(),
     };
+    let page = Page {
+        command: args
+            .command
+            .clone()
+            .unwrap_or_else(|| Page::default().command),
+        producers_href: args.producers_href.clone(),
+    };
     if let Some(p) = &args.markdown {
-        write(p, &conformance::render(&merged, &notes))?;
+        write(p, &conformance::render(&merged, &notes, &page))?;
         if let Some(readme) = &args.readme {
             let text = std::fs::read_to_string(readme)
                 .with_context(|| format!("reading {}", readme.display()))?;
@@ -136,9 +128,53 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .rules_href
             .clone()
             .unwrap_or_else(|| rules_href_from(p));
-        write(p, &agui_view::report::render(&merged, &href))?;
+        write(p, &agui_view::report::render(&merged, &href, &page))?;
     }
     Ok(status)
+}
+
+/// The records as one report: consumer suite runs as columns (labelled by
+/// `--label`, which names the records that are not producer records, in
+/// order), fuzz campaigns beside the column of the same label, producer
+/// runs as matrix rows.
+fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
+    let labelled = records.iter().filter(|r| !r.is_producer()).count();
+    if args.label.len() > labelled {
+        anyhow::bail!(
+            "{} labels for {labelled} records that take one (producer records take none)",
+            args.label.len()
+        );
+    }
+    let (mut columns, mut fuzz, mut producers) = (Vec::new(), Vec::new(), Vec::new());
+    let mut labels = args.label.iter();
+    for record in records {
+        if record.is_producer() {
+            producers.push(record);
+            continue;
+        }
+        let label = labels
+            .next()
+            .cloned()
+            .unwrap_or_else(|| record.header.implementation.name.clone());
+        let column = Column::new(label, record);
+        if column.record.is_fuzz() {
+            fuzz.push(column);
+        } else {
+            columns.push(column);
+        }
+    }
+    let mut merged = Merged::new(columns);
+    merged.fuzz = fuzz;
+    merged.producers = producers;
+    merged.missing = args
+        .missing
+        .iter()
+        .map(|m| match m.split_once('=') {
+            Some((label, why)) => (label.to_owned(), why.to_owned()),
+            None => (m.clone(), "no record".to_owned()),
+        })
+        .collect();
+    Ok(merged)
 }
 
 pub(super) fn write(path: &Path, text: &str) -> anyhow::Result<()> {
@@ -187,7 +223,7 @@ pub fn write_html_of(record_text: &str, page: &Path) -> anyhow::Result<()> {
     let merged = Merged::new(vec![Column::new(label, record)]);
     write(
         page,
-        &agui_view::report::render(&merged, &rules_href_from(page)),
+        &agui_view::report::render(&merged, &rules_href_from(page), &Page::default()),
     )
 }
 

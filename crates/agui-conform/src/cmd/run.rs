@@ -44,6 +44,10 @@ pub struct Args {
     /// and --record: the producer's name in the record [default: its URL].
     #[arg(long)]
     pub name: Option<String>,
+    /// With --producer and --record: the producer's language in the record
+    /// (`python`, `typescript`, …), by which reports group implementations.
+    #[arg(long)]
+    pub language: Option<String>,
     /// Time limit per case in ms [default: the suite's].
     #[arg(long)]
     pub timeout_ms: Option<u64>,

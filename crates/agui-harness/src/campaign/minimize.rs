@@ -44,6 +44,9 @@ pub struct Shrunk {
     /// The answer and the score's reason on the shrunk case.
     pub outcome: String,
     pub reason: String,
+    /// That answer as `run --format json` writes it (`Null` until one
+    /// smaller case failed alike), for records.
+    pub answer: Value,
     /// The deadline stopped shrinking before its budget did.
     pub cut_short: bool,
 }
@@ -66,32 +69,33 @@ pub fn shrink(
     deadline: Option<Instant>,
 ) -> Shrunk {
     let mut tests = 0usize;
-    let mut outcome = (String::new(), String::new());
+    let mut outcome = (String::new(), String::new(), Value::Null);
     let cut_short = std::cell::Cell::new(false);
     // Questions actually asked (`tests` is also set to the budget to stop
     // every loop when the time runs out).
     let asked = std::cell::Cell::new(0usize);
-    let mut still_fails = |c: &SuiteCase, tests: &mut usize, outcome: &mut (String, String)| {
-        if cut_short.get() || deadline.is_some_and(|d| Instant::now() >= d) {
-            // Out of time: every loop below stops at its budget check.
-            cut_short.set(true);
-            *tests = budget;
-            return false;
-        }
-        *tests += 1;
-        asked.set(asked.get() + 1);
-        let r = run_case(imp, info, c, 0);
-        if imp.instrumented().is_some_and(|x| x.take_cut()) {
-            cut_short.set(true);
-            *tests = budget;
-            return false;
-        }
-        let same = signature(c, r.scored.score) == sig;
-        if same {
-            *outcome = (r.outcome.short(), r.scored.reason);
-        }
-        same
-    };
+    let mut still_fails =
+        |c: &SuiteCase, tests: &mut usize, outcome: &mut (String, String, Value)| {
+            if cut_short.get() || deadline.is_some_and(|d| Instant::now() >= d) {
+                // Out of time: every loop below stops at its budget check.
+                cut_short.set(true);
+                *tests = budget;
+                return false;
+            }
+            *tests += 1;
+            asked.set(asked.get() + 1);
+            let r = run_case(imp, info, c, 0);
+            if imp.instrumented().is_some_and(|x| x.take_cut()) {
+                cut_short.set(true);
+                *tests = budget;
+                return false;
+            }
+            let same = signature(c, r.scored.score) == sig;
+            if same {
+                *outcome = (r.outcome.short(), r.scored.reason, r.outcome.to_json());
+            }
+            same
+        };
     // Stage 1: regenerate from smaller recipes.
     let (mut rec, mut cur) = (recipe.clone(), case.clone());
     'outer: loop {
@@ -126,9 +130,10 @@ pub fn shrink(
     let mut by_reference = false;
     if note.is_none() && tests < budget {
         let base = cur.clone();
-        let mut judged = |events: &[Value], tests: &mut usize, outcome: &mut (String, String)| {
-            judged_case(&base, events).is_some_and(|c| still_fails(&c, tests, outcome))
-        };
+        let mut judged =
+            |events: &[Value], tests: &mut usize, outcome: &mut (String, String, Value)| {
+                judged_case(&base, events).is_some_and(|c| still_fails(&c, tests, outcome))
+            };
         // Simplified values may free more events to delete: a few rounds.
         let mut events = cur.events.clone();
         for _ in 0..3 {
@@ -152,7 +157,7 @@ pub fn shrink(
             by_reference = true;
         }
     }
-    let (outcome, reason) = outcome;
+    let (outcome, reason, answer) = outcome;
     let cut_short = cut_short.get();
     Shrunk {
         case: cur,
@@ -162,6 +167,7 @@ pub fn shrink(
         tests: asked.get(),
         outcome,
         reason,
+        answer,
         cut_short,
     }
 }

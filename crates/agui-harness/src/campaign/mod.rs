@@ -71,6 +71,9 @@ pub struct Stats {
     pub tally: Tally,
     /// Cases per signature that failed (FAIL or ERRORED).
     pub failures: BTreeMap<Signature, u64>,
+    /// Scores per rule the cases test (`None`: valid streams), so a record
+    /// of the campaign can be read per rule family like a suite's.
+    pub per_rule: BTreeMap<Option<RuleId>, Tally>,
     /// Violation rules of the cases answered (not SKIPPED): what the
     /// implementation was actually tested on.
     pub covered: BTreeSet<RuleId>,
@@ -92,6 +95,10 @@ impl Stats {
     fn add(&mut self, case: &SuiteCase, scored: &Scored) {
         self.cases += 1;
         self.tally.add(scored);
+        self.per_rule
+            .entry(case.rule_key())
+            .or_default()
+            .add(scored);
         if let Some(why) = &scored.case_problem {
             self.unjudged += 1;
             if self.problems.len() < PROBLEMS_KEPT {
@@ -117,6 +124,10 @@ impl Stats {
     fn rescore(&mut self, case: &SuiteCase, was: Score) {
         self.tally.counts[was as usize] = self.tally.counts[was as usize].saturating_sub(1);
         self.tally.counts[Score::Errored as usize] += 1;
+        if let Some(t) = self.per_rule.get_mut(&case.rule_key()) {
+            t.counts[was as usize] = t.counts[was as usize].saturating_sub(1);
+            t.counts[Score::Errored as usize] += 1;
+        }
         if was.is_bad()
             && let Some(n) = self.failures.get_mut(&minimize::signature(case, was))
         {
@@ -140,6 +151,8 @@ pub struct Finding {
     /// The score's reason and the answer, on the case as found.
     pub reason: String,
     pub outcome: String,
+    /// The answer as found, as `run --format json` writes it.
+    pub answer: serde_json::Value,
     pub original_size: usize,
     pub shrunk: Shrunk,
     /// Where it was saved, or why it could not be.
@@ -366,7 +379,8 @@ fn found(
     }
     if shrunk.outcome.is_empty() {
         // Nothing smaller failed alike: the case as found.
-        (shrunk.outcome, shrunk.reason) = (outcome.short(), scored.reason.clone());
+        (shrunk.outcome, shrunk.reason, shrunk.answer) =
+            (outcome.short(), scored.reason.clone(), outcome.to_json());
     }
     sh.keep(Finding {
         signature: sig,
@@ -374,6 +388,7 @@ fn found(
         id: case.id.clone(),
         reason: scored.reason.clone(),
         outcome: outcome.short(),
+        answer: outcome.to_json(),
         original_size: case.lines.as_ref().map_or(case.events.len(), Vec::len),
         shrunk,
         saved: None,

@@ -49,6 +49,11 @@ pub struct Merged {
     pub groups: Vec<String>,
     /// Implementations that have no record, with why (`report --missing`).
     pub missing: Vec<(String, String)>,
+    /// Fuzz campaigns' records (`fuzz --record`), each labelled as the
+    /// implementation it fuzzed: a column of the same label is its suite run.
+    pub fuzz: Vec<Column>,
+    /// Producer run records (`run --producer --record`), in the order given.
+    pub producers: Vec<Record>,
 }
 
 impl Merged {
@@ -71,7 +76,14 @@ impl Merged {
             case_ids,
             groups,
             missing: Vec::new(),
+            fuzz: Vec::new(),
+            producers: Vec::new(),
         }
+    }
+
+    /// The fuzz campaign of the implementation labelled `label`.
+    pub fn fuzz_of(&self, label: &str) -> Option<&Column> {
+        self.fuzz.iter().find(|c| c.label == label)
     }
 
     /// The first line any record has for case `id` (for what all records

@@ -5,6 +5,8 @@ pub mod conformance;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod matrix;
+pub mod matrix_md;
 pub mod md;
 pub mod merged;
 pub mod producers;

@@ -415,7 +415,12 @@ pub fn render(records: &[Record], info: &Info, missing: &[(String, String)]) -> 
 
 fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
     let about = info.get(p.name).cloned().unwrap_or_default();
-    w.push(format!("## {}\n", esc(label(info, p.name))));
+    // The conformance report's matrix links each producer row here.
+    w.push(format!(
+        "<a id=\"{}\"></a>\n## {}\n",
+        super::matrix::producer_anchor(p.name),
+        esc(label(info, p.name))
+    ));
     w.push(format!("Versions: {}.\n", p.versions()));
     if !about.paths.is_empty() {
         let paths: Vec<String> = about

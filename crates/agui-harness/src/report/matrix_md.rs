@@ -1,0 +1,327 @@
+//! The ecosystem matrix ([`super::matrix`]) and the fuzz campaigns in
+//! Markdown, for the conformance report: the grid (a heading row per
+//! language), each cell that did not simply pass linking to its
+//! drill-down, which links on to the rule's failing cases, the campaign's
+//! shrunk findings or the producers page.
+
+use super::matrix::{COLUMNS, Link, Mark, Matrix, finding_anchor, fuzz_anchor, language_name};
+use super::md::{code, fence, text};
+use super::merged::{Column, Merged};
+use crate::record::Stream;
+use crate::record::fuzz::Finding;
+use crate::score::Score;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// The anchor of a consumer rule's failing cases in this report.
+pub fn rule_anchor(rule: &str) -> String {
+    format!("rule-{}", super::matrix::slug(rule))
+}
+
+/// The anchor of the WARN section.
+pub const WARN_ANCHOR: &str = "warn";
+
+/// The anchor of the per-rule table.
+pub const PER_RULE_ANCHOR: &str = "per-rule";
+
+fn cell_anchor(row: &str, column: &str) -> String {
+    format!("drill-{row}-{column}")
+}
+
+/// Where a drill-down link goes from this page: a FAIL to the rule's
+/// section of failing cases, a WARN to the WARN table, anything else to
+/// the per-rule table.
+fn href(m: &Merged, link: &Link) -> (String, &'static str) {
+    match link {
+        Link::Rule(g, Score::Fail) if !m.scored(g, Score::Fail).is_empty() => {
+            (format!("#{}", rule_anchor(g)), "failing cases")
+        }
+        Link::Rule(_, Score::Warn) => (format!("#{WARN_ANCHOR}"), "WARN table"),
+        Link::Rule(..) => (format!("#{PER_RULE_ANCHOR}"), "per-rule table"),
+        Link::Finding(a) => (format!("#{a}"), "minimal stream"),
+        Link::Page(p) => (p.clone(), "producers page"),
+    }
+}
+
+/// The grid and its drill-down.
+pub fn grid(out: &mut String, m: &Merged, x: &Matrix) {
+    out.push_str("## Matrix\n\n");
+    out.push_str("Every implementation against the rule families (the catalogue's areas, docs/rules.md), from the run records only. A consumer's cell is the worst score of its suite cases in that family and of its fuzz campaign's cases (`FAIL 3/40`: 3 of the 40 cases asked; `fuzz …`: the campaign's); `valid` holds the valid streams and `accept.*` obligations a consumer must accept, and, for a producer, its producer suite (valid requests answered, runs resumed, tool results taken). A producer's cell counts the streams it sent with a violation of that family (`FAIL 1/9`: one stream of nine). `—`: nothing in that family was asked or checked. A linked cell opens its drill-down.\n\n");
+    out.push_str("| implementation | role | version |");
+    for c in COLUMNS {
+        let _ = write!(out, " {c} |");
+    }
+    out.push_str(" fuzz campaign |\n|---|---|---|");
+    for _ in COLUMNS {
+        out.push_str("---|");
+    }
+    out.push_str("---|\n");
+    for (lang, rows) in &x.groups {
+        let _ = write!(out, "| **{}** | | |", text(&language_name(lang)));
+        for _ in COLUMNS {
+            out.push_str(" |");
+        }
+        out.push_str(" |\n");
+        for r in rows {
+            let name = match &r.page {
+                Some(p) => format!("[{}]({p})", text(&r.label)),
+                None => text(&r.label),
+            };
+            let _ = write!(
+                out,
+                "| {name} | {} | {} |",
+                r.role.as_str(),
+                text(&r.versions)
+            );
+            for (c, cell) in COLUMNS.iter().zip(&r.cells) {
+                let t = text(&cell.text);
+                let t = if cell.mark == Mark::Fail || cell.mark == Mark::Errored {
+                    format!("**{t}**")
+                } else {
+                    t
+                };
+                if cell.items.is_empty() {
+                    let _ = write!(out, " {t} |");
+                } else {
+                    let _ = write!(out, " [{t}](#{}) |", cell_anchor(&r.anchor, c));
+                }
+            }
+            match &r.fuzz {
+                Some((cases, findings, a)) => {
+                    let _ = writeln!(out, " [{cases} cases, {findings} findings](#{a}) |");
+                }
+                None => out.push_str(" — |\n"),
+            }
+        }
+    }
+    out.push('\n');
+    drill_down(out, m, x);
+}
+
+fn drill_down(out: &mut String, m: &Merged, x: &Matrix) {
+    let cells: Vec<_> = x
+        .rows()
+        .flat_map(|r| {
+            COLUMNS
+                .iter()
+                .zip(&r.cells)
+                .map(move |(c, cell)| (r, *c, cell))
+        })
+        .filter(|(_, _, cell)| !cell.items.is_empty())
+        .collect();
+    if cells.is_empty() {
+        return;
+    }
+    out.push_str("### Drill-down\n\n");
+    for (r, c, cell) in cells {
+        let _ = writeln!(
+            out,
+            "<a id=\"{}\"></a>**{} — {c}** ({}):\n",
+            cell_anchor(&r.anchor, c),
+            text(&r.label),
+            text(&cell.text)
+        );
+        for item in &cell.items {
+            let links: Vec<String> = item
+                .links
+                .iter()
+                .map(|l| {
+                    let (h, what) = href(m, l);
+                    format!("[{what}]({h})")
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "- {}: {}{}",
+                code(&item.rule),
+                text(&item.text),
+                if links.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", links.join(", "))
+                }
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// An answer as `run --format json` writes it, in a few words.
+pub fn answer_words(a: &Value) -> String {
+    match a.get("verdict").and_then(Value::as_str) {
+        Some(v) => {
+            let mut t = v.to_owned();
+            if let Some(i) = a.get("index").and_then(Value::as_u64) {
+                let _ = write!(t, " at {i}");
+            }
+            if let Some(r) = a.get("rule").and_then(Value::as_str) {
+                let _ = write!(t, " ({r})");
+            }
+            t
+        }
+        None => match a.get("errored").or_else(|| a.get("skipped")) {
+            Some(e) => format!(
+                "errored: {}",
+                e.get("reason").and_then(Value::as_str).unwrap_or("")
+            ),
+            None => a.to_string(),
+        },
+    }
+}
+
+/// The campaigns: for each, what ran and its findings, each with its
+/// minimal stream.
+pub fn campaigns(out: &mut String, m: &Merged, notes: &super::conformance::Notes) {
+    if m.fuzz.is_empty() {
+        return;
+    }
+    out.push_str("## Fuzz campaigns\n\n");
+    out.push_str("`agui-conform fuzz --record` against each consumer: generated streams, each with its answer known by construction, scored as the suite scores a case. Each distinct failure (the rule the stream breaks, or `valid`, and the score) is kept once, from the lowest-numbered case, and shrunk to a minimal stream on which the consumer still fails alike; the expectation on it is the generator's (`construction`) or, once events were deleted, the reference model's (`reference`).\n\n");
+    for col in &m.fuzz {
+        campaign(out, col, notes);
+    }
+}
+
+fn campaign(out: &mut String, col: &Column, notes: &super::conformance::Notes) {
+    let r = &col.record;
+    let label = text(&col.label);
+    let _ = writeln!(
+        out,
+        "<a id=\"{}\"></a>\n### {label}\n",
+        fuzz_anchor(&col.label)
+    );
+    let i = &r.header.implementation;
+    let mut ran = format!(
+        "{} {}: {} cases",
+        code(&i.name),
+        text(&i.version),
+        r.header.cases
+    );
+    if let Some(p) = &r.header.fuzz {
+        let _ = write!(ran, ", seed {}, mode {}", p.seed, text(&p.mode));
+        if let Some(n) = p.max_cases {
+            let _ = write!(ran, ", at most {n} cases");
+        }
+        if let Some(t) = p.time_limit_ms {
+            let _ = write!(ran, " within {} s", t / 1000);
+        }
+        let _ = write!(ran, ", shrink budget {}", p.shrink_budget);
+    }
+    let t = r.totals();
+    let scores: Vec<String> = Score::ALL
+        .iter()
+        .filter(|s| t.get(**s) > 0)
+        .map(|s| format!("{} {}", t.get(*s), s.as_str()))
+        .collect();
+    let _ = writeln!(out, "{ran}. Scores: {}.", scores.join(", "));
+    if let Some(f) = &r.footer {
+        if let Some(z) = &f.fuzz {
+            let _ = writeln!(
+                out,
+                "{} valid streams; {} of {} violation rules covered. Status: {}{}.",
+                z.valid,
+                z.covered.len(),
+                agui_model::RuleId::violations().count(),
+                text(&f.status),
+                f.incomplete
+                    .as_ref()
+                    .map(|w| format!(" ({})", text(w)))
+                    .unwrap_or_default()
+            );
+            for c in &z.cut {
+                let _ = writeln!(out, "Cut short by the time limit: {}.", text(c));
+            }
+        }
+    } else {
+        out.push_str("**The record has no footer: the campaign was cut short.**\n");
+    }
+    out.push('\n');
+    if r.findings.is_empty() {
+        out.push_str("No finding.\n\n");
+        return;
+    }
+    out.push_str("| rule | score | failing cases | minimal stream | answered on it |\n|---|---|---:|---:|---|\n");
+    for f in &r.findings {
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) | {} | {} | {} → {} items | {} |",
+            code(&f.rule),
+            finding_anchor(&col.label, &f.rule, f.score),
+            f.score.as_str(),
+            f.cases,
+            f.events_before,
+            f.events_after(),
+            text(&answer_words(&f.shrunk_answer))
+        );
+    }
+    out.push('\n');
+    for f in &r.findings {
+        finding(out, col, f, notes);
+    }
+}
+
+fn finding(out: &mut String, col: &Column, f: &Finding, notes: &super::conformance::Notes) {
+    let _ = writeln!(
+        out,
+        "<a id=\"{}\"></a>\n#### {}: {} {}\n",
+        finding_anchor(&col.label, &f.rule, f.score),
+        text(&col.label),
+        f.score.as_str(),
+        code(&f.rule)
+    );
+    if let Some(r) = agui_model::RuleId::from_id(&f.rule) {
+        let r = r.rule();
+        let _ = writeln!(
+            out,
+            "{} (consumer obligation: **{}**)\n",
+            r.statement,
+            r.obligation.as_str()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Found at case {} ({}, case seed {}) of {} failing alike; shrunk from {} to {} items in {} questions{}.\n",
+        f.number,
+        code(&f.id),
+        f.seed,
+        f.cases,
+        f.events_before,
+        f.events_after(),
+        f.shrink_tests,
+        if f.cut_short {
+            " (cut short by the time limit)"
+        } else {
+            ""
+        }
+    );
+    let lines: Vec<String> = match &f.stream {
+        Stream::Events(e) => e.iter().map(super::conformance::type_first).collect(),
+        Stream::Lines(l) => l.clone(),
+    };
+    out.push_str(&fence("json", lines.iter().map(String::as_str), ""));
+    let said = f
+        .shrunk_answer
+        .get("message")
+        .and_then(Value::as_str)
+        .map(|m| format!(" (“{}”)", text(&m.chars().take(300).collect::<String>())))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "\n(one item per line, index 0 first)\n\nExpected on it: {} (by {}). Answered: {}{said} — {}.\n",
+        text(&f.expected.text.replace('`', "")),
+        text(&f.expectation),
+        text(&answer_words(&f.shrunk_answer)),
+        text(&f.shrunk_reason)
+    );
+    if let Some(n) = &f.note {
+        let _ = writeln!(out, "{}.\n", text(n));
+    }
+    let key = format!("fuzz:{}", f.rule);
+    let note = [&col.label, &col.record.header.implementation.name]
+        .iter()
+        .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(&key)))
+        .and_then(Value::as_str);
+    if let Some(n) = note {
+        let _ = writeln!(out, "{}: {n}\n", text(&col.label));
+    }
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Runs a fuzz campaign (`agui-conform fuzz --record`) against every consumer —
+# the built-in reference model and the peer adapters of adapters/, plus any
+# --peer — with one fixed seed and budget, keeping one run record per consumer
+# (each distinct failure once, shrunk, with its minimal stream), then renders
+# the conformance report with those records beside the suite runs
+# (scripts/conformance-report.sh --fuzz-records DIR): docs/conformance/README.md
+# and index.html.
+#
+#   scripts/fuzz-report.sh [--seed N] [--cases N] [--time T] [--shrink-budget N]
+#                          [--keep DIR] [--peer SPEC]... [--producer-records DIR]
+#                          [--no-report] [--no-install] [--no-build]
+#
+#   --seed N       the campaign seed [default: 20261205]
+#   --cases N      cases per consumer [default: 4000]; with the seed, fixes
+#                  every case and finding (whatever the machine's speed)
+#   --time T       a bound per consumer (`90s`, `2m`) [default: 90s]; a campaign
+#                  it cuts is said so in its record and the report
+#   --shrink-budget N  questions per finding while shrinking [default: 300]
+#   --keep DIR     keep the campaign records (KEY.jsonl) and logs in DIR
+#                  [default: a temporary folder]
+#   --peer SPEC    another consumer, `KEY|LABEL|COMMAND|READY` as for
+#                  scripts/conformance-report.sh (the Rust SDK adapters, say);
+#                  repeatable, passed on to the report too
+#   --producer-records DIR  producer run records kept by
+#                  `scripts/producers-report.sh --keep DIR`, shown as matrix rows
+#   --no-report    only run the campaigns
+#   --no-install   do not run adapters/install.sh first
+#   --no-build     use target/debug/agui-conform as it is
+#
+# Exit status: 0 when every campaign ran to its end (and the report was
+# written); 1 when a consumer could not be installed or started, a campaign
+# did not finish or was incomplete, or the report failed. The consumers'
+# findings are findings, not errors of this script.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1
+extra=() producers=()
+peers=(
+  "reference|Reference model|reference|"
+  "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
+  "python|Python SDK|${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}|adapters/python/.venv/bin/python"
+  "validate|ag-ui-validate|${AGUI_VALIDATE_CMD:-adapters/validate/.venv/bin/python adapters/validate/adapter.py}|adapters/validate/.venv/bin/python"
+)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seed) seed="$2"; shift 2 ;;
+    --cases) cases="$2"; shift 2 ;;
+    --time) time="$2"; shift 2 ;;
+    --shrink-budget) shrink="$2"; shift 2 ;;
+    --keep) keep="$2"; shift 2 ;;
+    --peer) peers+=("$2"); extra+=(--peer "$2"); shift 2 ;;
+    --producer-records) producers=(--producer-records "$2"); shift 2 ;;
+    --no-report) report=0; shift ;;
+    --no-install) install=0; shift ;;
+    --no-build) build=0; shift ;;
+    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "fuzz-report: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+say() { printf 'fuzz-report: %s\n' "$*" >&2; }
+work="${keep:-$(mktemp -d)}"
+mkdir -p "$work"
+status=0
+
+if [ "$build" = 1 ]; then
+  cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
+fi
+bin="$root/target/debug/agui-conform"
+[ -x "$bin" ] || { say "$bin is missing (build it, or drop --no-build)"; exit 1; }
+
+if [ "$install" = 1 ]; then
+  adapters/install.sh || say "continuing with the adapters that are installed"
+fi
+
+for spec in "${peers[@]}"; do
+  IFS='|' read -r key label cmd ready <<<"$spec"
+  # conformance-report.sh's specs leave the reference's command empty.
+  [ -n "$cmd" ] || cmd=reference
+  record="$work/$key.jsonl"
+  rm -f "$record"
+  if [ -n "$ready" ] && [ ! -e "$ready" ]; then
+    say "$label: not installed ($ready is missing; see adapters/README.md)"
+    status=1
+    continue
+  fi
+  "$bin" fuzz --impl "$cmd" --seed "$seed" --cases "$cases" --time "$time" \
+    --shrink-budget "$shrink" --no-progress --record "$record" \
+    > "$work/$key.txt" 2> "$work/$key.stderr"
+  rc=$?
+  if [ $rc -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
+    say "$label: the campaign did not finish or is incomplete (exit $rc): $(tail -n 3 "$work/$key.txt" "$work/$key.stderr" | tr '\n' ' ')"
+    status=1
+    continue
+  fi
+  say "$label: $(sed -n 2p "$work/$key.txt"); $(grep -c '"kind":"finding"' "$record") findings"
+done
+
+if [ "$report" = 1 ]; then
+  # What the page says regenerates it.
+  command="scripts/fuzz-report.sh"
+  for spec in "${extra[@]+"${extra[@]}"}"; do
+    [ "$spec" = --peer ] || command+=" --peer '$spec'"
+  done
+  [ ${#producers[@]} -gt 0 ] && command="scripts/producers-report.sh --keep ${producers[1]} && $command --producer-records ${producers[1]}"
+  scripts/conformance-report.sh --no-install --no-build --fuzz-records "$work" \
+    "${producers[@]+"${producers[@]}"}" "${extra[@]+"${extra[@]}"}" --command "$command" \
+    || status=1
+fi
+say "campaign records in $work"
+exit $status
