@@ -449,3 +449,36 @@ fn streamed_text_counts_against_the_bookkeeping_budget() {
         assert_eq!(r.verdict(), Verdict::Inconclusive);
     }
 }
+
+#[test]
+fn what_a_run_streamed_is_forgotten_at_the_next_run() {
+    // 40 runs of 64 KiB of text each under a 1 MiB budget: each run's
+    // texts are dropped at the next RUN_STARTED, so the budget holds.
+    let delta = "y".repeat(1024);
+    let mut text = String::new();
+    for r in 0..40 {
+        text.push_str(&format!(
+            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r{r}\"}}\n\
+             {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m{r}\",\"role\":\"assistant\"}}\n"
+        ));
+        for _ in 0..64 {
+            text.push_str(&format!(
+                "{{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m{r}\",\"delta\":\"{delta}\"}}\n"
+            ));
+        }
+        text.push_str(&format!(
+            "{{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m{r}\"}}\n\
+             {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r{r}\"}}\n"
+        ));
+    }
+    let limits = Limits {
+        bookkeeping_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let r = check_bytes(
+        text.as_bytes(),
+        Checker::without_projection().with_limits(limits),
+    );
+    assert!(r.limits.is_empty(), "{:?}", r.limits);
+    assert_eq!(r.verdict(), Verdict::Accept);
+}

@@ -5,8 +5,8 @@
 //! one [`Slot`] per name, so an event costs one lookup per string it names
 //! and no allocation once its strings are known.
 
-use super::consistency::Said;
 use super::names::{Name, Names};
+use super::said::Said;
 // foldhash: the few maps left key on names, and SipHash was the largest
 // single cost of the stream rules before (docs/performance.md).
 use foldhash::HashMap;
@@ -208,16 +208,6 @@ impl RunBook {
     /// The name of `s`, if this run has one.
     pub fn name(&self, s: &str) -> Option<Name> {
         self.names.find(s)
-    }
-
-    /// The name of `s`, given one (with its slot) if it has none.
-    pub fn intern_name(&mut self, s: &str) -> Name {
-        self.intern(s)
-    }
-
-    /// The string of a name.
-    pub fn name_str(&self, n: Name) -> &str {
-        self.names.str(n)
     }
 
     /// The owner an event tagged `tag` stands for.

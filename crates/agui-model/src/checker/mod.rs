@@ -35,6 +35,7 @@ mod consistency;
 mod fast;
 mod json;
 pub(crate) mod names;
+mod said;
 
 use crate::body::{Body, Typed, Val};
 use crate::events::EventType;
@@ -1392,8 +1393,7 @@ impl Checker {
             self.book
                 .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
         self.book.open(Part::Tool, id, i);
-        let tool = self.book.intern_name(name);
-        self.book.said.call_started(key, tool, i);
+        self.book.said.call_started(key, name, i);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(self.book.names_mut(), key, name, parent, call_owner);
         }
