@@ -420,31 +420,86 @@ fn consistency_is_not_judged_while_blind_after_a_skip() {
     }
 }
 
-#[test]
-fn streamed_text_counts_against_the_bookkeeping_budget() {
-    // One message of 2 MiB in 1 KiB deltas under a 1 MiB budget: the text
-    // kept to compare with a snapshot is the checker's bookkeeping.
+/// One message of `kib` KiB in 1 KiB deltas, then a snapshot giving it
+/// `content` (the streamed text when `None`).
+fn long_message(kib: usize, content: Option<&str>) -> String {
     let delta = "x".repeat(1024);
     let mut text = String::from(
         "{\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r1\"}\n\
          {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m1\",\"role\":\"assistant\"}\n",
     );
-    for _ in 0..2048 {
+    for _ in 0..kib {
         text.push_str(&format!(
             "{{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"{delta}\"}}\n"
         ));
     }
-    text.push_str("{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}\n");
+    let whole = delta.repeat(kib);
+    let content = content.unwrap_or(&whole);
+    text.push_str(&format!(
+        "{{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}}\n\
+         {{\"type\":\"MESSAGES_SNAPSHOT\",\"messages\":[{{\"id\":\"m1\",\"role\":\"assistant\",\"content\":\"{content}\"}}]}}\n\
+         {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\"}}\n"
+    ));
+    text
+}
+
+#[test]
+fn a_long_message_is_compared_without_being_kept() {
+    // 2 MiB of text under a 1 MiB budget: the bookkeeping keeps a print of
+    // it, not the text, and the snapshot is still compared.
+    let limits = Limits {
+        bookkeeping_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let last = format!("{}y", "x".repeat(2048 * 1024 - 1));
+    for (content, want) in [
+        (None, vec![]),
+        (Some(last.as_str()), vec![R::MessagesSnapshotDisagrees]),
+    ] {
+        let stream = long_message(2048, content);
+        let r = check_bytes(
+            stream.as_bytes(),
+            Checker::without_projection().with_limits(limits),
+        );
+        assert!(r.limits.is_empty(), "{:?}", r.limits);
+        let got: Vec<R> = r.violations.iter().map(|v| v.rule).collect();
+        assert_eq!(got, want);
+        assert_eq!(r.verdict(), Verdict::Accept);
+    }
+}
+
+/// `runs` runs, each with a call left open with `kib` KiB of arguments and
+/// ended by RUN_ERROR (it never ends, and its arguments are never read).
+fn open_calls(runs: usize, kib: usize) -> String {
+    let delta = "1,".repeat(512);
+    let mut text = String::new();
+    for r in 0..runs {
+        text.push_str(&format!(
+            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r{r}\"}}\n\
+             {{\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c{r}\",\"toolCallName\":\"f\"}}\n"
+        ));
+        for _ in 0..kib {
+            text.push_str(&format!(
+                "{{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c{r}\",\"delta\":\"{delta}\"}}\n"
+            ));
+        }
+        text.push_str("{\"type\":\"RUN_ERROR\",\"message\":\"stop\"}\n");
+    }
+    text
+}
+
+#[test]
+fn an_open_calls_arguments_count_against_the_bookkeeping_budget() {
     let limits = Limits {
         bookkeeping_bytes: 1 << 20,
         ..Limits::default()
     };
     for checker in [Checker::new(), Checker::without_projection()] {
-        let r = check_bytes(text.as_bytes(), checker.with_limits(limits));
+        let r = check_bytes(open_calls(1, 2048).as_bytes(), checker.with_limits(limits));
         assert_eq!(r.limits.len(), 1, "{:?}", r.limits);
         let n = &r.limits[0];
         assert_eq!(n.kind, LimitKind::BookkeepingBytes);
-        // Past 1 MiB of text, within a doubling of the string.
+        // Past 1 MiB of arguments, within a doubling of their string.
         assert!(n.index > 512 && n.index < 2048, "notice at {}", n.index);
         assert_eq!(r.verdict(), Verdict::Inconclusive);
     }
@@ -452,31 +507,14 @@ fn streamed_text_counts_against_the_bookkeeping_budget() {
 
 #[test]
 fn what_a_run_streamed_is_forgotten_at_the_next_run() {
-    // 40 runs of 64 KiB of text each under a 1 MiB budget: each run's
-    // texts are dropped at the next RUN_STARTED, so the budget holds.
-    let delta = "y".repeat(1024);
-    let mut text = String::new();
-    for r in 0..40 {
-        text.push_str(&format!(
-            "{{\"type\":\"RUN_STARTED\",\"threadId\":\"t1\",\"runId\":\"r{r}\"}}\n\
-             {{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m{r}\",\"role\":\"assistant\"}}\n"
-        ));
-        for _ in 0..64 {
-            text.push_str(&format!(
-                "{{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m{r}\",\"delta\":\"{delta}\"}}\n"
-            ));
-        }
-        text.push_str(&format!(
-            "{{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m{r}\"}}\n\
-             {{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r{r}\"}}\n"
-        ));
-    }
+    // 40 runs, each leaving 64 KiB of arguments open, under a 1 MiB
+    // budget: each run's are dropped at the next RUN_STARTED.
     let limits = Limits {
         bookkeeping_bytes: 1 << 20,
         ..Limits::default()
     };
     let r = check_bytes(
-        text.as_bytes(),
+        open_calls(40, 64).as_bytes(),
         Checker::without_projection().with_limits(limits),
     );
     assert!(r.limits.is_empty(), "{:?}", r.limits);

@@ -210,6 +210,16 @@ impl RunBook {
         self.names.find(s)
     }
 
+    /// The name of `s`, given one (with its slot) if it has none.
+    pub fn intern_name(&mut self, s: &str) -> Name {
+        self.intern(s)
+    }
+
+    /// The string of a name.
+    pub fn name_str(&self, n: Name) -> &str {
+        self.names.str(n)
+    }
+
     /// The owner an event tagged `tag` stands for.
     pub fn owner_of(&mut self, tag: Option<&str>) -> Owner {
         tag.map(|t| self.intern(t))

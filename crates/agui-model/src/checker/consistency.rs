@@ -8,12 +8,14 @@
 //! here changes what is on record or shown.
 //!
 //! What they need of the run is [`super::said::Said`], part of the run's
-//! bookkeeping: a text delta costs one lookup and a copy into the run's
-//! buffer; only tool calls, results and snapshots pay more.
+//! bookkeeping: a text delta costs an index and a copy; only tool calls,
+//! results and snapshots pay more. Texts are compared by their prints
+//! (fingerprints of the exact text, [`Print`]).
 
 use super::Checker;
 use super::book::Part;
 use super::names::Name;
+use super::said::Print;
 use crate::json;
 use crate::json_text::is_one_value;
 use crate::rules::RuleId;
@@ -32,50 +34,43 @@ fn excerpt(s: &str) -> String {
     }
 }
 
-/// Whether a snapshot message's `content` shows `text`, read as the
+/// The print of what a snapshot message's `content` shows, read as the
 /// projection reads it (`content_text`): a string, or the `text` parts of
-/// content parts concatenated; absent shows `""`. `None` for any other
-/// shape, a schema fault reported as one and not compared.
-fn content_shows(content: Option<&Value>, text: &str) -> Option<bool> {
+/// content parts one after the other; absent shows `""`. `None` for any
+/// other shape, a schema fault reported as one and not compared.
+fn content_print(content: Option<&Value>) -> Option<Print> {
     match content {
-        None => Some(text.is_empty()),
+        None => Some(Print::default()),
         Some(Value::Array(parts)) => {
-            let mut rest = text;
+            let mut print = Print::default();
             for p in parts {
-                if p.get("type").and_then(json::text) != Some("text") {
-                    continue;
-                }
-                let Some(t) = p.get("text").and_then(json::text) else {
-                    continue;
-                };
-                match rest.strip_prefix(t) {
-                    Some(r) => rest = r,
-                    None => return Some(false),
+                if p.get("type").and_then(json::text) == Some("text")
+                    && let Some(t) = p.get("text").and_then(json::text)
+                {
+                    print.feed(t);
                 }
             }
-            Some(rest.is_empty())
+            Some(print)
         }
-        Some(v) => json::text(v).map(|s| s == text),
+        Some(v) => json::text(v).map(Print::of),
     }
 }
 
 impl Checker {
     /// `tool.args-not-json`: the call `id` (named `n`) ended at event `i`.
     pub(super) fn call_ended(&mut self, i: usize, id: &str, n: Name) {
-        let Some(at) = self.book.said.call_at(n) else {
-            return;
-        };
-        let Some(args) = self.book.said.args_concatenated(n) else {
-            return;
-        };
-        if args.is_empty() || is_one_value(args) {
-            return;
+        let judged = self.book.said.call_ended(n, |args, at| {
+            (!args.is_empty() && !is_one_value(args)).then(|| {
+                let msg = format!(
+                    "tool call {id:?} ends with arguments that are not one JSON value: {}",
+                    excerpt(args)
+                );
+                (msg, at)
+            })
+        });
+        if let Some(Some((msg, at))) = judged {
+            self.report_related(RuleId::ToolArgsNotJson, i, msg, Some(at));
         }
-        let msg = format!(
-            "tool call {id:?} ends with arguments that are not one JSON value: {}",
-            excerpt(args)
-        );
-        self.report_related(RuleId::ToolArgsNotJson, i, msg, Some(at));
     }
 
     /// `tool.result-before-end`: a `TOOL_CALL_RESULT` at `i` for `call`.
@@ -137,15 +132,15 @@ impl Checker {
         if self.book.opened_at(Part::Text, id).is_some() {
             return None;
         }
-        let (text, at) = self.book.said.text(n)?;
-        if content_shows(content, &text) != Some(false) {
+        let (streamed, at) = self.book.said.text(n)?;
+        let (streamed, len) = streamed.finish();
+        if content_print(content)?.finish() == (streamed, len) {
             return None;
         }
         let shown = crate::projection::content_text(content);
         let msg = format!(
-            "MESSAGES_SNAPSHOT gives message {id:?} the content {}, but this run streamed {}",
-            excerpt(&shown),
-            excerpt(&text)
+            "MESSAGES_SNAPSHOT gives message {id:?} the content {}, not the text this run streamed for it ({len} bytes)",
+            excerpt(&shown)
         );
         Some((msg, at))
     }
@@ -162,9 +157,9 @@ impl Checker {
         if self.book.opened_at(Part::Tool, id).is_some() {
             return None;
         }
-        let at = self.book.said.call_at(n)?;
+        let (tool, streamed, at) = self.book.said.call(n)?;
+        let tool = self.book.name_str(tool);
         let mut differs = Vec::new();
-        let tool = self.book.said.tool(n)?;
         if let Some(name) = name.filter(|name| *name != tool) {
             differs.push(format!(
                 "the name {} where this run streamed {}",
@@ -172,12 +167,11 @@ impl Checker {
                 excerpt(tool)
             ));
         }
-        let streamed = self.book.said.args(n)?;
-        if let Some(a) = args.filter(|a| *a != streamed) {
+        let (streamed, len) = streamed.finish();
+        if let Some(a) = args.filter(|a| Print::of(a).finish() != (streamed, len)) {
             differs.push(format!(
-                "the arguments {} where this run streamed {}",
-                excerpt(a),
-                excerpt(&streamed)
+                "the arguments {}, not those this run streamed ({len} bytes)",
+                excerpt(a)
             ));
         }
         (!differs.is_empty()).then(|| {
@@ -197,16 +191,14 @@ mod tests {
 
     #[test]
     fn content_is_read_as_the_projection_reads_it() {
-        assert_eq!(content_shows(None, ""), Some(true));
-        assert_eq!(content_shows(None, "Hi"), Some(false));
-        assert_eq!(content_shows(Some(&json!("Hi")), "Hi"), Some(true));
-        assert_eq!(content_shows(Some(&json!("Hi ")), "Hi"), Some(false));
-        let parts = json!([{"type": "text", "text": "Hel"}, {"type": "image", "source": {}}, {"type": "text", "text": "lo"}]);
-        assert_eq!(content_shows(Some(&parts), "Hello"), Some(true));
-        assert_eq!(content_shows(Some(&parts), "Hell"), Some(false));
-        assert_eq!(content_shows(Some(&parts), "Hello!"), Some(false));
-        assert_eq!(content_shows(Some(&json!(7)), "7"), None);
-        assert_eq!(content_shows(Some(&Value::Null), ""), None);
+        let print = |t: &str| Some(Print::of(t).finish());
+        let read = |v: Option<&Value>| content_print(v).map(Print::finish);
+        assert_eq!(read(None), print(""));
+        assert_eq!(read(Some(&json!("Hi"))), print("Hi"));
+        let parts = json!([{"type": "text", "text": "Hel"}, {"type": "image", "text": "no", "source": {}}, {"type": "text", "text": "lo"}]);
+        assert_eq!(read(Some(&parts)), print("Hello"));
+        assert_eq!(read(Some(&json!(7))), None);
+        assert_eq!(read(Some(&Value::Null)), None);
     }
 
     #[test]

@@ -1332,7 +1332,8 @@ impl Checker {
         let Some(name) = self.continue_open(i, Part::Text, id, tag, ty, false) else {
             return;
         };
-        self.book.said.text_delta(name, delta);
+        let fold_at = (self.limits.bookkeeping_bytes / 8).min(said::FOLD_BYTES);
+        self.book.said.text_delta(name, delta, fold_at);
         if let Some(p) = self.projector.as_mut() {
             p.message_content(name, delta);
         }
@@ -1393,7 +1394,8 @@ impl Checker {
             self.book
                 .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
         self.book.open(Part::Tool, id, i);
-        self.book.said.call_started(key, name, i);
+        let tool = self.book.intern_name(name);
+        self.book.said.call_started(key, tool, i);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(self.book.names_mut(), key, name, parent, call_owner);
         }
