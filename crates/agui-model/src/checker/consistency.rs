@@ -127,7 +127,7 @@ impl Checker {
     /// The message and related event of a snapshot message `id`, shown
     /// with `content`, that disagrees with the text this run streamed and
     /// ended for it; `None` when it agrees or is not compared.
-    fn text_disagrees(&mut self, id: &str, content: Option<&Value>) -> Option<(String, usize)> {
+    fn text_disagrees(&self, id: &str, content: Option<&Value>) -> Option<(String, usize)> {
         let n = self.book.name(id)?;
         if self.book.opened_at(Part::Text, id).is_some() {
             return None;
@@ -148,7 +148,7 @@ impl Checker {
     /// The same for a snapshot's tool call `id` with this `function.name`
     /// and `function.arguments` (either not compared when absent).
     fn call_disagrees(
-        &mut self,
+        &self,
         id: &str,
         name: Option<&str>,
         args: Option<&str>,
