@@ -93,10 +93,14 @@ pub(crate) enum Task {
         left: usize,
     },
     /// Arguments left; then the end, then the result if `result`.
+    /// `first`: no argument delta written yet (the arguments are one JSON
+    /// array, opened by the first delta and closed by the last:
+    /// `tool.args-not-json` judges them when the call ends).
     Tool {
         id: usize,
         left: usize,
         result: bool,
+        first: bool,
     },
     /// The call ended; its `TOOL_CALL_RESULT` is next.
     ToolResult {
@@ -122,11 +126,13 @@ impl Task {
     }
 }
 
-/// A tool call's argument deltas.
+/// A tool call's argument deltas: items of one JSON array, the first
+/// delta opening it (`[`), the others separated by `,`, the last closing it.
 pub(crate) enum Args {
-    /// `[plain, escaped]`, the escaped one drawn one time in 16.
+    /// `[plain, escaped]` items (JSON, escaped for the wire), the escaped
+    /// one drawn one time in 16.
     Fixed([&'static str; 2]),
-    /// `{"q": N} `, N the deltas still to come.
+    /// `{"q": N}`, N the deltas still to come.
     Countdown,
 }
 
@@ -239,26 +245,35 @@ fn advance<W: Write>(
             id,
             left: 0,
             result,
+            ..
         } => {
             o.emit(format_args!(
                 r#"{{"type":"TOOL_CALL_END","{TOOL_CALL_ID}":"r{r}.t{id}"{tag}}}"#
             ))?;
             result.then_some(Task::ToolResult { id })
         }
-        Task::Tool { id, left, result } => {
+        Task::Tool {
+            id,
+            left,
+            result,
+            first,
+        } => {
+            let open = if first { "[" } else { "," };
+            let close = if left == 1 { "]" } else { "" };
             match words.tool_args {
                 Args::Fixed(deltas) => o.emit(format_args!(
-                    r#"{{"type":"TOOL_CALL_ARGS","{TOOL_CALL_ID}":"r{r}.t{id}","delta":"{}"{tag}}}"#,
+                    r#"{{"type":"TOOL_CALL_ARGS","{TOOL_CALL_ID}":"r{r}.t{id}","delta":"{open}{}{close} "{tag}}}"#,
                     deltas[escaped]
                 ))?,
                 Args::Countdown => o.emit(format_args!(
-                    r#"{{"type":"TOOL_CALL_ARGS","{TOOL_CALL_ID}":"r{r}.t{id}","delta":"{{\"q\": {left}}} "{tag}}}"#
+                    r#"{{"type":"TOOL_CALL_ARGS","{TOOL_CALL_ID}":"r{r}.t{id}","delta":"{open}{{\"q\": {left}}}{close} "{tag}}}"#
                 ))?,
             }
             Some(Task::Tool {
                 id,
                 left: left - 1,
                 result,
+                first: false,
             })
         }
         Task::ToolResult { id } => {

@@ -131,7 +131,8 @@ const WORDS: Words = Words {
         r#"a line\nand \"quoted\" words "#,
     ],
     tool_name: "search",
-    tool_args: Args::Fixed(["partial arguments ", r#"{\"query\": \"agui\"} "#]),
+    // The plain item has no escape (as the plain text delta), the other has.
+    tool_args: Args::Fixed(["[0, 1, 2, 3, 4, 5]", r#"{\"query\": \"agui\"}"#]),
     reasoning: "thinking about it ",
 };
 
@@ -170,6 +171,7 @@ fn start<W: Write>(
             id,
             left: body_len,
             result: false,
+            first: true,
         },
         60..70 if fits(body_len + 2) => Task::Reasoning { id, left: body_len },
         70..80 if fits(2) => Task::Step { id },

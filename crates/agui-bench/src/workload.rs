@@ -116,6 +116,7 @@ fn body<W: Write>(o: &mut Out<'_, W>, rng: &mut Rng, r: usize, budget: usize) ->
                     id,
                     left: len,
                     result: true,
+                    first: true,
                 },
                 65..80 if free >= len + 2 => Task::Reasoning { id, left: len },
                 _ => {

@@ -13,10 +13,10 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-/// The rule count docs/rules.md (revision 2) gives: 12 schema, 6 run, 9 entity,
-/// 7 lifecycle, 4 ownership, 3 interrupt, 4 chunk, 7 transport rules and 17
-/// accept obligations.
-const RULES_MD_COUNT: usize = 12 + 6 + 9 + 7 + 4 + 3 + 4 + 7 + 17;
+/// The rule count docs/rules.md (revision 3) gives: 12 schema, 6 run, 9 entity,
+/// 3 consistency, 7 lifecycle, 4 ownership, 3 interrupt, 4 chunk, 7
+/// transport rules and 17 accept obligations.
+const RULES_MD_COUNT: usize = 12 + 6 + 9 + 3 + 7 + 4 + 3 + 4 + 7 + 17;
 
 #[test]
 fn rules_json_lists_every_catalogue_id_exactly_once() {
@@ -70,6 +70,20 @@ fn rules_json_fields_match_rules_md() {
     );
     assert_eq!(r["projection"], "those invocations `abandoned`");
     assert!(find("run.first-event").get("quote").is_none());
+    // Revision 3's consistency warnings.
+    for id in [
+        "tool.args-not-json",
+        "tool.result-before-end",
+        "messages.snapshot-disagrees",
+    ] {
+        let r = find(id);
+        assert_eq!(
+            (r["severity"].as_str(), r["obligation"].as_str()),
+            (Some("warning"), Some("must-accept")),
+            "{id}"
+        );
+        assert_eq!(r["area"], "consistency", "{id}");
+    }
 }
 
 #[test]
@@ -89,11 +103,12 @@ fn rules_text_is_grouped_by_area() {
         .filter(|l| !l.is_empty() && !l.starts_with(' '))
         .collect();
     assert_eq!(
-        &headings[..9],
+        &headings[..10],
         [
             "schema",
             "run",
             "entities",
+            "consistency",
             "lifecycle",
             "ownership",
             "interrupts",

@@ -15,12 +15,19 @@
 //! - A subagent id is never re-announced in a later run unless it was
 //!   suspended (never after an abandoned run), and `""` is used in at most
 //!   one run of a stream.
-//! - `MESSAGES_SNAPSHOT` is not generated; text deltas are never empty.
+//! - `MESSAGES_SNAPSHOT` is not generated (but by the mutator of
+//!   `messages.snapshot-disagrees`); text deltas are never empty.
+//! - A tool call's arguments are one JSON value once it ends, and a chunked
+//!   call's at every chunk (its opener carries them whole, later chunks
+//!   add whitespace); a `TOOL_CALL_RESULT` names only a call that has
+//!   surely ended (see [`scenario::Op::ToolResult`]).
 //! - Mutators avoid the pairs of rules whose precedence the catalogue does
 //!   not state (e.g. `SUBAGENT_FINISHED.outcome` without `type`,
 //!   `subagentRunId: null` on `SUBAGENT_*`, `RUN_ERROR` after `RUN_FINISHED`).
 
 pub mod config;
+pub mod consistency;
+pub mod continuation;
 pub mod ev;
 pub mod front;
 pub mod hostile;

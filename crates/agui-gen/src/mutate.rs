@@ -13,6 +13,7 @@
 //!
 //! Fresh ids and tags start with `zz-`, which the scenario never uses.
 
+use crate::continuation::Form;
 use crate::ev::Ev;
 use crate::names::{
     DELTA, MESSAGE_ID, OUTCOME, PARENT_MESSAGE_ID, PARENT_SUBAGENT_RUN_ID, RUN_ID, STEP_NAME,
@@ -66,6 +67,11 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
             ensure_finished(&mut sc)
         }
         R::RunAfterError => ensure_error(&mut sc, u)?,
+        R::ToolArgsNotJson => return crate::consistency::args_not_json(sc, u).map(Some),
+        R::ToolResultBeforeEnd => return crate::consistency::result_before_end(sc, u).map(Some),
+        R::MessagesSnapshotDisagrees => {
+            return crate::consistency::snapshot_disagrees(sc, u).map(Some);
+        }
         R::SchemaDuplicateKey => return crate::raw::duplicate_key(&render(&sc), u).map(Some),
         R::SchemaLoneSurrogate => return crate::raw::lone_surrogate(&render(&sc), u).map(Some),
         _ => {}
@@ -776,16 +782,22 @@ impl Ctx<'_, '_> {
             .filter(|&i| self.r.runs[self.run_of(i)].kind != EndKind::Error)
             .filter(|&i| {
                 let e = &self.r.events[i];
-                if e.kind() != T::StepFinished {
-                    return true;
-                }
                 let end = self.r.runs[self.run_of(i)].end;
-                !(i + 1..end).any(|j| {
-                    let f = &self.r.events[j];
-                    f.kind() == T::StepStarted
-                        && f.step_name == e.step_name
-                        && f.subagent_run_id == e.subagent_run_id
-                })
+                match e.kind() {
+                    T::StepFinished => !(i + 1..end).any(|j| {
+                        let f = &self.r.events[j];
+                        f.kind() == T::StepStarted
+                            && f.step_name == e.step_name
+                            && f.subagent_run_id == e.subagent_run_id
+                    }),
+                    // A later result would name the call while it is open
+                    // (`tool.result-before-end`, before the run's end).
+                    T::ToolCallEnd => !(i + 1..end).any(|j| {
+                        let f = &self.r.events[j];
+                        f.kind() == T::ToolCallResult && f.tool_call_id == e.tool_call_id
+                    }),
+                    _ => true,
+                }
             })
             .collect();
         if let Some(i) = self.pick_opt(&closes)?
@@ -1088,20 +1100,30 @@ impl Ctx<'_, '_> {
             self.v[i][SUBAGENT_RUN_ID] = json!(t);
             return Ok(i);
         }
+        // A fresh pair in every continuation form (`continuation::Form`):
+        // an opener, then the continuation under another owner.
         let p = self.any_body_pos()?;
+        let form = self.pick(&Form::ALL)?;
         let id = self.fresh("m");
-        let mut open = event!(T::TextMessageStart, MESSAGE_ID => id);
-        let mut cont = event!(T::TextMessageContent, MESSAGE_ID => id, "delta" => "x", SUBAGENT_RUN_ID => self.fresh("intruder"));
-        if self.flip()? {
-            let tag = self.fresh("s");
-            open[SUBAGENT_RUN_ID] = json!(tag);
-            cont = if self.flip()? {
-                event!(T::TextMessageEnd, MESSAGE_ID => id, SUBAGENT_RUN_ID => "")
+        let (opener, tag) = if self.flip()? {
+            let tag = if self.flip()? {
+                String::new()
             } else {
-                event!(T::TextMessageContent, MESSAGE_ID => id, "delta" => "x", SUBAGENT_RUN_ID => format!("{tag}x"))
+                self.fresh("intruder")
             };
-        }
-        self.insert(p, vec![open, cont]);
+            (None, tag)
+        } else {
+            let opener = self.fresh("s");
+            let tag = if self.flip()? {
+                String::new()
+            } else {
+                format!("{opener}x")
+            };
+            (Some(opener), tag)
+        };
+        let delta = self.flip()?;
+        let pair = form.pair(&id, opener.as_deref(), &tag, delta);
+        self.insert(p, pair.to_vec());
         Ok(p + 1)
     }
 

@@ -24,3 +24,4 @@ pub const OUTCOME: &str = key::RunFinished::outcome;
 pub const PROTOCOL_VERSION: &str = key::RunStarted::protocol_version;
 pub const PARENT_RUN_ID: &str = key::RunStarted::parent_run_id;
 pub const ENCRYPTED_VALUE: &str = key::ReasoningEncryptedValue::encrypted_value;
+pub const ENTITY_ID: &str = key::ReasoningEncryptedValue::entity_id;

@@ -125,6 +125,11 @@ enum Group {
         pick: u32,
         parts: bool,
     },
+    /// A result for this call while it is open.
+    EarlyResult {
+        message_id: Str,
+        call: Str,
+    },
     Encrypted {
         pick: u32,
         untagged: bool,
@@ -173,6 +178,13 @@ struct RunView {
     msg_at: HashMap<Str, usize>,
     call_at: HashMap<Str, (usize, usize)>,
     calls: Vec<Str>,
+    /// Calls a `TOOL_CALL_RESULT` may name without naming an open call
+    /// (`tool.result-before-end`), in the order they qualified: each
+    /// explicit call once its `TOOL_CALL_END` is out (`None`), each
+    /// chunked call for the actor whose lane holds it (`Some(actor)`): a
+    /// result is an explicit event, which ends its own lane's chunk stream
+    /// first, so only its own actor's chunked calls have surely ended.
+    ended: Vec<(Str, Option<u16>)>,
 }
 
 struct Actor {
@@ -306,6 +318,13 @@ fn bit(mask: u32, i: usize) -> bool {
 impl<S: Sink> Renderer<'_, S> {
     fn emit(&mut self, mut ev: Ev, effect: Effect, chunk: u8) {
         let kind = ev.kind();
+        match (kind, &ev.tool_call_id) {
+            (T::ToolCallEnd, Some(id)) => self.view.ended.push((id.clone(), None)),
+            (T::ToolCallChunk, Some(id)) if chunk == 1 => {
+                self.view.ended.push((id.clone(), Some(self.actor)));
+            }
+            _ => {}
+        }
         if self.project
             && kind.is_attributable()
             && !kind.is_lifecycle()
@@ -650,45 +669,19 @@ impl<S: Sink> Renderer<'_, S> {
                 pick,
                 parts,
             } => {
-                if self.view.calls.is_empty() {
+                let actor = self.actor;
+                let ended: Vec<&Str> = (self.view.ended.iter())
+                    .filter(|(_, lane)| lane.is_none_or(|a| a == actor))
+                    .map(|(id, _)| id)
+                    .collect();
+                if ended.is_empty() {
                     return;
                 }
-                let call = self.view.calls[pick as usize % self.view.calls.len()].clone();
-                let mut ev = Ev::new(T::ToolCallResult).tagged(tag.as_ref());
-                ev.message_id = Some(st(&message_id));
-                ev.tool_call_id = Some(call);
-                let text = crate::scenario::DELTAS[pick as usize % crate::scenario::DELTAS.len()]
-                    .to_owned();
-                ev.content = Some(Box::new(if parts {
-                    json!([{"type": "text", "text": text}, {"type": "image", "source": {"type": "url", "value": "https://example.invalid/i.png"}}, {"type": "text", "text": "!"}])
-                } else {
-                    Value::String(text.clone())
-                }));
-                if pick % 2 == 0 {
-                    ev.role = Some("tool");
-                }
-                let content = if parts { format!("{text}!") } else { text };
-                let owner = tag.clone();
-                let message_id = st(&message_id);
-                let v = &mut self.view;
-                match v.msg_at.get(&message_id) {
-                    Some(&at) => {
-                        v.msgs[at].content = Value::String(content);
-                        v.msgs[at].owner = owner;
-                    }
-                    None => {
-                        v.msg_at.insert(message_id.clone(), v.msgs.len());
-                        v.msgs.push(PMsg {
-                            id: message_id,
-                            role: "tool",
-                            owner,
-                            content: Value::String(content),
-                            activity_type: None,
-                            calls: Vec::new(),
-                        });
-                    }
-                }
-                self.emit(ev, Effect::None, 0);
+                let call = ended[pick as usize % ended.len()].clone();
+                self.tool_result(message_id, call, pick, parts, tag);
+            }
+            Group::EarlyResult { message_id, call } => {
+                self.tool_result(message_id, call, 0, false, tag);
             }
             Group::Encrypted { pick, untagged } => {
                 if actor.entities.is_empty() {
@@ -751,6 +744,52 @@ impl<S: Sink> Renderer<'_, S> {
                 self.emit(ev, Effect::None, 0);
             }
         }
+    }
+
+    /// A `TOOL_CALL_RESULT` of the current actor (tagged `tag`) for
+    /// `call`: a tool message under the result's own owner.
+    fn tool_result(
+        &mut self,
+        message_id: Str,
+        call: Str,
+        pick: u32,
+        parts: bool,
+        tag: Option<Str>,
+    ) {
+        let mut ev = Ev::new(T::ToolCallResult).tagged(tag.as_ref());
+        ev.message_id = Some(message_id.clone());
+        ev.tool_call_id = Some(call);
+        let text =
+            crate::scenario::DELTAS[pick as usize % crate::scenario::DELTAS.len()].to_owned();
+        ev.content = Some(Box::new(if parts {
+            json!([{"type": "text", "text": text}, {"type": "image", "source": {"type": "url", "value": "https://example.invalid/i.png"}}, {"type": "text", "text": "!"}])
+        } else {
+            Value::String(text.clone())
+        }));
+        if pick.is_multiple_of(2) {
+            ev.role = Some("tool");
+        }
+        let content = if parts { format!("{text}!") } else { text };
+        let owner = tag;
+        let v = &mut self.view;
+        match v.msg_at.get(&message_id) {
+            Some(&at) => {
+                v.msgs[at].content = Value::String(content);
+                v.msgs[at].owner = owner;
+            }
+            None => {
+                v.msg_at.insert(message_id.clone(), v.msgs.len());
+                v.msgs.push(PMsg {
+                    id: message_id,
+                    role: "tool",
+                    owner,
+                    content: Value::String(content),
+                    activity_type: None,
+                    calls: Vec::new(),
+                });
+            }
+        }
+        self.emit(ev, Effect::None, 0);
     }
 
     /// Emits one ready event, keeping the actor's records.
@@ -1130,7 +1169,19 @@ fn expand_call(
     s.tool_call_name = Some(name);
     s.parent_message_id = message.cloned();
     out.push_back(Group::one(s, effect));
+    let early = |out: &mut VecDeque<Group>| {
+        if let Some((message_id, _)) = &c.early_result {
+            out.push_back(Group::EarlyResult {
+                message_id: st(message_id),
+                call: id.clone(),
+            });
+        }
+    };
+    let early_at = c.early_result.as_ref().map(|(_, n)| *n);
     for (i, a) in c.args.iter().enumerate() {
+        if early_at == Some(i) {
+            early(out);
+        }
         let a = *a;
         let mut e = Ev::new(T::ToolCallArgs).tagged(cont(tag, sub, c.untag, i + 1));
         e.tool_call_id = Some(id.clone());
@@ -1142,6 +1193,9 @@ fn expand_call(
                 delta: a,
             },
         ));
+    }
+    if early_at.is_some_and(|n| n >= c.args.len()) {
+        early(out);
     }
     let mut e = Ev::new(T::ToolCallEnd).tagged(cont(tag, sub, c.untag, 30));
     e.tool_call_id = Some(id);

@@ -112,8 +112,10 @@ pub enum Op {
     Text(TextOp),
     /// A tool call outside any message.
     ToolCall(CallOp),
-    /// `TOOL_CALL_RESULT` for the call `pick` (modulo the calls started so
-    /// far in the run, by anyone); skipped when there is none.
+    /// `TOOL_CALL_RESULT` for the call `pick` (modulo the calls of the run
+    /// that have surely ended by then: explicit calls past their
+    /// `TOOL_CALL_END`, and the actor's own chunked calls); skipped when
+    /// there is none.
     ToolResult {
         message_id: String,
         pick: u32,
@@ -177,6 +179,10 @@ pub struct CallOp {
     pub untag: u32,
     pub noid: u32,
     pub chunk: bool,
+    /// A `TOOL_CALL_RESULT` (this message id) the actor sends for this
+    /// explicit call while it is open, after this many argument deltas:
+    /// `tool.result-before-end`, set only by its mutator.
+    pub early_result: Option<(String, usize)>,
 }
 
 /// A reasoning span, possibly holding a reasoning message.
@@ -210,7 +216,7 @@ pub struct ActivityOp {
 
 const NAMES: &[&str] = &["researcher", "writer", "critic", "planner", "coder"];
 const STEPS: &[&str] = &["plan", "search", "write"];
-const TOOLS: &[&str] = &["search", "fetch", "calc", "lookup"];
+pub(crate) const TOOLS: &[&str] = &["search", "fetch", "calc", "lookup"];
 const ROLES: &[&str] = &["assistant", "user", "system", "developer"];
 /// Text pieces: plain, unicode, escapes, JSON-looking.
 pub(crate) const DELTAS: &[&str] = &[
@@ -227,7 +233,17 @@ pub(crate) const DELTAS: &[&str] = &[
     "\\back",
     ".",
 ];
-const ARGS: &[&str] = &["{\"q\":", "\"x\"", "}", "{\"n\":1}", "[1,2]", " "];
+/// Whole tool arguments, each one JSON value (`tool.args-not-json` asks
+/// that of a call's deltas once it ends): split into deltas for an
+/// explicit call; for a chunked call the opening chunk carries it whole.
+pub(crate) const ARGS: &[&str] = &[
+    "{\"q\":\"x\"}",
+    "{\"n\":1}",
+    "[1,2]",
+    "{\"city\": \"Lisbon\", \"days\": [1, 2]}",
+    " \"x\" ",
+    "{\"text\":\"ünï ✓ 😀\",\"ok\":true,\"none\":null}",
+];
 
 /// Draws ids that never collide: one counter per stream.
 struct Ids {
@@ -493,14 +509,63 @@ fn gen_call(
     if !in_message {
         untag &= !1;
     }
+    let id = ids.fresh("tc-");
+    let name = pick(u, TOOLS)?.to_owned();
+    // Up to three draws: the value, then where to split it.
+    let n = u.int_in_range(0..=3usize)?;
+    let draws = (0..n)
+        .map(|_| u.choose_index(ARGS.len()))
+        .collect::<Result<Vec<usize>>>()?;
+    let noid = u.arbitrary()?;
+    let chunk = config.chunks && u.ratio(1, 4)?;
     Ok(CallOp {
-        id: ids.fresh("tc-"),
-        name: pick(u, TOOLS)?.to_owned(),
-        args: deltas(u, ARGS, 0, 3)?,
+        id,
+        name,
+        args: split_args(&draws, chunk),
         untag,
-        noid: u.arbitrary()?,
-        chunk: config.chunks && u.ratio(1, 4)?,
+        noid,
+        chunk,
+        early_result: None,
     })
+}
+
+/// A call's argument deltas from its draws: none, or the value
+/// `ARGS[draws[0]]` in pieces. An explicit call's are cut where the other
+/// draws say; a chunked call's value comes whole in its opening chunk, the
+/// other chunks adding whitespace, so that every prefix is empty or one
+/// JSON value: an event that ends the lane early (an edit of a mutator)
+/// still ends a call whose arguments are JSON.
+pub(crate) fn split_args(draws: &[usize], chunk: bool) -> Vec<&'static str> {
+    let Some((&first, cuts)) = draws.split_first() else {
+        return Vec::new();
+    };
+    let value = ARGS[first % ARGS.len()];
+    if chunk {
+        let mut out = vec![value];
+        out.extend(cuts.iter().map(|_| " "));
+        return out;
+    }
+    // Cut points on character boundaries strictly inside the value.
+    let inside: Vec<usize> = value
+        .char_indices()
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0)
+        .collect();
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .filter_map(|&d| inside.get(d * inside.len().saturating_sub(1) / (ARGS.len() - 1)))
+        .copied()
+        .collect();
+    at.sort_unstable();
+    at.dedup();
+    let mut out = Vec::with_capacity(at.len() + 1);
+    let mut from = 0;
+    for cut in at {
+        out.push(&value[from..cut]);
+        from = cut;
+    }
+    out.push(&value[from..]);
+    out
 }
 
 fn gen_op(
@@ -629,4 +694,35 @@ fn gen_op(
             value: u.arbitrary()?,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ARGS, split_args};
+
+    fn is_json(s: &str) -> bool {
+        serde_json::from_str::<serde_json::Value>(s).is_ok()
+    }
+
+    #[test]
+    fn arguments_are_one_json_value_and_a_chunked_calls_at_every_chunk() {
+        assert!(split_args(&[], false).is_empty());
+        for (first, value) in ARGS.iter().enumerate() {
+            for a in 0..ARGS.len() {
+                for b in 0..ARGS.len() {
+                    let draws = [first, a, b];
+                    let pieces = split_args(&draws, false);
+                    assert!(!pieces.is_empty() && pieces.iter().all(|p| !p.is_empty()));
+                    assert_eq!(pieces.concat(), *value);
+                    assert!(is_json(&pieces.concat()), "{pieces:?}");
+                    let chunks = split_args(&draws, true);
+                    for n in 1..=chunks.len() {
+                        assert!(is_json(&chunks[..n].concat()), "{chunks:?} to {n}");
+                    }
+                }
+            }
+        }
+        // Some explicit calls are cut into several deltas.
+        assert!(split_args(&[3, 2, 5], false).len() > 1);
+    }
 }

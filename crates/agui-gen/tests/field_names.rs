@@ -185,6 +185,7 @@ fn the_generators_names_are_the_fields_they_stand_for() {
         (PROTOCOL_VERSION, "protocolVersion"),
         (PARENT_RUN_ID, "parentRunId"),
         (ENCRYPTED_VALUE, "encryptedValue"),
+        (ENTITY_ID, "entityId"),
         (SUBAGENT_RUN_ID, "subagentRunId"),
     ];
     for (got, want) in pinned {

@@ -2,7 +2,7 @@
 //! construction-side checks that need no checker.
 //!
 //! Case counts: `AGUI_GEN_CASES` (default 2000) valid seeds, and
-//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 100 × 45 rules), and proportionally more for the other properties.
+//! `AGUI_GEN_CASES / 20` seeds per violation rule (default 100 × 48 rules), and proportionally more for the other properties.
 
 use agui_gen::mutate::has_mutator;
 use agui_gen::{
@@ -109,7 +109,7 @@ fn every_violation_rule_has_a_mutator() {
         .collect();
     assert!(missing.is_empty(), "rules without a mutator: {missing:?}");
     assert!(RuleId::obligations().all(|r| !has_mutator(r)));
-    assert_eq!(RuleId::violations().count(), 45);
+    assert_eq!(RuleId::violations().count(), 48);
     // And each one produces a case, even from the smallest scenario.
     for rule in RuleId::violations() {
         let g = generate(

@@ -14,6 +14,7 @@ pub mod events;
 #[doc(hidden)]
 pub mod fast;
 pub mod json;
+pub mod json_text;
 pub mod levels;
 pub mod limits;
 pub mod patch;

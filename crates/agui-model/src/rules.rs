@@ -296,6 +296,14 @@ catalogue! {
     StatePatchFails => { id: "state.patch-fails", area: "entities", source: Base, severity: Error, obligation: MayReject,
         statement: "A `STATE_DELTA` that does not apply (RFC 6902) to the state as it stands; the state is then left unchanged." },
 
+    // ---- Consistency warnings (revision 3; listed with the entity rules) ----
+    ToolArgsNotJson => { id: "tool.args-not-json", area: "consistency", source: Base, severity: Warning, obligation: MustAccept,
+        statement: "When a tool call ends (`TOOL_CALL_END`, or the event that ends a chunked call), the concatenation of its argument deltas is not empty and is not one JSON value (RFC 8259, surrounding whitespace allowed). Index: the ending event." },
+    ToolResultBeforeEnd => { id: "tool.result-before-end", area: "consistency", source: Base, severity: Warning, obligation: MustAccept,
+        statement: "A `TOOL_CALL_RESULT` names a tool call that is open (started, not ended)." },
+    MessagesSnapshotDisagrees => { id: "messages.snapshot-disagrees", area: "consistency", source: Base, severity: Warning, obligation: MustAccept,
+        statement: "A `MESSAGES_SNAPSHOT` holds a message whose id names a text message that this run streamed and ended before the snapshot, with a `content` different from the streamed text; or a tool call whose id names a call this run streamed and ended before the snapshot, with a different `function.name` or `function.arguments` (strings compared exactly). Index: the snapshot. Messages and calls not streamed in this run, or still open, are not compared." },
+
     // ---- Lifecycle rules (draft) ----
     LifecycleAnnounceAfterAttribution => { id: "lifecycle.announce-after-attribution", area: "lifecycle", source: Draft, severity: Error, obligation: MayReject,
         statement: "`SUBAGENT_STARTED(s)` for an `s` not yet announced in this run, after an event of this run whose own `subagentRunId` is `s` (any attributable event; the `SUBAGENT_*` events, and messages replayed in `MESSAGES_SNAPSHOT` or the `RUN_STARTED` input, do not count).",
@@ -450,19 +458,44 @@ mod tests {
 
     #[test]
     fn catalogue_matches_rules_md_counts() {
-        // docs/rules.md revision 2 (docs/rules.md) lists 12 schema, 6 run, 9 entity, 7 lifecycle,
-        // 4 ownership, 3 interrupt, 4 chunk, 7 transport rules and 17 accept
-        // obligations.
+        // docs/rules.md (revision 3) lists 12 schema, 6 run, 9 entity,
+        // 3 consistency, 7 lifecycle, 4 ownership, 3 interrupt, 4 chunk, 7
+        // transport rules and 17 accept obligations.
         let count = |area: &str| CATALOGUE.iter().filter(|r| r.area == area).count();
         assert_eq!(count("schema"), 12);
         assert_eq!(count("transport"), 7);
         assert_eq!(count("run"), 6);
         assert_eq!(count("entities"), 9);
+        assert_eq!(count("consistency"), 3);
         assert_eq!(count("lifecycle"), 7);
         assert_eq!(count("ownership"), 4);
         assert_eq!(count("interrupts"), 3);
         assert_eq!(count("chunks"), 4);
         assert_eq!(count("accept"), 17);
+    }
+
+    #[test]
+    fn consistency_warnings_sit_after_the_entity_rules() {
+        // docs/rules.md lists them under "Entity rules", after `state.patch-fails`
+        // and before the lifecycle rules: that is their order at one event.
+        let ids: Vec<&str> = CATALOGUE.iter().map(|r| r.id).collect();
+        let at = |id: &str| ids.iter().position(|x| *x == id).unwrap();
+        assert_eq!(
+            &ids[at("state.patch-fails")..=at("lifecycle.announce-after-attribution")],
+            [
+                "state.patch-fails",
+                "tool.args-not-json",
+                "tool.result-before-end",
+                "messages.snapshot-disagrees",
+                "lifecycle.announce-after-attribution",
+            ]
+        );
+        for r in CATALOGUE.iter().filter(|r| r.area == "consistency") {
+            // Warnings a consumer must accept, not judged after a skip.
+            assert_eq!(r.severity, Severity::Warning, "{}", r.id);
+            assert_eq!(r.obligation, Obligation::MustAccept, "{}", r.id);
+            assert!(r.is_stream_rule() && !r.judged_blind(), "{}", r.id);
+        }
     }
 
     #[test]

@@ -69,6 +69,7 @@ pub fn doc_anchor(area: &str) -> &'static str {
         "schema" => "schema-rules-checked-per-event",
         "run" => "run-rules-base",
         "entities" => "entity-rules-base",
+        "consistency" => "consistency-warnings-revision-3",
         "lifecycle" => "lifecycle-rules-draft",
         "ownership" => "ownership-rules-draft",
         "interrupts" => "interrupt-consistency-docs-warnings",

@@ -259,6 +259,9 @@ fn chunk_violations_name_the_opening_chunk() {
             (RuleId::ChunkOpenerDisagrees, 2, Some(1)),
             (RuleId::OwnershipContinuationDisagrees, 4, Some(3)),
             (RuleId::ChunkOpenerDisagrees, 5, Some(3)),
+            // RUN_FINISHED ends c, whose arguments are "{": the related
+            // event is the call's opener.
+            (RuleId::ToolArgsNotJson, 6, Some(3)),
         ]
     );
 }

@@ -735,10 +735,12 @@ fn chunk_continuation_is_judged_against_the_owner_on_record_with_or_without_delt
             run_started(),
             text_start("m1", Some("s1")),
             text_end("m1", Some("s1")),
-            json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "m1", "delta": "{"}),
+            // Arguments that are JSON with or without the continuation's
+            // delta (else `tool.args-not-json` at the run's end).
+            json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "m1", "delta": "{}"}),
         ]
     };
-    for delta in [Some("}"), None] {
+    for delta in [Some(" "), None] {
         let mut agree = base();
         agree.push(tool_chunk(Some("c1"), None, delta, Some("s1")));
         agree.push(run_finished());

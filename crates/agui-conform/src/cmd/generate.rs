@@ -124,8 +124,8 @@ mod tests {
             modes(&a("chunk.ambiguous")).unwrap(),
             vec![Mode::Invalid(RuleId::ChunkAmbiguous)]
         );
-        // docs/rules.md's stream rules: 38 errors and 7 warnings.
-        assert_eq!(modes(&a("all")).unwrap().len(), 45);
+        // docs/rules.md's stream rules: 38 errors and 10 warnings.
+        assert_eq!(modes(&a("all")).unwrap().len(), 48);
         assert_eq!(
             modes(&a("schema.lone-surrogate")).unwrap(),
             vec![Mode::Invalid(RuleId::SchemaLoneSurrogate)]

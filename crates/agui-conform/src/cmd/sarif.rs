@@ -337,7 +337,11 @@ mod tests {
         .unwrap();
         let anchors: Vec<String> = page
             .lines()
-            .filter_map(|l| l.strip_prefix("## ").or(l.strip_prefix("# ")))
+            .filter_map(|l| {
+                l.strip_prefix("### ")
+                    .or(l.strip_prefix("## "))
+                    .or(l.strip_prefix("# "))
+            })
             .map(|h| {
                 h.to_lowercase()
                     .chars()

@@ -6,6 +6,7 @@
 //! and no allocation once its strings are known.
 
 use super::names::{Name, Names};
+use super::said::Said;
 // foldhash: the few maps left key on names, and SipHash was the largest
 // single cost of the stream rules before (docs/performance-log.md).
 use foldhash::HashMap;
@@ -132,6 +133,8 @@ pub struct RunBook {
     /// How many parts of entities are open: the end of a run looks for
     /// them through every name only when there are any.
     open_parts: usize,
+    /// What this run streamed, for the consistency warnings.
+    pub(crate) said: Said,
 }
 
 impl RunBook {
@@ -146,13 +149,18 @@ impl RunBook {
         self.announce_order.clear();
         self.suspended.clear();
         self.open_parts = 0;
+        self.said.clear();
     }
 
     /// A count that grows whenever the book may have grown (a new name,
-    /// entity or open step): the footprint is measured only when it
-    /// changed.
+    /// entity or open step, or streamed text that took more room): the
+    /// footprint is measured only when it changed.
     pub fn growth(&self) -> usize {
-        self.names.len() + self.entities.len() + self.steps.len() + self.suspended.len()
+        self.names.len()
+            + self.entities.len()
+            + self.steps.len()
+            + self.suspended.len()
+            + self.said.growth()
     }
 
     /// The bytes the book holds (by capacity; open steps estimated).
@@ -169,6 +177,7 @@ impl RunBook {
                 .iter()
                 .map(|(s, ids)| 48 + s.len() + ids.iter().map(|i| 24 + i.len()).sum::<usize>())
                 .sum::<usize>()
+            + self.said.footprint()
     }
 
     // ---- names ----
@@ -194,6 +203,21 @@ impl RunBook {
     fn interned_slot(&mut self, s: &str) -> &mut Slot {
         let n = self.intern(s);
         &mut self.slots[n.index()]
+    }
+
+    /// The name of `s`, if this run has one.
+    pub fn name(&self, s: &str) -> Option<Name> {
+        self.names.find(s)
+    }
+
+    /// The name of `s`, given one (with its slot) if it has none.
+    pub fn intern_name(&mut self, s: &str) -> Name {
+        self.intern(s)
+    }
+
+    /// The string of a name.
+    pub fn name_str(&self, n: Name) -> &str {
+        self.names.str(n)
     }
 
     /// The owner an event tagged `tag` stands for.

@@ -1,9 +1,9 @@
 //! The streaming checker: one event in, violations out.
 //!
 //! [`Checker::push`] takes one stream item at a time. Per event it runs the
-//! wire rules ([`crate::schema`]), then the run, entity, lifecycle,
-//! ownership, interrupt and chunk rules against the bookkeeping of the
-//! current run ([`book::RunBook`]), and drives the [`Projector`].
+//! wire rules ([`crate::schema`]), then the run, entity, consistency,
+//! lifecycle, ownership, interrupt and chunk rules against the bookkeeping
+//! of the current run ([`book::RunBook`]), and drives the [`Projector`].
 //! Violations of one event are reported in catalogue order.
 //!
 //! Memory: the bookkeeping of the current run (reset at `RUN_STARTED`), the
@@ -31,9 +31,11 @@
 
 pub(crate) mod book;
 mod chunks;
+mod consistency;
 mod fast;
 mod json;
 pub(crate) mod names;
+mod said;
 
 use crate::body::{Body, Typed, Val};
 use crate::events::EventType;
@@ -593,6 +595,9 @@ impl Checker {
     ///   `lifecycle.not-active`: the invocation's end in this run;
     ///   `lifecycle.resumed-not-suspended`, `lifecycle.unknown-parent` (a
     ///   parent that ended in an earlier run): that end;
+    /// - `tool.args-not-json`: the call's opener; `tool.result-before-end`:
+    ///   the open call's opener; `messages.snapshot-disagrees`: the opener
+    ///   of the message or call streamed (a message's first);
     /// - `interrupt.*`: the invocation's suspended `SUBAGENT_FINISHED`;
     /// - `chunk.opener-disagrees`: the opening chunk.
     ///
@@ -908,9 +913,13 @@ impl Checker {
             }
             Body::ToolCallResult {
                 message_id,
+                tool_call_id,
                 content,
                 ..
             } => {
+                if let Some(call) = tool_call_id {
+                    self.result_for_call(i, call);
+                }
                 if let Some(id) = message_id {
                     let owner = self.book.owner_of(tag);
                     self.book.record(Kind::Text, id, owner, tag.is_some(), i);
@@ -987,6 +996,7 @@ impl Checker {
             Body::MessagesSnapshot { messages } => {
                 let messages = messages.as_ref().and_then(Val::value);
                 if let Some(Value::Array(messages)) = messages.as_deref() {
+                    self.snapshot_agrees(i, messages);
                     self.record_messages(i, messages, true);
                     if let Some(p) = self.projector.as_mut() {
                         p.messages_snapshot(self.book.names_mut(), messages);
@@ -1342,6 +1352,7 @@ impl Checker {
             .book
             .record_first(Kind::Text, id, owner, tag.is_some(), i);
         self.book.open(Part::Text, id, i);
+        self.book.said.text_started(name, i);
         if let Some(p) = self.projector.as_mut() {
             let owner = self.book.owner(Kind::Text, id).flatten();
             p.message_started(self.book.names_mut(), name, role, owner);
@@ -1352,6 +1363,8 @@ impl Checker {
         let Some(name) = self.continue_open(i, Part::Text, id, tag, ty, false) else {
             return;
         };
+        let fold_at = (self.limits.bookkeeping_bytes / 8).min(said::FOLD_BYTES);
+        self.book.said.text_delta(name, delta, fold_at);
         if let Some(p) = self.projector.as_mut() {
             p.message_content(name, delta);
         }
@@ -1412,6 +1425,8 @@ impl Checker {
             self.book
                 .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
         self.book.open(Part::Tool, id, i);
+        let tool = self.book.intern_name(name);
+        self.book.said.call_started(key, tool, i);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_started(self.book.names_mut(), key, name, parent, call_owner);
         }
@@ -1421,13 +1436,19 @@ impl Checker {
         let Some(name) = self.continue_open(i, Part::Tool, id, tag, ty, false) else {
             return;
         };
+        self.book.said.call_args(name, delta);
         if let Some(p) = self.projector.as_mut() {
             p.tool_call_args(name, delta);
         }
     }
 
+    /// An explicit `TOOL_CALL_END`, or the END a chunk lane's close stands
+    /// for: `i` is the event that ends the call.
     fn tool_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        self.continue_open(i, Part::Tool, id, tag, EventType::ToolCallEnd, true);
+        let ty = EventType::ToolCallEnd;
+        if let Some(name) = self.continue_open(i, Part::Tool, id, tag, ty, true) {
+            self.call_ended(i, id, name);
+        }
     }
 
     // ---- reasoning ----

@@ -1,0 +1,209 @@
+//! The consistency warnings (docs/rules.md "Consistency warnings"): facts a
+//! producer states twice must agree, and tool arguments are meant to be
+//! read as JSON. `tool.args-not-json` is judged when a call ends (an
+//! explicit `TOOL_CALL_END`, or the event that ends a chunked call: the
+//! chunk lanes end calls through the same `tool_end`), `tool.result-before-end`
+//! at a `TOOL_CALL_RESULT`, `messages.snapshot-disagrees` at a
+//! `MESSAGES_SNAPSHOT`. They are warnings a consumer must accept: nothing
+//! here changes what is on record or shown.
+//!
+//! What they need of the run is [`super::said::Said`], part of the run's
+//! bookkeeping: a text delta costs an index and a copy; only tool calls,
+//! results and snapshots pay more. Texts are compared by their prints
+//! (fingerprints of the exact text, [`Print`]).
+
+use super::Checker;
+use super::book::Part;
+use super::names::Name;
+use super::said::Print;
+use crate::json;
+use crate::json_text::is_one_value;
+use crate::rules::RuleId;
+use crate::wire::nested;
+use serde_json::Value;
+
+/// A text as a violation message quotes it: at most 40 characters, kept
+/// surrogates shown as U+FFFD.
+fn excerpt(s: &str) -> String {
+    const MAX: usize = 40;
+    let shown: String = json::printable(s).chars().take(MAX).collect();
+    if s.chars().nth(MAX).is_some() {
+        format!("{shown:?}…")
+    } else {
+        format!("{shown:?}")
+    }
+}
+
+/// The print of what a snapshot message's `content` shows, read as the
+/// projection reads it (`content_text`): a string, or the `text` parts of
+/// content parts one after the other; absent shows `""`. `None` for any
+/// other shape, a schema fault reported as one and not compared.
+fn content_print(content: Option<&Value>) -> Option<Print> {
+    match content {
+        None => Some(Print::default()),
+        Some(Value::Array(parts)) => {
+            let mut print = Print::default();
+            for p in parts {
+                if p.get("type").and_then(json::text) == Some("text")
+                    && let Some(t) = p.get("text").and_then(json::text)
+                {
+                    print.feed(t);
+                }
+            }
+            Some(print)
+        }
+        Some(v) => json::text(v).map(Print::of),
+    }
+}
+
+impl Checker {
+    /// `tool.args-not-json`: the call `id` (named `n`) ended at event `i`.
+    pub(super) fn call_ended(&mut self, i: usize, id: &str, n: Name) {
+        let judged = self.book.said.call_ended(n, |args, at| {
+            (!args.is_empty() && !is_one_value(args)).then(|| {
+                let msg = format!(
+                    "tool call {id:?} ends with arguments that are not one JSON value: {}",
+                    excerpt(args)
+                );
+                (msg, at)
+            })
+        });
+        if let Some(Some((msg, at))) = judged {
+            self.report_related(RuleId::ToolArgsNotJson, i, msg, Some(at));
+        }
+    }
+
+    /// `tool.result-before-end`: a `TOOL_CALL_RESULT` at `i` for `call`.
+    pub(super) fn result_for_call(&mut self, i: usize, call: &str) {
+        if let Some(at) = self.book.opened_at(Part::Tool, call) {
+            self.report_related(
+                RuleId::ToolResultBeforeEnd,
+                i,
+                format!("TOOL_CALL_RESULT for tool call {call:?}, which is still open (no TOOL_CALL_END yet)"),
+                Some(at),
+            );
+        }
+    }
+
+    /// `messages.snapshot-disagrees`: the messages of a `MESSAGES_SNAPSHOT`
+    /// at `i` against what this run streamed and ended before it. Roles
+    /// that stream through the text kind are compared as text messages
+    /// (`reasoning` and `activity` messages are other kinds); an
+    /// assistant message's tool calls as calls.
+    pub(super) fn snapshot_agrees(&mut self, i: usize, messages: &[Value]) {
+        if self.book.said.is_empty() {
+            return;
+        }
+        let rule = RuleId::MessagesSnapshotDisagrees;
+        for m in messages {
+            let Some(m) = m.as_object() else { continue };
+            let Some(id) = m.get(nested::ID).and_then(json::text) else {
+                continue;
+            };
+            let role = m.get(nested::ROLE).and_then(json::text);
+            let content = m.get("content");
+            if !matches!(role, Some("reasoning" | "activity"))
+                && let Some((msg, at)) = self.text_disagrees(id, content)
+            {
+                self.report_related(rule, i, msg, Some(at));
+            }
+            if role != Some("assistant") {
+                continue;
+            }
+            let calls = m.get(nested::TOOL_CALLS).and_then(Value::as_array);
+            for call in calls.into_iter().flatten() {
+                let Some(cid) = call.get(nested::ID).and_then(json::text) else {
+                    continue;
+                };
+                let name = call.pointer("/function/name").and_then(json::text);
+                let args = call.pointer("/function/arguments").and_then(json::text);
+                if let Some((msg, at)) = self.call_disagrees(cid, name, args) {
+                    self.report_related(rule, i, msg, Some(at));
+                }
+            }
+        }
+    }
+
+    /// The message and related event of a snapshot message `id`, shown
+    /// with `content`, that disagrees with the text this run streamed and
+    /// ended for it; `None` when it agrees or is not compared.
+    fn text_disagrees(&self, id: &str, content: Option<&Value>) -> Option<(String, usize)> {
+        let n = self.book.name(id)?;
+        if self.book.opened_at(Part::Text, id).is_some() {
+            return None;
+        }
+        let (streamed, at) = self.book.said.text(n)?;
+        let (streamed, len) = streamed.finish();
+        if content_print(content)?.finish() == (streamed, len) {
+            return None;
+        }
+        let shown = crate::projection::content_text(content);
+        let msg = format!(
+            "MESSAGES_SNAPSHOT gives message {id:?} the content {}, not the text this run streamed for it ({len} bytes)",
+            excerpt(&shown)
+        );
+        Some((msg, at))
+    }
+
+    /// The same for a snapshot's tool call `id` with this `function.name`
+    /// and `function.arguments` (either not compared when absent).
+    fn call_disagrees(
+        &self,
+        id: &str,
+        name: Option<&str>,
+        args: Option<&str>,
+    ) -> Option<(String, usize)> {
+        let n = self.book.name(id)?;
+        if self.book.opened_at(Part::Tool, id).is_some() {
+            return None;
+        }
+        let (tool, streamed, at) = self.book.said.call(n)?;
+        let tool = self.book.name_str(tool);
+        let mut differs = Vec::new();
+        if let Some(name) = name.filter(|name| *name != tool) {
+            differs.push(format!(
+                "the name {} where this run streamed {}",
+                excerpt(name),
+                excerpt(tool)
+            ));
+        }
+        let (streamed, len) = streamed.finish();
+        if let Some(a) = args.filter(|a| Print::of(a).finish() != (streamed, len)) {
+            differs.push(format!(
+                "the arguments {}, not those this run streamed ({len} bytes)",
+                excerpt(a)
+            ));
+        }
+        (!differs.is_empty()).then(|| {
+            let msg = format!(
+                "MESSAGES_SNAPSHOT gives tool call {id:?} {}",
+                differs.join(" and ")
+            );
+            (msg, at)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn content_is_read_as_the_projection_reads_it() {
+        let print = |t: &str| Some(Print::of(t).finish());
+        let read = |v: Option<&Value>| content_print(v).map(Print::finish);
+        assert_eq!(read(None), print(""));
+        assert_eq!(read(Some(&json!("Hi"))), print("Hi"));
+        let parts = json!([{"type": "text", "text": "Hel"}, {"type": "image", "text": "no", "source": {}}, {"type": "text", "text": "lo"}]);
+        assert_eq!(read(Some(&parts)), print("Hello"));
+        assert_eq!(read(Some(&json!(7))), None);
+        assert_eq!(read(Some(&Value::Null)), None);
+    }
+
+    #[test]
+    fn excerpts_are_short_and_printable() {
+        assert_eq!(excerpt(&"x".repeat(41)), format!("\"{}\"…", "x".repeat(40)));
+        assert_eq!(excerpt("\u{10F83D}"), "\"\u{FFFD}\"");
+    }
+}
