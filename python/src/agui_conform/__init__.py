@@ -3,7 +3,8 @@
 ``check`` returns the JSON report of ``agui-conform check --format json`` for
 a file or a list of events, ``check_url`` the report of a live check of an
 agent endpoint (``check --url``), ``run_producer`` the run record of the
-producer suite (``run --producer``). ``assert_conforms``,
+producer suite (``run --producer``), and ``Checker`` checks events fed one at
+a time over one streaming process. ``assert_conforms``,
 ``assert_endpoint_conforms`` and ``assert_producer_passes`` turn them into
 pytest-friendly assertions whose failure lists every violation with its
 rule, event index and the rule's statement. The checker is the Rust binary
@@ -12,6 +13,7 @@ this wheel installs as a script; nothing is re-implemented here.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import os
@@ -20,13 +22,16 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
+import weakref
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 __all__ = [
     "check",
     "check_url",
     "run_producer",
+    "Checker",
     "assert_conforms",
     "assert_endpoint_conforms",
     "assert_producer_passes",
@@ -38,6 +43,7 @@ __all__ = [
 
 PathLike = Union[str, "os.PathLike[str]"]
 EventsOrPath = Union[str, "os.PathLike[str]", Iterable[Mapping[str, Any]]]
+Event = Union[Mapping[str, Any], str, bytes]
 Report = Dict[str, Any]
 """A JSON report or record line, as the command printed it."""
 
@@ -357,6 +363,229 @@ def run_producer(
         "footer": next((x for x in lines if x.get("kind") == "footer"), None),
         "summary": summary,
     }
+
+
+# ---------------------------------------------------------------- Checker
+
+
+class _Drain:
+    """Reads a pipe to its end on a daemon thread, so the process never
+    blocks on a full pipe. With ``findings``, also parses the violations of
+    a JSON report as they are printed (``{"violations":[{…},{…}`` comes
+    first, one object at a time). Holds no reference to the Checker."""
+
+    _PREFIX = '{"violations":['
+
+    def __init__(self, pipe: IO[bytes], findings: bool):
+        self.chunks: list[bytes] = []
+        self.findings: List[Report] = []
+        self._state = "prefix" if findings else "done"
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._json = json.JSONDecoder()
+        self._text = ""
+        self.thread = threading.Thread(target=_drain, args=(pipe, self), daemon=True)
+        self.thread.start()
+
+    def take(self, chunk: bytes) -> None:
+        self.chunks.append(chunk)
+        if self._state == "done":
+            return
+        self._text += self._decoder.decode(chunk)
+        if self._state == "prefix":
+            if not (self._text.startswith(self._PREFIX) or self._PREFIX.startswith(self._text)):
+                self._state = "done"  # not the report form this parser knows
+                return
+            if len(self._text) < len(self._PREFIX):
+                return
+            self._text = self._text[len(self._PREFIX):]
+            self._state = "array"
+        text, pos = self._text, 0
+        while True:
+            while pos < len(text) and text[pos] in " \t\r\n,":
+                pos += 1
+            if pos >= len(text):
+                break
+            if text[pos] == "]":
+                self._state = "done"  # every violation is out
+                break
+            try:
+                obj, pos = self._json.raw_decode(text, pos)
+            except ValueError:
+                break  # the object is not whole yet
+            self.findings.append(obj)
+        self._text = "" if self._state == "done" else text[pos:]
+
+    def text(self) -> str:
+        return b"".join(self.chunks).decode("utf-8", errors="replace")
+
+
+def _drain(pipe: IO[bytes], sink: _Drain) -> None:
+    try:
+        while True:
+            chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+            if not chunk:
+                break
+            sink.take(chunk)
+    except (OSError, ValueError):
+        pass
+    finally:
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
+def _shutdown(proc: subprocess.Popen[bytes], spool: IO[bytes]) -> None:
+    """Kills the checker if it still runs and closes its pipes (close,
+    ``with`` exit, garbage collection)."""
+    if proc.poll() is None:
+        proc.kill()
+    for pipe in (proc.stdin,):
+        try:
+            if pipe:
+                pipe.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    spool.close()
+
+
+class Checker:
+    """Checks a stream fed one event at a time, over ONE streaming
+    ``agui-conform check - --format json`` process: its stdin stays open
+    while you ``feed``, findings are printed as they are found (``violations``
+    shows those printed so far), and ``finish()`` closes the input and
+    returns the whole report, as ``check`` does.
+
+    ``rules`` and other keywords are ``check``'s. Use it as a context
+    manager, or call ``close()``; the process is killed on close and when
+    the Checker is garbage-collected. Its stdout and stderr are read on
+    threads, so feeding never deadlocks on a full pipe.
+    """
+
+    def __init__(self, *, rules: Optional[Mapping[str, str]] = None, **options: Any):
+        if "url" in options:
+            raise TypeError("Checker checks events you feed; check a live endpoint with check_url(url)")
+        self._options = {"rules": rules, **options}
+        self._proc = subprocess.Popen(
+            [binary(), "check", "--format", "json", *_flags(self._options), "-"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        self._out = _Drain(self._proc.stdout, findings=True)  # type: ignore[arg-type]
+        self._err = _Drain(self._proc.stderr, findings=False)  # type: ignore[arg-type]
+        # What was fed, kept on disk for the readable report of a failure.
+        self._spool: IO[bytes] = tempfile.TemporaryFile(prefix="agui-conform-")
+        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._spool)
+        self._report: Optional[Report] = None
+        self.fed = 0
+        """How many lines were fed."""
+
+    @property
+    def violations(self) -> List[Report]:
+        """The violations the checker has printed so far (it reports each
+        when it becomes detectable, so this may lag behind ``feed``); the
+        report from ``finish`` has them all."""
+        if self._report is not None:
+            return list(self._report.get("violations", []))
+        return list(self._out.findings)
+
+    @staticmethod
+    def _line(event: Event) -> bytes:
+        if isinstance(event, Mapping):
+            return json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n"
+        if isinstance(event, str):
+            data = event.encode("utf-8")
+        elif isinstance(event, (bytes, bytearray)):
+            data = bytes(event)
+        else:
+            raise TypeError(f"feed() takes an event (a dict) or one JSON line (str or bytes), not {type(event).__name__}")
+        data = data[:-2] if data.endswith(b"\r\n") else data[:-1] if data.endswith(b"\n") else data
+        if b"\n" in data or b"\r" in data:
+            raise ValueError("feed() takes one JSON line at a time (this one holds a line break)")
+        return data + b"\n"
+
+    def feed(self, event: Event) -> None:
+        """Sends one event: a dict, or one line of JSON (str or bytes, sent
+        as it is: a line that is not JSON is ``schema.not-json``)."""
+        if self._report is not None or not self._finalizer.alive:
+            raise ValueError("this Checker is finished or closed; start a new one")
+        line = self._line(event)
+        try:
+            self._proc.stdin.write(line)  # type: ignore[union-attr]
+            self._proc.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError, ValueError):
+            self._proc.wait()
+            self._out.thread.join()
+            self._err.thread.join()
+            raise ConformError(
+                f"agui-conform check exited with status {self._proc.returncode} while being fed: "
+                f"{self._err.text().strip() or 'no output'}",
+                stderr=self._err.text(), returncode=self._proc.returncode,
+            ) from None
+        self._spool.write(line)
+        self.fed += 1
+
+    def feed_all(self, events: Iterable[Event]) -> None:
+        """Feeds every event of ``events``, in order."""
+        for event in events:
+            self.feed(event)
+
+    def finish(self, timeout: Optional[float] = None) -> Report:
+        """Ends the input and returns the report (the same report again when
+        called twice). Raises ``ConformError`` when the checker could not
+        run (exit status 2), ``subprocess.TimeoutExpired`` after ``timeout``
+        seconds (the process is then killed)."""
+        if self._report is not None:
+            return self._report
+        if not self._finalizer.alive:
+            raise ValueError("this Checker was closed before it finished")
+        try:
+            self._proc.stdin.close()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            self._proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.close()
+            raise
+        self._out.thread.join()
+        self._err.thread.join()
+        proc = subprocess.CompletedProcess(self._proc.args, self._proc.returncode,
+                                           self._out.text(), self._err.text())
+        self._report = _report("agui-conform check", proc)
+        return self._report
+
+    def text_report(self) -> str:
+        """``check``'s readable report of what was fed (checked again from
+        the copy kept on disk)."""
+        if not self._finalizer.alive:
+            raise ValueError("this Checker is closed")
+        self._spool.flush()
+        self._spool.seek(0)
+        fed = self._spool.read().decode("utf-8", errors="replace")
+        return _text_report("-", fed, self._options)
+
+    def assert_conforms(self, allow: Iterable[str] = (), strict: bool = False) -> Report:
+        """``finish()``, then fails (``AssertionError``) as
+        ``assert_conforms`` does, with the readable report."""
+        __tracebackhide__ = True
+        allowed = _allowed(allow)
+        report = self.finish()
+        _judge(report, allowed, strict, "the stream fed", self.text_report)
+        return report
+
+    def close(self) -> None:
+        """Kills the checker process if it still runs. Idempotent."""
+        self._finalizer()
+
+    def __enter__(self) -> "Checker":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 # ---------------------------------------------------------------- assertions
