@@ -1,8 +1,11 @@
-"""One loopback AG-UI producer for the session (agui_support.AguiServer)."""
+"""pytester for the plugin's tests; one loopback AG-UI producer for the
+session (agui_support.AguiServer)."""
 
 import pytest
 
 from agui_support import AguiServer
+
+pytest_plugins = ["pytester"]
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,10 @@ producer suite (``run --producer``), and ``Checker`` checks events fed one at
 a time over one streaming process. ``assert_conforms``,
 ``assert_endpoint_conforms`` and ``assert_producer_passes`` turn them into
 pytest-friendly assertions whose failure lists every violation with its
-rule, event index and the rule's statement. The checker is the Rust binary
-this wheel installs as a script; nothing is re-implemented here.
+rule, event index and the rule's statement. The wheel also registers a
+pytest plugin (``agui_conform.pytest_plugin``: the ``agui_*`` fixtures).
+The checker is the Rust binary this wheel installs as a script; nothing is
+re-implemented here.
 """
 
 from __future__ import annotations
