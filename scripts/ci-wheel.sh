@@ -22,7 +22,7 @@ python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/*.whl \
   "$(grep '^pytest==' "$repo/python/requirements-ci.txt")"
 mkdir "$work/tests"
-cp "$repo"/python/tests/*.py "$work/tests/"
+cp "$repo"/python/tests/*.py "$repo/python/README.md" "$work/tests/"  # README: its example runs
 cd "$work/tests"
 # The module must be the installed one, and the binary the wheel's script.
 "$work/venv/bin/python" -c '
