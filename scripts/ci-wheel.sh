@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Python wheel as a user gets it: build it with maturin (bindings = "bin"),
 # install it into a fresh venv, and run python/tests there, away from the
-# source tree, so the module and the `agui-conform` script come from the
-# wheel. CI builds with the dev profile, which reuses the binary `cargo test`
-# built (a release wheel uses the `dist` profile of python/pyproject.toml).
+# source tree, so the module, the pytest plugin (entry point pytest11) and
+# the `agui-conform` script come from the wheel. CI builds with the dev
+# profile, which reuses the binary `cargo test` built (a release wheel uses
+# the `dist` profile of python/pyproject.toml).
 # Usage: scripts/ci-wheel.sh [--profile PROFILE]   (default: dev)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -21,7 +22,7 @@ python3 -m venv "$work/venv"
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/*.whl \
   "$(grep '^pytest==' "$repo/python/requirements-ci.txt")"
 mkdir "$work/tests"
-cp "$repo"/python/tests/*.py "$work/tests/"
+cp "$repo"/python/tests/*.py "$repo/python/README.md" "$work/tests/"  # README: its example runs
 cd "$work/tests"
 # The module must be the installed one, and the binary the wheel's script.
 "$work/venv/bin/python" -c '
@@ -29,4 +30,6 @@ import agui_conform, sys
 assert "site-packages" in agui_conform.__file__, agui_conform.__file__
 assert agui_conform.binary().startswith(sys.prefix), agui_conform.binary()
 print("agui_conform from", agui_conform.__file__, "binary", agui_conform.binary())'
-env -u AGUI_CONFORM_BIN "$work/venv/bin/python" -m pytest -q -p no:cacheprovider .
+# The plugin's tests need pytest to load it from the wheel's entry point.
+env -u AGUI_CONFORM_BIN -u PYTEST_DISABLE_PLUGIN_AUTOLOAD -u PYTEST_ADDOPTS \
+  "$work/venv/bin/python" -m pytest -q -p no:cacheprovider .

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from agui_conform import ConformError, assert_conforms, check
+from agui_conform import ConformError, assert_conforms, check, rule, rule_ids
 
 
 def run(*events):
@@ -76,3 +76,55 @@ def test_allowed_rules_are_set_aside_and_unknown_ones_refused():
 def test_a_checker_error_is_not_a_verdict(tmp_path):
     with pytest.raises(ConformError, match="status 2"):
         check(tmp_path / "missing.jsonl")
+
+
+def test_rules_set_a_rules_severity_or_turn_it_off():
+    demoted = check(INVALID, rules={"ownership.continuation-disagrees": "warning"})
+    assert demoted["verdict"] == "accept"
+    assert [(v["rule"], v["severity"]) for v in demoted["violations"]] == [
+        ("ownership.continuation-disagrees", "warning")
+    ]
+    assert check(INVALID, rules={"ownership.continuation-disagrees": "off"})["violations"] == []
+    with pytest.raises(ConformError, match="unknown rule `no.such-rule`") as error:
+        check(INVALID, rules={"no.such-rule": "off"})
+    assert error.value.returncode == 2 and "no.such-rule" in error.value.stderr
+
+
+def test_check_points_a_url_to_check_url():
+    # `check([], url=...)` used to reach the CLI and fail with a clap error.
+    with pytest.raises(TypeError, match=r"check_url\(url"):
+        check([], url="http://localhost:8000/agent", message="hi")
+
+
+def test_the_failure_names_each_rule_with_its_statement_and_shows_the_report():
+    events = iter(INVALID)  # a generator is read once and checked twice
+    with pytest.raises(AssertionError) as failure:
+        assert_conforms(events)
+    message = str(failure.value)
+    statement = rule("ownership.continuation-disagrees")["statement"]
+    assert "ownership.continuation-disagrees (error, must-reject) at #2" in message
+    assert f"rule: {statement}" in message
+    # check's own readable report of the same five events
+    assert "<stdin>: reject — 1 violation (1 error, 0 warnings) in 5 events" in message
+    assert '  #2     error   ownership.continuation-disagrees: TEXT_MESSAGE_CONTENT for "m1"' in message
+
+
+def test_strict_fails_on_warnings_too():
+    unterminated = VALID[:-1]
+    as_warning = {"run.unterminated": "warning"}
+    assert assert_conforms(unterminated, rules=as_warning)["verdict"] == "accept"
+    with pytest.raises(AssertionError, match=r"run.unterminated \(warning, may-reject\) at #6"):
+        assert_conforms(unterminated, strict=True, rules=as_warning)
+
+
+def test_no_events_is_no_verdict():
+    with pytest.raises(AssertionError, match="verdict inconclusive.*\n  the input holds no events"):
+        assert_conforms([])
+
+
+def test_the_catalogue_is_the_binarys():
+    assert "ownership.continuation-disagrees" in rule_ids()
+    entry = rule("run.unterminated")
+    assert (entry["severity"], entry["obligation"]) == ("error", "may-reject")
+    with pytest.raises(KeyError):
+        rule("no.such-rule")

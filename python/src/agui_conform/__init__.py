@@ -1,13 +1,21 @@
 """Run the bundled ``agui-conform`` checker from Python tests.
 
-``check`` returns the JSON report of ``agui-conform check --format json``;
-``assert_conforms`` turns it into a pytest-friendly assertion whose failure
-lists every violation. The checker is the Rust binary this wheel installs as
-a script; nothing is re-implemented here.
+``check`` returns the JSON report of ``agui-conform check --format json`` for
+a file or a list of events, ``check_url`` the report of a live check of an
+agent endpoint (``check --url``), ``run_producer`` the run record of the
+producer suite (``run --producer``), and ``Checker`` checks events fed one at
+a time over one streaming process. ``assert_conforms``,
+``assert_endpoint_conforms`` and ``assert_producer_passes`` turn them into
+pytest-friendly assertions whose failure lists every violation with its
+rule, event index and the rule's statement. The wheel also registers a
+pytest plugin (``agui_conform.pytest_plugin``: the ``agui_*`` fixtures).
+The checker is the Rust binary this wheel installs as a script; nothing is
+re-implemented here.
 """
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import os
@@ -15,19 +23,45 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
+import threading
+import weakref
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Union
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
-__all__ = ["check", "assert_conforms", "binary", "rule_ids", "ConformError"]
+__all__ = [
+    "check",
+    "check_url",
+    "run_producer",
+    "Checker",
+    "assert_conforms",
+    "assert_endpoint_conforms",
+    "assert_producer_passes",
+    "binary",
+    "rule_ids",
+    "rule",
+    "ConformError",
+]
 
+PathLike = Union[str, "os.PathLike[str]"]
 EventsOrPath = Union[str, "os.PathLike[str]", Iterable[Mapping[str, Any]]]
+Event = Union[Mapping[str, Any], str, bytes]
+Report = Dict[str, Any]
+"""A JSON report or record line, as the command printed it."""
 
 _EXE = "agui-conform.exe" if sys.platform == "win32" else "agui-conform"
 
 
 class ConformError(RuntimeError):
     """The checker could not run or did not produce a report (exit status 2:
-    a usage or I/O error), as opposed to a stream that does not conform."""
+    a usage or I/O error, an endpoint that could not be reached), as opposed
+    to a stream that does not conform. ``stderr`` holds what the command
+    printed on standard error, ``returncode`` its exit status."""
+
+    def __init__(self, message: str, *, stderr: str = "", returncode: Optional[int] = None):
+        super().__init__(message)
+        self.stderr = stderr
+        self.returncode = returncode
 
 
 def binary() -> str:
@@ -49,12 +83,20 @@ def binary() -> str:
     )
 
 
+# ---------------------------------------------------------------- flags
+
+
 def _flags(options: Mapping[str, Any]) -> list[str]:
     """Keyword options as command-line flags: ``no_projection=True`` →
     ``--no-projection``; ``max_line_bytes=10`` → ``--max-line-bytes 10``;
-    ``False``/``None`` leave a flag out; a list or tuple repeats it."""
+    ``False``/``None`` leave a flag out; a list or tuple repeats it;
+    ``rules={"id": "off"}`` → ``--rule id=off``."""
     out: list[str] = []
     for key, value in options.items():
+        if key == "rules":
+            for rule_id, level in (value or {}).items():
+                out += ["--rule", f"{rule_id}={level}"]
+            continue
         flag = "--" + key.replace("_", "-")
         if value is None or value is False:
             continue
@@ -62,95 +104,634 @@ def _flags(options: Mapping[str, Any]) -> list[str]:
             out.append(flag)
         elif isinstance(value, (list, tuple)):
             for v in value:
-                out += [flag, str(v)]
+                out += [flag, os.fspath(v) if isinstance(v, os.PathLike) else str(v)]
         else:
-            out += [flag, str(value)]
+            out += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
     return out
 
 
-def _is_path(x: Any) -> bool:
-    return isinstance(x, (str, os.PathLike))
+def _input_flags(
+    message: Optional[str],
+    state: Any,
+    tools: Optional[Sequence[Union[Mapping[str, Any], PathLike]]],
+    forwarded_props: Any,
+    headers: Optional[Mapping[str, str]],
+) -> list[str]:
+    """The flags that shape the RunAgentInput sent and the request:
+    ``--message``, ``--state JSON``, ``--tool JSON|@FILE`` (one per tool),
+    ``--forwarded-props JSON``, ``--header 'Name: value'``."""
+    out: list[str] = []
+    if message is not None:
+        out += ["--message", message]
+    if state is not None:
+        out += ["--state", json.dumps(state)]
+    for tool in tools or ():
+        if isinstance(tool, Mapping):
+            out += ["--tool", json.dumps(tool)]
+        elif isinstance(tool, os.PathLike):
+            out += ["--tool", "@" + os.fspath(tool)]
+        else:
+            out += ["--tool", str(tool)]  # JSON text or @FILE, as the CLI takes it
+    if forwarded_props is not None:
+        out += ["--forwarded-props", json.dumps(forwarded_props)]
+    for name, value in (headers or {}).items():
+        out += ["--header", f"{name}: {value}"]
+    return out
 
 
-def check(events_or_path: EventsOrPath, **options: Any) -> dict:
-    """Checks a stream and returns the checker's JSON report.
+def _json_file(tmp: str, name: str, value: Union[Mapping[str, Any], PathLike]) -> str:
+    """A path for a flag that takes a JSON file: a path as given, or a
+    mapping written to ``tmp/name``."""
+    if isinstance(value, Mapping):
+        path = os.path.join(tmp, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(value, f)
+        return path
+    return os.fspath(value)
 
-    ``events_or_path`` is a path to a recording (JSON Lines or one JSON array)
-    or an iterable of events (dicts), sent to the checker as JSON Lines.
-    The report is ``{"verdict", "violations", "projection"}`` as
-    ``agui-conform check --format json`` prints it; a non-conforming stream
-    is a report, not an exception. Raises ``ConformError`` when the checker
-    cannot run or reports a usage or I/O error.
-    """
-    args = [binary(), "check", "--format", "json", *_flags(options)]
-    if _is_path(events_or_path):
-        args.append(os.fspath(events_or_path))
-        stdin = None
-    else:
-        args.append("-")
-        stdin = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events_or_path)
-    proc = subprocess.run(
-        args, input=stdin, capture_output=True, text=True, encoding="utf-8", check=False
+
+def _run(args: list[str], stdin: Optional[str] = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        args, input=stdin, capture_output=True, text=True, encoding="utf-8",
+        errors="replace", check=False,
     )
+
+
+def _failed(what: str, proc: subprocess.CompletedProcess[str], detail: str = "") -> ConformError:
+    said = proc.stderr.strip() or detail or proc.stdout.strip()[:2000] or "no output"
+    return ConformError(
+        f"{what} exited with status {proc.returncode}: {said}",
+        stderr=proc.stderr, returncode=proc.returncode,
+    )
+
+
+def _report(what: str, proc: subprocess.CompletedProcess[str]) -> Report:
+    """The JSON report on stdout, or ``ConformError`` (exit 2, no report)."""
     try:
         report = json.loads(proc.stdout)
     except ValueError:
         report = None
-    if not isinstance(report, dict) or "verdict" not in report:
-        raise ConformError(
-            f"agui-conform check exited with status {proc.returncode}: "
-            f"{proc.stderr.strip() or proc.stdout.strip() or 'no output'}"
-        )
+    if proc.returncode == 2 or not isinstance(report, dict) or "verdict" not in report:
+        detail = report.get("error", "") if isinstance(report, dict) else ""
+        raise _failed(what, proc, detail)
     return report
 
 
+# ---------------------------------------------------------------- check
+
+
+def _stdin_of(events_or_path: EventsOrPath) -> tuple[str, Optional[str]]:
+    """The input argument and what goes on stdin: a path, or ``-`` and the
+    events as JSON Lines."""
+    if isinstance(events_or_path, (str, os.PathLike)):
+        return os.fspath(events_or_path), None
+    if isinstance(events_or_path, (bytes, Mapping)):
+        raise TypeError("check() takes a path or an iterable of events (a list of dicts)")
+    lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events_or_path)
+    return "-", lines
+
+
+def _check(source: str, stdin: Optional[str], options: Mapping[str, Any]) -> Report:
+    if "url" in options:
+        raise TypeError(
+            "check() checks a file or a list of events; check a live endpoint with "
+            "check_url(url, message=...) (or assert_endpoint_conforms)"
+        )
+    proc = _run([binary(), "check", "--format", "json", *_flags(options), source], stdin)
+    return _report("agui-conform check", proc)
+
+
+def check(events_or_path: EventsOrPath, *, rules: Optional[Mapping[str, str]] = None, **options: Any) -> Report:
+    """Checks a stream and returns the checker's JSON report.
+
+    ``events_or_path`` is a path to a recording (JSON Lines, one JSON array
+    or a saved SSE body) or an iterable of events (dicts), sent to the
+    checker as JSON Lines. The report is ``agui-conform check --format
+    json``'s: ``{"violations", "limits", "counts", "events", "verdict",
+    "runs", "projection"}``; a non-conforming stream is a report, not an
+    exception. ``rules`` maps rule ids to ``error``/``warning``/``off``
+    (``--rule ID=LEVEL``); other keywords become flags of ``check``.
+    Raises ``ConformError`` when the checker cannot run or reports a usage
+    or I/O error (exit status 2).
+    """
+    source, stdin = _stdin_of(events_or_path)
+    return _check(source, stdin, {"rules": rules, **options})
+
+
+def _text_report(source: str, stdin: Optional[str], options: Mapping[str, Any]) -> str:
+    """``check``'s readable report of the same input (every violation)."""
+    opts = {k: v for k, v in options.items() if k not in ("no_projection", "max_violations", "format")}
+    proc = _run([binary(), "check", "--all", *_flags(opts), source], stdin)
+    return proc.stdout.rstrip("\n") or proc.stderr.rstrip("\n")
+
+
+# ---------------------------------------------------------------- check_url
+
+
+def check_url(
+    url: str,
+    *,
+    message: Optional[str] = None,
+    input: Optional[Union[Mapping[str, Any], PathLike]] = None,
+    state: Any = None,
+    tools: Optional[Sequence[Union[Mapping[str, Any], PathLike]]] = None,
+    forwarded_props: Any = None,
+    headers: Optional[Mapping[str, str]] = None,
+    timeout: Optional[float] = None,
+    rules: Optional[Mapping[str, str]] = None,
+    **options: Any,
+) -> Report:
+    """Checks a running agent: POSTs a ``RunAgentInput`` to ``url``, checks
+    the Server-Sent Events it answers with (``agui-conform check --url URL
+    --format json``, the ``transport.*`` rules included) and returns the
+    report, as ``check`` does.
+
+    ``message`` → ``--message`` (a user message; without ``input`` the only
+    one), ``input`` → ``--input FILE`` (a RunAgentInput dict, written to a
+    temporary file, or a path), ``state`` → ``--state JSON``, ``tools`` →
+    one ``--tool`` per tool definition (a dict; a path is ``@FILE``),
+    ``forwarded_props`` → ``--forwarded-props JSON``, ``headers`` → one
+    ``--header 'Name: value'`` each, ``timeout`` (seconds, the whole
+    exchange) → ``--timeout``, ``rules`` → ``--rule ID=LEVEL``; other
+    keywords become flags (``idle_timeout=5``, ``save="run.jsonl"``,
+    ``no_projection=True``). A stream cut by a time limit is verdict
+    ``inconclusive``. Raises ``ConformError`` carrying the command's stderr
+    when nothing could be checked (exit status 2: no connection, a body
+    with no event, a usage error).
+    """
+    return _check_url(url, message=message, input=input, state=state, tools=tools,
+                      forwarded_props=forwarded_props, headers=headers, timeout=timeout,
+                      rules=rules, **options)[0]
+
+
+def _check_url(
+    url: str,
+    *,
+    message: Optional[str] = None,
+    input: Optional[Union[Mapping[str, Any], PathLike]] = None,
+    state: Any = None,
+    tools: Optional[Sequence[Union[Mapping[str, Any], PathLike]]] = None,
+    forwarded_props: Any = None,
+    headers: Optional[Mapping[str, str]] = None,
+    timeout: Optional[float] = None,
+    rules: Optional[Mapping[str, str]] = None,
+    **options: Any,
+) -> tuple[Report, str]:
+    """``check_url``'s report and what the command printed on stderr."""
+    with tempfile.TemporaryDirectory(prefix="agui-conform-") as tmp:
+        args = [binary(), "check", "--url", url, "--format", "json"]
+        if input is not None:
+            args += ["--input", _json_file(tmp, "input.json", input)]
+        args += _input_flags(message, state, tools, forwarded_props, headers)
+        if timeout is not None:
+            args += ["--timeout", str(timeout)]
+        args += _flags({"rules": rules, **options})
+        proc = _run(args)
+    return _report(f"agui-conform check --url {url}", proc), proc.stderr
+
+
+# ---------------------------------------------------------------- run_producer
+
+
+def _json_lines(text: str) -> List[Report]:
+    out: List[Report] = []
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass  # a record's last line cut by a kill
+    return out
+
+
+def run_producer(
+    url: str,
+    suite: PathLike = "producer",
+    *,
+    base_input: Optional[Union[Mapping[str, Any], PathLike]] = None,
+    message: Optional[str] = None,
+    state: Any = None,
+    tools: Optional[Sequence[Union[Mapping[str, Any], PathLike]]] = None,
+    forwarded_props: Any = None,
+    headers: Optional[Mapping[str, str]] = None,
+    timeout: Optional[float] = None,
+    rules: Optional[Mapping[str, str]] = None,
+    record: Optional[PathLike] = None,
+    **options: Any,
+) -> Report:
+    """Runs the producer suite against the agent at ``url`` (``agui-conform
+    run --producer URL --suite SUITE --format json --record FILE``) and
+    returns ``{"header", "scenarios", "footer", "summary"}``: the run
+    record's lines (docs/run-record.schema.json; one ``scenario`` per
+    scenario with its ``score`` — PASS, WARN, SKIPPED, FAIL or ERRORED —,
+    ``violations``, ``steps`` with each request sent, and ``stream``; the
+    ``footer`` has ``status`` and ``exit_status``) and the ``summary`` line
+    the command prints.
+
+    ``suite`` is a suite name or a folder/file of scenarios; ``base_input``
+    → ``--base-input FILE`` (a dict or a path), merged into every scenario's
+    first request; ``message``, ``state``, ``tools``, ``forwarded_props``,
+    ``headers`` and ``rules`` as for ``check_url``; ``timeout`` (seconds,
+    per request) → ``--timeout-ms``; ``record`` keeps the run record at that
+    path (else a temporary file); other keywords become flags of ``run``
+    (``filter="plain"``, ``idle_timeout=30``, ``captures="dir"``). Raises
+    ``ConformError`` carrying the command's stderr on a usage or I/O error
+    (exit status 2) or when no scenario ran.
+    """
+    with tempfile.TemporaryDirectory(prefix="agui-conform-") as tmp:
+        record_path = os.fspath(record) if record is not None else os.path.join(tmp, "record.jsonl")
+        Path(record_path).unlink(missing_ok=True)  # never read an earlier run's record
+        args = [binary(), "run", "--producer", url, "--suite", os.fspath(suite),
+                "--format", "json", "--no-progress", "--record", record_path]
+        if base_input is not None:
+            args += ["--base-input", _json_file(tmp, "base-input.json", base_input)]
+        args += _input_flags(message, state, tools, forwarded_props, headers)
+        if timeout is not None:
+            args += ["--timeout-ms", str(max(1, round(timeout * 1000)))]
+        args += _flags({"rules": rules, **options})
+        proc = _run(args)
+        try:
+            with open(record_path, encoding="utf-8") as f:
+                lines = _json_lines(f.read())
+        except OSError:
+            lines = []
+    what = f"agui-conform run --producer {url}"
+    if proc.returncode == 2 or not lines or lines[0].get("kind") != "header":
+        raise _failed(what, proc)
+    summary = next((x["summary"] for x in _json_lines(proc.stdout) if "summary" in x), None)
+    return {
+        "header": lines[0],
+        "scenarios": [x for x in lines if x.get("kind") == "scenario"],
+        "footer": next((x for x in lines if x.get("kind") == "footer"), None),
+        "summary": summary,
+    }
+
+
+# ---------------------------------------------------------------- Checker
+
+
+class _Drain:
+    """Reads a pipe to its end on a daemon thread, so the process never
+    blocks on a full pipe. With ``findings``, also parses the violations of
+    a JSON report as they are printed (``{"violations":[{…},{…}`` comes
+    first, one object at a time). Holds no reference to the Checker."""
+
+    _PREFIX = '{"violations":['
+
+    def __init__(self, pipe: IO[bytes], findings: bool):
+        self.chunks: list[bytes] = []
+        self.findings: List[Report] = []
+        self._state = "prefix" if findings else "done"
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._json = json.JSONDecoder()
+        self._text = ""
+        self.thread = threading.Thread(target=_drain, args=(pipe, self), daemon=True)
+        self.thread.start()
+
+    def take(self, chunk: bytes) -> None:
+        self.chunks.append(chunk)
+        if self._state == "done":
+            return
+        self._text += self._decoder.decode(chunk)
+        if self._state == "prefix":
+            if not (self._text.startswith(self._PREFIX) or self._PREFIX.startswith(self._text)):
+                self._state = "done"  # not the report form this parser knows
+                return
+            if len(self._text) < len(self._PREFIX):
+                return
+            self._text = self._text[len(self._PREFIX):]
+            self._state = "array"
+        text, pos = self._text, 0
+        while True:
+            while pos < len(text) and text[pos] in " \t\r\n,":
+                pos += 1
+            if pos >= len(text):
+                break
+            if text[pos] == "]":
+                self._state = "done"  # every violation is out
+                break
+            try:
+                obj, pos = self._json.raw_decode(text, pos)
+            except ValueError:
+                break  # the object is not whole yet
+            self.findings.append(obj)
+        self._text = "" if self._state == "done" else text[pos:]
+
+    def text(self) -> str:
+        return b"".join(self.chunks).decode("utf-8", errors="replace")
+
+
+def _drain(pipe: IO[bytes], sink: _Drain) -> None:
+    try:
+        while True:
+            chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+            if not chunk:
+                break
+            sink.take(chunk)
+    except (OSError, ValueError):
+        pass
+    finally:
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
+def _shutdown(proc: subprocess.Popen[bytes], spool: IO[bytes]) -> None:
+    """Kills the checker if it still runs and closes its pipes (close,
+    ``with`` exit, garbage collection)."""
+    if proc.poll() is None:
+        proc.kill()
+    for pipe in (proc.stdin,):
+        try:
+            if pipe:
+                pipe.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    spool.close()
+
+
+class Checker:
+    """Checks a stream fed one event at a time, over ONE streaming
+    ``agui-conform check - --format json`` process: its stdin stays open
+    while you ``feed``, findings are printed as they are found (``violations``
+    shows those printed so far), and ``finish()`` closes the input and
+    returns the whole report, as ``check`` does.
+
+    ``rules`` and other keywords are ``check``'s. Use it as a context
+    manager, or call ``close()``; the process is killed on close and when
+    the Checker is garbage-collected. Its stdout and stderr are read on
+    threads, so feeding never deadlocks on a full pipe.
+    """
+
+    def __init__(self, *, rules: Optional[Mapping[str, str]] = None, **options: Any):
+        if "url" in options:
+            raise TypeError("Checker checks events you feed; check a live endpoint with check_url(url)")
+        self._options = {"rules": rules, **options}
+        self._proc = subprocess.Popen(
+            [binary(), "check", "--format", "json", *_flags(self._options), "-"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        self._out = _Drain(self._proc.stdout, findings=True)  # type: ignore[arg-type]
+        self._err = _Drain(self._proc.stderr, findings=False)  # type: ignore[arg-type]
+        # What was fed, kept on disk for the readable report of a failure.
+        self._spool: IO[bytes] = tempfile.TemporaryFile(prefix="agui-conform-")
+        self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._spool)
+        self._report: Optional[Report] = None
+        self.fed = 0
+        """How many lines were fed."""
+
+    @property
+    def violations(self) -> List[Report]:
+        """The violations the checker has printed so far (it reports each
+        when it becomes detectable, so this may lag behind ``feed``); the
+        report from ``finish`` has them all."""
+        if self._report is not None:
+            return list(self._report.get("violations", []))
+        return list(self._out.findings)
+
+    @staticmethod
+    def _line(event: Event) -> bytes:
+        if isinstance(event, Mapping):
+            return json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n"
+        if isinstance(event, str):
+            data = event.encode("utf-8")
+        elif isinstance(event, (bytes, bytearray)):
+            data = bytes(event)
+        else:
+            raise TypeError(f"feed() takes an event (a dict) or one JSON line (str or bytes), not {type(event).__name__}")
+        data = data[:-2] if data.endswith(b"\r\n") else data[:-1] if data.endswith(b"\n") else data
+        if b"\n" in data or b"\r" in data:
+            raise ValueError("feed() takes one JSON line at a time (this one holds a line break)")
+        return data + b"\n"
+
+    def feed(self, event: Event) -> None:
+        """Sends one event: a dict, or one line of JSON (str or bytes, sent
+        as it is: a line that is not JSON is ``schema.not-json``)."""
+        if self._report is not None or not self._finalizer.alive:
+            raise ValueError("this Checker is finished or closed; start a new one")
+        line = self._line(event)
+        try:
+            self._proc.stdin.write(line)  # type: ignore[union-attr]
+            self._proc.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError, ValueError):
+            self._proc.wait()
+            self._out.thread.join()
+            self._err.thread.join()
+            raise ConformError(
+                f"agui-conform check exited with status {self._proc.returncode} while being fed: "
+                f"{self._err.text().strip() or 'no output'}",
+                stderr=self._err.text(), returncode=self._proc.returncode,
+            ) from None
+        self._spool.write(line)
+        self.fed += 1
+
+    def feed_all(self, events: Iterable[Event]) -> None:
+        """Feeds every event of ``events``, in order."""
+        for event in events:
+            self.feed(event)
+
+    def finish(self, timeout: Optional[float] = None) -> Report:
+        """Ends the input and returns the report (the same report again when
+        called twice). Raises ``ConformError`` when the checker could not
+        run (exit status 2), ``subprocess.TimeoutExpired`` after ``timeout``
+        seconds (the process is then killed)."""
+        if self._report is not None:
+            return self._report
+        if not self._finalizer.alive:
+            raise ValueError("this Checker was closed before it finished")
+        try:
+            self._proc.stdin.close()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            self._proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.close()
+            raise
+        self._out.thread.join()
+        self._err.thread.join()
+        proc = subprocess.CompletedProcess(self._proc.args, self._proc.returncode,
+                                           self._out.text(), self._err.text())
+        self._report = _report("agui-conform check", proc)
+        return self._report
+
+    def text_report(self) -> str:
+        """``check``'s readable report of what was fed (checked again from
+        the copy kept on disk)."""
+        if not self._finalizer.alive:
+            raise ValueError("this Checker is closed")
+        self._spool.flush()
+        self._spool.seek(0)
+        fed = self._spool.read().decode("utf-8", errors="replace")
+        return _text_report("-", fed, self._options)
+
+    def assert_conforms(self, allow: Iterable[str] = (), strict: bool = False) -> Report:
+        """``finish()``, then fails (``AssertionError``) as
+        ``assert_conforms`` does, with the readable report."""
+        __tracebackhide__ = True
+        allowed = _allowed(allow)
+        report = self.finish()
+        _judge(report, allowed, strict, "the stream fed", self.text_report)
+        return report
+
+    def close(self) -> None:
+        """Kills the checker process if it still runs. Idempotent."""
+        self._finalizer()
+
+    def __enter__(self) -> "Checker":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+# ---------------------------------------------------------------- assertions
+
+
 @functools.lru_cache(maxsize=None)
-def rule_ids() -> frozenset:
-    """Every rule id of the checker's catalogue (``agui-conform rules``)."""
-    proc = subprocess.run(
-        [binary(), "rules", "--format", "json"],
-        capture_output=True, text=True, encoding="utf-8", check=False,
-    )
+def _catalogue() -> Mapping[str, Mapping[str, Any]]:
+    proc = _run([binary(), "rules", "--format", "json"])
     if proc.returncode != 0:
-        raise ConformError(f"agui-conform rules failed: {proc.stderr.strip()}")
-    return frozenset(r["id"] for r in json.loads(proc.stdout))
+        raise _failed("agui-conform rules", proc)
+    return {r["id"]: r for r in json.loads(proc.stdout)}
 
 
-def _describe(v: Mapping[str, Any]) -> str:
-    at = f" at {v['path']}" if v.get("path") else ""
-    return f"  #{v['index']:<5} {v['severity']:<7} {v['rule']}{at}: {v['message']}"
+def rule_ids() -> frozenset[str]:
+    """Every rule id of the checker's catalogue (``agui-conform rules``)."""
+    return frozenset(_catalogue())
+
+
+def rule(rule_id: str) -> Mapping[str, Any]:
+    """One rule of the catalogue: ``{"id", "area", "severity",
+    "obligation", "statement", "source", "quote"?}`` (``agui-conform explain
+    RULE --format json``). ``KeyError`` for an unknown id."""
+    return _catalogue()[rule_id]
+
+
+def _allowed(allow: Iterable[str]) -> set[str]:
+    if isinstance(allow, str):
+        allow = (allow,)
+    allowed = set(allow)
+    unknown = sorted(allowed - rule_ids())
+    if unknown:
+        raise ValueError(f"unknown rule id(s) in allow: {', '.join(unknown)} (see `agui-conform rules`)")
+    return allowed
+
+
+def _statement(rule_id: str) -> str:
+    entry = _catalogue().get(rule_id)
+    return entry["statement"] if entry else "(not in this checker's catalogue)"
+
+
+def _judge(report: Mapping[str, Any], allowed: set[str], strict: bool, source: str, text: Callable[[], str],
+           heading: str = "agui-conform's report:") -> None:
+    """Raises ``AssertionError`` when ``report`` fails: a violation of error
+    severity not in ``allowed`` (a warning too, with ``strict``), or no
+    verdict of accept or reject. The message: a summary, every failing
+    violation by rule with its indexes and the rule's statement, then
+    ``text()``, the checker's readable report."""
+    __tracebackhide__ = True
+    severities = {"error", "warning"} if strict else {"error"}
+    failing = [v for v in report.get("violations", [])
+               if v["rule"] not in allowed and v["severity"] in severities]
+    if not failing and report.get("verdict") in ("accept", "reject"):
+        return
+    head = (f"{source} does not conform: verdict {report.get('verdict')}, "
+            f"{len(failing)} failing violation(s)")
+    if allowed:
+        head += f" (allowed: {', '.join(sorted(allowed))})"
+    lines = [head]
+    if report.get("reason"):
+        lines.append(f"  {report['reason']}")
+    for n in report.get("limits", []):
+        lines.append(f"  #{n['index']} limit {n['kind']}: {n['message']}")
+    by_rule: dict[str, list[Mapping[str, Any]]] = {}
+    for v in failing:
+        by_rule.setdefault(v["rule"], []).append(v)
+    for rule_id, vs in by_rule.items():
+        at = ", ".join(f"#{v['index']}" for v in vs)
+        first = vs[0]
+        lines.append(f"  {rule_id} ({first['severity']}, {first.get('obligation', '?')}) at {at}")
+        lines.append(f"      rule: {_statement(rule_id)}")
+        if first.get("doc"):
+            lines.append(f"      see:  agui-conform explain {rule_id} ({first['doc']})")
+    lines += ["", heading, text()]
+    raise AssertionError("\n".join(lines))
 
 
 def assert_conforms(
     events_or_path: EventsOrPath,
     allow: Iterable[str] = (),
     strict: bool = False,
+    *,
+    rules: Optional[Mapping[str, str]] = None,
     **options: Any,
-) -> dict:
-    """Asserts that a stream conforms, for pytest.
+) -> Report:
+    """Asserts that a stream (a path or an iterable of events) conforms,
+    for pytest.
 
     Fails (``AssertionError``) when a violation of error severity remains
     once the rules in ``allow`` are set aside, or, with ``strict=True``, a
     warning; also when the checker could not reach a verdict. The message
-    lists every remaining violation with its event index. Returns the report.
+    lists every failing violation by rule with its event indexes and the
+    rule's statement, then ``agui-conform check``'s readable report of the
+    stream. An unknown rule id in ``allow`` is a ``ValueError``. Returns
+    the report.
     """
-    allowed = set(allow)
-    unknown = sorted(allowed - rule_ids())
-    if unknown:
-        raise ValueError(f"unknown rule id(s) in allow: {', '.join(unknown)} (see `agui-conform rules`)")
-    report = check(events_or_path, **options)
-    remaining = [v for v in report.get("violations", []) if v["rule"] not in allowed]
-    failing_severities = {"error", "warning"} if strict else {"error"}
-    failing = [v for v in remaining if v["severity"] in failing_severities]
-    if failing or report["verdict"] not in ("accept", "reject"):
-        lines = [
-            f"stream does not conform: verdict {report['verdict']}, "
-            f"{len(failing)} failing violation(s)"
-            + (f" (allowed: {', '.join(sorted(allowed))})" if allowed else "")
-        ]
-        lines += [_describe(v) for v in remaining]
-        rules = list(dict.fromkeys(v["rule"] for v in failing))
-        if rules:
-            lines.append("explain: " + "; ".join(f"agui-conform explain {r}" for r in rules))
-        raise AssertionError("\n".join(lines))
+    __tracebackhide__ = True
+    allowed = _allowed(allow)
+    source, stdin = _stdin_of(events_or_path)
+    opts = {"rules": rules, **options}
+    report = _check(source, stdin, opts)
+    name = "the stream" if stdin is not None else source
+    _judge(report, allowed, strict, name, lambda: _text_report(source, stdin, opts))
     return report
+
+
+def assert_endpoint_conforms(url: str, allow: Iterable[str] = (), strict: bool = False, **kwargs: Any) -> Report:
+    """``check_url`` (same keywords: ``message``, ``input``, ``state``,
+    ``tools``, ``forwarded_props``, ``headers``, ``timeout``, ``rules``, …)
+    with the failure of ``assert_conforms``: fails (``AssertionError``)
+    listing every failing violation, the ``transport.*`` rules included, by
+    rule with its indexes and statement, then what the checker printed as
+    the stream arrived. Returns the report; raises ``ConformError`` when the
+    endpoint could not be checked at all."""
+    __tracebackhide__ = True
+    allowed = _allowed(allow)
+    report, stderr = _check_url(url, **kwargs)
+    _judge(report, allowed, strict, url, lambda: stderr.rstrip("\n"),
+           "agui-conform check --url printed as the stream arrived:")
+    return report
+
+
+def assert_producer_passes(url: str, suite: PathLike = "producer", strict: bool = False, **kwargs: Any) -> Report:
+    """``run_producer`` as an assertion: fails (``AssertionError``) when a
+    scenario scored FAIL or ERRORED (with ``strict=True``, WARN too) or the
+    run was incomplete, listing each such scenario with why and its
+    violations (rule, index, statement). Keywords are ``run_producer``'s.
+    Returns its result."""
+    __tracebackhide__ = True
+    result = run_producer(url, suite, **kwargs)
+    bad = {"FAIL", "ERRORED", "WARN"} if strict else {"FAIL", "ERRORED"}
+    failing = [s for s in result["scenarios"] if s["score"] in bad]
+    footer = result["footer"] or {}
+    if not failing and footer.get("status") == "passed":
+        return result
+    scores = (result["summary"] or {}).get("scores", footer.get("totals", {}))
+    lines = [f"{url} fails the producer suite `{os.fspath(suite)}` "
+             f"({footer.get('status', 'no footer')}): "
+             + ", ".join(f"{n} {k}" for k, n in scores.items() if n)]
+    if footer.get("incomplete"):
+        lines.append(f"  incomplete: {footer['incomplete']}")
+    for s in failing:
+        why = s.get("failure") or s.get("refused") or ""
+        lines.append(f"  {s['score']:<8}{s['id']}  {s['events']} events" + (f": {why}" if why else ""))
+        for v in s.get("violations", []):
+            lines.append(f"      #{v['index']:<5} {v['severity']:<7} {v['rule']}: {v['message']}")
+            lines.append(f"             rule: {_statement(v['rule'])}")
+    raise AssertionError("\n".join(lines))
