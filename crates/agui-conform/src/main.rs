@@ -15,7 +15,17 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod batch;
+mod case_input;
 mod cmd;
+mod config;
+mod input_format;
+mod no_events;
+mod producer;
+mod producer_record;
+mod render;
+mod signals;
+mod stdout;
 
 /// Conformance suite and fuzzing harness for AG-UI event streams with
 /// subagent attribution.

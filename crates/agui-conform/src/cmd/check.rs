@@ -2,16 +2,16 @@
 //!
 //! The input is read with [`agui_model::check::check_reader`] (JSON Lines or
 //! one JSON array, streamed) under the checker's limits, or as a saved SSE
-//! body ([`super::input_format`]). Every finding is
+//! body ([`crate::input_format`]). Every finding is
 //! written the moment it is found — memory never grows with the number of
 //! violations, and from a pipe or a terminal each violation reaches stdout
 //! as soon as its line has been read. Exit status: 0 accept, 1 reject,
 //! 2 usage or I/O error, 3 inconclusive (a checker limit was hit before any
-//! error, or the input holds no events: [`super::no_events`]).
+//! error, or the input holds no events: [`crate::no_events`]).
 
-use super::case_input::{self, Sniffed};
-use super::input_format::{self, InputFormat};
-use super::sarif::Collected;
+use crate::case_input::{self, Sniffed};
+use crate::input_format::{self, InputFormat};
+use crate::render::sarif::Collected;
 use agui_live::RunLog;
 use agui_model::check::Reading;
 use agui_model::limits::{self, Limits};
@@ -117,10 +117,10 @@ pub struct Args {
     /// Rule configuration (`--rule`, `--fail-on`, `--max-warnings`,
     /// agui-conform.toml).
     #[command(flatten)]
-    pub rule_config: super::config::RuleArgs,
+    pub rule_config: crate::config::RuleArgs,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
-    pub live: super::producer::LiveArgs,
+    pub live: crate::producer::LiveArgs,
 }
 
 /// Output form of `check`.
@@ -172,12 +172,12 @@ impl Args {
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
-    args.rule_config.policy = super::config::resolve(&args.rule_config)?;
+    args.rule_config.policy = crate::config::resolve(&args.rule_config)?;
     let limits = args.limits();
     if args.live.url.is_some() {
         // Before any thread starts: a signal then stops the exchange and
         // the report of what was received is printed.
-        super::signals::install();
+        crate::signals::install();
     }
     // serde_json's `Value` recurses when it is cloned, printed or dropped:
     // a stack sized for the nesting limit makes every depth safe.
@@ -194,13 +194,13 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 
 fn run_here(args: Args) -> anyhow::Result<u8> {
     if let Some(url) = &args.live.url {
-        return super::producer::check_url(url, &args, wants_projection(&args));
+        return crate::producer::check_url(url, &args, wants_projection(&args));
     }
     if let Some(flag) = args.live.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --url");
     }
-    if let Some(files) = super::check_many::inputs(&args)? {
-        return super::check_many::run(&args, &files);
+    if let Some(files) = crate::batch::inputs(&args)? {
+        return crate::batch::run(&args, &files);
     }
     let (input, live) = open_input(&args.input)?;
     let name = label(&args.input);
@@ -215,30 +215,30 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         }
         Sniffed::Lines(cases) => {
             eprintln!("{}", case_input::Lines::note(&name));
-            return super::check_many::run_cases(&args, &name, cases);
+            return crate::batch::run_cases(&args, &name, cases);
         }
     };
     if wants_projection(&args) {
-        super::pipe::widen_stdout();
+        crate::stdout::widen_stdout();
     }
     let out = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let copy = super::pipe::copy_to_stdout;
+    let copy = crate::stdout::copy_to_stdout;
     let Some(checked) = check_one(&args, args.parse_ahead, input, live, size, &name, out, copy)?
     else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };
-    if super::no_events::holds_none(&checked.report) {
+    if crate::no_events::holds_none(&checked.report) {
         eprintln!(
             "agui-conform: {name}: {} (inconclusive, exit status {EXIT_INCONCLUSIVE})",
-            super::no_events::MESSAGE
+            crate::no_events::MESSAGE
         );
     }
     Ok(args.rule_config.policy.exit_status(&checked.report))
 }
 
 /// Whether the output carries the projection.
-pub(super) fn wants_projection(args: &Args) -> bool {
+pub(crate) fn wants_projection(args: &Args) -> bool {
     match args.format {
         Format::Text => args.projection,
         Format::Json => !args.no_projection,
@@ -247,7 +247,7 @@ pub(super) fn wants_projection(args: &Args) -> bool {
 }
 
 /// The size of a regular file (none for stdin, pipes and the like).
-pub(super) fn file_size(input: &Path) -> Option<u64> {
+pub(crate) fn file_size(input: &Path) -> Option<u64> {
     if input.as_os_str() == "-" {
         return None;
     }
@@ -280,7 +280,7 @@ fn reading(ahead: ParseAhead, live: bool, size: Option<u64>) -> Reading {
 }
 
 /// What checking one input gave.
-pub(super) struct Checked {
+pub(crate) struct Checked {
     pub report: Report,
 }
 
@@ -289,7 +289,7 @@ pub(super) struct Checked {
 /// `size` is the size of a regular file (none for a pipe or a case's
 /// stream). `None` when `out` closed.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn check_one<W: Write + 'static>(
+pub(crate) fn check_one<W: Write + 'static>(
     args: &Args,
     ahead: ParseAhead,
     mut input: Box<dyn BufRead + Send>,
@@ -307,7 +307,7 @@ pub(super) fn check_one<W: Write + 'static>(
     let page = args
         .html
         .as_ref()
-        .map(|_| super::html::page(args.html_max_bytes));
+        .map(|_| crate::render::html::page(args.html_max_bytes));
     let input = match &page {
         Some(p) => Input(input, Reading::OneThread, Some(Rc::clone(p))),
         None => Input(input, reading(ahead, live, size), None),
@@ -322,7 +322,7 @@ pub(super) fn check_one<W: Write + 'static>(
             // from a pipe, nor from a case's stream, whose lines are not
             // the file's).
             let lines_from = size.map(|_| args.input.as_path());
-            super::sarif::check_file(input, format, args, lines_from, name, out, f, page.as_ref())
+            crate::render::sarif::check_file(input, format, args, lines_from, name, out, f, page.as_ref())
         }
         (Format::Json | Format::Sarif, _, input) => {
             check_json(input, format, args, live, (out, copy), found.clone())
@@ -332,19 +332,19 @@ pub(super) fn check_one<W: Write + 'static>(
     .with_context(|| format!("reading {name}"))?;
     if let (Some(path), Some(page), Some(f)) = (&args.html, page, &found) {
         let verdict = report.as_ref().map(|(r, _)| r.verdict());
-        super::html::write(path, page, &f.borrow().violations, verdict, name)?;
+        crate::render::html::write(path, page, &f.borrow().violations, verdict, name)?;
     }
     let Some((report, runs)) = report else {
         return Ok(None);
     };
     if let (Some(path), Some(f)) = (&args.junit, &found) {
-        super::junit::write(path, name, &report, &runs, &f.borrow(), started.elapsed())?;
+        crate::render::junit::write(path, name, &report, &runs, &f.borrow(), started.elapsed())?;
     }
     Ok(Some(Checked { report }))
 }
 
 /// The input of one check, how it may be read, and the page it draws.
-struct Input(Box<dyn BufRead + Send>, Reading, Option<super::html::Page>);
+struct Input(Box<dyn BufRead + Send>, Reading, Option<crate::render::html::Page>);
 
 impl Input {
     fn check(
@@ -358,7 +358,7 @@ impl Input {
 }
 
 /// `check`'s exit status for a report: 0 accept, 1 reject, 3 inconclusive.
-pub(super) fn exit_status(report: &Report) -> u8 {
+pub(crate) fn exit_status(report: &Report) -> u8 {
     match report.verdict() {
         Verdict::Accept => 0,
         Verdict::Reject => 1,
@@ -447,10 +447,10 @@ fn check_json<W: Write + 'static>(
     let Some(stream) = stream.borrow_mut().take() else {
         return Ok(Some((report, runs)));
     };
-    let reason = serde_json::Value::from(super::no_events::MESSAGE);
+    let reason = serde_json::Value::from(crate::no_events::MESSAGE);
     let runs_json = runs.to_json();
     let mut extra: Vec<(&str, &serde_json::Value)> = vec![("runs", &runs_json)];
-    if super::no_events::holds_none(&report) {
+    if crate::no_events::holds_none(&report) {
         extra.push(("reason", &reason));
     }
     let written = stream
@@ -499,7 +499,7 @@ fn check_text(
 
 /// Opens the input source, and says whether it is live (a pipe or a
 /// terminal, whose findings are flushed one by one).
-pub(super) fn open_input(input: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, bool)> {
+pub(crate) fn open_input(input: &Path) -> anyhow::Result<(Box<dyn BufRead + Send>, bool)> {
     if input.as_os_str() == "-" {
         let live = io::stdin().is_terminal() || is_pipe(Path::new("/dev/stdin"));
         // `Stdin` (not its lock) can move to a reader thread.
@@ -523,7 +523,7 @@ fn is_pipe(path: &Path) -> bool {
 }
 
 /// The name the report gives the input.
-pub(super) fn label(input: &Path) -> String {
+pub(crate) fn label(input: &Path) -> String {
     if input.as_os_str() == "-" {
         "<stdin>".to_string()
     } else {
@@ -533,7 +533,7 @@ pub(super) fn label(input: &Path) -> String {
 
 /// The machine form of `report` (with how each run ended) and a newline,
 /// buffered (`check --url`).
-pub(super) fn write_json_line(out: impl Write, report: &Report, runs: &RunLog) -> io::Result<()> {
+pub(crate) fn write_json_line(out: impl Write, report: &Report, runs: &RunLog) -> io::Result<()> {
     let w = io::BufWriter::with_capacity(1 << 16, out);
     let mut stream = JsonStream::new(w, None);
     for v in &report.violations {
@@ -558,7 +558,7 @@ pub(super) fn write_json_line(out: impl Write, report: &Report, runs: &RunLog) -
 
 /// ANSI colours, used only when stdout is a terminal and `NO_COLOR` is unset.
 #[derive(Clone, Copy)]
-pub(super) struct Colour(bool);
+pub(crate) struct Colour(bool);
 
 impl Colour {
     fn paint(self, code: &str, text: &str) -> String {
@@ -570,7 +570,7 @@ impl Colour {
     }
 }
 
-pub(super) fn colour() -> Colour {
+pub(crate) fn colour() -> Colour {
     Colour(io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
 }
 
@@ -578,7 +578,7 @@ pub(super) fn colour() -> Colour {
 /// or limit notice (up to a cap), then a summary line, a hint, and the
 /// projection when asked for. The first write error is kept; nothing is
 /// written after it.
-pub(super) struct TextStream<W: Write> {
+pub(crate) struct TextStream<W: Write> {
     out: W,
     cap: Option<usize>,
     printed: usize,
@@ -591,7 +591,7 @@ pub(super) struct TextStream<W: Write> {
 }
 
 impl<W: Write> TextStream<W> {
-    pub(super) fn new(out: W, cap: Option<usize>, colour: Colour, live: bool) -> Self {
+    pub(crate) fn new(out: W, cap: Option<usize>, colour: Colour, live: bool) -> Self {
         TextStream {
             out,
             cap,
@@ -612,7 +612,7 @@ impl<W: Write> TextStream<W> {
         }
     }
 
-    pub(super) fn finding(&mut self, f: Finding<'_>) {
+    pub(crate) fn finding(&mut self, f: Finding<'_>) {
         if self.error.is_some() {
             return;
         }
@@ -636,7 +636,7 @@ impl<W: Write> TextStream<W> {
     }
 
     /// The summary, how each run ended, the hint and the projection.
-    pub(super) fn finish(&mut self, name: &str, report: &Report, runs: &RunLog) -> io::Result<()> {
+    pub(crate) fn finish(&mut self, name: &str, report: &Report, runs: &RunLog) -> io::Result<()> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -715,8 +715,8 @@ fn summary(out: &mut impl Write, name: &str, report: &Report, c: Colour) -> io::
     } else {
         String::new()
     };
-    if super::no_events::holds_none(report) {
-        writeln!(out, "{name}: {painted} — {}", super::no_events::MESSAGE)
+    if crate::no_events::holds_none(report) {
+        writeln!(out, "{name}: {painted} — {}", crate::no_events::MESSAGE)
     } else if counts.violations() == 0 {
         writeln!(out, "{name}: {painted} — no violations in {events}{limits}")
     } else {
@@ -731,7 +731,7 @@ fn summary(out: &mut impl Write, name: &str, report: &Report, c: Colour) -> io::
 }
 
 /// The whole readable report of a finished check (`check --url`).
-pub(super) fn write_text(
+pub(crate) fn write_text(
     out: &mut impl Write,
     name: &str,
     report: &Report,

@@ -1,6 +1,8 @@
 //! `agui-conform rules` and `agui-conform explain`: the rule catalogue of
 //! `agui_model::CATALOGUE`, for people and for machines.
 
+mod markdown;
+
 use agui_model::{CATALOGUE, Rule};
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -39,7 +41,7 @@ pub fn run_rules(args: RulesArgs) -> anyhow::Result<u8> {
             writeln!(out, "{}", Value::Array(all).to_pretty())
         }
         Format::Text => write_table(out),
-        Format::Markdown => out.write_all(super::rules_md::document().as_bytes()),
+        Format::Markdown => out.write_all(markdown::document().as_bytes()),
     })?;
     Ok(0)
 }
@@ -84,8 +86,8 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<u8> {
         Format::Markdown => write!(
             out,
             "{}{}",
-            super::rules_md::HEADER,
-            super::rules_md::row(rule)
+            markdown::HEADER,
+            markdown::row(rule)
         ),
     })?;
     Ok(0)

@@ -95,7 +95,7 @@ pub struct Args {
     pub jobs: usize,
     /// A live producer instead of an implementation (`--producer URL`).
     #[command(flatten)]
-    pub producer: super::producer::ProducerArgs,
+    pub producer: crate::producer::ProducerArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -106,8 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         // Before any thread starts: a signal then kills a `--peer`
         // implementation and what it started, stops the scenario running,
         // and the reports of what ran are written.
-        super::signals::install();
-        return super::producer::run_suite(url, &args);
+        crate::signals::install();
+        return crate::producer::run_suite(url, &args);
     }
     if let Some(flag) = args.producer.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --producer");

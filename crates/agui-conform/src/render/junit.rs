@@ -5,7 +5,7 @@
 //! every violation kept) makes it an error; otherwise it passes, with any
 //! warnings in its output. How each run ended is in the output too.
 
-use super::sarif::Collected;
+use crate::render::sarif::Collected;
 use agui_live::RunLog;
 use agui_model::{Report, Verdict, Violation};
 use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
@@ -22,11 +22,11 @@ pub fn render(
     elapsed: Duration,
 ) -> anyhow::Result<String> {
     let c = report.counts;
-    let summary = if super::no_events::holds_none(report) {
+    let summary = if crate::no_events::holds_none(report) {
         format!(
             "{}: {}",
             report.verdict().as_str(),
-            super::no_events::MESSAGE
+            crate::no_events::MESSAGE
         )
     } else {
         format!(

@@ -65,7 +65,7 @@ impl Policy {
     /// The exit status of a report: 1 reject (or warnings past what
     /// `--fail-on`/`--max-warnings` allow), 3 inconclusive, else 0.
     pub fn exit_status(&self, report: &Report) -> u8 {
-        let base = super::check::exit_status(report);
+        let base = crate::cmd::check::exit_status(report);
         let warnings = report.counts.warnings;
         let too_many = match (self.fail_on, self.max_warnings) {
             (FailOn::Warning, _) => warnings > 0,

@@ -15,8 +15,8 @@
 //! Lines of cases on one input (`gen | check -`) are checked the same way
 //! as many files, one case after the other ([`run_cases`]).
 
-use super::case_input::{self, Sniffed};
-use super::check::{self, Args, Format};
+use crate::case_input::{self, Sniffed};
+use crate::cmd::check::{self, Args, Format};
 use agui_model::{Verdict, copy_in};
 use anyhow::Context;
 use serde_json::json;
@@ -131,8 +131,8 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
     let cancel = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, Done)>();
     let stack = args.limits().stack_bytes();
-    if super::check::wants_projection(args) {
-        super::pipe::widen_stdout();
+    if crate::cmd::check::wants_projection(args) {
+        crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
     let mut summary = Summary::default();
@@ -213,8 +213,8 @@ pub fn run_cases(args: &Args, name: &str, cases: case_input::Lines) -> anyhow::R
             anyhow::bail!("{flag} takes one input; {name} holds several corpus cases");
         }
     }
-    if super::check::wants_projection(args) {
-        super::pipe::widen_stdout();
+    if crate::cmd::check::wants_projection(args) {
+        crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
     let mut summary = Summary::default();
@@ -329,7 +329,7 @@ fn print(
     match &done.outcome {
         Ok((verdict, exit, events, violations)) => {
             if *events == 0 && *verdict == Verdict::Inconclusive {
-                eprintln!("agui-conform: {name}: {}", super::no_events::MESSAGE);
+                eprintln!("agui-conform: {name}: {}", crate::no_events::MESSAGE);
             }
             summary.add(*verdict, *exit, *events, *violations);
             summary.cases += usize::from(done.case);

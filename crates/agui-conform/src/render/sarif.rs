@@ -4,8 +4,8 @@
 //! a recorded stream, or at the URL and event index of a live one. Limit
 //! notices are tool execution notifications: they say what went unjudged.
 
-use super::check::Args;
-use super::input_format::InputFormat;
+use crate::cmd::check::Args;
+use crate::input_format::InputFormat;
 use agui_live::RunLog;
 use agui_model::check::Reading;
 use agui_model::rules::{RuleId, Severity};
@@ -221,7 +221,7 @@ pub fn check_file(
     name: &str,
     out: impl Write,
     found: &Rc<RefCell<Collected>>,
-    page: Option<&super::html::Page>,
+    page: Option<&crate::render::html::Page>,
 ) -> io::Result<Option<(Report, RunLog)>> {
     let tee = Rc::clone(found);
     let checker = Checker::without_projection()
@@ -239,7 +239,7 @@ pub fn check_file(
                 |_, line, seen| {
                     lines.push(line);
                     if let Some(p) = page {
-                        p.borrow_mut().push(&super::html::seen_value(seen));
+                        p.borrow_mut().push(&crate::render::html::seen_value(seen));
                     }
                 },
                 &mut runs,
@@ -247,7 +247,7 @@ pub fn check_file(
             (report, runs)
         }
         InputFormat::Jsonl | InputFormat::Json => {
-            let found = super::input_format::check(
+            let found = crate::input_format::check(
                 input,
                 format,
                 checker,
@@ -266,7 +266,7 @@ pub fn check_file(
         }
     };
     let mut report = report;
-    let empty = super::no_events::mark(&mut report);
+    let empty = crate::no_events::mark(&mut report);
     let found = found.borrow();
     let source = Source::File {
         uri: name,
@@ -292,7 +292,7 @@ fn no_events(log: &mut Value, uri: &str) {
     if let Some(n) = invocation["toolExecutionNotifications"].as_array_mut() {
         n.push(json!({
             "level": "warning",
-            "message": {"text": super::no_events::MESSAGE},
+            "message": {"text": crate::no_events::MESSAGE},
             "descriptor": {"id": "input.no-events"},
             "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri}}}],
         }));

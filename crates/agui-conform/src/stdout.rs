@@ -16,7 +16,7 @@ const PIPE_BYTES: libc::c_int = 1 << 20;
 /// Asks for a pipe of [`PIPE_BYTES`] when stdout is a pipe. Best effort:
 /// a refusal (another user's limits, not a pipe) leaves it as it is.
 #[cfg(target_os = "linux")]
-pub(super) fn widen_stdout() {
+pub(crate) fn widen_stdout() {
     use std::os::fd::AsRawFd;
     let fd = std::io::stdout().as_raw_fd();
     // SAFETY: `fstat` and `fcntl(F_SETPIPE_SZ)` only read and change the
@@ -32,10 +32,10 @@ pub(super) fn widen_stdout() {
 
 /// Elsewhere pipes keep their size.
 #[cfg(not(target_os = "linux"))]
-pub(super) fn widen_stdout() {}
+pub(crate) fn widen_stdout() {}
 
 /// The report's writer when it is stdout.
-pub(super) type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
+pub(crate) type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
 
 /// Copies the spilled runs' file into stdout. Into a pipe, the kernel
 /// moves the file's pages (`splice`): no copy through this process, which
@@ -44,7 +44,7 @@ pub(super) type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
 /// unnamed temporary file nobody else writes). Anywhere else, or when
 /// `splice` is refused before anything moved, `io::copy`.
 #[cfg(target_os = "linux")]
-pub(super) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
+pub(crate) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::fd::AsRawFd;
     out.flush()?;
@@ -87,6 +87,6 @@ pub(super) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io
 
 /// Elsewhere: `io::copy`.
 #[cfg(not(target_os = "linux"))]
-pub(super) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
+pub(crate) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
     agui_model::copy_in(f, out)
 }

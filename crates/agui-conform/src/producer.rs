@@ -2,8 +2,8 @@
 //! stream) and `run --producer` (the producer suite). The work is done by
 //! `agui-live`; this module turns flags into its options and prints.
 
-use super::check;
-use super::sarif;
+use crate::cmd::check;
+use crate::render::sarif;
 use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, LiveError, Options, Progress, client, input};
@@ -128,7 +128,7 @@ pub struct ProducerArgs {
     pub peer: Option<String>,
     /// With --producer: rule configuration, as for `check`.
     #[command(flatten)]
-    pub rule_config: super::config::RuleArgs,
+    pub rule_config: crate::config::RuleArgs,
 }
 
 fn seconds(flag: &str, s: f64) -> anyhow::Result<Duration> {
@@ -173,7 +173,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         projection,
         run_end_grace: seconds("--run-end-grace", live.run_end_grace)?,
         levels: args.rule_config.policy.levels.clone(),
-        stop: super::signals::install(),
+        stop: crate::signals::install(),
         ..Options::default()
     };
     // `--html` draws the events as the checker sees them (as `--save`
@@ -181,7 +181,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     let page = args
         .html
         .as_ref()
-        .map(|_| super::html::page(args.html_max_bytes));
+        .map(|_| crate::render::html::page(args.html_max_bytes));
     let mut capture = match &live.save {
         Some(p) => Some(CaptureWriter::new(std::io::BufWriter::new(
             std::fs::File::create(p)
@@ -191,7 +191,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     };
     let mut on = |p: Progress<'_>| {
         if let (Progress::Event(seen), Some(page)) = (&p, &page) {
-            page.borrow_mut().push(&super::html::seen_value(seen));
+            page.borrow_mut().push(&crate::render::html::seen_value(seen));
             return;
         }
         let mut err = std::io::stderr().lock();
@@ -230,7 +230,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     }
     let report = &run.report;
     let runs = &run.runs;
-    super::rules::to_stdout(|out| match args.format {
+    crate::cmd::rules::to_stdout(|out| match args.format {
         check::Format::Json => check::write_json_line(out, report, runs),
         check::Format::Text => check::write_text(out, url, report, runs, args.all, check::colour()),
         check::Format::Sarif => sarif::write(
@@ -245,13 +245,13 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     })?;
     if let Some(path) = &args.junit {
         let found = sarif::Collected::of(report);
-        super::junit::write(path, url, report, runs, &found, started.elapsed())?;
+        crate::render::junit::write(path, url, report, runs, &found, started.elapsed())?;
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
     if let (Some(path), Some(page)) = (&args.html, page) {
-        super::html::write(path, page, &report.violations, Some(report.verdict()), url)?;
+        crate::render::html::write(path, page, &report.violations, Some(report.verdict()), url)?;
     }
     if let Some(f) = &run.failure {
         eprintln!(
@@ -272,7 +272,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
 /// failed for SARIF — and as an erroring test case for `--junit`. Exit 2.
 fn cant_check(url: &str, args: &check::Args, why: &str) -> anyhow::Result<u8> {
     eprintln!("agui-conform: error: {url}: {why}");
-    super::rules::to_stdout(|out| match args.format {
+    crate::cmd::rules::to_stdout(|out| match args.format {
         check::Format::Json => {
             writeln!(out, "{}", serde_json::json!({"url": url, "error": why}))
         }
@@ -280,7 +280,7 @@ fn cant_check(url: &str, args: &check::Args, why: &str) -> anyhow::Result<u8> {
         check::Format::Text => Ok(()),
     })?;
     if let Some(path) = &args.junit {
-        super::junit::write_error(path, url, why)?;
+        crate::render::junit::write_error(path, url, why)?;
     }
     Ok(2)
 }
@@ -300,7 +300,7 @@ fn base_input(path: &std::path::Path) -> anyhow::Result<serde_json::Value> {
 /// summary, under the rule configuration. Exit 0 when no input FAILed or
 /// ERRORED (and the warnings are within `--fail-on`/`--max-warnings`), 1
 /// otherwise.
-pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
+pub fn run_suite(url: &str, args: &crate::cmd::run::Args) -> anyhow::Result<u8> {
     let p = &args.producer;
     let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
     let mut inputs = suite::load(&dir)?;
@@ -325,7 +325,7 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     if let Some(s) = p.idle_timeout {
         limits.idle = seconds("--idle-timeout", s)?;
     }
-    let policy = super::config::resolve(&p.rule_config)?;
+    let policy = crate::config::resolve(&p.rule_config)?;
     let flags = p.input_flags.flags()?;
     let base = match (&p.base_input, p.input_flags.any().is_some()) {
         (None, false) => None,
@@ -343,14 +343,14 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         headers: headers(&p.headers)?,
         levels: policy.levels.clone(),
         run_end_grace: seconds("--run-end-grace", p.run_end_grace)?,
-        stop: super::signals::install(),
+        stop: crate::signals::install(),
         ..Options::default()
     };
     let name = dir
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let json = args.format == super::run::Format::Json;
+    let json = args.format == crate::cmd::run::Format::Json;
     let setup = suite::Setup {
         base: base.as_ref(),
         captures: p.captures.as_deref(),
@@ -358,19 +358,19 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     let started = std::time::Instant::now();
     let results = suite::run(url, &inputs, &opts, setup, &mut |r| {
         if json {
-            let _ = super::rules::to_stdout(|out| writeln!(out, "{}", suite::json_line(r)));
+            let _ = crate::cmd::rules::to_stdout(|out| writeln!(out, "{}", suite::json_line(r)));
         } else if !args.no_progress {
             eprintln!("{} {}", r.score.as_str(), r.id);
         }
     });
     if let Some(path) = &args.junit {
-        let xml = super::junit::render_suite(&name, url, &results)?;
+        let xml = crate::render::junit::render_suite(&name, url, &results)?;
         std::fs::write(path, xml)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
     }
     // A signal: the scenarios that ran are reported, and the run says it
     // is incomplete.
-    let interrupted = super::signals::received().map(|sig| {
+    let interrupted = crate::signals::received().map(|sig| {
         (
             sig,
             format!(
@@ -381,7 +381,7 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
             ),
         )
     });
-    super::rules::to_stdout(|out| {
+    crate::cmd::rules::to_stdout(|out| {
         if json {
             let mut summary = suite::summary_line(&name, url, &results);
             if let Some((_, why)) = &interrupted {
@@ -401,7 +401,7 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         .map(|r| r.count(agui_model::Severity::Warning))
         .sum();
     let too_many = match (policy.fail_on, policy.max_warnings) {
-        (super::config::FailOn::Warning, _) => warnings > 0,
+        (crate::config::FailOn::Warning, _) => warnings > 0,
         (_, Some(n)) => warnings > n,
         _ => false,
     };
@@ -418,7 +418,7 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
         )?;
         // A signal while the `--peer` judged the streams (it was killed):
         // the run was stopped all the same.
-        if let (None, Some(sig)) = (&interrupted, super::signals::received()) {
+        if let (None, Some(sig)) = (&interrupted, crate::signals::received()) {
             return Ok(u8::try_from(128 + sig).unwrap_or(u8::MAX));
         }
     }
@@ -431,14 +431,14 @@ fn write_record(
     path: &std::path::Path,
     url: &str,
     suite_name: &str,
-    args: &super::run::Args,
+    args: &crate::cmd::run::Args,
     inputs: &[suite::SuiteInput],
     results: &[suite::InputResult],
     status: u8,
     incomplete: Option<&str>,
     started: std::time::Instant,
 ) -> anyhow::Result<()> {
-    use super::producer_record as pr;
+    use crate::producer_record as pr;
     let p = &args.producer;
     let about = pr::About {
         url,

@@ -2,7 +2,7 @@
 //! tells apart by itself) or a saved SSE body (`curl -N` output), detected
 //! from the input's first line unless forced.
 
-use super::html::{self, Page};
+use crate::render::html::{self, Page};
 use agui_live::RunLog;
 use agui_model::check::{Reading, feed, push_item};
 use agui_model::stream::{self, Item};
@@ -54,7 +54,7 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
 /// numbers it, and every JSON item takes the `Value` path (one thread).
 ///
 /// A report that holds no events is marked inconclusive
-/// ([`super::no_events`]).
+/// ([`crate::no_events`]).
 pub fn check(
     input: impl BufRead + Send,
     format: InputFormat,
@@ -102,6 +102,6 @@ pub fn check(
         }
     };
     let mut report = report;
-    super::no_events::mark(&mut report);
+    crate::no_events::mark(&mut report);
     Ok((report, runs))
 }

@@ -7,7 +7,7 @@
 use agui_model::{CATALOGUE, Rule};
 
 /// The hand-written prose around the tables.
-const PROSE: &str = include_str!("rules.md");
+const PROSE: &str = include_str!("../rules.md");
 
 /// How to regenerate `docs/rules.md` (also said by its staleness test).
 pub const REGENERATE: &str = "cargo run -p agui-conform -- rules --format markdown > docs/rules.md";
