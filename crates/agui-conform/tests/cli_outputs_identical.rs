@@ -19,6 +19,7 @@
 
 mod common;
 
+use common::Dir;
 use common::server::{Reply, Server, sse_body};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -36,33 +37,37 @@ fn golden_dir() -> PathBuf {
 
 /// A scratch folder holding a copy of the inputs as `in/`, the working
 /// directory of every invocation (so the outputs name `in/…`).
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_outputs_identical")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("in")).unwrap();
-    std::fs::create_dir_all(dir.join("out")).unwrap();
+fn scratch(name: &str) -> Dir {
+    let dir = Dir::new(&format!("identical-{name}"));
+    std::fs::create_dir_all(dir.path("out")).unwrap();
     for e in std::fs::read_dir(golden_dir().join("inputs")).unwrap() {
         let p = e.unwrap().path();
-        std::fs::copy(&p, dir.join("in").join(p.file_name().unwrap())).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        dir.file(
+            &format!("in/{}", p.file_name().unwrap().to_string_lossy()),
+            &text,
+        );
     }
     dir
 }
 
-/// Replaces what follows each `prefix` while it is made of `chars` with
-/// `<mask>`.
-fn mask_after(text: &str, prefix: &str, chars: impl Fn(char) -> bool, mask: &str) -> String {
+/// Each run of `chars` right after `prefix` replaced by what `mask` says
+/// of it (given the run and the text after it; `None` keeps it).
+fn mask(
+    text: &str,
+    prefix: &str,
+    chars: impl Fn(char) -> bool,
+    mask: impl Fn(&str, &str) -> Option<&'static str>,
+) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(prefix) {
         let (head, tail) = rest.split_at(at + prefix.len());
         out.push_str(head);
         let end = tail.find(|c: char| !chars(c)).unwrap_or(tail.len());
-        if end > 0 {
-            out.push_str(mask);
-        }
-        rest = &tail[end..];
+        let (run, after) = tail.split_at(end);
+        out.push_str(mask(run, after).unwrap_or(run));
+        rest = after;
     }
     out.push_str(rest);
     out
@@ -75,6 +80,7 @@ fn normalise(text: &str, dir: &Path) -> String {
     t = t.replace(env!("CARGO_PKG_VERSION"), "<VERSION>");
     let number = |c: char| c.is_ascii_digit() || c == '.';
     let stamp = |c: char| c.is_ascii_alphanumeric() || "-:.+".contains(c);
+    let some = |m: &'static str| move |run: &str, _: &str| (!run.is_empty()).then_some(m);
     for prefix in [
         "time=\"",
         "\"elapsed_ms\":",
@@ -87,64 +93,27 @@ fn normalise(text: &str, dir: &Path) -> String {
         "\"cases_per_s\":",
         "127.0.0.1:",
     ] {
-        t = mask_after(&t, prefix, number, "<N>");
+        t = mask(&t, prefix, number, some("<N>"));
     }
     // The fresh ids of a request (`run-18ee7a4a3bc4e943-5156-1`).
     let fresh = |c: char| c.is_ascii_hexdigit() || c == '-';
+    let long = |run: &str, _: &str| (run.len() >= 16).then_some("<ID>");
     for prefix in ["run-", "thread-", "msg-"] {
-        t = mask_fresh(&t, prefix, fresh);
+        t = mask(&t, prefix, fresh, long);
     }
     for prefix in ["timestamp=\"", "\"date\":\"", "\"date\": \""] {
-        t = mask_after(&t, prefix, stamp, "<DATE>");
+        t = mask(&t, prefix, stamp, some("<DATE>"));
     }
-    // `… in 0.27 s (1611 cases/s)`, `in 12 ms`.
+    // `… in 0.27 s (1611 cases/s)`, `in 12 ms`: a number before a unit.
+    let timed = |run: &str, after: &str| {
+        let units = [" s)", " s ", " s\n", " ms", " cases/s", "s)", "ms)", " s,"];
+        let unit = units.iter().any(|u| after.starts_with(u)) || after == " s";
+        (!run.is_empty() && unit).then_some("<T>")
+    };
     for prefix in [" in ", "(", " · "] {
-        t = mask_durations(&t, prefix);
+        t = mask(&t, prefix, number, timed);
     }
     t
-}
-
-/// `PREFIX` and 16 or more of `chars` (a clock and a process id in hex):
-/// the chars masked.
-fn mask_fresh(text: &str, prefix: &str, chars: impl Fn(char) -> bool) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(prefix) {
-        let (head, tail) = rest.split_at(at + prefix.len());
-        out.push_str(head);
-        let end = tail.find(|c: char| !chars(c)).unwrap_or(tail.len());
-        out.push_str(if end >= 16 { "<ID>" } else { &tail[..end] });
-        rest = &tail[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// `PREFIX<number> s`, `PREFIX<number> ms`, `PREFIX<number> cases/s`,
-/// `PREFIX<number>s`: the number masked.
-fn mask_durations(text: &str, prefix: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(prefix) {
-        let (head, tail) = rest.split_at(at + prefix.len());
-        out.push_str(head);
-        let end = tail
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(tail.len());
-        let after = &tail[end..];
-        let timed = [" s)", " s ", " s\n", " ms", " cases/s", "s)", "ms)", " s,"]
-            .iter()
-            .any(|u| after.starts_with(u))
-            || (after == " s");
-        if end > 0 && timed {
-            out.push_str("<T>");
-        } else {
-            out.push_str(&tail[..end]);
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    out
 }
 
 /// One invocation: its arguments (`{url}` stands for a server's), and the
@@ -367,7 +336,7 @@ fn check_outputs_are_unchanged() {
     let mut stdin = case("stdin.sarif", "check --format sarif", &[]);
     stdin.stdin = Some("in/saved.sse");
     cases.push(stdin);
-    compare("check", &cases, &dir, None);
+    compare("check", &cases, &dir.0, None);
 }
 
 /// A live producer answering with the generated valid stream plus one
@@ -375,7 +344,7 @@ fn check_outputs_are_unchanged() {
 #[test]
 fn check_url_outputs_are_unchanged() {
     let dir = scratch("check-url");
-    let text = std::fs::read_to_string(dir.join("in/gen-invalid.jsonl")).unwrap();
+    let text = std::fs::read_to_string(dir.path("in/gen-invalid.jsonl")).unwrap();
     let events: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -401,7 +370,7 @@ fn check_url_outputs_are_unchanged() {
             &[],
         ),
     ];
-    compare("check-url", &cases, &dir, Some(&url));
+    compare("check-url", &cases, &dir.0, Some(&url));
 }
 
 #[test]
@@ -420,7 +389,7 @@ fn run_outputs_are_unchanged() {
             &[],
         ),
     ];
-    compare("run", &cases, &dir, None);
+    compare("run", &cases, &dir.0, None);
 }
 
 #[test]
@@ -436,25 +405,25 @@ fn run_producer_outputs_are_unchanged() {
             &["out/j.xml", "out/r.jsonl"],
         ),
     ];
-    compare("producer", &cases, &dir, Some(&url));
+    compare("producer", &cases, &dir.0, Some(&url));
 }
 
 #[test]
 fn report_outputs_are_unchanged() {
     let dir = scratch("report");
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records");
-    let copy = dir.join("records");
-    std::fs::create_dir_all(&copy).unwrap();
     for e in std::fs::read_dir(&fixtures).unwrap() {
         let p = e.unwrap().path();
-        std::fs::copy(&p, copy.join(p.file_name().unwrap())).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        dir.file(
+            &format!("records/{}", p.file_name().unwrap().to_string_lossy()),
+            &text,
+        );
     }
-    std::fs::create_dir_all(dir.join("readme")).unwrap();
-    std::fs::write(
-        dir.join("readme/README.md"),
+    dir.file(
+        "readme/README.md",
         "x\n<!-- conformance-summary:start -->\n<!-- conformance-summary:end -->\ny\n",
-    )
-    .unwrap();
+    );
     let cases = [
         case(
             "consumers",
@@ -472,7 +441,7 @@ fn report_outputs_are_unchanged() {
             &["out/p.md"],
         ),
     ];
-    compare("report", &cases, &dir, None);
+    compare("report", &cases, &dir.0, None);
 }
 
 /// A campaign against an implementation that accepts every stream: each
@@ -480,9 +449,7 @@ fn report_outputs_are_unchanged() {
 #[test]
 fn fuzz_outputs_are_unchanged() {
     let dir = scratch("fuzz");
-    let script = dir.join("accept.sh");
-    std::fs::write(&script, common::accept_all("accept-all", "")).unwrap();
-    let imp = format!("sh {}", script.display());
+    let imp = dir.script("accept.sh", &common::accept_all("accept-all", ""));
     let mut cases = Vec::new();
     for (name, rest, files) in [
         (
@@ -515,5 +482,5 @@ fn fuzz_outputs_are_unchanged() {
             .collect();
         cases.push(c);
     }
-    compare("fuzz", &cases, &dir, None);
+    compare("fuzz", &cases, &dir.0, None);
 }
