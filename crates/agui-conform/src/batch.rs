@@ -16,7 +16,9 @@
 //! as many files, one case after the other ([`run_cases`]).
 
 use crate::case_input::{self, Sniffed};
-use crate::cmd::check::{self, Args, Format};
+use crate::checking::{self, Format, ParseAhead, Settings, Source};
+use crate::record::Summary;
+use crate::render;
 use agui_model::{Verdict, copy_in};
 use anyhow::Context;
 use serde_json::json;
@@ -31,22 +33,26 @@ use std::sync::mpsc;
 /// File names a directory contributes.
 const STREAM_EXTENSIONS: [&str; 4] = ["jsonl", "ndjson", "json", "sse"];
 
-/// The files to check when there are several inputs or a directory;
-/// `None` for one file (or stdin), checked as before.
-pub fn inputs(args: &Args) -> anyhow::Result<Option<Vec<PathBuf>>> {
-    let all: Vec<&PathBuf> = std::iter::once(&args.input).chain(&args.more).collect();
-    if all.len() == 1 && !args.input.is_dir() {
+/// The files to check when there are several inputs or a directory
+/// (`recursive`: its subdirectories too); `None` for one file (or stdin),
+/// checked as before.
+pub fn inputs(
+    all: &[&PathBuf],
+    recursive: bool,
+    settings: &Settings,
+) -> anyhow::Result<Option<Vec<PathBuf>>> {
+    if all.len() == 1 && !all[0].is_dir() {
         return Ok(None);
     }
     let mut files = Vec::new();
-    for p in all {
+    for &p in all {
         if p.as_os_str() == "-" {
             anyhow::bail!("`-` (standard input) cannot be checked together with other inputs");
         }
         if p.is_dir() {
-            let found = directory(p, args.recursive)?;
+            let found = directory(p, recursive)?;
             if found.is_empty() {
-                let hint = if !args.recursive && has_subdirectory(p) {
+                let hint = if !recursive && has_subdirectory(p) {
                     "; --recursive looks in its subdirectories too"
                 } else {
                     ""
@@ -61,14 +67,8 @@ pub fn inputs(args: &Args) -> anyhow::Result<Option<Vec<PathBuf>>> {
             files.push(p.clone());
         }
     }
-    for (flag, set) in [
-        ("--junit", args.junit.is_some()),
-        ("--html", args.html.is_some()),
-        ("--format sarif", args.format == Format::Sarif),
-    ] {
-        if set {
-            anyhow::bail!("{flag} takes one input; several files or a directory were given");
-        }
+    if let Some(flag) = one_input_only(settings) {
+        anyhow::bail!("{flag} takes one input; several files or a directory were given");
     }
     Ok(Some(files))
 }
@@ -122,16 +122,28 @@ struct Done {
     case: bool,
 }
 
-/// Checks `files` on `-j` threads and prints their reports in order, then
-/// the summary; the exit status over all.
-pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
+/// The first flag given that takes one input only.
+fn one_input_only(settings: &Settings) -> Option<&'static str> {
+    [
+        ("--junit", settings.junit.is_some()),
+        ("--html", settings.html.is_some()),
+        ("--format sarif", settings.format == Format::Sarif),
+    ]
+    .into_iter()
+    .find_map(|(flag, set)| set.then_some(flag))
+}
+
+/// Checks `files` on `jobs` threads [default: the available cores] and
+/// prints their reports in order, then the summary; the exit status over
+/// all.
+pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyhow::Result<u8> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let jobs = args.jobs.unwrap_or(cores).clamp(1, files.len().max(1));
+    let jobs = jobs.unwrap_or(cores).clamp(1, files.len().max(1));
     let next = AtomicUsize::new(0);
     let cancel = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, Done)>();
-    let stack = args.limits().stack_bytes();
-    if crate::cmd::check::wants_projection(args) {
+    let stack = settings.limits.stack_bytes();
+    if settings.projection {
         crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
@@ -149,7 +161,7 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
                         if k >= files.len() || cancel.load(Ordering::Relaxed) {
                             break;
                         }
-                        if tx.send((k, check_file(args, &files[k]))).is_err() {
+                        if tx.send((k, check_file(settings, &files[k]))).is_err() {
                             break;
                         }
                     }
@@ -165,8 +177,8 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
             while let Some(done) = waiting.remove(&due) {
                 let written = print(
                     &mut out,
-                    args,
-                    &check::label(&files[due]),
+                    settings,
+                    &checking::label(&files[due]),
                     &done,
                     &mut summary,
                 );
@@ -185,8 +197,8 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
     if !printed {
         return Ok(0);
     }
-    let labels: Vec<String> = files.iter().map(|f| check::label(f)).collect();
-    match summary.write(&mut out, args.format, &labels, "files") {
+    let labels: Vec<String> = files.iter().map(|f| checking::label(f)).collect();
+    match write_summary(&mut out, &summary, settings.format, &labels, "files") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
     }
@@ -203,17 +215,11 @@ pub fn run(args: &Args, files: &[PathBuf]) -> anyhow::Result<u8> {
 /// JSON Lines of corpus cases (`gen | check -`): each case's stream
 /// checked in turn, one report each as if it were a file named
 /// `NAME:LINE (ID)`, then the summary; the exit status over all.
-pub fn run_cases(args: &Args, name: &str, cases: case_input::Lines) -> anyhow::Result<u8> {
-    for (flag, set) in [
-        ("--junit", args.junit.is_some()),
-        ("--html", args.html.is_some()),
-        ("--format sarif", args.format == Format::Sarif),
-    ] {
-        if set {
-            anyhow::bail!("{flag} takes one input; {name} holds several corpus cases");
-        }
+pub fn run_cases(settings: &Settings, name: &str, cases: case_input::Lines) -> anyhow::Result<u8> {
+    if let Some(flag) = one_input_only(settings) {
+        anyhow::bail!("{flag} takes one input; {name} holds several corpus cases");
     }
-    if crate::cmd::check::wants_projection(args) {
+    if settings.projection {
         crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
@@ -224,10 +230,8 @@ pub fn run_cases(args: &Args, name: &str, cases: case_input::Lines) -> anyhow::R
             Ok(found) => {
                 let label = found.label(name);
                 let input = Box::new(io::Cursor::new(found.stream()));
-                (
-                    label.clone(),
-                    check_input(args, input, false, None, &label, true),
-                )
+                let done = check_input(settings, (input, None), false, None, &label, true);
+                (label.clone(), done)
             }
             Err(e) => (
                 format!("{name}#{}", k + 1),
@@ -238,13 +242,13 @@ pub fn run_cases(args: &Args, name: &str, cases: case_input::Lines) -> anyhow::R
                 },
             ),
         };
-        match print(&mut out, args, &label, &done, &mut summary) {
+        match print(&mut out, settings, &label, &done, &mut summary) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
             r => r?,
         }
         labels.push(label);
     }
-    match summary.write(&mut out, args.format, &labels, "cases") {
+    match write_summary(&mut out, &summary, settings.format, &labels, "cases") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
     }
@@ -253,19 +257,20 @@ pub fn run_cases(args: &Args, name: &str, cases: case_input::Lines) -> anyhow::R
 
 /// Checks one file into memory, as `check FILE` would print it (a corpus
 /// case as its stream).
-fn check_file(args: &Args, path: &Path) -> Done {
-    let name = check::label(path);
-    let opened = check::open_input(path).and_then(|(input, live)| {
+fn check_file(settings: &Settings, path: &Path) -> Done {
+    let name = checking::label(path);
+    let opened = checking::open_input(path).and_then(|(input, live)| {
         let sniffed = case_input::sniff(input).with_context(|| format!("reading {name}"))?;
         Ok((sniffed, live))
     });
     match opened {
         Ok((Sniffed::Stream(input), live)) => {
-            check_input(args, input, live, check::file_size(path), &name, false)
+            let size = checking::file_size(path);
+            check_input(settings, (input, Some(path)), live, size, &name, false)
         }
         Ok((Sniffed::Case(found), _)) => {
             let input = Box::new(io::Cursor::new(found.stream()));
-            check_input(args, input, false, None, &name, true)
+            check_input(settings, (input, None), false, None, &name, true)
         }
         Ok((Sniffed::Lines(_), _)) => Done {
             output: Vec::new(),
@@ -282,10 +287,11 @@ fn check_file(args: &Args, path: &Path) -> Done {
     }
 }
 
-/// Checks one input into memory, as `check` would print it.
+/// Checks one input (and the file it was read from) into memory, as
+/// `check` would print it.
 fn check_input(
-    args: &Args,
-    input: Box<dyn std::io::BufRead + Send>,
+    settings: &Settings,
+    (input, file): (Box<dyn std::io::BufRead + Send>, Option<&Path>),
     live: bool,
     size: Option<u64>,
     name: &str,
@@ -294,15 +300,21 @@ fn check_input(
     let buf = Shared::default();
     // Files are checked one thread each: the other cores check other
     // files.
-    let (ahead, out) = (check::ParseAhead::Off, buf.clone());
-    let outcome = check::check_one(args, ahead, input, live, size, name, out, copy_in);
+    let source = Source {
+        input,
+        file,
+        size,
+        live,
+        name,
+    };
+    let outcome = checking::check_one(settings, ParseAhead::Off, source, buf.clone(), copy_in);
     let output = buf.take();
     Done {
         output,
         case,
         outcome: match outcome {
             Ok(Some(c)) => {
-                let exit = args.rule_config.policy.exit_status(&c.report);
+                let exit = settings.policy.exit_status(&c.report);
                 Ok((
                     c.report.verdict(),
                     exit,
@@ -320,7 +332,7 @@ fn check_input(
 /// Prints one file's report (or its error) and counts it.
 fn print(
     out: &mut impl Write,
-    args: &Args,
+    settings: &Settings,
     name: &str,
     done: &Done,
     summary: &mut Summary,
@@ -336,28 +348,13 @@ fn print(
         }
         Err(e) => {
             eprintln!("agui-conform: {e}");
-            if args.format == Format::Json {
-                writeln!(out, "{}", json!({"file": name, "error": e}))?;
+            if settings.format == Format::Json {
+                render::json::error_line(out, "file", name, e)?;
             }
             summary.failed(name);
         }
     }
     out.flush()
-}
-
-/// Totals over the files.
-#[derive(Default)]
-struct Summary {
-    accept: usize,
-    reject: usize,
-    inconclusive: usize,
-    unreadable: usize,
-    events: usize,
-    violations: usize,
-    exit: u8,
-    verdicts: Vec<serde_json::Value>,
-    /// Inputs that were corpus cases.
-    cases: usize,
 }
 
 impl Summary {
@@ -379,55 +376,22 @@ impl Summary {
         self.exit = worse(self.exit, 2);
         self.verdicts.push(json!({"error": true, "exit": 2}));
     }
+}
 
-    /// The summary over the inputs `labels` (`noun`: files or cases).
-    fn write(
-        &self,
-        out: &mut impl Write,
-        format: Format,
-        labels: &[String],
-        noun: &str,
-    ) -> io::Result<()> {
-        if format == Format::Json {
-            let per_file: Vec<serde_json::Value> = labels
-                .iter()
-                .zip(&self.verdicts)
-                .map(|(f, v)| {
-                    let mut v = v.clone();
-                    v["file"] = json!(f);
-                    v
-                })
-                .collect();
-            writeln!(
-                out,
-                "{}",
-                json!({"summary": {
-                    "files": labels.len(),
-                    "accept": self.accept,
-                    "reject": self.reject,
-                    "inconclusive": self.inconclusive,
-                    "unreadable": self.unreadable,
-                    "events": self.events,
-                    "violations": self.violations,
-                    "exit": self.exit,
-                    "perFile": per_file,
-                }})
-            )?;
-        } else {
-            writeln!(
-                out,
-                "{} {noun}: {} accept, {} reject, {} inconclusive, {} unreadable — {} events, {} violations",
-                labels.len(),
-                self.accept,
-                self.reject,
-                self.inconclusive,
-                self.unreadable,
-                self.events,
-                self.violations
-            )?;
-        }
-        out.flush()
+/// The summary over the inputs `labels` (`noun`: files or cases).
+fn write_summary(
+    out: &mut impl Write,
+    summary: &Summary,
+    format: Format,
+    labels: &[String],
+    noun: &str,
+) -> io::Result<()> {
+    if format == Format::Json {
+        render::json::batch_summary(out, summary, labels)?;
+    } else {
+        render::text::batch_summary(out, summary, labels.len(), noun)?;
     }
+    out.flush()
 }
 
 /// The exit status over two: an error (2) over a reject (1) over an

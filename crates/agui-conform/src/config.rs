@@ -1,4 +1,4 @@
-//! Rule configuration for `check`: `--rule ID=error|warning|off`,
+//! Rule configuration for `check` and `run --producer`: `--rule ID=error|warning|off`,
 //! `--fail-on`, `--max-warnings`, and the same in `agui-conform.toml`, a
 //! file a vendor commits, found like `Cargo.toml` (this directory, then
 //! its parents) unless `--config PATH` names one or `--no-config` is
@@ -65,7 +65,7 @@ impl Policy {
     /// The exit status of a report: 1 reject (or warnings past what
     /// `--fail-on`/`--max-warnings` allow), 3 inconclusive, else 0.
     pub fn exit_status(&self, report: &Report) -> u8 {
-        let base = crate::cmd::check::exit_status(report);
+        let base = exit_status(report);
         let warnings = report.counts.warnings;
         let too_many = match (self.fail_on, self.max_warnings) {
             (FailOn::Warning, _) => warnings > 0,
@@ -77,6 +77,19 @@ impl Policy {
         } else {
             base
         }
+    }
+}
+
+/// Exit status of an inconclusive check.
+pub const EXIT_INCONCLUSIVE: u8 = 3;
+
+/// The exit status of a report's verdict alone: 0 accept, 1 reject,
+/// 3 inconclusive.
+pub fn exit_status(report: &Report) -> u8 {
+    match report.verdict() {
+        Verdict::Accept => 0,
+        Verdict::Reject => 1,
+        Verdict::Inconclusive => EXIT_INCONCLUSIVE,
     }
 }
 

@@ -52,6 +52,7 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
 ///
 /// With a `page` (`--html`), every item is shown to it as the checker
 /// numbers it, and every JSON item takes the `Value` path (one thread).
+/// With `lines` (SARIF), each SSE event's line is pushed to it.
 ///
 /// A report that holds no events is marked inconclusive
 /// ([`crate::no_events`]).
@@ -62,6 +63,7 @@ pub fn check(
     reading: Reading,
     mut stop: impl FnMut() -> bool,
     page: Option<&Page>,
+    mut lines: Option<&mut Vec<usize>>,
 ) -> io::Result<(Report, RunLog)> {
     let mut runs = RunLog::new();
     let report = match (format, page) {
@@ -69,7 +71,10 @@ pub fn check(
             input,
             checker,
             stop,
-            |_, _, seen| {
+            |_, line, seen| {
+                if let Some(l) = lines.as_deref_mut() {
+                    l.push(line);
+                }
                 if let Some(p) = page {
                     p.borrow_mut().push(&html::seen_value(seen));
                 }

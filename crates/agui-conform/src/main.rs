@@ -17,12 +17,14 @@ use std::process::ExitCode;
 
 mod batch;
 mod case_input;
+mod checking;
 mod cmd;
 mod config;
 mod input_format;
 mod no_events;
 mod producer;
 mod producer_record;
+mod record;
 mod render;
 mod signals;
 mod stdout;

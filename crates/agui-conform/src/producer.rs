@@ -2,8 +2,10 @@
 //! stream) and `run --producer` (the producer suite). The work is done by
 //! `agui-live`; this module turns flags into its options and prints.
 
-use crate::cmd::check;
-use crate::render::sarif;
+use crate::checking::{Format, Settings};
+use crate::record::{Check, Collected};
+use crate::render::{html, json, junit, sarif, text};
+use crate::stdout::to_stdout;
 use agui_live::capture::CaptureWriter;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, LiveError, Options, Progress, client, input};
@@ -153,8 +155,7 @@ fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
 /// event and no error; [`cant_check`] says so in the requested format), for
 /// a usage error, and when an output asked for (`--save`, `--junit`,
 /// `--html`) could not be written (the report printed is the check's).
-pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Result<u8> {
-    let live = &args.live;
+pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<u8> {
     let flags = live.input_flags.flags()?;
     let mut body = match (&live.run_input, &flags.message) {
         (Some(p), _) => input::load(p)?,
@@ -169,19 +170,16 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
             idle: seconds("--idle-timeout", live.idle_timeout)?,
         },
         headers: headers(&live.headers)?,
-        max_event_bytes: args.max_line_bytes,
-        projection,
+        max_event_bytes: args.limits.line_bytes,
+        projection: args.projection,
         run_end_grace: seconds("--run-end-grace", live.run_end_grace)?,
-        levels: args.rule_config.policy.levels.clone(),
+        levels: args.policy.levels.clone(),
         stop: crate::signals::install(),
         ..Options::default()
     };
     // `--html` draws the events as the checker sees them (as `--save`
     // keeps them), within its budget.
-    let page = args
-        .html
-        .as_ref()
-        .map(|_| crate::render::html::page(args.html_max_bytes));
+    let page = args.html.as_ref().map(|_| html::page(args.html_max_bytes));
     let mut capture = match &live.save {
         Some(p) => Some(CaptureWriter::new(std::io::BufWriter::new(
             std::fs::File::create(p)
@@ -191,7 +189,7 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     };
     let mut on = |p: Progress<'_>| {
         if let (Progress::Event(seen), Some(page)) = (&p, &page) {
-            page.borrow_mut().push(&crate::render::html::seen_value(seen));
+            page.borrow_mut().push(&html::seen_value(seen));
             return;
         }
         let mut err = std::io::stderr().lock();
@@ -230,28 +228,27 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
     }
     let report = &run.report;
     let runs = &run.runs;
-    crate::cmd::rules::to_stdout(|out| match args.format {
-        check::Format::Json => check::write_json_line(out, report, runs),
-        check::Format::Text => check::write_text(out, url, report, runs, args.all, check::colour()),
-        check::Format::Sarif => sarif::write(
-            out,
-            &sarif::log(
-                &sarif::Source::Url(url),
-                &report.violations,
-                &report.limits,
-                runs,
-            ),
-        ),
+    to_stdout(|out| match args.format {
+        Format::Json => json::write_report(out, report, runs),
+        Format::Text => text::write_text(out, url, report, runs, args.all, text::colour()),
+        Format::Sarif => sarif::write(out, &sarif::url_log(url, report, runs)),
     })?;
     if let Some(path) = &args.junit {
-        let found = sarif::Collected::of(report);
-        crate::render::junit::write(path, url, report, runs, &found, started.elapsed())?;
+        let found = Collected::of(report);
+        let check = Check {
+            name: url,
+            report,
+            runs,
+            found: &found,
+            elapsed: started.elapsed(),
+        };
+        junit::write_check(path, &check)?;
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
     if let (Some(path), Some(page)) = (&args.html, page) {
-        crate::render::html::write(path, page, &report.violations, Some(report.verdict()), url)?;
+        html::write(path, page, &report.violations, Some(report.verdict()), url)?;
     }
     if let Some(f) = &run.failure {
         eprintln!(
@@ -263,24 +260,22 @@ pub fn check_url(url: &str, args: &check::Args, projection: bool) -> anyhow::Res
         eprintln!("agui-conform: error: saving the capture failed: {e}");
         return Ok(2);
     }
-    Ok(args.rule_config.policy.exit_status(report))
+    Ok(args.policy.exit_status(report))
 }
 
 /// Nothing could be checked (`why`): said on stderr, and in the requested
 /// format on stdout — `{"url", "error"}` for JSON (as `check FILE…` writes
 /// `{"file", "error"}` for a file it cannot read), a log whose invocation
 /// failed for SARIF — and as an erroring test case for `--junit`. Exit 2.
-fn cant_check(url: &str, args: &check::Args, why: &str) -> anyhow::Result<u8> {
+fn cant_check(url: &str, args: &Settings, why: &str) -> anyhow::Result<u8> {
     eprintln!("agui-conform: error: {url}: {why}");
-    crate::cmd::rules::to_stdout(|out| match args.format {
-        check::Format::Json => {
-            writeln!(out, "{}", serde_json::json!({"url": url, "error": why}))
-        }
-        check::Format::Sarif => sarif::write(out, &sarif::cant_check(url, why)),
-        check::Format::Text => Ok(()),
+    to_stdout(|out| match args.format {
+        Format::Json => json::error_line(out, "url", url, why),
+        Format::Sarif => sarif::write(out, &sarif::cant_check(url, why)),
+        Format::Text => Ok(()),
     })?;
     if let Some(path) = &args.junit {
-        crate::render::junit::write_error(path, url, why)?;
+        junit::write_error(path, url, why)?;
     }
     Ok(2)
 }
@@ -296,11 +291,27 @@ fn base_input(path: &std::path::Path) -> anyhow::Result<serde_json::Value> {
     }
 }
 
+/// What `run --producer` was asked besides the producer's own flags
+/// ([`ProducerArgs`]), from `run`'s.
+pub struct SuiteRun<'a> {
+    pub suite: Option<String>,
+    pub filter: Option<String>,
+    pub timeout_ms: Option<u64>,
+    /// `--format json`.
+    pub json: bool,
+    pub no_progress: bool,
+    pub junit: Option<PathBuf>,
+    pub record: Option<PathBuf>,
+    pub name: Option<String>,
+    pub language: Option<String>,
+    pub producer: &'a ProducerArgs,
+}
+
 /// `run --producer URL`: every input of the suite, one line each, then a
 /// summary, under the rule configuration. Exit 0 when no input FAILed or
 /// ERRORED (and the warnings are within `--fail-on`/`--max-warnings`), 1
 /// otherwise.
-pub fn run_suite(url: &str, args: &crate::cmd::run::Args) -> anyhow::Result<u8> {
+pub fn run_suite(url: &str, args: &SuiteRun<'_>) -> anyhow::Result<u8> {
     let p = &args.producer;
     let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
     let mut inputs = suite::load(&dir)?;
@@ -350,7 +361,7 @@ pub fn run_suite(url: &str, args: &crate::cmd::run::Args) -> anyhow::Result<u8> 
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let json = args.format == crate::cmd::run::Format::Json;
+    let json = args.json;
     let setup = suite::Setup {
         base: base.as_ref(),
         captures: p.captures.as_deref(),
@@ -358,15 +369,13 @@ pub fn run_suite(url: &str, args: &crate::cmd::run::Args) -> anyhow::Result<u8> 
     let started = std::time::Instant::now();
     let results = suite::run(url, &inputs, &opts, setup, &mut |r| {
         if json {
-            let _ = crate::cmd::rules::to_stdout(|out| writeln!(out, "{}", suite::json_line(r)));
+            let _ = to_stdout(|out| writeln!(out, "{}", json::producer_scenario(r)));
         } else if !args.no_progress {
             eprintln!("{} {}", r.score.as_str(), r.id);
         }
     });
     if let Some(path) = &args.junit {
-        let xml = crate::render::junit::render_suite(&name, url, &results)?;
-        std::fs::write(path, xml)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        junit::write_producer_suite(path, &name, url, &results)?;
     }
     // A signal: the scenarios that ran are reported, and the run says it
     // is incomplete.
@@ -381,15 +390,15 @@ pub fn run_suite(url: &str, args: &crate::cmd::run::Args) -> anyhow::Result<u8> 
             ),
         )
     });
-    crate::cmd::rules::to_stdout(|out| {
+    to_stdout(|out| {
         if json {
-            let mut summary = suite::summary_line(&name, url, &results);
+            let mut summary = json::producer_summary(&name, url, &results);
             if let Some((_, why)) = &interrupted {
                 summary["summary"]["incomplete"] = serde_json::json!(why);
             }
             writeln!(out, "{summary}")
         } else {
-            write!(out, "{}", suite::render_text(&name, url, &results))?;
+            write!(out, "{}", text::producer_suite(&name, url, &results))?;
             match &interrupted {
                 Some((_, why)) => writeln!(out, "incomplete: {why}"),
                 None => Ok(()),
@@ -431,7 +440,7 @@ fn write_record(
     path: &std::path::Path,
     url: &str,
     suite_name: &str,
-    args: &crate::cmd::run::Args,
+    args: &SuiteRun<'_>,
     inputs: &[suite::SuiteInput],
     results: &[suite::InputResult],
     status: u8,

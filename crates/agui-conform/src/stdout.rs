@@ -1,5 +1,6 @@
-//! A larger pipe for a large report, and the spilled runs moved into it
-//! by the kernel.
+//! Writing to stdout: a reader that goes away is no error
+//! ([`to_stdout`]), a larger pipe for a large report, and the spilled
+//! runs moved into it by the kernel.
 //!
 //! `check --format json` copies each run's projection into its report at
 //! the end, after the last violation: 28 MB for a thousand runs of a
@@ -7,6 +8,18 @@
 //! the writer take turns 430 times; through 1 MiB, 27 times. Measured on
 //! the many-run workload read through a pipe: 0.193 s -> 0.182 s
 //! (docs/performance-log.md).
+
+use std::io::{self, Write};
+
+/// Writes to stdout through `write`. A reader that went away (`rules | head`)
+/// is not an error: there is no one left to tell.
+pub fn to_stdout(write: impl FnOnce(&mut io::StdoutLock) -> io::Result<()>) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
 
 /// What a pipe is asked to hold (Linux's default ceiling for a user,
 /// `/proc/sys/fs/pipe-max-size`).
@@ -16,7 +29,7 @@ const PIPE_BYTES: libc::c_int = 1 << 20;
 /// Asks for a pipe of [`PIPE_BYTES`] when stdout is a pipe. Best effort:
 /// a refusal (another user's limits, not a pipe) leaves it as it is.
 #[cfg(target_os = "linux")]
-pub(crate) fn widen_stdout() {
+pub fn widen_stdout() {
     use std::os::fd::AsRawFd;
     let fd = std::io::stdout().as_raw_fd();
     // SAFETY: `fstat` and `fcntl(F_SETPIPE_SZ)` only read and change the
@@ -32,10 +45,10 @@ pub(crate) fn widen_stdout() {
 
 /// Elsewhere pipes keep their size.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn widen_stdout() {}
+pub fn widen_stdout() {}
 
 /// The report's writer when it is stdout.
-pub(crate) type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
+pub type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
 
 /// Copies the spilled runs' file into stdout. Into a pipe, the kernel
 /// moves the file's pages (`splice`): no copy through this process, which
@@ -44,8 +57,7 @@ pub(crate) type Stdout = std::io::BufWriter<std::io::StdoutLock<'static>>;
 /// unnamed temporary file nobody else writes). Anywhere else, or when
 /// `splice` is refused before anything moved, `io::copy`.
 #[cfg(target_os = "linux")]
-pub(crate) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
-    use std::io::Write;
+pub fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     out.flush()?;
     // The writer's own descriptor, not a second handle on stdout.
@@ -87,6 +99,6 @@ pub(crate) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io
 
 /// Elsewhere: `io::copy`.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
+pub fn copy_to_stdout(f: &mut std::fs::File, out: &mut Stdout) -> std::io::Result<()> {
     agui_model::copy_in(f, out)
 }

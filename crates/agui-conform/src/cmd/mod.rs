@@ -7,7 +7,6 @@ pub mod corpus;
 pub mod fuzz;
 pub mod generate;
 pub mod report;
-pub mod report_producers;
 pub mod rules;
 pub mod run;
 pub mod suites;

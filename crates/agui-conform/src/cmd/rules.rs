@@ -3,6 +3,7 @@
 
 mod markdown;
 
+use crate::stdout::to_stdout;
 use agui_model::{CATALOGUE, Rule};
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -46,18 +47,6 @@ pub fn run_rules(args: RulesArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// Writes to stdout through `write`. A reader that went away (`rules | head`)
-/// is not an error: there is no one left to tell.
-pub(crate) fn to_stdout(
-    write: impl FnOnce(&mut io::StdoutLock) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    match write(&mut out).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
-}
-
 /// Pretty JSON text of a value.
 trait Pretty {
     fn to_pretty(&self) -> String;
@@ -83,12 +72,7 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<u8> {
     to_stdout(|out| match args.format {
         Format::Json => writeln!(out, "{}", rule_json(rule).to_pretty()),
         Format::Text => write_rule(out, rule),
-        Format::Markdown => write!(
-            out,
-            "{}{}",
-            markdown::HEADER,
-            markdown::row(rule)
-        ),
+        Format::Markdown => write!(out, "{}{}", markdown::HEADER, markdown::row(rule)),
     })?;
     Ok(0)
 }

@@ -34,6 +34,6 @@ pub fn run(_: Args) -> anyhow::Result<u8> {
         ));
     }
     text.push_str("\n`agui-conform run --suite NAME` runs one; a local suites/NAME.toml or a path to a .toml file overrides a built-in suite.\n");
-    super::rules::to_stdout(|out| out.write_all(text.as_bytes()))?;
+    crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
     Ok(0)
 }

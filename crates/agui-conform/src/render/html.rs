@@ -1,8 +1,13 @@
-//! `check --html PATH`: the stream drawn as lanes ([`agui_view`]), from
-//! the items as the check reads them (a file, standard input or a live
-//! producer), within a byte budget (`--html-max-bytes`): the page says what
-//! it left out, and the stream is never held in memory for it.
+//! The HTML pages, all drawn by agui-view. `check --html PATH`: the stream
+//! drawn as lanes, from the items as the check reads them (a file,
+//! standard input or a live producer), within a byte budget
+//! (`--html-max-bytes`): the page says what it left out, and the stream is
+//! never held in memory for it. `report --html` and `run --html`: the
+//! conformance report page of run records.
 
+use agui_harness::record::Record;
+use agui_harness::report::conformance;
+use agui_harness::report::merged::{Column, Merged};
 use agui_live::live::Seen;
 use agui_model::stream::Item;
 use agui_model::{Verdict, Violation};
@@ -72,4 +77,36 @@ pub fn write(
             &options,
         )
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// The conformance report page of merged records (`report --html`); rule
+/// ids link to `rules_href`.
+pub fn report(merged: &Merged, rules_href: &str, page: &conformance::Page) -> String {
+    agui_view::report::render(merged, rules_href, page)
+}
+
+/// Writes the one-record report page of a run (`run --html`) to `path`.
+pub fn write_run_page(record_text: &str, path: &Path) -> anyhow::Result<()> {
+    let record = Record::parse(record_text).map_err(|e| anyhow::anyhow!("run record: {e}"))?;
+    let label = record.header.implementation.name.clone();
+    let merged = Merged::new(vec![Column::new(label, record)]);
+    let page = report(
+        &merged,
+        &rules_href_from(path),
+        &conformance::Page::default(),
+    );
+    super::write_file(path, &page)
+}
+
+/// The catalogue page (`docs/rules.md` of the checkout the report is
+/// written in, else its online copy's relative path) as seen from `page`.
+pub fn rules_href_from(page: &Path) -> String {
+    let abs = std::path::absolute(page).unwrap_or_else(|_| page.to_path_buf());
+    for dir in abs.ancestors().skip(1) {
+        let rules = dir.join("docs/rules.md");
+        if rules.is_file() {
+            return super::relative(&abs, &rules);
+        }
+    }
+    agui_view::page::RULES_HREF.to_owned()
 }

@@ -1,26 +1,31 @@
-//! `check --junit PATH`: the check as one JUnit test case, for CI test
-//! tabs, written beside the other output. Verdict `reject` is a failure;
+//! JUnit XML, for CI test tabs. `check --junit PATH`: the check as one
+//! JUnit test case, written beside the other output. Verdict `reject` is a failure;
 //! otherwise verdict `inconclusive` (a limit left part of the stream
 //! unjudged, or the input holds no events) or any other limit notice (not
 //! every violation kept) makes it an error; otherwise it passes, with any
 //! warnings in its output. How each run ended is in the output too.
+//! `run --producer --junit`: one test case per scenario. `run --junit` and
+//! `fuzz --junit` are made by agui-harness, called from here.
 
-use crate::render::sarif::Collected;
-use agui_live::RunLog;
-use agui_model::{Report, Verdict, Violation};
+use crate::record::Check;
+use agui_harness::RunResult;
+use agui_harness::campaign::{Campaign, summary as campaign};
+use agui_harness::report::junit;
+use agui_harness::suite::SuiteCase;
+use agui_model::{Verdict, Violation};
 use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::time::Duration;
 
-/// The JUnit XML of one check of the stream `name`.
-pub fn render(
-    name: &str,
-    report: &Report,
-    runs: &RunLog,
-    found: &Collected,
-    elapsed: Duration,
-) -> anyhow::Result<String> {
+/// The JUnit XML of one check.
+pub fn check(check: &Check<'_>) -> anyhow::Result<String> {
+    let Check {
+        name,
+        report,
+        runs,
+        found,
+        elapsed,
+    } = *check;
     let c = report.counts;
     let summary = if crate::no_events::holds_none(report) {
         format!(
@@ -96,16 +101,13 @@ fn xml(suite: TestSuite) -> anyhow::Result<String> {
     Ok(report.to_string()?)
 }
 
-/// Writes the JUnit file.
-pub fn write(
-    path: &Path,
-    name: &str,
-    report: &Report,
-    runs: &RunLog,
-    found: &Collected,
-    elapsed: Duration,
-) -> anyhow::Result<()> {
-    let xml = render(name, report, runs, found, elapsed)?;
+/// Writes the JUnit file of one check.
+pub fn write_check(path: &Path, check: &Check<'_>) -> anyhow::Result<()> {
+    write(path, &self::check(check)?)
+}
+
+/// Writes a JUnit file.
+fn write(path: &Path, xml: &str) -> anyhow::Result<()> {
     std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
@@ -123,19 +125,19 @@ pub fn write_error(path: &Path, name: &str, why: &str) -> anyhow::Result<()> {
     case.set_system_out(format!("could not check: {why}\n"));
     let mut suite = TestSuite::new("agui-conform check");
     suite.add_test_case(case);
-    let xml = xml(suite)?;
-    std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    write(path, &xml(suite)?)
 }
 
-/// The JUnit XML of a producer-suite run (`run --producer --junit`): one
-/// test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
+/// Writes the JUnit file of a producer-suite run (`run --producer
+/// --junit`): one test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
 /// skipped case with its reason; the output lists the steps, how each run
 /// ended and the violations.
-pub fn render_suite(
+pub fn write_producer_suite(
+    path: &Path,
     suite: &str,
     url: &str,
     results: &[agui_live::suite::InputResult],
-) -> anyhow::Result<String> {
+) -> anyhow::Result<()> {
     use agui_live::suite::Score;
     let mut ts = TestSuite::new(format!("agui-conform producer suite {suite}"));
     for r in results {
@@ -182,5 +184,15 @@ pub fn render_suite(
         case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
         ts.add_test_case(case);
     }
-    xml(ts)
+    write(path, &xml(ts)?)
+}
+
+/// `run --junit`: one test case per suite case (agui-harness).
+pub fn run(run: &RunResult, cases: &[SuiteCase]) -> anyhow::Result<String> {
+    junit::render(run, cases)
+}
+
+/// `fuzz --junit`: one test case per distinct failure (agui-harness).
+pub fn fuzz(c: &Campaign) -> anyhow::Result<String> {
+    campaign::junit(c)
 }

@@ -4,62 +4,18 @@
 //! a recorded stream, or at the URL and event index of a live one. Limit
 //! notices are tool execution notifications: they say what went unjudged.
 
-use crate::cmd::check::Args;
-use crate::input_format::InputFormat;
+use crate::record::Collected;
 use agui_live::RunLog;
-use agui_model::check::Reading;
 use agui_model::rules::{RuleId, Severity};
-use agui_model::stream;
-use agui_model::{Checker, Finding, LimitNotice, Report, Violation};
+use agui_model::{LimitNotice, Report, Violation};
 use serde_json::{Value, json};
-use std::cell::RefCell;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
-use std::ops::ControlFlow;
-use std::rc::Rc;
+use std::io::{self, Write};
 
 /// Where the page of the rule catalogue lives.
 const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
-/// What one check found, kept for an output written at the end (SARIF,
-/// JUnit): at most `cap` violations and notices each.
-#[derive(Debug, Default)]
-pub struct Collected {
-    pub violations: Vec<Violation>,
-    pub limits: Vec<LimitNotice>,
-    cap: usize,
-}
-
-impl Collected {
-    pub fn new(cap: usize) -> Self {
-        Collected {
-            cap,
-            ..Collected::default()
-        }
-    }
-
-    /// What a report kept (a live check keeps every finding in it).
-    pub fn of(report: &Report) -> Self {
-        Collected {
-            violations: report.violations.clone(),
-            limits: report.limits.clone(),
-            cap: usize::MAX,
-        }
-    }
-
-    pub fn push(&mut self, f: Finding<'_>) {
-        match f {
-            Finding::Violation(v) if self.violations.len() < self.cap => {
-                self.violations.push(v.clone())
-            }
-            Finding::Limit(n) if self.limits.len() < self.cap => self.limits.push(n.clone()),
-            _ => {}
-        }
-    }
-}
-
 /// Where the stream came from.
-pub enum Source<'a> {
+enum Source<'a> {
     /// A file, with the line of each event where known (index → line).
     File { uri: &'a str, lines: &'a [usize] },
     /// A live producer.
@@ -133,7 +89,7 @@ fn location(source: &Source<'_>, index: usize) -> Value {
 /// The SARIF log of one check; how each run ended goes in the
 /// invocation's properties (`runOutcomes`), a `RUN_ERROR` also as a
 /// notification (it breaks no rule, but the producer did not do the work).
-pub fn log(
+fn log(
     source: &Source<'_>,
     violations: &[Violation],
     limits: &[LimitNotice],
@@ -208,79 +164,27 @@ pub fn log(
     })
 }
 
-/// `check FILE --format sarif`: checks `input`, keeping what is found in
-/// `found`, then writes the log. The lines of the events come from the SSE
-/// reader, or for JSON from a second read of `lines_from` (none from stdin
-/// or a corpus case's stream).
-#[allow(clippy::too_many_arguments)]
-pub fn check_file(
-    input: impl BufRead + Send,
-    format: InputFormat,
-    args: &Args,
-    lines_from: Option<&std::path::Path>,
+/// The log of a check of the file (or standard input) `name`: the lines
+/// of its events where known (index → line), what was found, how each
+/// run ended; `empty` when the input held no events.
+pub fn file_log(
     name: &str,
-    out: impl Write,
-    found: &Rc<RefCell<Collected>>,
-    page: Option<&crate::render::html::Page>,
-) -> io::Result<Option<(Report, RunLog)>> {
-    let tee = Rc::clone(found);
-    let checker = Checker::without_projection()
-        .with_limits(args.limits())
-        .with_levels(args.rule_config.policy.levels.clone())
-        .with_sink(move |f: Finding<'_>| tee.borrow_mut().push(f));
-    let mut lines = Vec::new();
-    let (report, runs) = match format {
-        InputFormat::Sse => {
-            let mut runs = RunLog::new();
-            let report = agui_live::sse_file::check_sse_reader(
-                input,
-                checker,
-                || false,
-                |_, line, seen| {
-                    lines.push(line);
-                    if let Some(p) = page {
-                        p.borrow_mut().push(&crate::render::html::seen_value(seen));
-                    }
-                },
-                &mut runs,
-            )?;
-            (report, runs)
-        }
-        InputFormat::Jsonl | InputFormat::Json => {
-            let found = crate::input_format::check(
-                input,
-                format,
-                checker,
-                Reading::OneThread,
-                || false,
-                page,
-            )?;
-            if let Some(path) = lines_from {
-                let file = BufReader::new(File::open(path)?);
-                stream::read_stream(file, &args.limits().read_options(), |item| {
-                    lines.push(item.line());
-                    ControlFlow::Continue(())
-                })?;
-            }
-            found
-        }
-    };
-    let mut report = report;
-    let empty = crate::no_events::mark(&mut report);
-    let found = found.borrow();
-    let source = Source::File {
-        uri: name,
-        lines: &lines,
-    };
-    let mut log = log(&source, &found.violations, &found.limits, &runs);
+    lines: &[usize],
+    found: &Collected,
+    runs: &RunLog,
+    empty: bool,
+) -> Value {
+    let source = Source::File { uri: name, lines };
+    let mut log = log(&source, &found.violations, &found.limits, runs);
     if empty {
         no_events(&mut log, name);
     }
-    match write(out, &log) {
-        Ok(()) => Ok(Some((report, runs))),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
-        Err(e) => Err(e),
-    }
+    log
+}
+
+/// The log of a live check of `url`: every finding is in its report.
+pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
+    log(&Source::Url(url), &report.violations, &report.limits, runs)
 }
 
 /// An input that held no events: nothing was judged, which the log says
