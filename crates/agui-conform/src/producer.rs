@@ -434,7 +434,7 @@ pub fn run_suite(url: &str, args: &SuiteRun<'_>) -> anyhow::Result<u8> {
     Ok(status)
 }
 
-/// `--record FILE` of a producer run (cmd::producer_record).
+/// `--record FILE` of a producer run (crate::producer_record).
 #[allow(clippy::too_many_arguments)]
 fn write_record(
     path: &std::path::Path,
