@@ -418,3 +418,71 @@ fn a_run_error_is_shown_in_every_report() {
         "run.errored"
     );
 }
+
+/// `run --producer --tool-name`: a producer with a backend `get_weather`
+/// refuses the tool scenario as shipped (FAIL) and passes it with the
+/// client tool renamed; the producer is offered, told about and answered
+/// for the new name.
+#[test]
+fn the_client_tool_name_is_a_flag() {
+    let server = Server::start(|req| {
+        let input = req.json();
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        let start = json!({"type": "RUN_STARTED", "threadId": t, "runId": r});
+        let finish = json!({"type": "RUN_FINISHED", "threadId": t, "runId": r});
+        let tool = input["tools"][0]["name"].as_str().unwrap_or("").to_owned();
+        let answered = input["messages"]
+            .as_array()
+            .is_some_and(|ms| ms.iter().any(|m| m["role"] == "tool"));
+        let events = if tool == "get_weather" {
+            vec![
+                start,
+                json!({"type": "RUN_ERROR", "message": "tool get_weather defined twice"}),
+            ]
+        } else if answered {
+            vec![start, finish]
+        } else {
+            vec![
+                start,
+                json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": tool}),
+                json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+                finish,
+            ]
+        };
+        Reply::sse(sse_body(&events))
+    });
+    let url = server.url();
+    let args = ["run", "--producer", &url, "--filter", "tool-results"];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("FAIL    tool-results"));
+
+    let before = server.requests().len();
+    let out = run(&[&args[..], &["--tool-name", "client_weather"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("PASS    tool-results"));
+    let sent: Vec<Value> = server.requests()[before..]
+        .iter()
+        .map(|r| r.json())
+        .collect();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0]["tools"][0]["name"], "client_weather");
+    assert!(
+        sent[0]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .ends_with("Use the client_weather tool.")
+    );
+    let tool_message = &sent[1]["messages"][2];
+    assert_eq!(tool_message["role"], "tool");
+    assert_eq!(
+        tool_message["content"], "{\"city\":\"Lisbon\",\"sky\":\"sunny\",\"celsius\":24}",
+        "the scripted result for the renamed tool"
+    );
+
+    // A name no model API takes is refused before anything is sent.
+    let out = run(&[&args[..], &["--tool-name", "two words"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--tool-name `two words`"));
+    assert_eq!(server.requests().len(), before + 2);
+}

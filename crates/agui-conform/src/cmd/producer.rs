@@ -116,6 +116,12 @@ pub struct ProducerArgs {
     /// With --producer: what to add to the base input.
     #[command(flatten)]
     pub input_flags: InputArgs,
+    /// With --producer: the name of the client tool the scenarios offer
+    /// (in its definition, the messages that name it and the tool results
+    /// sent back), for a producer that has a tool of the default name
+    /// itself.
+    #[arg(long, value_name = "NAME", default_value = agui_live::tool_name::DEFAULT, requires = "producer")]
+    pub tool_name: String,
     /// With --producer and --record: the producer's packages and versions
     /// for the record's header (a JSON object, package → version, as a
     /// producer's `/versions` might answer).
@@ -304,6 +310,7 @@ pub fn run_suite(url: &str, args: &super::run::Args) -> anyhow::Result<u8> {
     let p = &args.producer;
     let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
     let mut inputs = suite::load(&dir)?;
+    agui_live::tool_name::rename_all(&mut inputs, &p.tool_name).map_err(anyhow::Error::msg)?;
     if let Some(f) = &args.filter {
         inputs.retain(|i| i.id.contains(f.as_str()));
     }
