@@ -486,3 +486,51 @@ fn the_client_tool_name_is_a_flag() {
     assert!(text(&out.stderr).contains("--tool-name `two words`"));
     assert_eq!(server.requests().len(), before + 2);
 }
+
+/// With stdout and stderr going to one place (here one file; a terminal
+/// alike), each violation is shown once: in the report, not also as it
+/// arrives. Apart, the live lines go to stderr and the report to stdout
+/// (a_rejected_stream_is_reported_live_and_saved).
+#[test]
+fn findings_are_shown_once_when_stdout_and_stderr_are_one() {
+    let events = corpus_events("ownership/continuation-disagrees.json");
+    let server = Server::replying(Reply::sse(sse_body(&events)));
+    let path = scratch("one-output.txt");
+    let file = std::fs::File::create(&path).unwrap();
+    let out = Command::new(BIN)
+        .args(["check", "--url", &server.url()])
+        .env("NO_COLOR", "1")
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert_eq!(out.code(), Some(1));
+    let all = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        all.matches("ownership.continuation-disagrees:").count(),
+        1,
+        "{all}"
+    );
+    assert!(!all.contains("live #"), "{all}");
+    // The report's line, and what only the live part says.
+    assert!(
+        all.contains("  #2     error   ownership.continuation-disagrees: "),
+        "{all}"
+    );
+    assert!(all.contains("HTTP 200, text/event-stream"), "{all}");
+    assert!(all.contains(": reject — "), "{all}");
+
+    // Apart: the live line on stderr, the report's on stdout, one each.
+    let out = run(&["check", "--url", &server.url()]);
+    let (err, stdout) = (text(&out.stderr), text(&out.stdout));
+    assert_eq!(
+        err.matches("ownership.continuation-disagrees:").count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(
+        stdout.matches("ownership.continuation-disagrees:").count(),
+        1,
+        "{stdout}"
+    );
+}
