@@ -92,7 +92,7 @@ fn explain_links_resolve() {
         let out = agui(&["explain", &id]);
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
         let found = fragments(&text);
-        assert_eq!(found, [id.clone()], "{text}");
+        assert_eq!(found, std::slice::from_ref(&id), "{text}");
         assert!(anchors.contains(&found[0]), "{text}");
     }
 }
