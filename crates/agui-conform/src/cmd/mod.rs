@@ -10,6 +10,7 @@ pub mod generate;
 pub mod html;
 pub mod input_format;
 pub mod junit;
+mod live_progress;
 pub mod no_events;
 mod pipe;
 pub mod producer;
