@@ -128,7 +128,10 @@ if [ ${#records[@]} -eq 0 ]; then
   say "no producer ran; $out left as it is"
   exit 1
 fi
-"$bin" report "${records[@]}" --notes adapters/producers/notes.json --markdown "$out" \
-  "${missing[@]+"${missing[@]}"}" "${args[@]+"${args[@]}"}" || status=1
+if ! "$bin" report "${records[@]}" --notes adapters/producers/notes.json --markdown "$out" \
+  "${missing[@]+"${missing[@]}"}" "${args[@]+"${args[@]}"}"; then
+  say "could not write $out (the report's error is above)${keep:+; the run records are kept in $keep}"
+  exit 1
+fi
 say "wrote $out${keep:+ (run records, versions and server logs kept in $keep)}"
 exit $status

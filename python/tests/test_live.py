@@ -133,6 +133,17 @@ def test_run_producer_returns_the_run_record(producer, requests_seen, tmp_path):
     assert assert_producer_passes(producer.url("/valid"), filter="plain")["footer"]["status"] == "passed"
 
 
+def test_run_producer_renames_the_client_tool(producer, requests_seen):
+    # tool_name= becomes --tool-name: the suite offers the client tool under
+    # that name, and no request names get_weather.
+    result = run_producer(producer.url("/valid"), filter="tool-results", tool_name="client_weather")
+    assert [s["id"] for s in result["scenarios"]] == ["tool-results"]
+    assert requests_seen
+    offered = [t["name"] for r in requests_seen for t in r["body"].get("tools", [])]
+    assert offered and set(offered) == {"client_weather"}
+    assert all("get_weather" not in json.dumps(r["body"]) for r in requests_seen)
+
+
 def test_run_producer_scores_a_failing_producer(producer, requests_seen):
     result = run_producer(producer.url("/invalid"), filter="plain", message="Say hi.", state={"n": 1},
                           rules={"transport.buffered": "off"})

@@ -21,6 +21,7 @@ mod checking;
 mod cmd;
 mod config;
 mod input_format;
+mod live_progress;
 mod no_events;
 mod producer;
 mod producer_record;
@@ -54,7 +55,7 @@ enum Command {
     Gen(cmd::generate::Args),
     /// Run a suite against an implementation and score it (default: the built-in reference).
     Run(cmd::run::Args),
-    /// List the suites `run --suite NAME` finds (built-in and local).
+    /// List the suites `run` finds, built-in and local, with their kind (consumer: `run --suite NAME`; producer: `run --producer URL --suite NAME`).
     Suites(cmd::suites::Args),
     /// Fuzz an implementation with generated streams (until --time/--cases), shrinking and saving each distinct failure.
     Fuzz(cmd::fuzz::Args),

@@ -118,6 +118,12 @@ pub struct ProducerArgs {
     /// With --producer: what to add to the base input.
     #[command(flatten)]
     pub input_flags: InputArgs,
+    /// With --producer: the name of the client tool the scenarios offer
+    /// (in its definition, the messages that name it and the tool results
+    /// sent back), for a producer that has a tool of the default name
+    /// itself.
+    #[arg(long, value_name = "NAME", default_value = agui_live::tool_name::DEFAULT, requires = "producer")]
+    pub tool_name: String,
     /// With --producer and --record: the producer's packages and versions
     /// for the record's header (a JSON object, package → version, as a
     /// producer's `/versions` might answer).
@@ -146,7 +152,8 @@ fn headers(args: &[String]) -> anyhow::Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// `check --url`: violations on stderr as they are found, then the same
+/// `check --url`: violations on stderr as they are found (when stderr is
+/// not where stdout goes: crate::live_progress), then the same
 /// report as `check FILE` on stdout, the `transport.*` rules included.
 /// The exit status is the verdict's (README.md): 0 accept, 1 reject (a
 /// non-2xx status is `transport.status`), 3 inconclusive (our own time
@@ -187,39 +194,24 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         ))),
         None => None,
     };
+    // Progress on stderr; each finding once (crate::live_progress).
+    let mut shown = crate::live_progress::LiveProgress::new();
     let mut on = |p: Progress<'_>| {
         if let (Progress::Event(seen), Some(page)) = (&p, &page) {
             page.borrow_mut().push(&html::seen_value(seen));
-            return;
         }
-        let mut err = std::io::stderr().lock();
-        let _ = match p {
-            Progress::Connected {
-                status,
-                content_type,
-            } => writeln!(
-                err,
-                "{url}: HTTP {status}, {}",
-                content_type.unwrap_or("no content type")
-            ),
-            Progress::Warning(w) => writeln!(err, "warning: {w}"),
-            Progress::Event(_) => Ok(()),
-            Progress::Violation(v) => writeln!(
-                err,
-                "  live #{:<5} {:<7} {}: {}",
-                v.index,
-                v.severity.as_str(),
-                v.rule,
-                v.message
-            ),
-        };
+        shown.on(url, &p);
     };
     let started = std::time::Instant::now();
     let run = match agui_live::check_url(url, &body, &opts, capture.as_mut(), &mut on) {
         Ok(run) => run,
         Err(e @ LiveError::Usage(_)) => return Err(e.into()),
-        Err(e) => return cant_check(url, args, &e.to_string()),
+        Err(e) => {
+            shown.finish();
+            return cant_check(url, args, &e.to_string());
+        }
     };
+    shown.finish();
     if let Some(f @ LiveError::NoEvents { .. }) = &run.failure
         && run.report.counts.errors == 0
     {
@@ -315,6 +307,7 @@ pub fn run_suite(url: &str, args: &SuiteRun<'_>) -> anyhow::Result<u8> {
     let p = &args.producer;
     let dir = suite::find(args.suite.as_deref().unwrap_or("producer"))?;
     let mut inputs = suite::load(&dir)?;
+    agui_live::tool_name::rename_all(&mut inputs, &p.tool_name).map_err(anyhow::Error::msg)?;
     if let Some(f) = &args.filter {
         inputs.retain(|i| i.id.contains(f.as_str()));
     }

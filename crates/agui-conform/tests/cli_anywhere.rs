@@ -54,15 +54,86 @@ fn suites_lists_the_built_in_ones() {
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
-    // The descriptions of suites/default.toml and suites/quick.toml.
+    // Name, kind, description; then where it comes from. The descriptions
+    // of suites/default.toml and suites/quick.toml; the producer suite's
+    // scenarios are suites/producer/*.json.
     assert!(
-        lines[0].starts_with("default  The golden corpus and generated"),
+        lines[0].starts_with("default   consumer  The golden corpus and generated"),
         "{stdout}"
     );
     assert_eq!(lines[1].trim(), "from built-in");
-    assert!(
-        lines[2].starts_with("quick    The golden corpus and a handful"),
+    assert_eq!(
+        lines[2],
+        "producer  producer  7 scenarios sent to a producer: continue-thread, \
+         history-attributed, plain, resume-after-interrupt, resume-cancelled, \
+         state-carrying, tool-results",
         "{stdout}"
+    );
+    assert_eq!(lines[3].trim(), "from built-in");
+    assert!(
+        lines[4].starts_with("quick     consumer  The golden corpus and a handful"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("`agui-conform run --producer URL [--suite NAME]`"));
+}
+
+#[test]
+fn local_producer_suites_are_listed_and_override_the_built_in_one() {
+    let s = Scratch::new("producers");
+    let input = r#"{"messages": [{"id": "u1", "role": "user", "content": "Hi."}]}"#;
+    for (file, text) in [
+        ("suites/producer/only.json", input),
+        ("suites/mine/a.json", input),
+        ("suites/mine/b.json", input),
+        ("suites/mine/README.md", "# Mine"),
+        // A folder of JSON Schemas is no producer suite.
+        ("suites/protocol/start.schema.json", "{}"),
+        ("suites/empty/notes.txt", "nothing"),
+    ] {
+        let p = s.0.join(file);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let out = s.run(&["suites"]);
+    assert_eq!(out.status.code(), Some(0));
+    let listed = text(&out.stdout);
+    let lines: Vec<&str> = listed.lines().collect();
+    let row = |name: &str| {
+        let k = lines
+            .iter()
+            .position(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} not listed:\n{listed}"));
+        (lines[k], lines[k + 1].trim())
+    };
+    let (mine, from) = row("mine");
+    assert_eq!(
+        mine, "mine      producer  2 scenarios sent to a producer: a, b",
+        "{listed}"
+    );
+    assert!(from.ends_with("suites/mine"), "{from}");
+    let (producer, from) = row("producer");
+    assert!(
+        producer.ends_with("producer  1 scenario sent to a producer: only"),
+        "{producer}"
+    );
+    assert!(
+        from.ends_with("suites/producer (overrides the built-in one)"),
+        "{from}"
+    );
+    assert!(
+        !listed.contains("protocol") && !listed.contains("empty"),
+        "{listed}"
+    );
+    // The consumer suites are still there.
+    assert!(row("default").0.contains("consumer"));
+
+    // A producer suite's name given to a consumer run says how to run it.
+    let out = s.run(&["run", "--suite", "mine"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("`mine` is a producer suite"),
+        "{}",
+        text(&out.stderr)
     );
 }
 
@@ -110,7 +181,7 @@ fn a_local_suite_overrides_the_built_in_one() {
     )
     .unwrap();
     let listed = text(&s.run(&["suites"]).stdout);
-    assert!(listed.contains("quick    Mine."), "{listed}");
+    assert!(listed.contains("quick     consumer  Mine."), "{listed}");
     assert!(listed.contains("(overrides the built-in one)"), "{listed}");
     let out = s.run(&["run", "--suite", "quick", "--no-progress"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

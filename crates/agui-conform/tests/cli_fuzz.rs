@@ -244,3 +244,65 @@ fn a_campaign_record_holds_each_finding_and_its_report_lists_them() {
         assert!(page.contains(&heading), "{heading}");
     }
 }
+
+/// What a crashing or failing implementation wrote to stderr is shown with
+/// its finding, as `run` shows it with a case: the tail, line by line.
+#[test]
+fn a_finding_shows_the_stderr_tail_of_the_implementation() {
+    let d = Dir::new("fuzz-stderr");
+    // Case valid/1: writes two lines to stderr and dies. Case valid/2:
+    // says why on stderr and rejects the valid stream (FAIL).
+    let special = r#"    *'"fuzz/valid/1"'*) echo 'loading the parser' >&2; echo 'panic: boom at event 0' >&2; exit 101 ;;
+    *'"fuzz/valid/2"'*) echo 'I do not like this stream' >&2; seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/'); echo "{\"seq\":$seq,\"result\":{\"verdict\":\"reject\",\"index\":0}}" ;;
+"#;
+    let imp = d.script("imp.sh", &accept_all("sh", special));
+    let args = [
+        "--impl",
+        &imp,
+        "--cases",
+        "3",
+        "--seed",
+        "4",
+        "--mode",
+        "valid",
+        "--shrink-budget",
+        "0",
+    ];
+    let (out, s) = fuzz(&args);
+    assert_eq!(out.status.code(), Some(1), "{s}");
+    let findings = s["findings"].as_array().unwrap();
+    let by_score = |score: &str| {
+        findings
+            .iter()
+            .find(|f| f["score"] == score)
+            .unwrap_or_else(|| panic!("no {score} finding: {s}"))
+    };
+    assert_eq!(
+        by_score("ERRORED")["stderr"],
+        "loading the parser\npanic: boom at event 0\n",
+        "{s}"
+    );
+    assert!(
+        by_score("FAIL")["stderr"]
+            .as_str()
+            .is_some_and(|t| t.contains("I do not like this stream")),
+        "{s}"
+    );
+
+    let out = Command::new(BIN)
+        .args(["fuzz", "--no-progress"])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "  stderr tail (case 1 as found):\n  | loading the parser\n  | panic: boom at event 0\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  stderr tail (case 2 as found):\n  | I do not like this stream\n"),
+        "{text}"
+    );
+}

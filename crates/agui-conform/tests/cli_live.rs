@@ -418,3 +418,119 @@ fn a_run_error_is_shown_in_every_report() {
         "run.errored"
     );
 }
+
+/// `run --producer --tool-name`: a producer with a backend `get_weather`
+/// refuses the tool scenario as shipped (FAIL) and passes it with the
+/// client tool renamed; the producer is offered, told about and answered
+/// for the new name.
+#[test]
+fn the_client_tool_name_is_a_flag() {
+    let server = Server::start(|req| {
+        let input = req.json();
+        let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+        let start = json!({"type": "RUN_STARTED", "threadId": t, "runId": r});
+        let finish = json!({"type": "RUN_FINISHED", "threadId": t, "runId": r});
+        let tool = input["tools"][0]["name"].as_str().unwrap_or("").to_owned();
+        let answered = input["messages"]
+            .as_array()
+            .is_some_and(|ms| ms.iter().any(|m| m["role"] == "tool"));
+        let events = if tool == "get_weather" {
+            vec![
+                start,
+                json!({"type": "RUN_ERROR", "message": "tool get_weather defined twice"}),
+            ]
+        } else if answered {
+            vec![start, finish]
+        } else {
+            vec![
+                start,
+                json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": tool}),
+                json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+                finish,
+            ]
+        };
+        Reply::sse(sse_body(&events))
+    });
+    let url = server.url();
+    let args = ["run", "--producer", &url, "--filter", "tool-results"];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("FAIL    tool-results"));
+
+    let before = server.requests().len();
+    let out = run(&[&args[..], &["--tool-name", "client_weather"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("PASS    tool-results"));
+    let sent: Vec<Value> = server.requests()[before..]
+        .iter()
+        .map(|r| r.json())
+        .collect();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0]["tools"][0]["name"], "client_weather");
+    assert!(
+        sent[0]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .ends_with("Use the client_weather tool.")
+    );
+    let tool_message = &sent[1]["messages"][2];
+    assert_eq!(tool_message["role"], "tool");
+    assert_eq!(
+        tool_message["content"], "{\"city\":\"Lisbon\",\"sky\":\"sunny\",\"celsius\":24}",
+        "the scripted result for the renamed tool"
+    );
+
+    // A name no model API takes is refused before anything is sent.
+    let out = run(&[&args[..], &["--tool-name", "two words"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--tool-name `two words`"));
+    assert_eq!(server.requests().len(), before + 2);
+}
+
+/// With stdout and stderr going to one place (here one file; a terminal
+/// alike), each violation is shown once: in the report, not also as it
+/// arrives. Apart, the live lines go to stderr and the report to stdout
+/// (a_rejected_stream_is_reported_live_and_saved).
+#[test]
+fn findings_are_shown_once_when_stdout_and_stderr_are_one() {
+    let events = corpus_events("ownership/continuation-disagrees.json");
+    let server = Server::replying(Reply::sse(sse_body(&events)));
+    let path = scratch("one-output.txt");
+    let file = std::fs::File::create(&path).unwrap();
+    let out = Command::new(BIN)
+        .args(["check", "--url", &server.url()])
+        .env("NO_COLOR", "1")
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert_eq!(out.code(), Some(1));
+    let all = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        all.matches("ownership.continuation-disagrees:").count(),
+        1,
+        "{all}"
+    );
+    assert!(!all.contains("live #"), "{all}");
+    // The report's line, and what only the live part says.
+    assert!(
+        all.contains("  #2     error   ownership.continuation-disagrees: "),
+        "{all}"
+    );
+    assert!(all.contains("HTTP 200, text/event-stream"), "{all}");
+    assert!(all.contains(": reject — "), "{all}");
+
+    // Apart: the live line on stderr, the report's on stdout, one each.
+    let out = run(&["check", "--url", &server.url()]);
+    let (err, stdout) = (text(&out.stderr), text(&out.stdout));
+    assert_eq!(
+        err.matches("ownership.continuation-disagrees:").count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(
+        stdout.matches("ownership.continuation-disagrees:").count(),
+        1,
+        "{stdout}"
+    );
+}

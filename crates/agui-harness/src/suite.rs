@@ -208,6 +208,11 @@ impl Suite {
         if let Some(suite) = Suite::builtin(name_or_path) {
             return suite;
         }
+        if is_producer_suite(name_or_path) {
+            anyhow::bail!(
+                "`{name_or_path}` is a producer suite: it drives an endpoint, `run --producer URL --suite {name_or_path}` (`agui-conform suites` lists every suite with its kind)"
+            )
+        }
         anyhow::bail!(
             "suite `{name_or_path}` not found (looked for suites/{name_or_path}.toml here and in parent folders; built-in suites: {})",
             builtin_names().join(", ")
@@ -407,6 +412,24 @@ fn list_case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     walk(dir, dir, &mut out)?;
     out.sort();
     Ok(out)
+}
+
+/// Whether `name` is a producer suite's rather than a consumer suite's: a
+/// `suites/NAME/` folder of scenario files (`*.json` but `*.schema.json`),
+/// built in or here or in a parent folder.
+fn is_producer_suite(name: &str) -> bool {
+    let scenario = |n: &str| n.ends_with(".json") && !n.ends_with(".schema.json");
+    let rel = format!("suites/{name}");
+    if agui_assets::under(&rel).any(|f| scenario(f.path)) {
+        return true;
+    }
+    let Ok(cwd) = std::env::current_dir() else {
+        return false;
+    };
+    cwd.ancestors()
+        .filter_map(|dir| std::fs::read_dir(dir.join(&rel)).ok())
+        .flat_map(|entries| entries.flatten())
+        .any(|e| scenario(&e.file_name().to_string_lossy()))
 }
 
 /// The names of the built-in suites (`suites/*.toml` of `agui_assets`).

@@ -20,6 +20,7 @@ pub mod sse_file;
 pub mod stop;
 pub mod suite;
 pub mod tap;
+pub mod tool_name;
 pub mod transfer;
 
 pub use client::Limits;

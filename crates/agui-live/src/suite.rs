@@ -118,6 +118,66 @@ pub fn find(name_or_path: &str) -> anyhow::Result<PathBuf> {
     )
 }
 
+/// The name of the built-in producer suite.
+pub const BUILT_IN: &str = "producer";
+
+/// `suites/NAME/` in the current folder or its nearest ancestor that has
+/// one: the local suite [`find`] takes for `NAME`.
+pub fn find_local(name: &str) -> anyhow::Result<Option<PathBuf>> {
+    let cwd = std::env::current_dir()?;
+    Ok(cwd
+        .ancestors()
+        .map(|dir| dir.join("suites").join(name))
+        .find(|candidate| candidate.is_dir()))
+}
+
+/// Whether `dir` holds scenario files (`*.json` but `*.schema.json`, which
+/// a folder of JSON Schemas such as `suites/protocol/` holds).
+fn holds_scenarios(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.ends_with(".json") && !name.ends_with(".schema.json") && e.path().is_file()
+        })
+    })
+}
+
+/// The names of the producer suites in `suites/` folders of the current
+/// folder and its ancestors (each sub-folder holding scenario files),
+/// sorted, each once.
+pub fn local_names() -> Vec<String> {
+    let Ok(cwd) = std::env::current_dir() else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = cwd
+        .ancestors()
+        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter(|e| holds_scenarios(&e.path()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// What a producer suite holds, in one line: `7 scenarios: a, b, …`.
+pub fn describe(path: &Path) -> anyhow::Result<String> {
+    let inputs = load(path)?;
+    let ids: Vec<&str> = inputs.iter().map(|i| i.id.as_str()).collect();
+    let unreadable = inputs.iter().filter(|i| i.input.is_err()).count();
+    let mut text = format!(
+        "{} scenario{} sent to a producer: {}",
+        ids.len(),
+        if ids.len() == 1 { "" } else { "s" },
+        ids.join(", ")
+    );
+    if unreadable > 0 {
+        text.push_str(&format!(" ({unreadable} unreadable)"));
+    }
+    Ok(text)
+}
+
 /// Loads the inputs of a suite folder (every `*.json`, sorted by name) or
 /// of one file.
 pub fn load(path: &Path) -> anyhow::Result<Vec<SuiteInput>> {

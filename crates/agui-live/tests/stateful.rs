@@ -280,3 +280,107 @@ fn a_base_input_is_merged_into_every_first_request() {
     assert_eq!(sent["messages"][1]["role"], "user");
     assert_eq!(sent["tools"][0]["name"], "clock");
 }
+
+/// Has a backend tool `get_weather` of its own: refuses (`RUN_ERROR`) a
+/// request offering a client tool of that name, as frameworks do; else
+/// calls the client tool offered and, with its result, answers.
+fn backend_weather(req: &Recorded) -> Reply {
+    let input = req.json();
+    let (t, r) = (input["threadId"].clone(), input["runId"].clone());
+    let start = json!({"type": "RUN_STARTED", "threadId": t, "runId": r});
+    let finish = json!({"type": "RUN_FINISHED", "threadId": t, "runId": r});
+    let tools = input["tools"].as_array().cloned().unwrap_or_default();
+    if tools.iter().any(|x| x["name"] == "get_weather") {
+        return Reply::sse(sse_body(&[
+            start,
+            json!({"type": "RUN_ERROR", "message": "duplicate tool name get_weather"}),
+        ]));
+    }
+    let Some(client) = tools.first().and_then(|x| x["name"].as_str()) else {
+        return Reply::sse(sse_body(&[start, finish]));
+    };
+    let call = format!("call-{}", t.as_str().unwrap_or_default());
+    let answered = input["messages"].as_array().is_some_and(|ms| {
+        ms.iter().any(|m| {
+            m["role"] == "tool"
+                && m["toolCallId"] == json!(call)
+                && m["content"].as_str().is_some_and(|c| c.contains("sunny"))
+        })
+    });
+    let events = if answered {
+        vec![
+            start,
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "m-w", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m-w", "delta": "It is sunny."}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "m-w"}),
+            finish,
+        ]
+    } else {
+        vec![
+            start,
+            json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": client}),
+            json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": "{\"city\":\"Lisbon\"}"}),
+            json!({"type": "TOOL_CALL_END", "toolCallId": call}),
+            finish,
+        ]
+    };
+    Reply::sse(sse_body(&events))
+}
+
+#[test]
+fn the_client_tool_can_be_renamed_for_a_producer_that_has_one_of_its_name() {
+    let server = Server::start(backend_weather);
+    // As shipped: the producer refuses the scenario.
+    let r = run(&server, "tool-results");
+    assert_eq!(r.score, Score::Fail, "{r:?}");
+    assert!(
+        r.refused
+            .as_deref()
+            .is_some_and(|m| m.contains("duplicate tool name")),
+        "{r:?}"
+    );
+
+    let mut inputs = scenario("tool-results");
+    agui_live::tool_name::rename_all(&mut inputs, "client_weather").unwrap();
+    let before = server.requests().len();
+    let mut results = suite::run(
+        &server.url(),
+        &inputs,
+        &opts(),
+        suite::Setup::default(),
+        &mut |_| {},
+    );
+    let r = results.remove(0);
+    assert_eq!(r.score, Score::Pass, "{r:?}");
+    let sent: Vec<Value> = server.requests()[before..]
+        .iter()
+        .map(Recorded::json)
+        .collect();
+    assert_eq!(sent.len(), 2);
+    // The renamed tool is what the producer was offered and told to use.
+    assert_eq!(sent[0]["tools"][0]["name"], "client_weather");
+    assert_eq!(
+        sent[0]["tools"][0]["description"],
+        "Current weather for a city."
+    );
+    assert_eq!(
+        sent[0]["messages"][0]["content"],
+        "What is the weather in Lisbon right now? Use the client_weather tool."
+    );
+    // The scripted result for the tool (by its new name) went back.
+    let messages = sent[1]["messages"].as_array().unwrap();
+    assert_eq!(
+        messages[1]["toolCalls"][0]["function"]["name"],
+        "client_weather"
+    );
+    assert_eq!(messages[2]["role"], "tool");
+    assert_eq!(
+        messages[2]["content"],
+        "{\"city\":\"Lisbon\",\"sky\":\"sunny\",\"celsius\":24}"
+    );
+    assert!(
+        !serde_json::to_string(&sent)
+            .unwrap()
+            .contains("get_weather")
+    );
+}

@@ -334,7 +334,8 @@ def run_producer(
     ``headers`` and ``rules`` as for ``check_url``; ``timeout`` (seconds,
     per request) → ``--timeout-ms``; ``record`` keeps the run record at that
     path (else a temporary file); other keywords become flags of ``run``
-    (``filter="plain"``, ``idle_timeout=30``, ``captures="dir"``). Raises
+    (``filter="plain"``, ``idle_timeout=30``, ``captures="dir"``,
+    ``tool_name="client_weather"`` to rename the suite's client tool). Raises
     ``ConformError`` carrying the command's stderr on a usage or I/O error
     (exit status 2) or when no scenario ran.
     """

@@ -151,6 +151,12 @@ fn write_rule(out: &mut impl Write, rule: &Rule) -> io::Result<()> {
     if let Some(p) = rule.projection {
         writeln!(out, "  projection:  {p}")?;
     }
+    writeln!(
+        out,
+        "  doc:         {}#{}",
+        agui_model::violation::RULES_DOC,
+        rule.id
+    )?;
     Ok(())
 }
 

@@ -1,5 +1,7 @@
-//! `agui-conform suites`: the suites `run --suite NAME` can find, built-in
-//! and local, and which one a name picks.
+//! `agui-conform suites`: the suites `run` can find, built-in and local,
+//! each with its kind — a consumer suite scores an implementation (`run
+//! --suite NAME --impl CMD`), a producer suite drives an endpoint (`run
+//! --producer URL --suite NAME`) — and which one a name picks.
 
 use agui_harness::Suite;
 use agui_harness::suite::{builtin_names, find_local, local_names};
@@ -9,31 +11,96 @@ use std::io::Write;
 #[derive(clap::Args, Debug)]
 pub struct Args {}
 
-pub fn run(_: Args) -> anyhow::Result<u8> {
+/// One suite listed.
+struct Listed {
+    name: String,
+    kind: &'static str,
+    description: String,
+    from: String,
+}
+
+/// Where a suite comes from: a local one (overriding the built-in one of
+/// its name, if any) or the binary.
+fn from(local: Option<std::path::PathBuf>, builtin: bool) -> String {
+    match (local, builtin) {
+        (Some(p), true) => format!("{} (overrides the built-in one)", p.display()),
+        (Some(p), false) => p.display().to_string(),
+        (None, _) => "built-in".to_string(),
+    }
+}
+
+fn consumer_suites() -> anyhow::Result<Vec<Listed>> {
     let mut names: Vec<String> = builtin_names().into_iter().map(str::to_owned).collect();
     names.extend(local_names());
     names.sort();
     names.dedup();
-    let width = names.iter().map(String::len).max().unwrap_or(0);
+    names
+        .into_iter()
+        .map(|name| {
+            let local = find_local(&name)?;
+            let builtin = builtin_names().contains(&name.as_str());
+            let description = match Suite::find(&name) {
+                Ok(s) => s.file.description,
+                Err(e) => format!("cannot load: {e:#}"),
+            };
+            Ok(Listed {
+                kind: "consumer",
+                description,
+                from: from(local, builtin),
+                name,
+            })
+        })
+        .collect()
+}
+
+fn producer_suites() -> anyhow::Result<Vec<Listed>> {
+    use agui_live::suite as producer;
+    let mut names = producer::local_names();
+    names.push(producer::BUILT_IN.to_owned());
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let local = producer::find_local(&name)?;
+            let builtin = name == producer::BUILT_IN;
+            let path = match &local {
+                Some(p) => p.clone(),
+                None => producer::built_in_dir(),
+            };
+            let description = match producer::describe(&path) {
+                Ok(d) => d,
+                Err(e) => format!("cannot load: {e:#}"),
+            };
+            Ok(Listed {
+                kind: "producer",
+                description,
+                from: from(local, builtin),
+                name,
+            })
+        })
+        .collect()
+}
+
+pub fn run(_: Args) -> anyhow::Result<u8> {
+    let mut all = consumer_suites()?;
+    all.extend(producer_suites()?);
+    all.sort_by(|a, b| (&a.name, a.kind).cmp(&(&b.name, b.kind)));
+    let width = all.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let kind = "consumer".len();
     let mut text = String::new();
-    for name in &names {
-        let local = find_local(name)?;
-        let builtin = builtin_names().contains(&name.as_str());
-        let from = match (&local, builtin) {
-            (Some(p), true) => format!("{} (overrides the built-in one)", p.display()),
-            (Some(p), false) => p.display().to_string(),
-            (None, _) => "built-in".to_string(),
-        };
-        let description = match Suite::find(name) {
-            Ok(s) => s.file.description,
-            Err(e) => format!("cannot load: {e:#}"),
-        };
+    for s in &all {
         text.push_str(&format!(
-            "{name:<width$}  {description}\n{:<width$}  from {from}\n",
-            ""
+            "{:<width$}  {:<kind$}  {}\n{:<width$}  {:<kind$}  from {}\n",
+            s.name, s.kind, s.description, "", "", s.from
         ));
     }
-    text.push_str("\n`agui-conform run --suite NAME` runs one; a local suites/NAME.toml or a path to a .toml file overrides a built-in suite.\n");
+    text.push_str(
+        "\nconsumer: scores an implementation, `agui-conform run --suite NAME [--impl CMD]`; \
+         a local suites/NAME.toml or a path to a .toml file overrides a built-in one.\n\
+         producer: drives an AG-UI endpoint, `agui-conform run --producer URL [--suite NAME]`; \
+         a local suites/NAME/ folder of scenarios or a path overrides a built-in one.\n",
+    );
     crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
     Ok(0)
 }

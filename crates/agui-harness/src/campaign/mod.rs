@@ -157,6 +157,10 @@ pub struct Finding {
     pub shrunk: Shrunk,
     /// Where it was saved, or why it could not be.
     pub saved: Option<Result<PathBuf, String>>,
+    /// What the implementation wrote to stderr on the case as found (the
+    /// tail an ERRORED answer kept, or what it wrote while answering), as
+    /// `run` shows it for a case.
+    pub stderr: Option<String>,
 }
 
 /// A finished (or interrupted) campaign.
@@ -312,7 +316,9 @@ fn work(imp: &mut dyn Implementation, info: &ImplInfo, sh: &Shared) {
         }
         let score = r.scored.score;
         if score.is_bad() {
-            found(imp, info, sh, n, &recipe, &case, &r.scored, &r.outcome);
+            let stderr = crate::report::stderr(&r).map(str::to_owned);
+            let answer = (&r.scored, &r.outcome, stderr);
+            found(imp, info, sh, n, &recipe, &case, answer);
         }
         recent.0.push((n, recipe, case, score));
         if recent.0.len() > 4 {
@@ -333,13 +339,13 @@ fn work(imp: &mut dyn Implementation, info: &ImplInfo, sh: &Shared) {
                 &outcome,
                 crate::implementation::Capabilities::default(),
             );
-            found(imp, info, sh, n, &recipe, &case, &scored, &outcome);
+            found(imp, info, sh, n, &recipe, &case, (&scored, &outcome, None));
         }
     }
 }
 
-/// Shrinks and keeps a failure of case `n` if it is the first of its kind.
-#[allow(clippy::too_many_arguments)]
+/// Shrinks and keeps a failure of case `n` if it is the first of its kind;
+/// `answer` is its score, the answer and the implementation's stderr.
 fn found(
     imp: &mut dyn Implementation,
     info: &ImplInfo,
@@ -347,9 +353,9 @@ fn found(
     n: u64,
     recipe: &Recipe,
     case: &SuiteCase,
-    scored: &Scored,
-    outcome: &Outcome,
+    answer: (&Scored, &Outcome, Option<String>),
 ) {
+    let (scored, outcome, stderr) = answer;
     let sig = minimize::signature(case, scored.score);
     if !sh.wanted(sig, n) {
         return;
@@ -392,6 +398,7 @@ fn found(
         original_size: case.lines.as_ref().map_or(case.events.len(), Vec::len),
         shrunk,
         saved: None,
+        stderr,
     });
 }
 

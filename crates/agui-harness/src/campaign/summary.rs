@@ -2,7 +2,7 @@
 //! and JUnit.
 
 use super::{Campaign, Finding, Signature};
-use crate::report::{describe_expected, printable};
+use crate::report::{describe_expected, last_lines, printable};
 use crate::score::Score;
 use crate::suite::SuiteCase;
 use agui_model::RuleId;
@@ -134,6 +134,13 @@ pub fn text(c: &Campaign) -> String {
         if let Some(n) = &f.shrunk.note {
             let _ = writeln!(out, "  {n}");
         }
+        if let Some(t) = &f.stderr {
+            // As `run` shows a case's (report::terminal).
+            let _ = writeln!(out, "  stderr tail (case {} as found):", f.number);
+            for l in last_lines(t, 8) {
+                let _ = writeln!(out, "  | {}", printable(l));
+            }
+        }
         match &f.saved {
             Some(Ok(p)) => {
                 let _ = writeln!(out, "  saved: {}", p.display());
@@ -213,6 +220,7 @@ pub fn json(c: &Campaign) -> Value {
                     Err(e) => json!({"error": e}),
                 }),
                 "case": sc.to_corpus("").to_json(),
+                "stderr": f.stderr,
             })
         })
         .collect();
@@ -274,8 +282,13 @@ pub fn junit(c: &Campaign) -> anyhow::Result<String> {
         let mut st = TestCaseStatus::non_success(kind);
         st.set_message(format!("{}: {}", f.signature.1, f.reason));
         let sc = saved_case(f);
+        let stderr = f
+            .stderr
+            .as_deref()
+            .map(|t| format!("\nstderr (end, case as found):\n{}", t.trim_end()))
+            .unwrap_or_default();
         st.set_description(format!(
-            "case {} ({}); shrunk to {} events\nexpected {}; answered {}\nwhy: {}\n{}",
+            "case {} ({}); shrunk to {} events\nexpected {}; answered {}\nwhy: {}\n{}{stderr}",
             f.number,
             f.id,
             size(&sc),

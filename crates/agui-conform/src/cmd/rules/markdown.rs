@@ -61,7 +61,7 @@ fn table(area: &str) -> String {
     let rows: Vec<String> = CATALOGUE
         .iter()
         .filter(|r| r.area == area)
-        .map(row)
+        .map(anchored_row)
         .collect();
     if rows.is_empty() {
         return format!("(The catalogue has no `{area}` rules yet.)\n");
@@ -101,6 +101,23 @@ pub fn row(rule: &Rule) -> String {
     )
 }
 
+/// The anchor a rule's row carries in the document, `<a id="RULE-ID"></a>`:
+/// the HTML pages, the reports and `explain` link to
+/// `docs/rules.md#RULE-ID`, and a table row has no heading anchor of its own.
+pub fn anchor(id: &str) -> String {
+    format!("<a id=\"{id}\"></a>")
+}
+
+/// [`row`] with the rule's [`anchor`] in its first cell.
+fn anchored_row(rule: &Rule) -> String {
+    let plain = row(rule);
+    let cell = format!("| `{}` |", rule.id);
+    match plain.strip_prefix(cell.as_str()) {
+        Some(rest) => format!("| {}`{}` |{rest}", anchor(rule.id), rule.id),
+        None => plain,
+    }
+}
+
 /// Text safe inside a table cell: `|` escaped, lines joined.
 fn cell(s: &str) -> String {
     s.split_whitespace()
@@ -118,8 +135,9 @@ mod tests {
     fn every_rule_is_in_the_document_once() {
         let doc = document();
         for r in CATALOGUE {
-            let needle = format!("| `{}` |", r.id);
+            let needle = format!("| <a id=\"{}\"></a>`{}` |", r.id, r.id);
             assert_eq!(doc.matches(&needle).count(), 1, "{}", r.id);
+            assert_eq!(doc.matches(&anchor(r.id)).count(), 1, "{}", r.id);
         }
         assert!(!doc.contains("<!-- rules:"));
     }
