@@ -5,40 +5,44 @@
 //! path, or by a name a `use crate::{…}` brought in.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The `.rs` files under `dir`, at any depth.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let entries = std::fs::read_dir(dir).unwrap();
+    entries
+        .flat_map(|e| {
+            let p = e.unwrap().path();
+            match p.extension() {
+                _ if p.is_dir() => rust_files(&p),
+                Some(x) if x == "rs" => vec![p],
+                _ => Vec::new(),
+            }
+        })
+        .collect()
+}
 
 /// Each module's path (`cmd::check`, `render::text`, `` for main.rs) and
 /// its code without tests and comments.
 fn modules() -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut dirs = vec![src.clone()];
-    while let Some(dir) = dirs.pop() {
-        for e in std::fs::read_dir(&dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                dirs.push(p);
-                continue;
-            }
-            if p.extension().is_none_or(|x| x != "rs") {
-                continue;
-            }
-            let rel = p.strip_prefix(&src).unwrap().with_extension("");
-            let mut parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if parts.last().is_some_and(|l| l == "mod" || l == "main") {
-                parts.pop();
-            }
-            let text = std::fs::read_to_string(&p).unwrap();
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
-            let code: Vec<&str> = code
-                .lines()
-                .map(|l| l.split("//").next().unwrap_or(""))
-                .collect();
-            found.insert(parts.join("::"), code.join("\n"));
+    for p in rust_files(&src) {
+        let rel = p.strip_prefix(&src).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.last().is_some_and(|l| l == "mod" || l == "main") {
+            parts.pop();
         }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let code: Vec<&str> = code
+            .lines()
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect();
+        found.insert(parts.join("::"), code.join("\n"));
     }
     found
 }
