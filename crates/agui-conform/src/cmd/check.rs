@@ -4,7 +4,7 @@
 //! checker's limits, or as a saved SSE body ([`crate::input_format`]), by
 //! the one checking loop ([`crate::checking`]); several files, a
 //! directory or JSON Lines of cases go to [`crate::batch`], `--url` to
-//! [`crate::producer`]. Every finding is written the moment it is found —
+//! [`crate::live_check`]. Every finding is written the moment it is found —
 //! memory never grows with the number of violations, and from a pipe or a
 //! terminal each violation reaches stdout as soon as its line has been
 //! read. Exit status: 0 accept, 1 reject, 2 usage or I/O error,
@@ -15,7 +15,7 @@ use crate::case_input::{self, Sniffed};
 use crate::checking::{self, Settings, Source};
 use crate::config::EXIT_INCONCLUSIVE;
 use crate::input_format::InputFormat;
-use crate::{batch, no_events, producer, render, signals, stdout};
+use crate::{batch, live_check, no_events, render, signals, stdout};
 use agui_model::limits::{self, Limits};
 use anyhow::Context;
 use std::io::{self, BufRead};
@@ -118,7 +118,7 @@ pub struct Args {
     pub rule_config: crate::config::RuleArgs,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
-    pub live: producer::LiveArgs,
+    pub live: live_check::LiveArgs,
 }
 
 impl Args {
@@ -194,7 +194,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 fn run_here(args: Args) -> anyhow::Result<u8> {
     let settings = args.settings();
     if let Some(url) = &args.live.url {
-        return producer::check_url(url, &settings, &args.live);
+        return live_check::check_url(url, &settings, &args.live);
     }
     if let Some(flag) = args.live.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --url");

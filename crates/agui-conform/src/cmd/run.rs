@@ -1,7 +1,7 @@
 //! `agui-conform run`: runs a suite against an implementation (the built-in
 //! reference by default), scores it and reports.
 
-use crate::producer::{self, SuiteRun};
+use crate::producer_suite::{self, SuiteRun};
 use crate::render;
 use agui_harness::ImplInfo;
 use agui_harness::record::Shrunk;
@@ -97,7 +97,7 @@ pub struct Args {
     pub jobs: usize,
     /// A live producer instead of an implementation (`--producer URL`).
     #[command(flatten)]
-    pub producer: producer::ProducerArgs,
+    pub producer: producer_suite::ProducerArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             language: args.language.clone(),
             producer: &args.producer,
         };
-        return producer::run_suite(url, &suite);
+        return producer_suite::run_suite(url, &suite);
     }
     if let Some(flag) = args.producer.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --producer");
