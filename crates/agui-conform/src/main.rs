@@ -15,7 +15,22 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod batch;
+mod case_input;
+mod checking;
 mod cmd;
+mod config;
+mod input_format;
+mod live_check;
+mod live_progress;
+mod no_events;
+mod producer;
+mod producer_record;
+mod producer_suite;
+mod record;
+mod render;
+mod signals;
+mod stdout;
 
 /// Conformance suite and fuzzing harness for AG-UI event streams with
 /// subagent attribution.

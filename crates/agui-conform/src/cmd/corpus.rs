@@ -59,7 +59,7 @@ fn export(dir: &Path, force: bool) -> anyhow::Result<u8> {
     }
     let n = agui_assets::export("corpus", dir)
         .with_context(|| format!("cannot write the corpus into {}", dir.display()))?;
-    super::rules::to_stdout(|out| {
+    crate::stdout::to_stdout(|out| {
         writeln!(
             out,
             "wrote {n} files of the built-in corpus to {} (`agui-conform corpus check {}` checks it)",
@@ -85,7 +85,7 @@ fn check(dir: &Path, spec: Option<&Path>, vendor: bool) -> anyhow::Result<u8> {
             ),
             None => format!("cannot read corpus directory {}", dir.display()),
         })?;
-    super::rules::to_stdout(|out| write!(out, "{}", render(dir, &summary)))?;
+    crate::stdout::to_stdout(|out| write!(out, "{}", render(dir, &summary)))?;
     Ok(if summary.ok() { 0 } else { 1 })
 }
 

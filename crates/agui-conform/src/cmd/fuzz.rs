@@ -4,7 +4,8 @@
 //! 1 some, 3 incomplete (the implementation did not start, no case ran),
 //! 128 + N after signal N.
 
-use agui_harness::campaign::{self, Mix, Plan, Stats, summary};
+use crate::render;
+use agui_harness::campaign::{self, Mix, Plan, Stats};
 use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
 use agui_model::RuleId;
@@ -198,7 +199,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let c = campaign::run_parallel(&plan, args.jobs, &|| spec.build(), &on_progress);
     bar.finish_and_clear();
     if let Some(p) = &args.junit {
-        std::fs::write(p, summary::junit(&c)?)?;
+        std::fs::write(p, render::junit::fuzz(&c)?)?;
     }
     if let Some(p) = &args.record {
         let text = agui_harness::record::fuzz::render(&c, &agui_harness::record::Meta::now());
@@ -206,8 +207,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     let stdout = std::io::stdout();
     match args.format {
-        Format::Json => writeln!(stdout.lock(), "{}", summary::json(&c))?,
-        Format::Text => write!(stdout.lock(), "{}", summary::text(&c))?,
+        Format::Json => writeln!(stdout.lock(), "{}", render::json::fuzz(&c))?,
+        Format::Text => write!(stdout.lock(), "{}", render::text::fuzz(&c))?,
     }
     Ok(match agui_harness::subprocess::cleanup::interrupted() {
         Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),

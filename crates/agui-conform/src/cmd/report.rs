@@ -3,11 +3,14 @@
 //! and/or one self-contained HTML page. Exit status 0; 3 when a record is
 //! incomplete (no footer; maybe its last line cut, which is left out:
 //! `Record::parse_bytes`), the report being written all the same; 2 on
-//! errors.
+//! errors. Producer records (`run --producer … --record`) make the
+//! producers page and the README's producers summary instead.
 
-use agui_harness::record::{Record, Shrunk};
-use agui_harness::report::conformance::{self, Notes, Page};
+use crate::render::{self, html, markdown, write_file as write};
+use agui_harness::record::Record;
+use agui_harness::report::conformance::{Notes, Page};
 use agui_harness::report::merged::{Column, Merged};
+use agui_harness::report::producers::Info;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -89,18 +92,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     let status = if incomplete { 3 } else { 0 };
     if records.iter().all(Record::is_producer) {
-        return super::report_producers::run(&args, &records).map(|code| code.max(status));
+        return run_producers(&args, &records).map(|code| code.max(status));
     }
     let merged = merge(&args, records)?;
-    let notes: Notes = match &args.notes {
-        Some(p) => {
-            let text = agui_model::bounded::read_to_string(p, agui_model::bounded::CONFIG_BYTES)
-                .with_context(|| format!("reading {}", p.display()))?;
-            serde_json::from_str(&text)
-                .with_context(|| format!("{}: not a JSON object", p.display()))?
-        }
-        None => Notes::new(),
-    };
+    let notes: Notes = read_notes(args.notes.as_deref(), "not a JSON object", |t| {
+        serde_json::from_str(t)
+    })?;
     let page = Page {
         command: args
             .command
@@ -109,12 +106,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         producers_href: args.producers_href.clone(),
     };
     if let Some(p) = &args.markdown {
-        write(p, &conformance::render(&merged, &notes, &page))?;
+        write(p, &markdown::report(&merged, &notes, &page))?;
         if let Some(readme) = &args.readme {
             let text = std::fs::read_to_string(readme)
                 .with_context(|| format!("reading {}", readme.display()))?;
-            let link = relative(readme, p);
-            match conformance::fill_summary(&text, &merged, &link) {
+            let link = render::relative(readme, p);
+            match markdown::fill_report_summary(&text, &merged, &link) {
                 Some(new) => write(readme, &new)?,
                 None => eprintln!(
                     "agui-conform: {} has no conformance-summary markers; left as it is",
@@ -127,8 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         let href = args
             .rules_href
             .clone()
-            .unwrap_or_else(|| rules_href_from(p));
-        write(p, &agui_view::report::render(&merged, &href, &page))?;
+            .unwrap_or_else(|| html::rules_href_from(p));
+        write(p, &html::report(&merged, &href, &page))?;
     }
     Ok(status)
 }
@@ -166,113 +163,65 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
     let mut merged = Merged::new(columns);
     merged.fuzz = fuzz;
     merged.producers = producers;
-    merged.missing = args
-        .missing
+    merged.missing = missing(args);
+    Ok(merged)
+}
+
+/// `report` on producer records: the producers page
+/// (agui_harness::report::producers) and the README's producers summary.
+fn run_producers(args: &Args, records: &[Record]) -> anyhow::Result<u8> {
+    if args.html.is_some() {
+        anyhow::bail!("--html: the producers report is Markdown only (give --markdown FILE)");
+    }
+    if !args.label.is_empty() {
+        anyhow::bail!("--label: a producer's heading comes from --notes (its `label`)");
+    }
+    let info: Info = read_notes(
+        args.notes.as_deref(),
+        "not producer notes (name → {label, paths, notes, not_covered})",
+        |t| serde_json::from_str(t),
+    )?;
+    let missing = missing(args);
+    if let Some(p) = &args.markdown {
+        write(p, &markdown::producers(records, &info, &missing))?;
+    }
+    if let Some(readme) = &args.readme {
+        let text = std::fs::read_to_string(readme)
+            .with_context(|| format!("reading {}", readme.display()))?;
+        match markdown::fill_producers_summary(&text, records, &info, &missing) {
+            Some(new) => write(readme, &new)?,
+            None => eprintln!(
+                "agui-conform: {} has no producers-summary markers; left as it is",
+                readme.display()
+            ),
+        }
+    }
+    Ok(0)
+}
+
+/// `--missing LABEL=WHY`: each implementation without a record, and why
+/// (`no record` when not said).
+fn missing(args: &Args) -> Vec<(String, String)> {
+    args.missing
         .iter()
         .map(|m| match m.split_once('=') {
             Some((label, why)) => (label.to_owned(), why.to_owned()),
             None => (m.clone(), "no record".to_owned()),
         })
-        .collect();
-    Ok(merged)
+        .collect()
 }
 
-pub(super) fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
-}
-
-/// The catalogue page (`docs/rules.md` of the checkout the report is
-/// written in, else its online copy's relative path) as seen from `page`.
-fn rules_href_from(page: &Path) -> String {
-    let abs = std::path::absolute(page).unwrap_or_else(|_| page.to_path_buf());
-    for dir in abs.ancestors().skip(1) {
-        let rules = dir.join("docs/rules.md");
-        if rules.is_file() {
-            return relative(&abs, &rules);
-        }
-    }
-    agui_view::page::RULES_HREF.to_owned()
-}
-
-/// `to` as a relative link from the file `from` (both made absolute).
-fn relative(from: &Path, to: &Path) -> String {
-    let from = std::path::absolute(from).unwrap_or_else(|_| from.to_path_buf());
-    let to = std::path::absolute(to).unwrap_or_else(|_| to.to_path_buf());
-    let base: Vec<_> = from
-        .parent()
-        .map(|p| p.components().collect())
-        .unwrap_or_default();
-    let target: Vec<_> = to.components().collect();
-    let common = base.iter().zip(&target).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<String> = vec!["..".to_owned(); base.len() - common];
-    parts.extend(
-        target[common..]
-            .iter()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
-    );
-    parts.join("/")
-}
-
-/// The one-record report page of a run (`run --html`).
-pub fn write_html_of(record_text: &str, page: &Path) -> anyhow::Result<()> {
-    let record = Record::parse(record_text).map_err(|e| anyhow::anyhow!("run record: {e}"))?;
-    let label = record.header.implementation.name.clone();
-    let merged = Merged::new(vec![Column::new(label, record)]);
-    write(
-        page,
-        &agui_view::report::render(&merged, &rules_href_from(page), &Page::default()),
-    )
-}
-
-/// A shrunk failing case saved by `run --save-failures` (corpus format),
-/// for the run record.
-pub fn read_shrunk(path: &Path) -> Option<Shrunk> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let case: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let events = case.get("events")?.as_array()?.clone();
-    let expect = case.get("expect")?;
-    let verdict = expect.get("verdict")?.as_str()?;
-    let expected = match (expect.get("rule"), expect.get("index")) {
-        (Some(r), Some(i)) => format!(
-            "{verdict}; first violation `{}` at {i}",
-            r.as_str().unwrap_or("?")
-        ),
-        _ => format!("{verdict}; no violation"),
+/// The `--notes` file as `parse` reads it (empty without one); `what`
+/// says what it is not when it does not parse.
+fn read_notes<T: Default>(
+    path: Option<&Path>,
+    what: &str,
+    parse: impl FnOnce(&str) -> serde_json::Result<T>,
+) -> anyhow::Result<T> {
+    let Some(p) = path else {
+        return Ok(T::default());
     };
-    Some(Shrunk {
-        description: case
-            .get("description")
-            .and_then(|d| d.as_str())
-            .unwrap_or("")
-            .to_owned(),
-        events,
-        expected,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::relative;
-    use std::path::Path;
-
-    #[test]
-    fn links_are_relative_to_the_page() {
-        assert_eq!(
-            relative(
-                Path::new("/r/docs/conformance/index.html"),
-                Path::new("/r/docs/rules.md")
-            ),
-            "../rules.md"
-        );
-        assert_eq!(
-            relative(
-                Path::new("/r/README.md"),
-                Path::new("/r/docs/conformance/README.md")
-            ),
-            "docs/conformance/README.md"
-        );
-    }
+    let text = agui_model::bounded::read_to_string(p, agui_model::bounded::CONFIG_BYTES)
+        .with_context(|| format!("reading {}", p.display()))?;
+    parse(&text).with_context(|| format!("{}: {what}", p.display()))
 }

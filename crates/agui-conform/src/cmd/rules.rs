@@ -1,6 +1,9 @@
 //! `agui-conform rules` and `agui-conform explain`: the rule catalogue of
 //! `agui_model::CATALOGUE`, for people and for machines.
 
+mod markdown;
+
+use crate::stdout::to_stdout;
 use agui_model::{CATALOGUE, Rule};
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -39,21 +42,9 @@ pub fn run_rules(args: RulesArgs) -> anyhow::Result<u8> {
             writeln!(out, "{}", Value::Array(all).to_pretty())
         }
         Format::Text => write_table(out),
-        Format::Markdown => out.write_all(super::rules_md::document().as_bytes()),
+        Format::Markdown => out.write_all(markdown::document().as_bytes()),
     })?;
     Ok(0)
-}
-
-/// Writes to stdout through `write`. A reader that went away (`rules | head`)
-/// is not an error: there is no one left to tell.
-pub(crate) fn to_stdout(
-    write: impl FnOnce(&mut io::StdoutLock) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    match write(&mut out).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
 }
 
 /// Pretty JSON text of a value.
@@ -81,12 +72,7 @@ pub fn run_explain(args: ExplainArgs) -> anyhow::Result<u8> {
     to_stdout(|out| match args.format {
         Format::Json => writeln!(out, "{}", rule_json(rule).to_pretty()),
         Format::Text => write_rule(out, rule),
-        Format::Markdown => write!(
-            out,
-            "{}{}",
-            super::rules_md::HEADER,
-            super::rules_md::row(rule)
-        ),
+        Format::Markdown => write!(out, "{}{}", markdown::HEADER, markdown::row(rule)),
     })?;
     Ok(0)
 }

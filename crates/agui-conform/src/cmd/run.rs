@@ -1,8 +1,10 @@
 //! `agui-conform run`: runs a suite against an implementation (the built-in
 //! reference by default), scores it and reports.
 
+use crate::producer_suite::{self, SuiteRun};
+use crate::render;
 use agui_harness::ImplInfo;
-use agui_harness::report::{json, junit, markdown, terminal};
+use agui_harness::record::Shrunk;
 use agui_harness::runner::streamed::{Sink, run_plan};
 use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
@@ -95,7 +97,7 @@ pub struct Args {
     pub jobs: usize,
     /// A live producer instead of an implementation (`--producer URL`).
     #[command(flatten)]
-    pub producer: super::producer::ProducerArgs,
+    pub producer: producer_suite::ProducerArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -106,8 +108,20 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         // Before any thread starts: a signal then kills a `--peer`
         // implementation and what it started, stops the scenario running,
         // and the reports of what ran are written.
-        super::signals::install();
-        return super::producer::run_suite(url, &args);
+        crate::signals::install();
+        let suite = SuiteRun {
+            suite: args.suite.clone(),
+            filter: args.filter.clone(),
+            timeout_ms: args.timeout_ms,
+            json: args.format == Format::Json,
+            no_progress: args.no_progress,
+            junit: args.junit.clone(),
+            record: args.record.clone(),
+            name: args.name.clone(),
+            language: args.language.clone(),
+            producer: &args.producer,
+        };
+        return producer_suite::run_suite(url, &suite);
     }
     if let Some(flag) = args.producer.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --producer");
@@ -211,7 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                         s.original.display()
                     );
                     if let Some(p) = &s.shrunk {
-                        if let Some(kept) = super::report::read_shrunk(p) {
+                        if let Some(kept) = read_shrunk(p) {
                             shrunk.insert(c.id.clone(), kept);
                         }
                         eprintln!(
@@ -240,26 +254,26 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 (RecordOut::File(_), Some(p)) => std::fs::read_to_string(p)?,
                 (RecordOut::File(_), None) => String::new(),
             };
-            super::report::write_html_of(&text, page)?;
+            render::html::write_run_page(&text, page)?;
         }
     }
 
     // The requested report files come first: they are written whatever
     // happens to stdout (a closed pipe, a second signal).
     if let Some(p) = &args.junit {
-        std::fs::write(p, junit::render(&run, &cases)?)?;
+        std::fs::write(p, render::junit::run(&run, &cases)?)?;
     }
     if let Some(p) = &args.markdown {
-        std::fs::write(p, markdown::render(&run, &cases))?;
+        std::fs::write(p, render::markdown::run(&run, &cases))?;
     }
     let stdout = std::io::stdout();
     if args.format == Format::Json {
-        writeln!(stdout.lock(), "{}", json::summary_line(&run, &cases))?;
+        writeln!(stdout.lock(), "{}", render::json::run_summary(&run, &cases))?;
     } else {
         write!(
             stdout.lock(),
             "{}",
-            terminal::render(&run, &cases, args.verbose)
+            render::text::run(&run, &cases, args.verbose)
         )?;
     }
     if let Some(why) = run.incomplete() {
@@ -269,6 +283,32 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     Ok(match agui_harness::subprocess::cleanup::interrupted() {
         Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
         None => run.status().exit_code(),
+    })
+}
+
+/// A shrunk failing case saved by `--save-failures` (corpus format), for
+/// the run record.
+fn read_shrunk(path: &std::path::Path) -> Option<Shrunk> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let case: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let events = case.get("events")?.as_array()?.clone();
+    let expect = case.get("expect")?;
+    let verdict = expect.get("verdict")?.as_str()?;
+    let expected = match (expect.get("rule"), expect.get("index")) {
+        (Some(r), Some(i)) => format!(
+            "{verdict}; first violation `{}` at {i}",
+            r.as_str().unwrap_or("?")
+        ),
+        _ => format!("{verdict}; no violation"),
+    };
+    Some(Shrunk {
+        description: case
+            .get("description")
+            .and_then(|d| d.as_str())
+            .unwrap_or("")
+            .to_owned(),
+        events,
+        expected,
     })
 }
 
@@ -318,7 +358,7 @@ impl Sink for RunSink<'_> {
             self.bar.set_message(format!("{} {}", r.scored.score, c.id));
         }
         if self.json {
-            let _ = writeln!(self.stdout.lock(), "{}", json::case_line(r, c));
+            let _ = writeln!(self.stdout.lock(), "{}", render::json::run_case(r, c));
         }
         if let Some(w) = &self.record {
             let defer = self.defer_failures

@@ -101,6 +101,6 @@ pub fn run(_: Args) -> anyhow::Result<u8> {
          producer: drives an AG-UI endpoint, `agui-conform run --producer URL [--suite NAME]`; \
          a local suites/NAME/ folder of scenarios or a path overrides a built-in one.\n",
     );
-    super::rules::to_stdout(|out| out.write_all(text.as_bytes()))?;
+    crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
     Ok(0)
 }

@@ -1,0 +1,198 @@
+//! JUnit XML, for CI test tabs. `check --junit PATH`: the check as one
+//! JUnit test case, written beside the other output. Verdict `reject` is a failure;
+//! otherwise verdict `inconclusive` (a limit left part of the stream
+//! unjudged, or the input holds no events) or any other limit notice (not
+//! every violation kept) makes it an error; otherwise it passes, with any
+//! warnings in its output. How each run ended is in the output too.
+//! `run --producer --junit`: one test case per scenario. `run --junit` and
+//! `fuzz --junit` are made by agui-harness, called from here.
+
+use crate::record::Check;
+use agui_harness::RunResult;
+use agui_harness::campaign::{Campaign, summary as campaign};
+use agui_harness::report::junit;
+use agui_harness::suite::SuiteCase;
+use agui_model::{Verdict, Violation};
+use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The JUnit XML of one check.
+pub fn check(check: &Check<'_>) -> anyhow::Result<String> {
+    let Check {
+        name,
+        report,
+        runs,
+        found,
+        elapsed,
+    } = *check;
+    let c = report.counts;
+    let summary = if crate::no_events::holds_none(report) {
+        format!(
+            "{}: {}",
+            report.verdict().as_str(),
+            crate::no_events::MESSAGE
+        )
+    } else {
+        format!(
+            "{}: {} errors, {} warnings, {} limit notices in {} events",
+            report.verdict().as_str(),
+            c.errors,
+            c.warnings,
+            c.limits,
+            report.events
+        )
+    };
+    let mut details = runs.render_text(usize::MAX);
+    write_violations(&mut details, &found.violations);
+    for n in &found.limits {
+        let _ = writeln!(
+            details,
+            "#{} limit {}: {}",
+            n.index,
+            n.kind.as_str(),
+            n.message
+        );
+    }
+    let kind = match report.verdict() {
+        Verdict::Reject => Some(NonSuccessKind::Failure),
+        Verdict::Inconclusive => Some(NonSuccessKind::Error),
+        _ if c.limits > 0 => Some(NonSuccessKind::Error),
+        _ => None,
+    };
+    let status = match kind {
+        Some(k) => non_success(k, &summary, &details),
+        None => TestCaseStatus::success(),
+    };
+    let mut case = TestCase::new(name.to_owned(), status);
+    case.set_time(elapsed);
+    case.set_system_out(format!("{summary}\n{details}"));
+    let mut suite = TestSuite::new("agui-conform check");
+    suite.add_test_case(case);
+    xml(suite)
+}
+
+/// One line a violation: `#index severity rule: message`.
+fn write_violations(out: &mut String, violations: &[Violation]) {
+    for v in violations {
+        let _ = writeln!(
+            out,
+            "#{} {} {}: {}",
+            v.index,
+            v.severity.as_str(),
+            v.rule,
+            v.message
+        );
+    }
+}
+
+/// A failure or error with its one-line summary and its details.
+fn non_success(kind: NonSuccessKind, summary: &str, details: &str) -> TestCaseStatus {
+    let mut s = TestCaseStatus::non_success(kind);
+    s.set_message(summary.to_owned());
+    s.set_description(details.to_owned());
+    s
+}
+
+/// The document: one suite under the `agui-conform` report.
+fn xml(suite: TestSuite) -> anyhow::Result<String> {
+    let mut report = Junit::new("agui-conform");
+    report.add_test_suite(suite);
+    Ok(report.to_string()?)
+}
+
+/// Writes the JUnit file of one check.
+pub fn write_check(path: &Path, check: &Check<'_>) -> anyhow::Result<()> {
+    write(path, &self::check(check)?)
+}
+
+/// Writes a JUnit file.
+fn write(path: &Path, xml: &str) -> anyhow::Result<()> {
+    std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes a check that could not be made (`why`) as one erroring test
+/// case to `path`.
+pub fn write_error(path: &Path, name: &str, why: &str) -> anyhow::Result<()> {
+    let mut case = TestCase::new(
+        name.to_owned(),
+        non_success(
+            NonSuccessKind::Error,
+            &format!("could not check: {why}"),
+            why,
+        ),
+    );
+    case.set_system_out(format!("could not check: {why}\n"));
+    let mut suite = TestSuite::new("agui-conform check");
+    suite.add_test_case(case);
+    write(path, &xml(suite)?)
+}
+
+/// Writes the JUnit file of a producer-suite run (`run --producer
+/// --junit`): one test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
+/// skipped case with its reason; the output lists the steps, how each run
+/// ended and the violations.
+pub fn write_producer_suite(
+    path: &Path,
+    suite: &str,
+    url: &str,
+    results: &[agui_live::suite::InputResult],
+) -> anyhow::Result<()> {
+    use agui_live::suite::Score;
+    let mut ts = TestSuite::new(format!("agui-conform producer suite {suite}"));
+    for r in results {
+        let note = [&r.refused, &r.failure, &r.skipped]
+            .into_iter()
+            .flatten()
+            .next()
+            .cloned();
+        let mut out = String::new();
+        for st in &r.steps {
+            let _ = writeln!(out, "step {} → {}", st.kind, st.outcomes.join("+"));
+        }
+        for run in &r.runs {
+            let _ = writeln!(out, "{run}");
+        }
+        write_violations(&mut out, &r.violations);
+        let summary = note.unwrap_or_else(|| {
+            format!(
+                "{} errors, {} warnings in {} events",
+                r.count(agui_model::Severity::Error),
+                r.count(agui_model::Severity::Warning),
+                r.events
+            )
+        });
+        let status = match r.score {
+            Score::Pass | Score::Warn => TestCaseStatus::success(),
+            Score::Skipped => {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(summary.clone());
+                s
+            }
+            Score::Fail | Score::Errored => {
+                let kind = if r.score == Score::Fail {
+                    NonSuccessKind::Failure
+                } else {
+                    NonSuccessKind::Error
+                };
+                non_success(kind, &summary, &out)
+            }
+        };
+        let mut case = TestCase::new(r.id.clone(), status);
+        case.set_classname(url.to_owned());
+        case.set_time(r.elapsed);
+        case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
+        ts.add_test_case(case);
+    }
+    write(path, &xml(ts)?)
+}
+
+/// `run --junit`: one test case per suite case (agui-harness).
+pub fn run(run: &RunResult, cases: &[SuiteCase]) -> anyhow::Result<String> {
+    junit::render(run, cases)
+}
+
+/// `fuzz --junit`: one test case per distinct failure (agui-harness).
+pub fn fuzz(c: &Campaign) -> anyhow::Result<String> {
+    campaign::junit(c)
+}
