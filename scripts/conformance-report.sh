@@ -7,7 +7,8 @@
 #   scripts/conformance-report.sh [--out FILE] [--html FILE] [--suite NAME]
 #                                 [--keep DIR] [--peer SPEC]... [--no-install]
 #                                 [--no-build] [--fuzz-records DIR]
-#                                 [--producer-records DIR] [--command TEXT]
+#                                 [--fuzz-only SPEC]... [--producer-records DIR]
+#                                 [--command TEXT]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/README.md]
 #   --html FILE   where the HTML page goes [default: next to --out, index.html]
@@ -20,19 +21,24 @@
 #   --no-build    use target/debug/agui-conform as it is
 #   --fuzz-records DIR  fuzz campaign records (KEY.jsonl, scripts/fuzz-report.sh),
 #                 each shown beside the suite run of the peer of that KEY
+#   --fuzz-only SPEC  a consumer fuzzed but given no suite run here, `KEY|LABEL`
+#                 (the Rust SDKs, fuzzed in process by scripts/fuzz-report.sh):
+#                 its campaign record KEY.jsonl in the --fuzz-records DIR is
+#                 a matrix row of its own; repeatable
 #   --producer-records DIR  producer run records (*.jsonl, kept by
 #                 scripts/producers-report.sh --keep DIR): matrix rows
 #   --command TEXT  what the page says regenerates it [default: this command]
 #
 # Exit status: 0 when every implementation ran to the end; 1 when a peer
 # could not be installed or started, a run did not finish (harness error),
-# or a peer's adapter ERRORED on a case. The peers' own FAILs are findings,
-# not errors: they go into the report and do not change the exit status.
+# a peer's adapter ERRORED on a case, or a --fuzz-only record is missing;
+# 2 for a bad option. The peers' own FAILs are findings, not errors: they
+# go into the report and do not change the exit status.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
-fuzz_dir="" producer_dir="" command="scripts/conformance-report.sh${*:+ $*}"
+fuzz_dir="" producer_dir="" fuzz_only=() command="scripts/conformance-report.sh${*:+ $*}"
 # The peers: KEY|LABEL|COMMAND|READY. The reference model has no command.
 peers=(
   "reference|Reference model||"
@@ -50,9 +56,10 @@ while [ $# -gt 0 ]; do
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
     --fuzz-records) fuzz_dir="$2"; shift 2 ;;
+    --fuzz-only) fuzz_only+=("$2"); shift 2 ;;
     --producer-records) producer_dir="$2"; shift 2 ;;
     --command) command="$2"; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -117,6 +124,19 @@ if [ -n "$fuzz_dir" ]; then
       say "$label: no fuzz campaign record in $fuzz_dir"
     fi
   done
+  for spec in "${fuzz_only[@]+"${fuzz_only[@]}"}"; do
+    IFS='|' read -r key label <<<"$spec"
+    if [ -s "$fuzz_dir/$key.jsonl" ]; then
+      records+=("$fuzz_dir/$key.jsonl")
+      labels+=(--label "$label")
+    else
+      say "$label: no fuzz campaign record in $fuzz_dir"
+      status=1
+    fi
+  done
+elif [ ${#fuzz_only[@]} -gt 0 ]; then
+  say "--fuzz-only needs --fuzz-records DIR"
+  exit 2
 fi
 if [ -n "$producer_dir" ]; then
   found=("$producer_dir"/*.jsonl)

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Runs a fuzz campaign (`agui-conform fuzz --record`) against every consumer —
 # the built-in reference model and the peer adapters of adapters/, plus any
-# --peer — with one fixed seed and budget, keeping one run record per consumer
+# --peer — and the same campaign in process against the Rust SDKs
+# (`agui-rust-sdks fuzz --record`, adapters/rust: ag-ui 0.3, ag-ui-client
+# 0.1), with one fixed seed and budget, keeping one run record per consumer
 # (each distinct failure once, shrunk, with its minimal stream), then renders
 # the conformance report with those records beside the suite runs
-# (scripts/conformance-report.sh --fuzz-records DIR): docs/conformance/README.md
+# (scripts/conformance-report.sh --fuzz-records DIR; the Rust SDKs, which
+# have no suite run there, as rows of their own): docs/conformance/README.md
 # and index.html.
 #
 #   scripts/fuzz-report.sh [--seed N] [--cases N] [--time T] [--shrink-budget N]
 #                          [--keep DIR] [--peer SPEC]... [--producer-records DIR]
-#                          [--no-report] [--no-install] [--no-build]
+#                          [--no-report] [--no-install] [--no-build] [--no-rust]
+#                          [--out FILE]
 #
 #   --seed N       the campaign seed [default: 20261205]
 #   --cases N      cases per consumer [default: 4000]; with the seed, fixes
@@ -17,26 +21,36 @@
 #   --time T       a bound per consumer (`90s`, `2m`) [default: 90s]; a campaign
 #                  it cuts is said so in its record and the report
 #   --shrink-budget N  questions per finding while shrinking [default: 300]
-#   --keep DIR     keep the campaign records (KEY.jsonl) and logs in DIR
+#   --keep DIR     keep the campaign records (KEY.jsonl; rust-ag-ui.jsonl and
+#                  rust-ag-ui-client.jsonl for the Rust SDKs) and logs in DIR
 #                  [default: a temporary folder]
 #   --peer SPEC    another consumer, `KEY|LABEL|COMMAND|READY` as for
-#                  scripts/conformance-report.sh (the Rust SDK adapters, say);
+#                  scripts/conformance-report.sh (a stdio adapter of your own);
 #                  repeatable, passed on to the report too
 #   --producer-records DIR  producer run records kept by
 #                  `scripts/producers-report.sh --keep DIR`, shown as matrix rows
 #   --no-report    only run the campaigns
+#   --out FILE     where the report's Markdown goes (its HTML page beside it)
+#                  [default: docs/conformance/README.md]
 #   --no-install   do not run adapters/install.sh first
-#   --no-build     use target/debug/agui-conform as it is
+#   --no-build     use target/debug/agui-conform and
+#                  adapters/rust/target/release/agui-rust-sdks as they are
+#   --no-rust      leave the Rust SDKs out
+#
+# The Rust SDKs are built with `cargo build --release --manifest-path
+# adapters/rust/Cargo.toml` (ag-ui-client needs OpenSSL's headers and
+# pkg-config); when that fails the script says so and goes on without them.
 #
 # Exit status: 0 when every campaign ran to its end (and the report was
-# written); 1 when a consumer could not be installed or started, a campaign
-# did not finish or was incomplete, or the report failed. The consumers'
+# written); 1 when a consumer could not be installed, built or started
+# (the Rust SDKs included, unless --no-rust), a campaign did not finish or
+# was incomplete, or the report failed; 2 for a bad option. The consumers'
 # findings are findings, not errors of this script.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1
-extra=() producers=()
+seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1
+extra=() producers=() fuzz_only=() out=()
 peers=(
   "reference|Reference model|reference|"
   "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
@@ -55,7 +69,9 @@ while [ $# -gt 0 ]; do
     --no-report) report=0; shift ;;
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-rust) rust=0; shift ;;
+    --out) out=(--out "$2"); shift 2 ;;
+    -h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -97,6 +113,42 @@ for spec in "${peers[@]}"; do
   say "$label: $(sed -n 2p "$work/$key.txt"); $(grep -c '"kind":"finding"' "$record") findings"
 done
 
+# The Rust SDKs, in process: the same campaign, the same record format.
+if [ "$rust" = 1 ]; then
+  manifest=adapters/rust/Cargo.toml
+  rbin="${CARGO_TARGET_DIR:-$root/adapters/rust/target}/release/agui-rust-sdks"
+  built=1
+  if [ "$build" = 1 ]; then
+    cargo build -q --release --manifest-path "$manifest" > "$work/rust-build.log" 2>&1 || {
+      say "Rust SDKs: cargo build --release --manifest-path $manifest failed; going on without them ($(tail -n 2 "$work/rust-build.log" | tr '\n' ' '))"
+      built=0 status=1
+    }
+  fi
+  if [ "$built" = 1 ] && [ ! -x "$rbin" ]; then
+    say "Rust SDKs: $rbin is missing (build it, or drop --no-build); going on without them"
+    built=0 status=1
+  fi
+  if [ "$built" = 1 ]; then
+    while IFS=$'\t' read -r sdk _ label; do
+      [ -n "$sdk" ] || continue
+      key="rust-$sdk"
+      record="$work/$key.jsonl"
+      rm -f "$record"
+      "$rbin" fuzz --sdk "$sdk" --seed "$seed" --cases "$cases" --time "$time" \
+        --shrink-budget "$shrink" --record "$record" \
+        > "$work/$key.txt" 2> "$work/$key.stderr"
+      rc=$?
+      if [ $rc -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
+        say "$label: the campaign did not finish or is incomplete (exit $rc): $(tail -n 3 "$work/$key.txt" "$work/$key.stderr" | tr '\n' ' ')"
+        status=1
+        continue
+      fi
+      say "$label: $(sed -n 2p "$work/$key.txt"); $(grep -c '"kind":"finding"' "$record") findings"
+      fuzz_only+=(--fuzz-only "$key|$label")
+    done < <("$rbin" sdks)
+  fi
+fi
+
 if [ "$report" = 1 ]; then
   # What the page says regenerates it.
   command="scripts/fuzz-report.sh"
@@ -105,6 +157,7 @@ if [ "$report" = 1 ]; then
   done
   [ ${#producers[@]} -gt 0 ] && command="scripts/producers-report.sh --keep ${producers[1]} && $command --producer-records ${producers[1]}"
   scripts/conformance-report.sh --no-install --no-build --fuzz-records "$work" \
+    "${fuzz_only[@]+"${fuzz_only[@]}"}" "${out[@]+"${out[@]}"}" \
     "${producers[@]+"${producers[@]}"}" "${extra[@]+"${extra[@]}"}" --command "$command" \
     || status=1
 fi

@@ -9,7 +9,8 @@
 //! after an accepted stream goes into the answer's `explain.shown`
 //! ([`shown`]). A stream holding what the SDK's model cannot express (an
 //! event type it lacks, a field it drops) is answered `skipped`
-//! ([`expressible`]). [`suite_run`] runs a suite and writes a run record.
+//! ([`expressible`]). [`suite_run`] runs a suite and writes a run record;
+//! [`fuzz_run`] runs a fuzz campaign and writes the campaign's record.
 
 #[cfg(feature = "ag-ui")]
 pub mod agui03;
@@ -17,6 +18,7 @@ pub mod agui03;
 pub mod agui_client01;
 pub mod answer;
 pub mod expressible;
+pub mod fuzz_run;
 pub mod items;
 pub mod sdk;
 pub mod shown;

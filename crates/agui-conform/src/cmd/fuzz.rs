@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long = "impl", value_name = "CMD ARGS")]
     pub implementation: String,
     /// Stop after this long (`90s`, `5m`, `1h`; plain numbers are seconds).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = campaign::parse_duration)]
     pub time: Option<Duration>,
     /// Stop after this many cases. Neither --time nor --cases: until
     /// interrupted.
@@ -90,23 +90,6 @@ pub struct Args {
     /// terminal).
     #[arg(long)]
     pub no_progress: bool,
-}
-
-/// `90`, `90s`, `5m`, `2h`, `500ms`.
-fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (n, unit) = s.split_at(split);
-    let n: u64 = n
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration (e.g. 90s, 5m, 1h)"))?;
-    Ok(match unit {
-        "" | "s" => Duration::from_secs(n),
-        "ms" => Duration::from_millis(n),
-        "m" | "min" => Duration::from_secs(n * 60),
-        "h" => Duration::from_secs(n * 3600),
-        _ => return Err(format!("`{s}`: unknown unit `{unit}` (ms, s, m, h)")),
-    })
 }
 
 fn parse_rule(s: &str) -> Result<RuleId, String> {
@@ -214,19 +197,4 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
         None => c.status().exit_code(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
-        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert!(parse_duration("5x").is_err());
-        assert!(parse_duration("m").is_err());
-    }
 }

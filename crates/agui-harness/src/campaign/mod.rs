@@ -59,6 +59,24 @@ impl Default for Plan {
     }
 }
 
+/// A campaign's time bound as `fuzz --time` takes it: `90`, `90s`, `5m`,
+/// `2h`, `500ms` (plain numbers are seconds).
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (n, unit) = s.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (e.g. 90s, 5m, 1h)"))?;
+    Ok(match unit {
+        "" | "s" => Duration::from_secs(n),
+        "ms" => Duration::from_millis(n),
+        "m" | "min" => Duration::from_secs(n * 60),
+        "h" => Duration::from_secs(n * 3600),
+        _ => return Err(format!("`{s}`: unknown unit `{unit}` (ms, s, m, h)")),
+    })
+}
+
 /// ERRORED failures (crashes, hangs) are shrunk with at most this many
 /// questions: each may cost a case timeout and a restart.
 const ERRORED_SHRINK_BUDGET: usize = 16;
@@ -490,4 +508,19 @@ pub fn run_parallel(
         &|_, _| {},
     );
     finish(sh, pooled.info, pooled.incidents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert!(parse_duration("5x").is_err());
+        assert!(parse_duration("m").is_err());
+    }
 }

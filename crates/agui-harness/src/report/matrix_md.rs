@@ -176,7 +176,7 @@ pub fn campaigns(out: &mut String, m: &Merged, notes: &super::conformance::Notes
         return;
     }
     out.push_str("## Fuzz campaigns\n\n");
-    out.push_str("`agui-conform fuzz --record` against each consumer: generated streams, each with its answer known by construction, scored as the suite scores a case. Each distinct failure (the rule the stream breaks, or `valid`, and the score) is kept once, from the lowest-numbered case, and shrunk to a minimal stream on which the consumer still fails alike; the expectation on it is the generator's (`construction`) or, once events were deleted, the reference model's (`reference`).\n\n");
+    out.push_str("`agui-conform fuzz --record` against each consumer (for the Rust SDKs, the same campaign in process: `agui-rust-sdks fuzz --record`, adapters/rust): generated streams, each with its answer known by construction, scored as the suite scores a case. Each distinct failure (the rule the stream breaks, or `valid`, and the score) is kept once, from the lowest-numbered case, and shrunk to a minimal stream on which the consumer still fails alike; the expectation on it is the generator's (`construction`) or, once events were deleted, the reference model's (`reference`).\n\n");
     for col in &m.fuzz {
         campaign(out, col, notes);
     }
