@@ -54,118 +54,143 @@ pub fn has_mutator(rule: RuleId) -> bool {
 }
 
 /// Turns a valid scenario into a stream whose first violation is `rule`.
-/// `None` for `accept.*` ids, which no stream violates.
+/// `None` for `accept.*` ids, which no stream violates, and for the
+/// `transport.*` rules, which judge an HTTP exchange, not a stream.
+///
+/// One exhaustive match over the catalogue: a rule added without a
+/// mutator (or without saying why it has none) does not compile.
 pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Option<Mutated>> {
     use RuleId as R;
-    // Scenario edits first.
-    match rule {
+    /// A stream edit of the valid rendering: the index of the event that
+    /// breaks the rule, and the projection when the stream is accepted.
+    type Edit = fn(&mut Ctx<'_, '_>) -> Result<(usize, Option<Value>)>;
+    let edit: Edit = match rule {
+        // Scenario edits: the rendering of the edited scenario is the stream.
         R::LifecycleResumedNotSuspended => return resumed_not_suspended(sc, u).map(Some),
         R::InterruptRunNotInterrupted | R::InterruptUnknownId | R::InterruptOwnerMismatch => {
             return interrupt_warning(rule, sc, u).map(Some);
         }
-        R::RunAfterFinished | R::RunOpenEntitiesAtFinish | R::LifecycleOpenAtRunFinish => {
-            ensure_finished(&mut sc)
-        }
-        R::RunAfterError => ensure_error(&mut sc, u)?,
         R::ToolArgsNotJson => return crate::consistency::args_not_json(sc, u).map(Some),
         R::ToolResultBeforeEnd => return crate::consistency::result_before_end(sc, u).map(Some),
         R::MessagesSnapshotDisagrees => {
             return crate::consistency::snapshot_disagrees(sc, u).map(Some);
         }
+        // Raw edits: a value cannot hold the fault.
         R::SchemaDuplicateKey => return crate::raw::duplicate_key(&render(&sc), u).map(Some),
         R::SchemaLoneSurrogate => return crate::raw::lone_surrogate(&render(&sc), u).map(Some),
-        _ => {}
-    }
-    if !rule.rule().is_violation() {
-        return Ok(None);
-    }
-    let r = render(&sc);
-    let v = r.values();
-    let mut c = Ctx { u, r, v, n: 0 };
-    let (index, projection) = match rule {
-        R::SchemaNotJson => (c.not_json()?, None),
-        R::SchemaUnknownType => (c.unknown_type()?, None),
-        R::SchemaMissingField => (c.missing_field()?, None),
-        R::SchemaWrongType => (c.wrong_type()?, None),
-        R::SchemaNullOptional => (c.null_optional()?, None),
-        R::AttributionNull => (c.attribution_null()?, None),
-        R::AttributionNotAttributable => {
+        // Stream edits.
+        R::SchemaNotJson => |c| Ok((c.not_json()?, None)),
+        R::SchemaUnknownType => |c| Ok((c.unknown_type()?, None)),
+        R::SchemaMissingField => |c| Ok((c.missing_field()?, None)),
+        R::SchemaWrongType => |c| Ok((c.wrong_type()?, None)),
+        R::SchemaNullOptional => |c| Ok((c.null_optional()?, None)),
+        R::AttributionNull => |c| Ok((c.attribution_null()?, None)),
+        R::AttributionNotAttributable => |c| {
             let i = c.not_attributable()?;
-            (i, Some(c.r.projection.clone()))
-        }
-        R::LifecycleMissingId => (c.missing_id()?, None),
-        R::LifecycleUnknownOutcome => {
+            Ok((i, Some(c.r.projection.clone())))
+        },
+        R::LifecycleMissingId => |c| Ok((c.missing_id()?, None)),
+        R::LifecycleUnknownOutcome => |c| {
             let t = c.pick(&["failed", "cancelled", "interrupt", "SUCCESS"])?;
-            (c.outcome(json!({ "type": t }))?, None)
+            Ok((c.outcome(json!({ "type": t }))?, None))
+        },
+        R::LifecycleSuccessWithInterrupts => |c| {
+            let outcome = json!({"type": "success", "interruptIds": ["zz-int"]});
+            Ok((c.outcome(outcome)?, None))
+        },
+        R::RunFirstEvent => |c| Ok((c.first_event()?, None)),
+        R::RunAlreadyActive => |c| Ok((c.already_active_run()?, None)),
+        R::RunAfterFinished => {
+            ensure_finished(&mut sc);
+            |c| Ok((c.after_end(EndKind::Finished)?, None))
         }
-        R::LifecycleSuccessWithInterrupts => (
-            c.outcome(json!({"type": "success", "interruptIds": ["zz-int"]}))?,
-            None,
-        ),
-        R::RunFirstEvent => (c.first_event()?, None),
-        R::RunAlreadyActive => (c.already_active_run()?, None),
-        R::RunAfterFinished => (c.after_end(EndKind::Finished)?, None),
-        R::RunAfterError => (c.after_end(EndKind::Error)?, None),
-        R::RunOpenEntitiesAtFinish => (c.open_entities()?, None),
-        R::RunUnterminated => (c.unterminated()?, None),
-        R::TextAlreadyOpen => (c.already_open(T::TextMessageStart, MESSAGE_ID)?, None),
-        R::TextNotOpen => (
-            c.not_open(
-                &[T::TextMessageContent, T::TextMessageEnd],
-                T::TextMessageEnd,
-                MESSAGE_ID,
-            )?,
-            None,
-        ),
-        R::ToolAlreadyOpen => (c.already_open(T::ToolCallStart, TOOL_CALL_ID)?, None),
-        R::ToolNotOpen => (
-            c.not_open(
-                &[T::ToolCallArgs, T::ToolCallEnd],
-                T::ToolCallEnd,
-                TOOL_CALL_ID,
-            )?,
-            None,
-        ),
-        R::ReasoningAlreadyOpen => {
+        R::RunAfterError => {
+            ensure_error(&mut sc, u)?;
+            |c| Ok((c.after_end(EndKind::Error)?, None))
+        }
+        R::RunOpenEntitiesAtFinish => {
+            ensure_finished(&mut sc);
+            |c| Ok((c.open_entities()?, None))
+        }
+        R::RunUnterminated => |c| Ok((c.unterminated()?, None)),
+        R::TextAlreadyOpen => |c| Ok((c.already_open(T::TextMessageStart, MESSAGE_ID)?, None)),
+        R::TextNotOpen => |c| {
+            let ts = [T::TextMessageContent, T::TextMessageEnd];
+            Ok((c.not_open(&ts, T::TextMessageEnd, MESSAGE_ID)?, None))
+        },
+        R::ToolAlreadyOpen => |c| Ok((c.already_open(T::ToolCallStart, TOOL_CALL_ID)?, None)),
+        R::ToolNotOpen => |c| {
+            let ts = [T::ToolCallArgs, T::ToolCallEnd];
+            Ok((c.not_open(&ts, T::ToolCallEnd, TOOL_CALL_ID)?, None))
+        },
+        R::ReasoningAlreadyOpen => |c| {
             let t = if c.flip()? {
                 T::ReasoningStart
             } else {
                 T::ReasoningMessageStart
             };
-            (c.already_open(t, MESSAGE_ID)?, None)
-        }
-        R::ReasoningNotOpen => (
-            c.not_open(
-                &[
-                    T::ReasoningMessageContent,
-                    T::ReasoningMessageEnd,
-                    T::ReasoningEnd,
-                ],
+            Ok((c.already_open(t, MESSAGE_ID)?, None))
+        },
+        R::ReasoningNotOpen => |c| {
+            let ts = [
+                T::ReasoningMessageContent,
+                T::ReasoningMessageEnd,
                 T::ReasoningEnd,
-                MESSAGE_ID,
-            )?,
-            None,
-        ),
-        R::StepAlreadyOpen => (c.already_open(T::StepStarted, STEP_NAME)?, None),
-        R::StepNotOpen => (c.step_not_open()?, None),
-        R::StatePatchFails => (c.patch_fails()?, None),
-        R::LifecycleAnnounceAfterAttribution => (c.announce_after_attribution()?, None),
-        R::LifecycleAlreadyActive => (c.lifecycle_already_active()?, None),
-        R::LifecycleReusedId => (c.reused_id()?, None),
-        R::LifecycleNotActive => (c.lifecycle_not_active()?, None),
-        R::LifecycleUnknownParent => (c.unknown_parent()?, None),
-        R::LifecycleOpenAtRunFinish => (c.open_at_run_finish()?, None),
-        R::OwnershipContinuationDisagrees => (c.continuation_disagrees()?, None),
-        R::OwnershipReopenDisagrees => (c.reopen_disagrees()?, None),
-        R::OwnershipToolCallVsMessage => (c.tool_call_vs_message()?, None),
-        R::OwnershipStepOwner => (c.step_owner()?, None),
-        R::ChunkAmbiguous => (c.chunk_ambiguous()?, None),
-        R::ChunkNoStream => (c.chunk_no_stream()?, None),
-        R::ChunkMissingName => (c.chunk_missing_name()?, None),
-        R::ChunkOpenerDisagrees => (c.chunk_opener_disagrees()?, None),
-        // Handled above, or not violations.
-        _ => return Ok(None),
+            ];
+            Ok((c.not_open(&ts, T::ReasoningEnd, MESSAGE_ID)?, None))
+        },
+        R::StepAlreadyOpen => |c| Ok((c.already_open(T::StepStarted, STEP_NAME)?, None)),
+        R::StepNotOpen => |c| Ok((c.step_not_open()?, None)),
+        R::StatePatchFails => |c| Ok((c.patch_fails()?, None)),
+        R::LifecycleAnnounceAfterAttribution => |c| Ok((c.announce_after_attribution()?, None)),
+        R::LifecycleAlreadyActive => |c| Ok((c.lifecycle_already_active()?, None)),
+        R::LifecycleReusedId => |c| Ok((c.reused_id()?, None)),
+        R::LifecycleNotActive => |c| Ok((c.lifecycle_not_active()?, None)),
+        R::LifecycleUnknownParent => |c| Ok((c.unknown_parent()?, None)),
+        R::LifecycleOpenAtRunFinish => {
+            ensure_finished(&mut sc);
+            |c| Ok((c.open_at_run_finish()?, None))
+        }
+        R::OwnershipContinuationDisagrees => |c| Ok((c.continuation_disagrees()?, None)),
+        R::OwnershipReopenDisagrees => |c| Ok((c.reopen_disagrees()?, None)),
+        R::OwnershipToolCallVsMessage => |c| Ok((c.tool_call_vs_message()?, None)),
+        R::OwnershipStepOwner => |c| Ok((c.step_owner()?, None)),
+        R::ChunkAmbiguous => |c| Ok((c.chunk_ambiguous()?, None)),
+        R::ChunkNoStream => |c| Ok((c.chunk_no_stream()?, None)),
+        R::ChunkMissingName => |c| Ok((c.chunk_missing_name()?, None)),
+        R::ChunkOpenerDisagrees => |c| Ok((c.chunk_opener_disagrees()?, None)),
+        // The transport rules judge an HTTP exchange (status, headers,
+        // framing, timing), which a stream of events cannot carry.
+        R::TransportStatus
+        | R::TransportContentType
+        | R::TransportFraming
+        | R::TransportUnterminatedEvent
+        | R::TransportEndedEarly
+        | R::TransportBuffered
+        | R::TransportIdle => return Ok(None),
+        // The accept.* obligations: nothing violates them.
+        R::AcceptAttributionOnly
+        | R::AcceptInterleaved
+        | R::AcceptFinishClosesOnlyOwn
+        | R::AcceptAfterFinishAttribution
+        | R::AcceptParentFinishedFirst
+        | R::AcceptUntaggedContinuation
+        | R::AcceptToolCallInherits
+        | R::AcceptToolResultOwnOwner
+        | R::AcceptStepPerOwner
+        | R::AcceptStateRunScoped
+        | R::AcceptSubagentErrorContinues
+        | R::AcceptRunErrorAbandons
+        | R::AcceptSuspendedResume
+        | R::AcceptSuspendedNoInterrupts
+        | R::AcceptInterruptAttribution
+        | R::AcceptEmptyId
+        | R::AcceptUnknownFields => return Ok(None),
     };
+    let r = render(&sc);
+    let v = r.values();
+    let mut c = Ctx { u, r, v, n: 0 };
+    let (index, projection) = edit(&mut c)?;
     Ok(Some(Mutated {
         events: c.v,
         lines: None,
@@ -441,6 +466,30 @@ impl Ctx<'_, '_> {
         Ok(xs[self.u.choose_index(xs.len())?].clone())
     }
 
+    /// One of `xs` on a coin flip, else none (then the mutator makes a
+    /// site of its own): most mutators edit an existing event or add one.
+    fn site<X: Clone>(&mut self, xs: &[X]) -> Result<Option<X>> {
+        Ok(match self.pick_opt(xs)? {
+            Some(x) if self.flip()? => Some(x),
+            _ => None,
+        })
+    }
+
+    /// Repeats event `i` right after itself; the repeat's index.
+    fn repeat(&mut self, i: usize) -> usize {
+        let copy = self.v[i].clone();
+        self.insert(i + 1, vec![copy]);
+        i + 1
+    }
+
+    /// Drops event `i`, a close: its run ends with what `i` closed still
+    /// open; the index of that end.
+    fn drop_close(&mut self, i: usize) -> usize {
+        let end = self.r.runs[self.run_of(i)].end;
+        self.v.remove(i);
+        end - 1
+    }
+
     fn pick_opt<X: Clone>(&mut self, xs: &[X]) -> Result<Option<X>> {
         if xs.is_empty() {
             Ok(None)
@@ -643,17 +692,13 @@ impl Ctx<'_, '_> {
 
     fn attribution_null(&mut self) -> Result<usize> {
         let sites = self.find(|e, _| e.kind().is_attributable() && !e.kind().is_lifecycle());
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&sites)? {
             self.v[i][SUBAGENT_RUN_ID] = Value::Null;
             return Ok(i);
         }
         let ints =
             self.find(|e, _| matches!(e.run_outcome.as_deref(), Some(RunOutcome::Interrupt(_))));
-        if let Some(i) = self.pick_opt(&ints)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&ints)? {
             self.v[i]["outcome"]["interrupts"][0][SUBAGENT_RUN_ID] = Value::Null;
             return Ok(i);
         }
@@ -680,9 +725,7 @@ impl Ctx<'_, '_> {
 
     fn missing_id(&mut self) -> Result<usize> {
         let sites = self.find(|e, _| e.kind().is_lifecycle());
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&sites)? {
             if let Value::Object(m) = &mut self.v[i] {
                 m.remove(SUBAGENT_RUN_ID);
             }
@@ -697,9 +740,7 @@ impl Ctx<'_, '_> {
     /// a fresh invocation announced and finished.
     fn outcome(&mut self, outcome: Value) -> Result<usize> {
         let sites = self.find(|e, _| e.kind() == T::SubagentFinished);
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&sites)? {
             self.v[i]["outcome"] = outcome;
             return Ok(i);
         }
@@ -800,12 +841,8 @@ impl Ctx<'_, '_> {
                 }
             })
             .collect();
-        if let Some(i) = self.pick_opt(&closes)?
-            && self.flip()?
-        {
-            let end = self.r.runs[self.run_of(i)].end;
-            self.v.remove(i);
-            return Ok(end - 1);
+        if let Some(i) = self.site(&closes)? {
+            return Ok(self.drop_close(i));
         }
         let (k, p) = self.body_pos(&[EndKind::Finished, EndKind::Interrupt])?;
         let end = self.r.runs[k].end;
@@ -836,12 +873,8 @@ impl Ctx<'_, '_> {
     /// opener right after it, or a fresh pair.
     fn already_open(&mut self, t: T, key: &str) -> Result<usize> {
         let sites = self.find(|e, m| e.kind() == t && m.chunk == 0);
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
-            let copy = self.v[i].clone();
-            self.insert(i + 1, vec![copy]);
-            return Ok(i + 1);
+        if let Some(i) = self.site(&sites)? {
+            return Ok(self.repeat(i));
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("dup");
@@ -863,12 +896,8 @@ impl Ctx<'_, '_> {
     /// second explicit close right after the first.
     fn not_open(&mut self, ts: &[T], close: T, key: &str) -> Result<usize> {
         let sites = self.find(|e, m| e.kind() == close && m.chunk == 0);
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
-            let copy = self.v[i].clone();
-            self.insert(i + 1, vec![copy]);
-            return Ok(i + 1);
+        if let Some(i) = self.site(&sites)? {
+            return Ok(self.repeat(i));
         }
         let t = self.pick(ts)?;
         let p = self.any_body_pos()?;
@@ -945,9 +974,7 @@ impl Ctx<'_, '_> {
                 }
             }
         }
-        if let Some((k, t, i)) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some((k, t, i)) = self.site(&sites)? {
             let q = self.u.int_in_range(i + 1..=self.r.runs[k].end)?;
             self.insert(
                 q,
@@ -976,12 +1003,8 @@ impl Ctx<'_, '_> {
 
     fn lifecycle_already_active(&mut self) -> Result<usize> {
         let sites = self.find(|e, _| e.kind() == T::SubagentStarted);
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
-            let copy = self.v[i].clone();
-            self.insert(i + 1, vec![copy]);
-            return Ok(i + 1);
+        if let Some(i) = self.site(&sites)? {
+            return Ok(self.repeat(i));
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("s");
@@ -992,9 +1015,7 @@ impl Ctx<'_, '_> {
 
     fn reused_id(&mut self) -> Result<usize> {
         let ends = self.find(|e, _| matches!(e.kind(), T::SubagentFinished | T::SubagentError));
-        if let Some(i) = self.pick_opt(&ends)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&ends)? {
             let k = self.run_of(i);
             let id = self.r.events[i].subagent_run_id.clone().unwrap_or_default();
             if let Some(a) = announce_index(&self.r, k, &id) {
@@ -1018,12 +1039,8 @@ impl Ctx<'_, '_> {
 
     fn lifecycle_not_active(&mut self) -> Result<usize> {
         let ends = self.find(|e, _| matches!(e.kind(), T::SubagentFinished | T::SubagentError));
-        if let Some(i) = self.pick_opt(&ends)?
-            && self.flip()?
-        {
-            let copy = self.v[i].clone();
-            self.insert(i + 1, vec![copy]);
-            return Ok(i + 1);
+        if let Some(i) = self.site(&ends)? {
+            return Ok(self.repeat(i));
         }
         let p = self.any_body_pos()?;
         let id = self.fresh("s");
@@ -1039,9 +1056,7 @@ impl Ctx<'_, '_> {
     fn unknown_parent(&mut self) -> Result<usize> {
         let with_parent =
             self.find(|e, _| e.kind() == T::SubagentStarted && e.parent_subagent_run_id.is_some());
-        if let Some(i) = self.pick_opt(&with_parent)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&with_parent)? {
             self.v[i][PARENT_SUBAGENT_RUN_ID] = json!("zz-ghost");
             return Ok(i);
         }
@@ -1057,12 +1072,8 @@ impl Ctx<'_, '_> {
             .into_iter()
             .filter(|&i| self.r.runs[self.run_of(i)].kind != EndKind::Error)
             .collect();
-        if let Some(i) = self.pick_opt(&ends)?
-            && self.flip()?
-        {
-            let end = self.r.runs[self.run_of(i)].end;
-            self.v.remove(i);
-            return Ok(end - 1);
+        if let Some(i) = self.site(&ends)? {
+            return Ok(self.drop_close(i));
         }
         let (k, p) = self.body_pos(&[EndKind::Finished, EndKind::Interrupt])?;
         let end = self.r.runs[k].end;
@@ -1092,9 +1103,7 @@ impl Ctx<'_, '_> {
                         | T::ReasoningEncryptedValue
                 )
         });
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&sites)? {
             let owner = self.owner(i);
             let t = self.other_tag(self.run_of(i), &owner)?;
             self.v[i][SUBAGENT_RUN_ID] = json!(t);
@@ -1129,9 +1138,7 @@ impl Ctx<'_, '_> {
 
     fn reopen_disagrees(&mut self) -> Result<usize> {
         let ends = self.find(|e, m| m.chunk == 0 && e.kind() == T::TextMessageEnd);
-        if let Some(i) = self.pick_opt(&ends)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&ends)? {
             let k = self.run_of(i);
             let owner = self.owner(i);
             let t = self.other_tag(k, &owner)?;
@@ -1170,9 +1177,7 @@ impl Ctx<'_, '_> {
         let openers = self.find(|e, m| {
             m.chunk != 2 && matches!(e.kind(), T::TextMessageStart | T::TextMessageChunk)
         });
-        if let Some(i) = self.pick_opt(&openers)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&openers)? {
             let k = self.run_of(i);
             let owner = self.owner(i);
             let t = self.other_tag(k, &owner)?;
@@ -1203,9 +1208,7 @@ impl Ctx<'_, '_> {
 
     fn step_owner(&mut self) -> Result<usize> {
         let sites = self.find(|e, _| e.kind() == T::StepFinished);
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&sites)? {
             self.v[i][SUBAGENT_RUN_ID] = json!(self.fresh("intruder"));
             return Ok(i);
         }
@@ -1297,9 +1300,7 @@ impl Ctx<'_, '_> {
         let sites = self.find(|e, m| {
             m.chunk == 2 && matches!(e.kind(), T::TextMessageChunk | T::ToolCallChunk)
         });
-        if let Some(i) = self.pick_opt(&sites)?
-            && self.flip()?
-        {
+        if let Some(i) = self.site(&sites)? {
             if self.kind(i) == T::TextMessageChunk {
                 self.v[i]["name"] = json!("zz-name");
             } else if self.flip()? {

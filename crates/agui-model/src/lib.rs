@@ -6,6 +6,11 @@
 //! ([`projection`]). The rule ids live once, in [`rules`]; state and
 //! activity patches are applied by [`patch`] (RFC 6902, atomic, budgeted).
 
+// The unit tests share the integration tests' stream builders
+// (`tests/common`), which name the crate by its name.
+#[cfg(test)]
+extern crate self as agui_model;
+
 pub(crate) mod body;
 pub mod bounded;
 pub mod check;

@@ -188,6 +188,7 @@ impl RunBook {
         &mut self.names
     }
 
+    #[inline]
     fn intern(&mut self, s: &str) -> Name {
         let n = self.names.intern(s);
         if self.slots.len() < self.names.len() {
@@ -200,6 +201,7 @@ impl RunBook {
         self.names.find(s).and_then(|n| self.slots.get(n.index()))
     }
 
+    #[inline]
     fn interned_slot(&mut self, s: &str) -> &mut Slot {
         let n = self.intern(s);
         &mut self.slots[n.index()]
@@ -221,6 +223,7 @@ impl RunBook {
     }
 
     /// The owner an event tagged `tag` stands for.
+    #[inline]
     pub fn owner_of(&mut self, tag: Option<&str>) -> Owner {
         tag.map(|t| self.intern(t))
     }
@@ -287,6 +290,7 @@ impl RunBook {
     /// Records an owner unless one is on record (the first opener wins).
     /// `attributed`: the owner is the own tag of the event being checked.
     /// The id's name (the projector finds its records by it).
+    #[inline]
     pub fn record_first(
         &mut self,
         kind: Kind,
@@ -429,6 +433,7 @@ impl RunBook {
     // ---- attribution ----
 
     /// Records `tag` as carried by an attributable event.
+    #[inline]
     pub fn attribute(&mut self, tag: &str) {
         self.interned_slot(tag).attributed = true;
     }
@@ -471,6 +476,7 @@ impl RunBook {
 
     /// Sets how invocation `id` stands; the first time, it joins the
     /// announcement order.
+    #[inline]
     pub fn set_invocation(&mut self, id: &str, state: InvocationState, at: usize) {
         let n = self.intern(id);
         let slot = &mut self.slots[n.index()];

@@ -51,6 +51,56 @@ pub(super) struct Chunk<'b> {
     pub parent: Option<&'b str>,
 }
 
+impl<'b> Chunk<'b> {
+    /// A chunk of `kind` that restates no opener field.
+    #[inline]
+    fn bare(kind: ChunkKind, id: Option<&'b str>, delta: Option<&'b str>) -> Self {
+        Chunk {
+            kind,
+            id,
+            delta,
+            role: None,
+            name: None,
+            tool_name: None,
+            parent: None,
+        }
+    }
+
+    /// A `TEXT_MESSAGE_CHUNK`.
+    #[inline]
+    pub(super) fn text(
+        id: Option<&'b str>,
+        role: Option<&'b str>,
+        delta: Option<&'b str>,
+        name: Option<&'b str>,
+    ) -> Self {
+        let bare = Chunk::bare(ChunkKind::Text, id, delta);
+        Chunk { role, name, ..bare }
+    }
+
+    /// A `TOOL_CALL_CHUNK`.
+    #[inline]
+    pub(super) fn tool(
+        id: Option<&'b str>,
+        tool_name: Option<&'b str>,
+        parent: Option<&'b str>,
+        delta: Option<&'b str>,
+    ) -> Self {
+        let bare = Chunk::bare(ChunkKind::Tool, id, delta);
+        Chunk {
+            tool_name,
+            parent,
+            ..bare
+        }
+    }
+
+    /// A `REASONING_MESSAGE_CHUNK`.
+    #[inline]
+    pub(super) fn reasoning(id: Option<&'b str>, delta: Option<&'b str>) -> Self {
+        Chunk::bare(ChunkKind::Reasoning, id, delta)
+    }
+}
+
 /// One open chunk stream: what its opening chunk said.
 #[derive(Debug, Clone)]
 pub(super) struct ChunkStream {
@@ -213,8 +263,22 @@ impl Checker {
         }
     }
 
+    /// A chunk may open an entity and continue it in one event, so the
+    /// record it continues was made by this very event, whose attribution
+    /// is not recorded yet: never skip recording it.
+    pub(super) fn chunk_event(
+        &mut self,
+        i: usize,
+        ty: EventType,
+        tag: Option<&str>,
+        c: &Chunk<'_>,
+    ) {
+        self.chunk(i, ty, tag, c);
+        self.tag_attributed = false;
+    }
+
     /// One chunk event of type `ty`; `tag` is its own `subagentRunId`.
-    pub(super) fn chunk(&mut self, i: usize, ty: EventType, tag: Option<&str>, c: &Chunk<'_>) {
+    fn chunk(&mut self, i: usize, ty: EventType, tag: Option<&str>, c: &Chunk<'_>) {
         let (kind, id, delta) = (c.kind, c.id, c.delta);
         // Which lane.
         let lane: Owner = match id {
@@ -379,6 +443,144 @@ impl Checker {
                     Some(st.at as usize),
                 );
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! One detection test (exact rule and index) and one near miss per chunk
+    //! rule, and how lanes open, close and are judged, written by hand from
+    //! docs/rules.md and the draft.
+
+    use crate::RuleId as R;
+    use crate::checker::streams::*;
+    use serde_json::json;
+
+    #[test]
+    fn chunk_ambiguous() {
+        let events = [
+            run_started(),
+            text_chunk(Some("a"), Some("x"), Some("s1")),
+            text_chunk(Some("b"), Some("y"), Some("s2")),
+            text_chunk(None, Some("z"), None),
+        ];
+        expect_first(&events, R::ChunkAmbiguous, 3);
+    }
+    #[test]
+    fn chunk_near_miss_sole_lane() {
+        expect_projection(
+            &[
+                run_started(),
+                text_chunk(Some("a"), Some("x"), Some("s1")),
+                text_chunk(None, Some("y"), None),
+                run_finished(),
+            ],
+            json!({"runs": [{"threadId": "t1", "runId": "r1", "status": "finished",
+            "invocations": [{"id": "s1", "status": "unannounced"}],
+            "messages": [{"id": "a", "role": "assistant", "owner": "s1", "content": "xy"}],
+            "state": {}, "interrupts": []}]}),
+        );
+    }
+    #[test]
+    fn chunk_no_stream() {
+        expect_first(
+            &[run_started(), text_chunk(None, Some("x"), None)],
+            R::ChunkNoStream,
+            1,
+        );
+    }
+    #[test]
+    fn chunk_missing_name() {
+        expect_first(
+            &[
+                run_started(),
+                tool_chunk(Some("c1"), None, Some("{}"), None),
+            ],
+            R::ChunkMissingName,
+            1,
+        );
+    }
+    #[test]
+    fn chunk_opener_disagrees() {
+        let events = [
+            run_started(),
+            tool_chunk(Some("c1"), Some("search"), Some("{"), None),
+            tool_chunk(Some("c1"), Some("fetch"), Some("}"), None),
+        ];
+        expect_first(&events, R::ChunkOpenerDisagrees, 2);
+        // A name the opener left out counts as different.
+        let events = [
+            run_started(),
+            text_chunk(Some("m1"), Some("a"), None),
+            json!({"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "name": "bob", "delta": "b"}),
+        ];
+        expect_first(&events, R::ChunkOpenerDisagrees, 2);
+    }
+    #[test]
+    fn chunk_opener_near_miss_restated_assistant_role() {
+        expect_clean(&[
+            run_started(),
+            text_chunk(Some("m1"), Some("a"), None),
+            json!({"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "b"}),
+            run_finished(),
+        ]);
+    }
+    #[test]
+    fn chunk_with_id_continues_other_lane_with_disagreeing_tag() {
+        let events = [
+            run_started(),
+            text_chunk(Some("m1"), Some("a"), Some("s1")),
+            text_chunk(Some("m1"), Some("b"), Some("s2")),
+        ];
+        expect_first(&events, R::OwnershipContinuationDisagrees, 2);
+    }
+    #[test]
+    fn chunk_closed_by_explicit_event_of_own_owner_then_explicit_end_is_not_open() {
+        // The explicit END closes the parent's lane first (synthesised END m1),
+        // so the explicit END finds m1 no longer open.
+        let events = [
+            run_started(),
+            text_chunk(Some("m1"), Some("a"), None),
+            text_end("m1", None),
+        ];
+        expect_first(&events, R::TextNotOpen, 2);
+    }
+    #[test]
+    fn chunk_lane_survives_other_owners_events() {
+        expect_clean(&[
+            run_started(),
+            text_chunk(Some("m1"), Some("a"), Some("s1")),
+            text_start("m2", None),
+            text_end("m2", None),
+            text_chunk(None, Some("b"), Some("s1")),
+            run_finished(),
+        ]);
+    }
+
+    #[test]
+    fn chunk_continuation_is_judged_against_the_owner_on_record_with_or_without_delta() {
+        // An untagged tool chunk on s1's message opens (in the parent's lane) a
+        // call owned by s1. A continuing chunk tagged s1 agrees with that owner,
+        // whether or not it carries a delta; one tagged s2 disagrees either way.
+        let base = || {
+            vec![
+                run_started(),
+                text_start("m1", Some("s1")),
+                text_end("m1", Some("s1")),
+                // Arguments that are JSON with or without the continuation's
+                // delta (else `tool.args-not-json` at the run's end).
+                json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "m1", "delta": "{}"}),
+            ]
+        };
+        for delta in [Some(" "), None] {
+            let mut agree = base();
+            agree.push(tool_chunk(Some("c1"), None, delta, Some("s1")));
+            agree.push(run_finished());
+            expect_clean(&agree);
+            let mut disagree = base();
+            disagree.push(tool_chunk(Some("c1"), None, delta, Some("s2")));
+            expect_first(&disagree, R::OwnershipContinuationDisagrees, 4);
         }
     }
 }

@@ -6,6 +6,12 @@
 //! of the current run ([`book::RunBook`]), and drives the [`Projector`].
 //! Violations of one event are reported in catalogue order.
 //!
+//! One file per rule area of docs/rules.md, each with its unit tests:
+//! `run`, `entities`, `consistency`, `lifecycle`, `ownership`, `interrupts`,
+//! `chunks`, and `state` (state tracking and `state.patch-fails`). This file
+//! holds the checker itself, its one dispatcher (`Checker::dispatch`: each
+//! event type to its area) and the limits every area shares.
+//!
 //! Memory: the bookkeeping of the current run (reset at `RUN_STARTED`), the
 //! stream's state document, and the ids of invocations that ended (to judge
 //! resumption). Finished runs' projections are kept only when projecting.
@@ -32,10 +38,16 @@
 pub(crate) mod book;
 mod chunks;
 mod consistency;
+mod entities;
 mod fast;
+mod interrupts;
 mod json;
+mod lifecycle;
 pub(crate) mod names;
+mod ownership;
+mod run;
 mod said;
+mod state;
 
 use crate::body::{Body, Typed, Val};
 use crate::events::EventType;
@@ -43,15 +55,15 @@ use crate::json::Note;
 use crate::levels::RuleLevels;
 use crate::limits::{LimitKind, LimitNotice, Limits};
 use crate::patch;
-use crate::projection::{InvocationStatus, Projection, Projector, content_text};
+use crate::projection::{Projection, Projector};
 use crate::rules::RuleId;
 use crate::schema;
 use crate::violation::{Verdict, Violation};
-use crate::wire::{self, SUBAGENT_RUN_ID, nested};
-use book::{InvocationState, Kind, Owner, Part, RunBook, who_tag};
-use chunks::{Chunk, ChunkKind, Lanes};
+use crate::wire;
+use book::RunBook;
+use chunks::{Chunk, Lanes};
 pub use json::{CopyIn, JsonStream, copy_in};
-use names::Name;
+use lifecycle::Remembered;
 use serde_json::{Map, Value};
 
 /// Where the stream stands between runs.
@@ -63,54 +75,6 @@ enum Phase {
     Active,
     Finished,
     Errored,
-}
-
-/// How an invocation last ended, remembered across the runs of a stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ended {
-    /// Announced again after it ended, not (yet) closed.
-    Open,
-    Finished,
-    Suspended,
-    Errored,
-    Abandoned,
-}
-
-/// How every invocation that ended in this stream last ended, and the
-/// index of that end (its `SUBAGENT_FINISHED`/`SUBAGENT_ERROR`, or the
-/// `RUN_ERROR` that abandoned it): the related event of the cross-run rules.
-#[derive(Debug, Default)]
-struct Remembered {
-    ids: names::Names,
-    how: Vec<(Ended, u32)>,
-}
-
-impl Remembered {
-    fn footprint(&self) -> usize {
-        self.ids.footprint() + self.how.capacity() * std::mem::size_of::<(Ended, u32)>()
-    }
-
-    fn set(&mut self, id: &str, how: Ended, at: usize) {
-        let n = self.ids.intern(id).index();
-        let entry = (how, u32::try_from(at).unwrap_or(u32::MAX));
-        if n >= self.how.len() {
-            self.how.resize(n + 1, entry);
-        }
-        self.how[n] = entry;
-    }
-
-    /// Marks a remembered id announced again; how and where it had ended.
-    fn reopen(&mut self, id: &str) -> Option<(Ended, usize)> {
-        let n = self.ids.find(id)?.index();
-        let (how, at) = self.how.get_mut(n)?;
-        Some((std::mem::replace(how, Ended::Open), *at as usize))
-    }
-
-    /// Where a remembered id last ended (kept when it is announced again).
-    fn ended_at(&self, id: &str) -> Option<usize> {
-        let n = self.ids.find(id)?.index();
-        self.how.get(n).map(|&(_, at)| at as usize)
-    }
 }
 
 /// What a check found, handed to a sink as soon as it is found.
@@ -638,88 +602,6 @@ impl Checker {
         }
     }
 
-    // ---- runs ----
-
-    /// A chunk may open an entity and continue it in one event, so the
-    /// record it continues was made by this very event, whose attribution
-    /// is not recorded yet: never skip recording it.
-    fn chunk_event(&mut self, i: usize, ty: EventType, tag: Option<&str>, c: &Chunk<'_>) {
-        self.chunk(i, ty, tag, c);
-        self.tag_attributed = false;
-    }
-
-    /// `run.first-event`: the stream's first item is `what`, neither
-    /// `RUN_STARTED` nor `RUN_ERROR`. An *implicit* run opens (checked as a
-    /// run, never projected nor reported unterminated).
-    fn first_event_not_a_start(&mut self, i: usize, what: &str) {
-        self.report(
-            RuleId::RunFirstEvent,
-            i,
-            format!("the first {what}; a stream starts with RUN_STARTED (or RUN_ERROR)"),
-        );
-        self.book.reset(true);
-        self.phase = Phase::Active;
-        self.run_mark = i;
-    }
-
-    /// A stream item that is no event (not JSON, not an object, no known
-    /// `type`): the stream rules skip it, but as the stream's first item it
-    /// is still the first event, and not a `RUN_STARTED` (the catalogue
-    /// counts every item as an event).
-    fn no_event(&mut self, i: usize) {
-        if self.phase == Phase::Start {
-            self.first_event_not_a_start(i, "item is not an event of a known type");
-        }
-    }
-
-    /// The run rules of an event's place in the stream (before, inside or
-    /// after a run); whether the event goes on to the rules of its type.
-    fn enter(&mut self, i: usize, ty: EventType) -> bool {
-        match (self.phase, ty) {
-            (Phase::Active, EventType::RunStarted) if !self.book.implicit => {
-                // docs/rules.md: per-run bookkeeping "is reset at each
-                // `RUN_STARTED`" — this one too, although it breaks a rule.
-                self.report_related(
-                    RuleId::RunAlreadyActive,
-                    i,
-                    "RUN_STARTED while a run is active (no RUN_FINISHED or RUN_ERROR ended it); a new run starts here, the active one is abandoned".to_owned(),
-                    Some(self.run_mark),
-                );
-                true
-            }
-            (_, EventType::RunStarted) | (Phase::Active, _) => true,
-            (Phase::Start, EventType::RunError) => {
-                self.run_mark = i;
-                self.phase = Phase::Errored;
-                false
-            }
-            (Phase::Start, _) => {
-                self.first_event_not_a_start(i, &format!("event is {ty}"));
-                true
-            }
-            (Phase::Finished, _) => {
-                self.report_related(
-                    RuleId::RunAfterFinished,
-                    i,
-                    format!("{ty} after RUN_FINISHED; only RUN_STARTED may follow a finished run"),
-                    Some(self.run_mark),
-                );
-                false
-            }
-            (Phase::Errored, _) => {
-                self.report_related(
-                    RuleId::RunAfterError,
-                    i,
-                    format!(
-                        "{ty} after RUN_ERROR; RUN_ERROR ends everything, only RUN_STARTED may follow"
-                    ),
-                    Some(self.run_mark),
-                );
-                false
-            }
-        }
-    }
-
     /// The bookkeeping's budget, after an event: past it, what is on
     /// record is dropped (its memory freed) and the rest of the run is
     /// judged as after a skipped event (per-event rules only until the
@@ -810,36 +692,32 @@ impl Checker {
         }
         // After closing lanes: their ends judge other tags.
         self.tag_attributed = false;
+        // The table: each event type to the rules of its area. One event's
+        // violations are sorted into catalogue order when flushed, so the
+        // order of the arms changes no report.
         match body {
+            // Run (run.rs).
             Body::RunStarted {
                 thread_id,
                 run_id,
                 input,
                 ..
             } => self.run_started(i, thread_id.as_deref(), run_id.as_deref(), input.as_ref()),
-            Body::RunFinished { outcome, .. } => {
-                self.run_mark = i;
-                self.run_finished(i, outcome.as_ref());
-            }
-            Body::RunError { .. } => {
-                self.run_mark = i;
-                self.run_error(i);
-            }
+            Body::RunFinished { outcome, .. } => self.run_finished(i, outcome.as_ref()),
+            Body::RunError { .. } => self.run_error(i),
+            // Chunks (chunks.rs): the events a chunk stands for.
             Body::TextMessageChunk {
                 message_id,
                 role,
                 delta,
                 name,
             } => {
-                let c = Chunk {
-                    kind: ChunkKind::Text,
-                    id: message_id.as_deref(),
-                    delta: delta.as_deref(),
-                    role: role.as_deref(),
-                    name: name.as_deref(),
-                    tool_name: None,
-                    parent: None,
-                };
+                let c = Chunk::text(
+                    message_id.as_deref(),
+                    role.as_deref(),
+                    delta.as_deref(),
+                    name.as_deref(),
+                );
                 self.chunk_event(i, ty, tag, &c);
             }
             Body::ToolCallChunk {
@@ -848,29 +726,19 @@ impl Checker {
                 parent_message_id,
                 delta,
             } => {
-                let c = Chunk {
-                    kind: ChunkKind::Tool,
-                    id: tool_call_id.as_deref(),
-                    delta: delta.as_deref(),
-                    role: None,
-                    name: None,
-                    tool_name: tool_call_name.as_deref(),
-                    parent: parent_message_id.as_deref(),
-                };
+                let c = Chunk::tool(
+                    tool_call_id.as_deref(),
+                    tool_call_name.as_deref(),
+                    parent_message_id.as_deref(),
+                    delta.as_deref(),
+                );
                 self.chunk_event(i, ty, tag, &c);
             }
             Body::ReasoningMessageChunk { message_id, delta } => {
-                let c = Chunk {
-                    kind: ChunkKind::Reasoning,
-                    id: message_id.as_deref(),
-                    delta: delta.as_deref(),
-                    role: None,
-                    name: None,
-                    tool_name: None,
-                    parent: None,
-                };
+                let c = Chunk::reasoning(message_id.as_deref(), delta.as_deref());
                 self.chunk_event(i, ty, tag, &c);
             }
+            // Entities (entities.rs): an event without its id is skipped.
             Body::TextMessageStart {
                 message_id, role, ..
             } => {
@@ -916,20 +784,13 @@ impl Checker {
                 tool_call_id,
                 content,
                 ..
-            } => {
-                if let Some(call) = tool_call_id {
-                    self.result_for_call(i, call);
-                }
-                if let Some(id) = message_id {
-                    let owner = self.book.owner_of(tag);
-                    self.book.record(Kind::Text, id, owner, tag.is_some(), i);
-                    if let Some(p) = self.projector.as_mut() {
-                        let content = content.as_ref().and_then(Val::value);
-                        let content = content_text(content.as_deref());
-                        p.tool_result(self.book.names_mut(), id, content, tag);
-                    }
-                }
-            }
+            } => self.tool_result(
+                i,
+                tag,
+                message_id.as_deref(),
+                tool_call_id.as_deref(),
+                content.as_ref(),
+            ),
             Body::ReasoningStart { message_id } => {
                 if let Some(id) = message_id {
                     self.reasoning_start(i, id, tag);
@@ -956,23 +817,6 @@ impl Checker {
                     self.reasoning_message_end(i, id, tag);
                 }
             }
-            Body::ReasoningEncryptedValue {
-                subtype, entity_id, ..
-            } => {
-                if let Some(id) = entity_id {
-                    let kind = match subtype.as_deref() {
-                        Some("tool-call") => Some(Kind::Tool),
-                        Some("message") if self.book.owner(Kind::Text, id).is_some() => {
-                            Some(Kind::Text)
-                        }
-                        Some("message") => Some(Kind::Reasoning),
-                        _ => None,
-                    };
-                    if let Some(kind) = kind {
-                        self.continuation(i, kind, id, tag, ty);
-                    }
-                }
-            }
             Body::StepStarted { step_name } => {
                 if let Some(name) = step_name {
                     self.step_started(i, name, tag);
@@ -983,6 +827,35 @@ impl Checker {
                     self.step_finished(i, name, tag);
                 }
             }
+            Body::MessagesSnapshot { messages } => self.messages_snapshot(i, messages.as_ref()),
+            Body::ActivitySnapshot {
+                message_id,
+                activity_type,
+                content,
+                replace,
+            } => {
+                if let Some(id) = message_id {
+                    let replace = replace.unwrap_or(true);
+                    let kind = activity_type.as_deref();
+                    self.activity_snapshot(i, id, tag, kind, content.as_ref(), replace);
+                }
+            }
+            Body::ActivityDelta {
+                message_id, patch, ..
+            } => {
+                if let Some(id) = message_id {
+                    self.activity_delta(i, id, tag, ty, patch.as_deref());
+                }
+            }
+            // Ownership (ownership.rs): a continuation of what it names.
+            Body::ReasoningEncryptedValue {
+                subtype, entity_id, ..
+            } => {
+                if let Some(id) = entity_id {
+                    self.encrypted_value(i, subtype.as_deref(), id, tag, ty);
+                }
+            }
+            // State (state.rs).
             Body::StateSnapshot { snapshot } => {
                 if let Some(snapshot) = snapshot.as_ref().and_then(Val::value) {
                     self.replace_state(i, &snapshot);
@@ -993,57 +866,7 @@ impl Checker {
                 None if self.unreadable_delta => self.unreadable_patch(i),
                 None => {}
             },
-            Body::MessagesSnapshot { messages } => {
-                let messages = messages.as_ref().and_then(Val::value);
-                if let Some(Value::Array(messages)) = messages.as_deref() {
-                    self.snapshot_agrees(i, messages);
-                    self.record_messages(i, messages, true);
-                    if let Some(p) = self.projector.as_mut() {
-                        p.messages_snapshot(self.book.names_mut(), messages);
-                    }
-                }
-            }
-            Body::ActivitySnapshot {
-                message_id,
-                activity_type,
-                content,
-                replace,
-            } => {
-                if let Some(id) = message_id {
-                    let replace = replace.unwrap_or(true);
-                    let new = self.book.owner(Kind::Activity, id).is_none();
-                    if new || replace {
-                        let owner = self.book.owner_of(tag);
-                        self.book
-                            .record(Kind::Activity, id, owner, tag.is_some(), i);
-                    }
-                    if let Some(p) = self.projector.as_mut() {
-                        let empty = Value::Object(Map::new());
-                        let content = content.as_ref().and_then(Val::value);
-                        p.activity_snapshot(
-                            self.book.names_mut(),
-                            id,
-                            activity_type.as_deref().unwrap_or_default(),
-                            content.as_deref().unwrap_or(&empty),
-                            replace,
-                            tag,
-                        );
-                    }
-                }
-            }
-            Body::ActivityDelta {
-                message_id, patch, ..
-            } => {
-                if let Some(id) = message_id {
-                    self.continuation(i, Kind::Activity, id, tag, ty);
-                    if let Some(p) = self.projector.as_mut()
-                        && let Some(patch) = patch
-                    {
-                        p.activity_delta(self.book.names_mut(), id, patch);
-                    }
-                }
-            }
-            Body::Raw { .. } | Body::Custom { .. } => {}
+            // Lifecycle (lifecycle.rs): the id is the event's own tag.
             Body::SubagentStarted {
                 name,
                 parent_subagent_run_id,
@@ -1066,6 +889,7 @@ impl Checker {
                     self.subagent_ended(i, ty, id, None);
                 }
             }
+            Body::Raw { .. } | Body::Custom { .. } => {}
         }
         if let Some(id) = own_tag
             && !self.tag_attributed
@@ -1090,722 +914,6 @@ impl Checker {
             ));
         }
     }
-
-    fn run_started(
-        &mut self,
-        i: usize,
-        thread_id: Option<&str>,
-        run_id: Option<&str>,
-        input: Option<&Val<'_>>,
-    ) {
-        self.run_mark = i;
-        if let Some(p) = self.projector.as_mut() {
-            p.run_left_open(&self.state);
-        }
-        self.lanes = Lanes::default();
-        self.book.reset(false);
-        self.phase = Phase::Active;
-        let input = input.and_then(Val::value);
-        if let Some(input) = input.as_deref().and_then(Value::as_object) {
-            match input.get(nested::STATE) {
-                None | Some(Value::Null) => {}
-                Some(state) => self.replace_state(i, state),
-            }
-            if let Some(Value::Array(messages)) = input.get(nested::MESSAGES) {
-                self.record_messages(i, messages, false);
-            }
-        }
-        if let Some(p) = self.projector.as_mut() {
-            p.run_started(thread_id.unwrap_or_default(), run_id.unwrap_or_default());
-        }
-    }
-
-    /// Records the owners of replayed messages (`MESSAGES_SNAPSHOT`
-    /// replaces, the `RUN_STARTED` input only fills gaps).
-    fn record_messages(&mut self, i: usize, messages: &[Value], replace: bool) {
-        for m in messages {
-            let Some(m) = m.as_object() else { continue };
-            let Some(id) = s(m, nested::ID) else { continue };
-            let owner = self.book.owner_of(s(m, SUBAGENT_RUN_ID));
-            let role = s(m, nested::ROLE);
-            let kind = match role {
-                Some("reasoning") => Kind::Reasoning,
-                Some("activity") => Kind::Activity,
-                _ => Kind::Text,
-            };
-            if replace {
-                self.book.record(kind, id, owner, false, i);
-            } else {
-                self.book.record_first(kind, id, owner, false, i);
-            }
-            if role == Some("assistant") {
-                for call in m
-                    .get(nested::TOOL_CALLS)
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    if let Some(cid) = call.get(nested::ID).and_then(crate::json::text) {
-                        if replace {
-                            self.book.record(Kind::Tool, cid, owner, false, i);
-                        } else {
-                            self.book.record_first(Kind::Tool, cid, owner, false, i);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn run_finished(&mut self, i: usize, outcome: Option<&Val<'_>>) {
-        let (open, first_opener) = self.book.open_entities();
-        if !open.is_empty() {
-            self.report_related(
-                RuleId::RunOpenEntitiesAtFinish,
-                i,
-                format!("RUN_FINISHED while open: {}", open.join(", ")),
-                first_opener,
-            );
-        }
-        let active_ids = self.book.active_invocations();
-        let first_active = active_ids
-            .first()
-            .and_then(|id| self.book.invocation_at(id));
-        let count = active_ids.len();
-        let mut active: Vec<String> = active_ids
-            .into_iter()
-            .take(book::LISTED)
-            .map(|s| format!("{s:?}"))
-            .collect();
-        if count > book::LISTED {
-            active.push(format!("and {} more", count - book::LISTED));
-        }
-        if !active.is_empty() {
-            self.report_related(
-                RuleId::LifecycleOpenAtRunFinish,
-                i,
-                format!(
-                    "RUN_FINISHED while invocation(s) {} still active",
-                    active.join(", ")
-                ),
-                first_active,
-            );
-        }
-        let outcome = outcome.and_then(Val::value);
-        let outcome = outcome.as_deref().and_then(Value::as_object);
-        let interrupted = outcome.and_then(|oc| s(oc, wire::TYPE)) == Some("interrupt");
-        let interrupts: &[Value] = match outcome.and_then(|oc| oc.get(nested::INTERRUPTS)) {
-            Some(Value::Array(list)) if interrupted => list,
-            _ => &[],
-        };
-        for (inv, ids) in std::mem::take(&mut self.book.suspended) {
-            // The invocation's suspended SUBAGENT_FINISHED, which listed
-            // the interrupt ids.
-            let suspended_at = self.book.invocation_at(&inv);
-            if !interrupted {
-                self.report_related(
-                    RuleId::InterruptRunNotInterrupted,
-                    i,
-                    format!("invocation {inv:?} finished suspended, but the run's outcome is not `interrupt`"),
-                    suspended_at,
-                );
-                continue;
-            }
-            for id in ids {
-                match interrupts.iter().find(|x| x.get(nested::ID).and_then(crate::json::text) == Some(id.as_str())) {
-                    None => self.report_related(
-                        RuleId::InterruptUnknownId,
-                        i,
-                        format!("invocation {inv:?} lists interrupt {id:?}, which the run's interrupt outcome does not carry"),
-                        suspended_at,
-                    ),
-                    Some(x) => {
-                        let owner = x.get(SUBAGENT_RUN_ID).and_then(crate::json::text);
-                        if owner != Some(inv.as_str()) {
-                            self.report_related(
-                                RuleId::InterruptOwnerMismatch,
-                                i,
-                                format!(
-                                    "invocation {inv:?} lists interrupt {id:?}, but the run outcome attributes it to {}",
-                                    who_tag(owner)
-                                ),
-                                suspended_at,
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        self.phase = Phase::Finished;
-        if let Some(p) = self.projector.as_mut() {
-            if interrupted {
-                p.interrupts(interrupts);
-            }
-            p.run_ended("finished", &self.state);
-        }
-    }
-
-    fn run_error(&mut self, i: usize) {
-        if !self.resume_off {
-            for id in self.book.active_invocations() {
-                self.remembered.set(id, Ended::Abandoned, i);
-            }
-        }
-        self.phase = Phase::Errored;
-        if let Some(p) = self.projector.as_mut() {
-            p.run_ended("errored", &self.state);
-        }
-    }
-
-    // ---- ownership ----
-
-    /// `ownership.continuation-disagrees`: a tagged event continuing an
-    /// entity whose owner on record differs. An untagged one always agrees.
-    fn continuation(&mut self, i: usize, kind: Kind, id: &str, tag: Option<&str>, ty: EventType) {
-        if tag.is_none() {
-            return;
-        }
-        let msg = self
-            .book
-            .owner(kind, id)
-            .and_then(|rec| disagreement(&self.book, rec, id, tag, ty));
-        if let Some(msg) = msg {
-            let at = self.book.recorded_at(kind, id);
-            self.report_related(RuleId::OwnershipContinuationDisagrees, i, msg, at);
-        }
-    }
-
-    /// [`Checker::continuation`] of an open part, or `*.not-open`: the
-    /// continuations and ends of text messages, tool calls and reasoning,
-    /// with one lookup. `close` ends the part. The id's name when it was
-    /// open.
-    fn continue_open(
-        &mut self,
-        i: usize,
-        part: Part,
-        id: &str,
-        tag: Option<&str>,
-        ty: EventType,
-        close: bool,
-    ) -> Option<Name> {
-        let rec = if close {
-            self.book.close(part, id)
-        } else {
-            self.book.open_owner(part, id)
-        };
-        let Some((rec, attributed, name)) = rec else {
-            let (rule, what) = match part {
-                Part::Text => (RuleId::TextNotOpen, ""),
-                Part::Tool => (RuleId::ToolNotOpen, ""),
-                Part::Span => (RuleId::ReasoningNotOpen, "span "),
-                Part::Message => (RuleId::ReasoningNotOpen, "reasoning message "),
-            };
-            self.report(rule, i, format!("{ty} for {what}{id:?}, which is not open"));
-            // The owner outlives the entity's close (docs/rules.md, ownership):
-            // a continuation after the close is still judged against it.
-            self.continuation(i, part.kind(), id, tag, ty);
-            return None;
-        };
-        let agrees = tag.is_some() && self.book.is_tag(rec, tag);
-        self.tag_attributed = agrees && attributed;
-        if let Some(msg) = disagreement(&self.book, rec, id, tag, ty) {
-            let at = self.book.recorded_at(part.kind(), id);
-            self.report_related(RuleId::OwnershipContinuationDisagrees, i, msg, at);
-        }
-        Some(name)
-    }
-
-    /// `ownership.reopen-disagrees`: an opener of an id on record while
-    /// nothing of it is open, whose effective owner differs from the record.
-    fn reopen(&mut self, i: usize, kind: Kind, id: &str, effective: Option<Owner>, ty: EventType) {
-        let Some(eff) = effective else { return };
-        if let Some(rec) = self.book.owner(kind, id)
-            && rec != eff
-        {
-            let (rec, eff) = (self.book.who(rec), self.book.who(eff));
-            let at = self.book.recorded_at(kind, id);
-            self.report_related(
-                RuleId::OwnershipReopenDisagrees,
-                i,
-                format!("{ty} reopens {id:?} as {eff}, but {id:?} is on record as {rec}'s"),
-                at,
-            );
-        }
-    }
-
-    // ---- text messages ----
-
-    fn text_start(&mut self, i: usize, id: &str, tag: Option<&str>, role: &str) {
-        let ty = EventType::TextMessageStart;
-        if let Some(at) = self.book.opened_at(Part::Text, id) {
-            self.report_related(
-                RuleId::TextAlreadyOpen,
-                i,
-                format!("TEXT_MESSAGE_START for {id:?}, which is already open"),
-                Some(at),
-            );
-            return;
-        }
-        let owner = self.book.owner_of(tag);
-        self.reopen(i, Kind::Text, id, tag.map(|_| owner), ty);
-        let name = self
-            .book
-            .record_first(Kind::Text, id, owner, tag.is_some(), i);
-        self.book.open(Part::Text, id, i);
-        self.book.said.text_started(name, i);
-        if let Some(p) = self.projector.as_mut() {
-            let owner = self.book.owner(Kind::Text, id).flatten();
-            p.message_started(self.book.names_mut(), name, role, owner);
-        }
-    }
-
-    fn text_content(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
-        let Some(name) = self.continue_open(i, Part::Text, id, tag, ty, false) else {
-            return;
-        };
-        let fold_at = (self.limits.bookkeeping_bytes / 8).min(said::FOLD_BYTES);
-        self.book.said.text_delta(name, delta, fold_at);
-        if let Some(p) = self.projector.as_mut() {
-            p.message_content(name, delta);
-        }
-    }
-
-    fn text_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        self.continue_open(i, Part::Text, id, tag, EventType::TextMessageEnd, true);
-    }
-
-    // ---- tool calls ----
-
-    fn tool_start(
-        &mut self,
-        i: usize,
-        id: &str,
-        tag: Option<&str>,
-        name: &str,
-        parent: Option<&str>,
-    ) {
-        let ty = EventType::ToolCallStart;
-        if let Some(at) = self.book.opened_at(Part::Tool, id) {
-            self.report_related(
-                RuleId::ToolAlreadyOpen,
-                i,
-                format!("TOOL_CALL_START for {id:?}, which is already open"),
-                Some(at),
-            );
-            return;
-        }
-        let parent_owner = parent.and_then(|m| self.book.owner(Kind::Text, m));
-        let effective: Option<Owner> = match tag {
-            Some(t) => Some(self.book.owner_of(Some(t))),
-            None => parent_owner,
-        };
-        self.reopen(i, Kind::Tool, id, effective, ty);
-        if let (Some(t), Some(m), Some(po)) = (tag, parent, parent_owner)
-            && !self.book.is_tag(po, Some(t))
-        {
-            let po = self.book.who(po);
-            let at = self.book.recorded_at(Kind::Text, m);
-            self.report_related(
-                    RuleId::OwnershipToolCallVsMessage,
-                    i,
-                    format!("TOOL_CALL_START {id:?} carries subagentRunId {t:?}, but its message {m:?} belongs to {po}"),
-                    at,
-                );
-        }
-        let call_owner: Owner = effective
-            .or_else(|| self.book.owner(Kind::Tool, id))
-            .flatten();
-        if let Some(m) = parent
-            && parent_owner.is_none()
-        {
-            let own = tag.is_some() && self.book.is_tag(call_owner, tag);
-            self.book.record(Kind::Text, m, call_owner, own, i);
-        }
-        let key =
-            self.book
-                .record_first(Kind::Tool, id, effective.unwrap_or(None), tag.is_some(), i);
-        self.book.open(Part::Tool, id, i);
-        let tool = self.book.intern_name(name);
-        self.book.said.call_started(key, tool, i);
-        if let Some(p) = self.projector.as_mut() {
-            p.tool_call_started(self.book.names_mut(), key, name, parent, call_owner);
-        }
-    }
-
-    fn tool_args(&mut self, i: usize, id: &str, tag: Option<&str>, delta: &str, ty: EventType) {
-        let Some(name) = self.continue_open(i, Part::Tool, id, tag, ty, false) else {
-            return;
-        };
-        self.book.said.call_args(name, delta);
-        if let Some(p) = self.projector.as_mut() {
-            p.tool_call_args(name, delta);
-        }
-    }
-
-    /// An explicit `TOOL_CALL_END`, or the END a chunk lane's close stands
-    /// for: `i` is the event that ends the call.
-    fn tool_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::ToolCallEnd;
-        if let Some(name) = self.continue_open(i, Part::Tool, id, tag, ty, true) {
-            self.call_ended(i, id, name);
-        }
-    }
-
-    // ---- reasoning ----
-
-    /// Shared by `REASONING_START` and `REASONING_MESSAGE_START`: an opener
-    /// whose id names an open span or message is a continuation.
-    fn reasoning_opener(&mut self, i: usize, id: &str, tag: Option<&str>, ty: EventType) -> Name {
-        let owner = self.book.owner_of(tag);
-        if self.book.reasoning_open(id) {
-            self.continuation(i, Kind::Reasoning, id, tag, ty);
-        } else {
-            self.reopen(i, Kind::Reasoning, id, tag.map(|_| owner), ty);
-        }
-        self.book
-            .record_first(Kind::Reasoning, id, owner, tag.is_some(), i)
-    }
-
-    fn reasoning_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::ReasoningStart;
-        if let Some(at) = self.book.opened_at(Part::Span, id) {
-            self.report_related(
-                RuleId::ReasoningAlreadyOpen,
-                i,
-                format!("REASONING_START for span {id:?}, which is already open"),
-                Some(at),
-            );
-        }
-        self.reasoning_opener(i, id, tag, ty);
-        self.book.open(Part::Span, id, i);
-    }
-
-    fn reasoning_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        self.continue_open(i, Part::Span, id, tag, EventType::ReasoningEnd, true);
-    }
-
-    fn reasoning_message_start(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::ReasoningMessageStart;
-        let opened_at = self.book.opened_at(Part::Message, id);
-        let was_open = opened_at.is_some();
-        if was_open {
-            self.report_related(
-                RuleId::ReasoningAlreadyOpen,
-                i,
-                format!(
-                    "REASONING_MESSAGE_START for reasoning message {id:?}, which is already open"
-                ),
-                opened_at,
-            );
-        }
-        let name = self.reasoning_opener(i, id, tag, ty);
-        self.book.open(Part::Message, id, i);
-        if !was_open && let Some(p) = self.projector.as_mut() {
-            let owner = self.book.owner(Kind::Reasoning, id).flatten();
-            p.message_started(self.book.names_mut(), name, "reasoning", owner);
-        }
-    }
-
-    fn reasoning_message_content(
-        &mut self,
-        i: usize,
-        id: &str,
-        tag: Option<&str>,
-        delta: &str,
-        ty: EventType,
-    ) {
-        let Some(name) = self.continue_open(i, Part::Message, id, tag, ty, false) else {
-            return;
-        };
-        if let Some(p) = self.projector.as_mut() {
-            p.message_content(name, delta);
-        }
-    }
-
-    fn reasoning_message_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
-        let ty = EventType::ReasoningMessageEnd;
-        self.continue_open(i, Part::Message, id, tag, ty, true);
-    }
-
-    // ---- steps ----
-
-    fn step_started(&mut self, i: usize, name: &str, tag: Option<&str>) {
-        let owner = self.book.owner_of(tag);
-        let holders = self.book.step_holders(name);
-        if let Some(&(_, at)) = holders.iter().find(|(o, _)| *o == owner) {
-            let who = self.book.who(owner);
-            self.report_related(
-                RuleId::StepAlreadyOpen,
-                i,
-                format!("STEP_STARTED {name:?} by {who}, who already has it open"),
-                Some(at as usize),
-            );
-        } else {
-            holders.push((owner, u32::try_from(i).unwrap_or(u32::MAX)));
-        }
-    }
-
-    fn step_finished(&mut self, i: usize, name: &str, tag: Option<&str>) {
-        let owner = self.book.owner_of(tag);
-        let Some(holders) = self.book.open_step(name) else {
-            self.report(
-                RuleId::StepNotOpen,
-                i,
-                format!("STEP_FINISHED {name:?}, which no one has open"),
-            );
-            return;
-        };
-        if let Some(at) = holders.iter().position(|(o, _)| *o == owner) {
-            holders.remove(at);
-        } else {
-            let others = holders.clone();
-            // The step it closes: the first holder's, named by its
-            // STEP_STARTED.
-            let (_, closed_at) = holders.remove(0);
-            let names: Vec<String> = others.iter().map(|&(o, _)| self.book.who(o)).collect();
-            let msg = format!(
-                "STEP_FINISHED {name:?} by {}, but only {} has it open",
-                self.book.who(owner),
-                names.join(" and ")
-            );
-            self.report_related(RuleId::OwnershipStepOwner, i, msg, Some(closed_at as usize));
-        }
-        self.book.drop_step_if_closed(name);
-    }
-
-    // ---- state ----
-
-    /// A `STATE_DELTA` whose `delta` reads as a patch (one that does not is
-    /// a schema fault, reported there).
-    fn state_delta(&mut self, i: usize, patch: &[json_patch::PatchOperation]) {
-        if self.state_off {
-            return;
-        }
-        let budget = patch::PatchBudget {
-            state_bytes: self.limits.state_bytes,
-            work: self.limits.state_bytes,
-        };
-        match patch::apply(&mut self.state, &mut self.state_size, patch, &budget) {
-            Ok(()) => {}
-            Err(e @ patch::PatchError::Fails { .. }) => self.report(
-                RuleId::StatePatchFails,
-                i,
-                format!("STATE_DELTA does not apply to the state: {e}; state left unchanged"),
-            ),
-            Err(e @ patch::PatchError::OverBudget { .. }) => self.state_limit(
-                i,
-                format!("STATE_DELTA would pass the state budget: {e}; state tracking stops"),
-            ),
-        }
-    }
-
-    /// A `STATE_DELTA` whose `delta` is not a patch document: it does not
-    /// apply, and the state stays as it is.
-    fn unreadable_patch(&mut self, i: usize) {
-        if self.state_off {
-            return;
-        }
-        self.report(
-            RuleId::StatePatchFails,
-            i,
-            "STATE_DELTA does not apply to the state: its delta is not an RFC 6902 patch document; state left unchanged".to_owned(),
-        );
-    }
-
-    /// A state document (snapshot or input state) replaces the state,
-    /// unless it is over the state budget or tracking already stopped.
-    fn replace_state(&mut self, i: usize, state: &Value) {
-        if self.state_off {
-            return;
-        }
-        let size = patch::mem_size(state);
-        if size > self.limits.state_bytes {
-            let msg = format!(
-                "a state document holding {size} bytes in memory is over the state budget of {}; state tracking stops",
-                self.limits.state_bytes
-            );
-            self.state_limit(i, msg);
-            return;
-        }
-        self.state = state.clone();
-        self.state_size = size;
-    }
-
-    /// The state budget was hit: a `state-bytes` notice, and no more state
-    /// tracking for this stream (so `state.patch-fails` is no longer judged;
-    /// the projection shows the state as it stood).
-    fn state_limit(&mut self, i: usize, message: String) {
-        self.state_off = true;
-        let n = LimitNotice::new(
-            LimitKind::StateBytes,
-            i,
-            self.limits.state_bytes as u64,
-            message,
-        );
-        self.notice(n);
-    }
-
-    // ---- lifecycle ----
-
-    fn subagent_started(&mut self, i: usize, id: &str, name: Option<&str>, parent: Option<&str>) {
-        if let Some(p) = parent
-            && self.book.invocation(p).is_none()
-        {
-            // A parent known from an earlier run: where it last ended.
-            let at = self.remembered.ended_at(p);
-            self.report_related(
-                RuleId::LifecycleUnknownParent,
-                i,
-                format!("SUBAGENT_STARTED {id:?} names parent {p:?}, which was not announced in this run"),
-                at,
-            );
-        }
-        if self.book.invocation(id) == Some(InvocationState::Active) {
-            let at = self.book.invocation_at(id);
-            self.report_related(
-                RuleId::LifecycleAlreadyActive,
-                i,
-                format!("SUBAGENT_STARTED {id:?} while invocation {id:?} is already active"),
-                at,
-            );
-            return;
-        }
-        // Only ids that ended are kept (absent reads as open), so a new id
-        // costs one lookup here and one insertion when it ends.
-        let before = if self.resume_off {
-            None
-        } else {
-            self.remembered.reopen(id)
-        };
-        match self.book.invocation(id) {
-            Some(ended) => {
-                let how = match ended {
-                    InvocationState::Suspended => "finished (suspended)",
-                    InvocationState::Errored => "errored",
-                    _ => "finished",
-                };
-                let at = self.book.invocation_at(id);
-                self.report_related(
-                    RuleId::LifecycleReusedId,
-                    i,
-                    format!("SUBAGENT_STARTED {id:?}: invocation {id:?} already {how} in this run; a new invocation needs a new id"),
-                    at,
-                );
-            }
-            None => {
-                if self.book.is_attributed(id) {
-                    self.report(
-                        RuleId::LifecycleAnnounceAfterAttribution,
-                        i,
-                        format!("SUBAGENT_STARTED {id:?} comes after events already attributed to {id:?} in this run"),
-                    );
-                }
-                if let Some((how @ (Ended::Finished | Ended::Errored), ended_at)) = before {
-                    let how = if how == Ended::Finished {
-                        "finished"
-                    } else {
-                        "errored"
-                    };
-                    self.report_related(
-                        RuleId::LifecycleResumedNotSuspended,
-                        i,
-                        format!("SUBAGENT_STARTED {id:?} resumes an invocation an earlier run closed {how}, not suspended"),
-                        Some(ended_at),
-                    );
-                }
-            }
-        }
-        self.book.set_invocation(id, InvocationState::Active, i);
-        if let Some(p) = self.projector.as_mut() {
-            p.announced(self.book.names_mut(), id, name, parent);
-        }
-    }
-
-    /// `SUBAGENT_FINISHED` (with its outcome, if an object) or
-    /// `SUBAGENT_ERROR`.
-    fn subagent_ended(
-        &mut self,
-        i: usize,
-        ty: EventType,
-        id: &str,
-        outcome: Option<&Map<String, Value>>,
-    ) {
-        if self.book.invocation(id) != Some(InvocationState::Active) {
-            let why = if self.book.invocation(id).is_some() {
-                "already closed"
-            } else {
-                "never announced in this run"
-            };
-            let at = self.book.invocation_at(id);
-            self.report_related(
-                RuleId::LifecycleNotActive,
-                i,
-                format!("{ty} for {id:?}, which is not active ({why})"),
-                at,
-            );
-            return;
-        }
-        let (state, ended, status) = if ty == EventType::SubagentError {
-            (
-                InvocationState::Errored,
-                Ended::Errored,
-                InvocationStatus::Errored,
-            )
-        } else {
-            if outcome.and_then(|oc| s(oc, wire::TYPE)) == Some("suspended") {
-                let ids: Vec<String> = outcome
-                    .and_then(|oc| oc.get(nested::INTERRUPT_IDS))
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(crate::json::text)
-                            .map(str::to_owned)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                self.book.suspended.push((id.to_owned(), ids.clone()));
-                (
-                    InvocationState::Suspended,
-                    Ended::Suspended,
-                    InvocationStatus::Suspended(ids),
-                )
-            } else {
-                (
-                    InvocationState::Finished,
-                    Ended::Finished,
-                    InvocationStatus::Finished,
-                )
-            }
-        };
-        // Both are on record since the announcement: no new keys.
-        self.book.set_invocation(id, state, i);
-        if !self.resume_off {
-            self.remembered.set(id, ended, i);
-        }
-        if let Some(p) = self.projector.as_mut() {
-            p.invocation_ended(self.book.names_mut(), id, status);
-        }
-    }
-}
-
-/// The `ownership.continuation-disagrees` message, if a continuation of
-/// `id` tagged `tag` disagrees with `rec`, its owner on record (an untagged
-/// one always agrees).
-fn disagreement(
-    book: &RunBook,
-    rec: Owner,
-    id: &str,
-    tag: Option<&str>,
-    ty: EventType,
-) -> Option<String> {
-    let t = tag?;
-    if book.is_tag(rec, Some(t)) {
-        return None;
-    }
-    let rec = book.who(rec);
-    Some(format!(
-        "{ty} for {id:?} carries subagentRunId {t:?}, but {id:?} was opened by {rec}"
-    ))
 }
 
 /// The outcome of checking one stream.
@@ -1856,4 +964,38 @@ pub fn check_values(events: &[Value]) -> Report {
         c.push(e);
     }
     c.finish()
+}
+
+/// The hand-written stream builders of the integration tests
+/// (`tests/common`), shared with the unit tests of each rule area.
+#[cfg(test)]
+#[path = "../../tests/common/mod.rs"]
+mod streams;
+
+#[cfg(test)]
+mod tests {
+    //! The dispatcher: what one event reports comes in catalogue order.
+
+    use crate::RuleId as R;
+    use crate::checker::streams::*;
+
+    #[test]
+    fn several_rules_on_one_event_come_in_catalogue_order() {
+        // RUN_FINISHED with an open text message and an active invocation:
+        // run.open-entities-at-finish precedes lifecycle.open-at-run-finish.
+        let r = crate::check_values(&[
+            run_started(),
+            started("s1", None),
+            text_start("m1", Some("s1")),
+            run_finished(),
+        ]);
+        let rules: Vec<_> = r.violations.iter().map(|v| (v.rule, v.index)).collect();
+        assert_eq!(
+            rules,
+            vec![
+                (R::RunOpenEntitiesAtFinish, 3),
+                (R::LifecycleOpenAtRunFinish, 3)
+            ]
+        );
+    }
 }
