@@ -118,15 +118,19 @@ fn has_subdirectory(dir: &Path) -> bool {
 /// checked).
 struct Done {
     output: Vec<u8>,
+    /// Its JSON report, for `--json PATH` (empty without it).
+    json: Vec<u8>,
     outcome: Result<(Verdict, u8, usize, usize), String>,
     case: bool,
 }
 
-/// The first flag given that takes one input only.
+/// The first flag given that takes one input only (a SARIF log, a JUnit
+/// test case and a lane page are each of one stream).
 fn one_input_only(settings: &Settings) -> Option<&'static str> {
     [
         ("--junit", settings.junit.is_some()),
         ("--html", settings.html.is_some()),
+        ("--sarif", settings.sarif.is_some()),
         ("--format sarif", settings.format == Format::Sarif),
     ]
     .into_iter()
@@ -147,6 +151,7 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
         crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let (pending, mut json) = checking::json_file(settings)?;
     let mut summary = Summary::default();
     let printed = std::thread::scope(|scope| -> anyhow::Result<bool> {
         for w in 0..jobs {
@@ -176,7 +181,7 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
             waiting.insert(k, done);
             while let Some(done) = waiting.remove(&due) {
                 let written = print(
-                    &mut out,
+                    (&mut out, json.as_mut()),
                     settings,
                     &checking::label(&files[due]),
                     &done,
@@ -198,6 +203,7 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
         return Ok(0);
     }
     let labels: Vec<String> = files.iter().map(|f| checking::label(f)).collect();
+    finish_json(json, pending, &summary, &labels)?;
     match write_summary(&mut out, &summary, settings.format, &labels, "files") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
@@ -223,6 +229,7 @@ pub fn run_cases(settings: &Settings, name: &str, cases: case_input::Lines) -> a
         crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let (pending, mut json) = checking::json_file(settings)?;
     let mut summary = Summary::default();
     let mut labels = Vec::new();
     for (k, found) in cases.enumerate() {
@@ -237,17 +244,25 @@ pub fn run_cases(settings: &Settings, name: &str, cases: case_input::Lines) -> a
                 format!("{name}#{}", k + 1),
                 Done {
                     output: Vec::new(),
+                    json: Vec::new(),
                     outcome: Err(format!("{name}: {e}")),
                     case: false,
                 },
             ),
         };
-        match print(&mut out, settings, &label, &done, &mut summary) {
+        match print(
+            (&mut out, json.as_mut()),
+            settings,
+            &label,
+            &done,
+            &mut summary,
+        ) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
             r => r?,
         }
         labels.push(label);
     }
+    finish_json(json, pending, &summary, &labels)?;
     match write_summary(&mut out, &summary, settings.format, &labels, "cases") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
@@ -274,6 +289,7 @@ fn check_file(settings: &Settings, path: &Path) -> Done {
         }
         Ok((Sniffed::Lines(_), _)) => Done {
             output: Vec::new(),
+            json: Vec::new(),
             outcome: Err(format!(
                 "{name} holds JSON Lines of corpus cases: check it alone (`check {name}`) for one report per case"
             )),
@@ -281,6 +297,7 @@ fn check_file(settings: &Settings, path: &Path) -> Done {
         },
         Err(e) => Done {
             output: Vec::new(),
+            json: Vec::new(),
             outcome: Err(format!("{e:#}")),
             case: false,
         },
@@ -307,10 +324,19 @@ fn check_input(
         live,
         name,
     };
-    let outcome = checking::check_one(settings, ParseAhead::Off, source, buf.clone(), copy_in);
+    let json = settings.json.as_ref().map(|_| Shared::default());
+    let json_out = json.clone().map(|j| Box::new(j) as Box<dyn Write>);
+    let outcome = checking::check_one(
+        settings,
+        ParseAhead::Off,
+        source,
+        (buf.clone(), copy_in),
+        json_out,
+    );
     let output = buf.take();
     Done {
         output,
+        json: json.map(|j| j.take()).unwrap_or_default(),
         case,
         outcome: match outcome {
             Ok(Some(c)) => {
@@ -329,14 +355,21 @@ fn check_input(
     }
 }
 
-/// Prints one file's report (or its error) and counts it.
+/// Prints one file's report (or its error), writes its JSON report to
+/// `--json`'s file, and counts it.
 fn print(
-    out: &mut impl Write,
+    (out, json): (&mut impl Write, Option<&mut Box<dyn Write>>),
     settings: &Settings,
     name: &str,
     done: &Done,
     summary: &mut Summary,
 ) -> io::Result<()> {
+    if let Some(j) = json {
+        j.write_all(&done.json)?;
+        if let Err(e) = &done.outcome {
+            render::json::error_line(j, "file", name, e)?;
+        }
+    }
     out.write_all(&done.output)?;
     match &done.outcome {
         Ok((verdict, exit, events, violations)) => {
@@ -376,6 +409,24 @@ impl Summary {
         self.exit = worse(self.exit, 2);
         self.verdicts.push(json!({"error": true, "exit": 2}));
     }
+}
+
+/// Ends `--json`'s file with the summary line, as `--format json` does,
+/// and puts it in place.
+fn finish_json(
+    json: Option<Box<dyn Write>>,
+    pending: Option<crate::pending::Pending>,
+    summary: &Summary,
+    labels: &[String],
+) -> anyhow::Result<()> {
+    if let (Some(mut j), Some(pending)) = (json, pending) {
+        render::json::batch_summary(&mut j, summary, labels)
+            .and_then(|()| j.flush())
+            .map_err(|e| anyhow::anyhow!("writing the --json report: {e}"))?;
+        drop(j);
+        pending.commit()?;
+    }
+    Ok(())
 }
 
 /// The summary over the inputs `labels` (`noun`: files or cases).

@@ -24,6 +24,7 @@ mod input_format;
 mod live_check;
 mod live_progress;
 mod no_events;
+mod pending;
 mod producer;
 mod producer_record;
 mod producer_suite;

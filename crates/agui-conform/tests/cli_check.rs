@@ -601,6 +601,11 @@ fn json_reports_match_their_published_schema() {
         ),
         ("limit", long, vec!["--max-line-bytes", "100"]),
         (
+            "grouped",
+            "{}\n{}\n{}\n".to_string(),
+            vec!["--group", "--docs-url", "https://d.test/docs"],
+        ),
+        (
             "warning",
             format!(
                 "{RUN_STARTED}\n{{\"type\":\"RUN_FINISHED\",\"threadId\":\"t1\",\"runId\":\"r1\",\"subagentRunId\":\"s\"}}\n"

@@ -1,18 +1,19 @@
 //! `check --format sarif`: one SARIF 2.1.0 log for GitHub code scanning
 //! and other SARIF viewers. The driver lists every rule of the catalogue a
-//! stream can violate; each violation is one result at the event's line of
-//! a recorded stream, or at the URL and event index of a live one. Limit
-//! notices are tool execution notifications: they say what went unjudged.
+//! stream can violate, each with its description and help embedded from
+//! the catalogue (so a viewer needs no link); `helpUri` and
+//! `informationUri` only when a docs base URL is configured (`--docs-url`),
+//! never a placeholder. Each violation is one result at the event's line
+//! of a recorded stream, or at the URL and event index of a live one.
+//! Limit notices are tool execution notifications: they say what went
+//! unjudged.
 
 use crate::record::Collected;
 use agui_live::RunLog;
-use agui_model::rules::{RuleId, Severity};
+use agui_model::rules::{Rule, RuleId, Severity};
 use agui_model::{LimitNotice, Report, Violation};
 use serde_json::{Value, json};
 use std::io::{self, Write};
-
-/// Where the page of the rule catalogue lives.
-const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
 /// Where the stream came from.
 enum Source<'a> {
@@ -32,11 +33,6 @@ fn rules() -> Vec<RuleId> {
         .collect()
 }
 
-/// The docs/rules.md section of an area (GitHub's heading anchors).
-fn anchor(area: &str) -> &'static str {
-    agui_model::violation::doc_anchor(area)
-}
-
 fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -51,15 +47,63 @@ fn driver_rule(r: RuleId) -> Value {
     if let Some(q) = rule.quote {
         full.push_str(&format!(" Draft: \"{q}\""));
     }
-    json!({
+    let mut d = json!({
         "id": rule.id,
         "name": rule.id,
         "shortDescription": {"text": rule.statement},
         "fullDescription": {"text": full},
-        "helpUri": format!("{RULES_DOC}#{}", anchor(rule.area)),
+        "help": {"text": help_text(rule), "markdown": help_markdown(rule)},
         "defaultConfiguration": {"level": level(rule.severity)},
         "properties": {"area": rule.area, "obligation": rule.obligation.as_str()},
-    })
+    });
+    if agui_model::violation::docs_base().is_some() {
+        d["helpUri"] = json!(agui_model::violation::doc_url(rule.id));
+    }
+    d
+}
+
+/// How to fix a violation of `rule`, from what it asks of a producer.
+fn how_to_fix(rule: &Rule) -> String {
+    let weight = match rule.severity {
+        Severity::Error => "an error: consumers are entitled to reject the stream",
+        _ => "a warning: the stream is accepted, but a consumer may show it wrongly",
+    };
+    format!(
+        "Change the producer so that no event breaks this rule ({weight}). \
+         Each result's message names the event, ids and field involved; \
+         `agui-conform explain {}` shows the rule with every field.",
+        rule.id
+    )
+}
+
+/// The rule's help as plain text: statement, draft sentence, how to fix.
+fn help_text(rule: &Rule) -> String {
+    let mut t = rule.statement.to_owned();
+    if let Some(q) = rule.quote {
+        t.push_str(&format!("\n\nDraft: \"{q}\""));
+    }
+    t.push_str("\n\nHow to fix: ");
+    t.push_str(&how_to_fix(rule));
+    t
+}
+
+/// The rule's help as Markdown (code scanning shows this one).
+fn help_markdown(rule: &Rule) -> String {
+    let mut t = format!(
+        "**`{}`** ({}, {})\n\n{}",
+        rule.id,
+        rule.area,
+        rule.severity.as_str(),
+        rule.statement
+    );
+    if let Some(q) = rule.quote {
+        t.push_str(&format!(
+            "\n\n> {q}\n>\n> — the AG-UI subagent attribution draft"
+        ));
+    }
+    t.push_str("\n\n**How to fix.** ");
+    t.push_str(&how_to_fix(rule));
+    t
 }
 
 /// A location: the event's line in a file, or the URL and event index.
@@ -144,16 +188,19 @@ fn log(
             "properties": {"eventIndex": r.end},
         })
     }));
+    let mut driver = json!({
+        "name": "agui-conform",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules.into_iter().map(driver_rule).collect::<Vec<_>>(),
+    });
+    if let Some(base) = agui_model::violation::docs_base() {
+        driver["informationUri"] = json!(format!("{base}/check.md"));
+    }
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "agui-conform",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": env!("CARGO_PKG_REPOSITORY"),
-                "rules": rules.into_iter().map(driver_rule).collect::<Vec<_>>(),
-            }},
+            "tool": {"driver": driver},
             "invocations": [{
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notifications,
@@ -232,31 +279,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn anchors_name_headings_of_the_rules_page() {
-        // GitHub's anchor of each heading: lowercase, punctuation dropped,
-        // spaces as dashes.
-        let page = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules.md"),
-        )
-        .unwrap();
-        let anchors: Vec<String> = page
-            .lines()
-            .filter_map(|l| {
-                l.strip_prefix("### ")
-                    .or(l.strip_prefix("## "))
-                    .or(l.strip_prefix("# "))
-            })
-            .map(|h| {
-                h.to_lowercase()
-                    .chars()
-                    .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
-                    .map(|c| if c == ' ' { '-' } else { c })
-                    .collect()
-            })
-            .collect();
+    fn each_rule_carries_its_catalogue_text_and_no_link_without_a_base() {
         for r in rules() {
-            let a = anchor(r.rule().area);
-            assert!(anchors.iter().any(|x| x == a), "{a} for {r}");
+            let rule = r.rule();
+            let d = driver_rule(r);
+            assert_eq!(d["shortDescription"]["text"], rule.statement);
+            let help = d["help"]["text"].as_str().unwrap_or_default();
+            assert!(help.starts_with(rule.statement), "{help}");
+            if let Some(q) = rule.quote {
+                assert!(help.contains(q), "{} lacks its draft sentence", rule.id);
+                assert!(
+                    d["help"]["markdown"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains(q)
+                );
+            }
+            assert!(help.contains("How to fix"), "{help}");
+            // No docs base is set in this test binary.
+            assert!(d.get("helpUri").is_none(), "{d}");
         }
     }
 }

@@ -4,7 +4,7 @@
 //! agui-live, called from here so each format has one place).
 
 use crate::no_events;
-use crate::record::Summary;
+use crate::record::{Groups, Summary};
 use agui_harness::RunResult;
 use agui_harness::campaign::{Campaign, summary as campaign};
 use agui_harness::report::terminal;
@@ -52,6 +52,8 @@ pub struct TextStream<W: Write> {
     colour: Colour,
     live: bool,
     error: Option<io::Error>,
+    /// `--group`: violations counted per rule, printed at the end.
+    groups: Option<Groups>,
 }
 
 impl<W: Write> TextStream<W> {
@@ -65,7 +67,14 @@ impl<W: Write> TextStream<W> {
             colour,
             live,
             error: None,
+            groups: None,
         }
+    }
+
+    /// One line per rule with its count instead of one per violation.
+    pub fn grouped(mut self, group: bool) -> Self {
+        self.groups = group.then(Groups::default);
+        self
     }
 
     fn keep(&mut self, r: io::Result<()>) {
@@ -83,6 +92,10 @@ impl<W: Write> TextStream<W> {
         let r = match f {
             Finding::Violation(v) => {
                 self.first.get_or_insert(v.rule);
+                if let Some(g) = &mut self.groups {
+                    g.push(v);
+                    return;
+                }
                 if self.cap.is_some_and(|cap| self.printed >= cap) {
                     self.unprinted += 1;
                     return;
@@ -110,6 +123,11 @@ impl<W: Write> TextStream<W> {
             return Err(e);
         }
         let out = &mut self.out;
+        if let Some(g) = &self.groups {
+            for group in &g.rules {
+                group_line(out, group, self.colour)?;
+            }
+        }
         if self.unprinted > 0 {
             writeln!(
                 out,
@@ -120,7 +138,8 @@ impl<W: Write> TextStream<W> {
         summary(out, name, report, self.colour)?;
         write!(out, "{}", runs.render_text(RUNS_SHOWN))?;
         if let Some(rule) = self.first.or(report.first().map(|v| v.rule)) {
-            writeln!(out, "hint: agui-conform explain {rule}")?;
+            let doc = agui_model::violation::doc_url(rule.as_str());
+            writeln!(out, "hint: agui-conform explain {rule} (docs: {doc})")?;
         }
         if let Some(p) = &report.projection {
             let pretty = serde_json::to_string_pretty(&agui_model::json::Out(&p.to_json()))
@@ -152,6 +171,20 @@ fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<
         out,
         "  #{:<5} {severity} {}: {}{at}{related}",
         v.index, v.rule, v.message
+    )
+}
+
+/// `  12 × run.unterminated (error), first at #3: message` (`--group`).
+fn group_line(out: &mut impl Write, g: &crate::record::Group, c: Colour) -> io::Result<()> {
+    let v = &g.first;
+    let severity = match v.severity {
+        Severity::Error => c.paint("31", v.severity.as_str()),
+        _ => c.paint("33", v.severity.as_str()),
+    };
+    writeln!(
+        out,
+        "  {:>5} × {} ({severity}), first at #{}: {}",
+        g.count, v.rule, v.index, v.message
     )
 }
 
@@ -205,10 +238,10 @@ pub fn write_text(
     name: &str,
     report: &Report,
     runs: &RunLog,
-    all: bool,
+    (all, group): (bool, bool),
     c: Colour,
 ) -> io::Result<()> {
-    let mut text = TextStream::new(&mut *out, (!all).then_some(SHOWN), c, false);
+    let mut text = TextStream::new(&mut *out, (!all).then_some(SHOWN), c, false).grouped(group);
     for v in &report.violations {
         text.finding(Finding::Violation(v));
     }
@@ -274,7 +307,7 @@ mod tests {
             "s.jsonl",
             report,
             &RunLog::new(),
-            false,
+            (false, false),
             Colour(false),
         )
         .unwrap();
@@ -308,7 +341,10 @@ mod tests {
             "s.jsonl: reject — 2 violations (1 error, 1 warning) in 12 events"
         );
         assert_eq!(lines[3], "runs: none");
-        assert_eq!(lines[4], "hint: agui-conform explain schema.unknown-type");
+        assert_eq!(
+            lines[4],
+            "hint: agui-conform explain schema.unknown-type (docs: docs/rules.md#schema.unknown-type)"
+        );
     }
 
     #[test]
@@ -318,6 +354,45 @@ mod tests {
             text(&report),
             "s.jsonl: accept — no violations in 1 event\nruns: none\n"
         );
+    }
+
+    #[test]
+    fn grouped_report_has_one_line_per_rule_with_its_count() {
+        let mut violations: Vec<Violation> = (0..SHOWN + 7)
+            .map(|i| Violation::new(RuleId::SchemaNotJson, i, "not an object"))
+            .collect();
+        violations.push(Violation::new(RuleId::InterruptUnknownId, 99, "unknown"));
+        let report = Report::of(violations, 100);
+        let mut out = Vec::new();
+        write_text(
+            &mut out,
+            "s.jsonl",
+            &report,
+            &RunLog::new(),
+            (false, true),
+            Colour(false),
+        )
+        .unwrap();
+        let t = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = t.lines().collect();
+        // Every violation counted, none listed alone, nothing cut.
+        assert_eq!(
+            lines[0],
+            format!(
+                "     {} × schema.not-json (error), first at #0: not an object",
+                SHOWN + 7
+            )
+        );
+        assert_eq!(
+            lines[1],
+            "      1 × interrupt.unknown-id (warning), first at #99: unknown"
+        );
+        assert!(
+            lines[2].starts_with("s.jsonl: reject — 58 violations"),
+            "{}",
+            lines[2]
+        );
+        assert!(!t.contains("more (`--all`"));
     }
 
     #[test]
