@@ -9,6 +9,7 @@
 //! go through [`check_one`].
 
 use crate::config::Policy;
+use crate::coverage::{self, Notices};
 use crate::input_format::{self, InputFormat};
 use crate::pending::Pending;
 use crate::record::{Check, Collected};
@@ -164,6 +165,7 @@ pub fn check_one<W: Write + 'static>(
             .map(|w| JsonReport::new(JsonStream::new(w, settings.json_printed), settings.group)),
         runs: settings.json_projection,
         lines: Vec::new(),
+        notices: Notices::default(),
     }));
     let lines = sarif && sse;
     let (checked, stdout) = match settings.format {
@@ -183,7 +185,9 @@ pub fn check_one<W: Write + 'static>(
         mut gone,
     } = checked.with_context(|| format!("reading {name}"))?;
     let mut tee = std::mem::take(&mut *tee.borrow_mut());
-    if let Some(j) = tee.json.take() {
+    let gaps = coverage::of(source_kind(format), &report, &tee.notices);
+    if let Some(mut j) = tee.json.take() {
+        j.set_coverage(&gaps);
         j.finish(&report, &runs, settings.json_projection)
             .context("writing the --json report")?;
     }
@@ -201,7 +205,8 @@ pub fn check_one<W: Write + 'static>(
             .with_context(|| format!("reading {name}"))?;
         }
         let empty = crate::no_events::holds_none(&report);
-        let log = render::sarif::file_log(name, &tee.lines, &found, &runs, empty);
+        let coverage = coverage::to_json(&gaps);
+        let log = render::sarif::file_log(name, &tee.lines, &found, (&runs, &coverage), empty);
         if let Some((pending, f)) = sarif_file {
             render::sarif::write(io::BufWriter::new(f), &log)
                 .with_context(|| format!("writing {}", pending.tmp().display()))?;
@@ -269,10 +274,23 @@ struct Tee {
     json: Option<JsonReport<Box<dyn Write>>>,
     runs: bool,
     lines: Vec<usize>,
+    /// The limit notices, for what could not be judged.
+    notices: Notices,
+}
+
+/// What kind of input the events came from, for the coverage.
+fn source_kind(format: InputFormat) -> coverage::Source {
+    match format {
+        InputFormat::Sse => coverage::Source::Sse,
+        InputFormat::Jsonl | InputFormat::Json => coverage::Source::Json,
+    }
 }
 
 impl Tee {
     fn finding(&mut self, f: Finding<'_>) {
+        if let Finding::Limit(n) = f {
+            self.notices.push(n);
+        }
         if let Some(c) = &mut self.found {
             c.push(f);
         }
@@ -436,10 +454,12 @@ fn check_json<W: Write + 'static>(
     };
     let checker = checker(settings, projecting, sink, tee);
     let stop = move || failed.borrow().as_ref().is_some_and(|s| s.stream.failed());
+    let kind = source_kind(input.format);
     let checked = input.check(checker, stop, tee, lines)?;
-    let Some(stream) = stream.borrow_mut().take() else {
+    let Some(mut stream) = stream.borrow_mut().take() else {
         return written_or_gone(Ok(()), checked);
     };
+    stream.set_coverage(&coverage::of(kind, &checked.0, &tee.borrow().notices));
     let written = stream.finish(&checked.0, &checked.1, projection);
     written_or_gone(written, checked)
 }
@@ -470,6 +490,7 @@ fn check_text(
     let sink = move |f: Finding<'_>| findings.borrow_mut().finding(f);
     let checker = checker(settings, projecting, sink, tee);
     let stop = move || failed.borrow().failed();
+    let kind = source_kind(input.format);
     let (mut report, runs) = input.check(checker, stop, tee, lines)?;
     if !settings.projection {
         // Made for `--json` alone.
@@ -484,6 +505,7 @@ fn check_text(
         }
     }
     let mut text = text.borrow_mut();
+    text.set_coverage(&coverage::of(kind, &report, &tee.borrow().notices));
     let written = text.finish(name, &report, &runs);
     written_or_gone(written, (report, runs))
 }

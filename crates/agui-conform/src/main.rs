@@ -20,6 +20,7 @@ mod case_input;
 mod checking;
 mod cmd;
 mod config;
+mod coverage;
 mod input_format;
 mod live_check;
 mod live_progress;

@@ -23,6 +23,8 @@ use std::io::{self, Write};
 pub struct JsonReport<W: Write> {
     pub stream: JsonStream<W>,
     groups: Option<Groups>,
+    /// `coverage` (crate::coverage), set before the end.
+    coverage: Value,
 }
 
 impl<W: Write> JsonReport<W> {
@@ -30,7 +32,13 @@ impl<W: Write> JsonReport<W> {
         JsonReport {
             stream,
             groups: group.then(Groups::default),
+            coverage: Value::Null,
         }
+    }
+
+    /// What the check could not judge.
+    pub fn set_coverage(&mut self, gaps: &[crate::coverage::Gap]) {
+        self.coverage = crate::coverage::to_json(gaps);
     }
 
     pub fn finding(&mut self, f: Finding<'_>) {
@@ -42,20 +50,26 @@ impl<W: Write> JsonReport<W> {
 
     /// Ends the object ([`finish`]), with `groups` under `--group`.
     pub fn finish(self, report: &Report, runs: &RunLog, projection: bool) -> io::Result<()> {
-        finish(self.stream, report, runs, projection, self.groups.as_ref())
+        finish(
+            self.stream,
+            report,
+            runs,
+            projection,
+            (self.groups.as_ref(), &self.coverage),
+        )
     }
 }
 
 /// Ends `check --format json`'s object: the counts, how each run ended
-/// (`runs`), the reason of an input that held no events, the per-rule
-/// `groups` (`--group`), the projection when `projection`; then a
-/// newline, flushed.
-pub fn finish<W: Write>(
+/// (`runs`), the reason of an input that held no events, what could not
+/// be judged (`coverage`), the per-rule `groups` (`--group`), the
+/// projection when `projection`; then a newline, flushed.
+fn finish<W: Write>(
     stream: JsonStream<W>,
     report: &Report,
     runs: &RunLog,
     projection: bool,
-    groups: Option<&Groups>,
+    (groups, coverage): (Option<&Groups>, &Value),
 ) -> io::Result<()> {
     let reason = Value::from(no_events::MESSAGE);
     let runs_json = runs.to_json();
@@ -63,6 +77,9 @@ pub fn finish<W: Write>(
     let mut extra: Vec<(&str, &Value)> = vec![("runs", &runs_json)];
     if no_events::holds_none(report) {
         extra.push(("reason", &reason));
+    }
+    if !coverage.is_null() {
+        extra.push(("coverage", coverage));
     }
     if let Some(g) = &groups_json {
         extra.push(("groups", g));
@@ -95,7 +112,13 @@ pub fn write_report(
     }
     let runs_json = runs.to_json();
     let groups_json = group.then(|| Groups::of(&report.violations).to_json());
-    let mut extra: Vec<(&str, &Value)> = vec![("runs", &runs_json)];
+    let notices = crate::coverage::Notices::of(&report.limits);
+    let coverage = crate::coverage::to_json(&crate::coverage::of(
+        crate::coverage::Source::Live,
+        report,
+        &notices,
+    ));
+    let mut extra: Vec<(&str, &Value)> = vec![("runs", &runs_json), ("coverage", &coverage)];
     if let Some(g) = &groups_json {
         extra.push(("groups", g));
     }

@@ -138,6 +138,7 @@ fn log(
     violations: &[Violation],
     limits: &[LimitNotice],
     runs: &RunLog,
+    coverage: &Value,
 ) -> Value {
     let rules = rules();
     let results: Vec<Value> = violations
@@ -188,6 +189,11 @@ fn log(
             "properties": {"eventIndex": r.end},
         })
     }));
+    // What could not be judged, beside how each run ended.
+    let mut properties = json!({"runOutcomes": runs.to_json()});
+    if !coverage.is_null() {
+        properties["coverage"] = coverage.clone();
+    }
     let mut driver = json!({
         "name": "agui-conform",
         "version": env!("CARGO_PKG_VERSION"),
@@ -204,7 +210,7 @@ fn log(
             "invocations": [{
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notifications,
-                "properties": {"runOutcomes": runs.to_json()},
+                "properties": properties,
             }],
             "results": results,
         }],
@@ -218,11 +224,11 @@ pub fn file_log(
     name: &str,
     lines: &[usize],
     found: &Collected,
-    runs: &RunLog,
+    (runs, coverage): (&RunLog, &Value),
     empty: bool,
 ) -> Value {
     let source = Source::File { uri: name, lines };
-    let mut log = log(&source, &found.violations, &found.limits, runs);
+    let mut log = log(&source, &found.violations, &found.limits, runs, coverage);
     if empty {
         no_events(&mut log, name);
     }
@@ -231,7 +237,16 @@ pub fn file_log(
 
 /// The log of a live check of `url`: every finding is in its report.
 pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
-    log(&Source::Url(url), &report.violations, &report.limits, runs)
+    let notices = crate::coverage::Notices::of(&report.limits);
+    let gaps = crate::coverage::of(crate::coverage::Source::Live, report, &notices);
+    let coverage = crate::coverage::to_json(&gaps);
+    log(
+        &Source::Url(url),
+        &report.violations,
+        &report.limits,
+        runs,
+        &coverage,
+    )
 }
 
 /// An input that held no events: nothing was judged, which the log says
@@ -253,7 +268,7 @@ fn no_events(log: &mut Value, uri: &str) {
 /// The log of a check of `url` that could not be made (`why`): no result,
 /// the invocation unsuccessful with an error notification saying why.
 pub fn cant_check(url: &str, why: &str) -> Value {
-    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new());
+    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new(), &Value::Null);
     let invocation = &mut log["runs"][0]["invocations"][0];
     invocation["executionSuccessful"] = json!(false);
     invocation["toolExecutionNotifications"] = json!([{

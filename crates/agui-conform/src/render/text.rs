@@ -54,6 +54,8 @@ pub struct TextStream<W: Write> {
     error: Option<io::Error>,
     /// `--group`: violations counted per rule, printed at the end.
     groups: Option<Groups>,
+    /// The `coverage:` line (crate::coverage), printed with the summary.
+    coverage: Option<String>,
 }
 
 impl<W: Write> TextStream<W> {
@@ -68,7 +70,13 @@ impl<W: Write> TextStream<W> {
             live,
             error: None,
             groups: None,
+            coverage: None,
         }
+    }
+
+    /// What the check could not judge, said after the runs.
+    pub fn set_coverage(&mut self, gaps: &[crate::coverage::Gap]) {
+        self.coverage = Some(crate::coverage::line(gaps));
     }
 
     /// One line per rule with its count instead of one per violation.
@@ -137,6 +145,9 @@ impl<W: Write> TextStream<W> {
         }
         summary(out, name, report, self.colour)?;
         write!(out, "{}", runs.render_text(RUNS_SHOWN))?;
+        if let Some(c) = &self.coverage {
+            writeln!(out, "{c}")?;
+        }
         if let Some(rule) = self.first.or(report.first().map(|v| v.rule)) {
             let doc = agui_model::violation::doc_url(rule.as_str());
             writeln!(out, "hint: agui-conform explain {rule} (docs: {doc})")?;
@@ -242,6 +253,12 @@ pub fn write_text(
     c: Colour,
 ) -> io::Result<()> {
     let mut text = TextStream::new(&mut *out, (!all).then_some(SHOWN), c, false).grouped(group);
+    let notices = crate::coverage::Notices::of(&report.limits);
+    text.set_coverage(&crate::coverage::of(
+        crate::coverage::Source::Live,
+        report,
+        &notices,
+    ));
     for v in &report.violations {
         text.finding(Finding::Violation(v));
     }
@@ -341,18 +358,20 @@ mod tests {
             "s.jsonl: reject — 2 violations (1 error, 1 warning) in 12 events"
         );
         assert_eq!(lines[3], "runs: none");
+        // A finished live check with no limit notice judged every rule.
+        assert_eq!(lines[4], "coverage: every rule judged");
         assert_eq!(
-            lines[4],
+            lines[5],
             "hint: agui-conform explain schema.unknown-type (docs: docs/rules.md#schema.unknown-type)"
         );
     }
 
     #[test]
-    fn clean_stream_has_a_one_line_report() {
+    fn clean_stream_has_a_short_report() {
         let report = Report::of(vec![], 1);
         assert_eq!(
             text(&report),
-            "s.jsonl: accept — no violations in 1 event\nruns: none\n"
+            "s.jsonl: accept — no violations in 1 event\nruns: none\ncoverage: every rule judged\n"
         );
     }
 
