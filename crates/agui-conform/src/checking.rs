@@ -69,11 +69,18 @@ pub struct Settings {
     pub html_max_bytes: usize,
     /// `--group`: one line (text) or entry (JSON `groups`) per rule.
     pub group: bool,
+    /// A batch: each input's SARIF log and JUnit test case are handed
+    /// back ([`Checked`]) to be merged, not written.
+    pub collect: bool,
 }
 
 /// What checking one input gave.
 pub struct Checked {
     pub report: Report,
+    /// With [`Settings::collect`]: the input's SARIF log (when SARIF is
+    /// asked for) and JUnit test case (with `--junit`).
+    pub sarif: Option<serde_json::Value>,
+    pub junit: Option<quick_junit::TestCase>,
 }
 
 /// Files from this size up are read with the parse-ahead thread under
@@ -131,8 +138,19 @@ pub fn check_one<W: Write + 'static>(
     } = source;
     // Every file is created before anything is read: an unwritable path
     // is an error before the check.
-    let sarif_file = create(settings.sarif.as_deref(), "--sarif")?;
-    let junit_file = create(settings.junit.as_deref(), "--junit")?;
+    let (sarif_file, junit_file) = if settings.collect {
+        (None, None)
+    } else {
+        (
+            create(settings.sarif.as_deref(), "--sarif")?,
+            create(settings.junit.as_deref(), "--junit")?,
+        )
+    };
+    let mut kept = Checked {
+        report: Report::default(),
+        sarif: None,
+        junit: None,
+    };
     let html_file = create(settings.html.as_deref(), "--html")?;
     let format = input_format::resolve(&mut *input, settings.input_format)
         .with_context(|| format!("reading {name}"))?;
@@ -213,12 +231,16 @@ pub fn check_one<W: Write + 'static>(
             pending.commit()?;
         }
         if settings.format == Format::Sarif
+            && !settings.collect
             && let Some(out) = stdout
         {
             match render::sarif::write(out, &log) {
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => gone = true,
                 r => r?,
             }
+        }
+        if settings.collect {
+            kept.sarif = Some(log);
         }
     }
     if let (Some((pending, _)), Some(page)) = (html_file, page) {
@@ -231,7 +253,7 @@ pub fn check_one<W: Write + 'static>(
         )?;
         pending.commit()?;
     }
-    if let Some((pending, _)) = junit_file {
+    if settings.junit.is_some() {
         let check = Check {
             name,
             report: &report,
@@ -239,10 +261,15 @@ pub fn check_one<W: Write + 'static>(
             found: &found,
             elapsed: started.elapsed(),
         };
-        render::junit::write_check(pending.tmp(), &check)?;
-        pending.commit()?;
+        if let Some((pending, _)) = junit_file {
+            render::junit::write_check(pending.tmp(), &check)?;
+            pending.commit()?;
+        } else {
+            kept.junit = Some(render::junit::check_case(&check));
+        }
     }
-    Ok((!gone).then_some(Checked { report }))
+    kept.report = report;
+    Ok((!gone).then_some(kept))
 }
 
 /// Where a `--json` report is written.

@@ -165,17 +165,59 @@ fn batch_json_file_is_the_json_lines_format_json_prints() {
 }
 
 #[test]
-fn batch_refuses_the_one_stream_reports_by_name() {
+fn batch_sarif_file_is_the_one_log_format_sarif_prints() {
     let dir = Dir::new("files-batch-sarif");
-    let sarif = dir.path("r.sarif");
+    let (sarif, junit) = (dir.path("r.sarif"), dir.path("r.xml"));
+    let s = |p: &PathBuf| p.display().to_string();
+    for args in [
+        vec![inputs().display().to_string()],
+        vec![
+            corpus().join("ownership").display().to_string(),
+            "-r".to_owned(),
+        ],
+        vec![
+            inputs()
+                .join("gen-invalid-cases.jsonl")
+                .display()
+                .to_string(),
+        ],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut with = args.clone();
+        let (ss, js) = (s(&sarif), s(&junit));
+        with.extend(["-j", "2", "--sarif", &ss, "--junit", &js]);
+        let text = check(&with);
+        let mut alone = args.clone();
+        alone.extend(["-j", "1", "--format", "sarif"]);
+        let log = check(&alone);
+        assert_eq!(text.status.code(), log.status.code(), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&read(&sarif)),
+            String::from_utf8_lossy(&log.stdout),
+            "{args:?}"
+        );
+        // One test case per input.
+        let v: Value = serde_json::from_slice(&log.stdout).unwrap();
+        let inputs = v["runs"][0]["invocations"][0]["properties"]["files"]
+            .as_array()
+            .unwrap()
+            .len();
+        let xml = String::from_utf8(read(&junit)).unwrap();
+        assert_eq!(xml.matches("<testcase ").count(), inputs, "{args:?}");
+    }
+    // The page draws one stream: refused with several, by name, and no
+    // file is left.
+    let html = dir.path("p.html");
     let out = check(&[
         &inputs().display().to_string(),
         "--sarif",
-        &sarif.display().to_string(),
+        &s(&sarif),
+        "--html",
+        &s(&html),
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--sarif takes one input"));
-    assert!(!sarif.exists());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--html takes one input"));
+    assert!(!html.exists());
 }
 
 #[test]

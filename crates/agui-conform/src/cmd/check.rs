@@ -63,10 +63,12 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
     /// Also write the SARIF 2.1.0 log to PATH: byte for byte what
-    /// `--format sarif` prints for the same run.
+    /// `--format sarif` prints for the same run (several inputs: one log
+    /// over all).
     #[arg(long, value_name = "PATH")]
     pub sarif: Option<PathBuf>,
-    /// Also write the check as a JUnit XML test case to PATH.
+    /// Also write the check as a JUnit XML test case to PATH (several
+    /// inputs: one test case each).
     #[arg(long, value_name = "PATH")]
     pub junit: Option<PathBuf>,
     /// One line per rule broken, with its count and first violation,
@@ -190,6 +192,7 @@ impl Args {
             json_projection: !self.no_projection,
             sarif: self.sarif.clone(),
             group: self.group,
+            collect: false,
             junit: self.junit.clone(),
             html: self.html.clone(),
             html_max_bytes: self.html_max_bytes,
@@ -226,7 +229,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 }
 
 fn run_here(args: Args) -> anyhow::Result<u8> {
-    let settings = args.settings();
+    let mut settings = args.settings();
     if let Some(url) = &args.live.url {
         return live_check::check_url(url, &settings, &args.live);
     }
@@ -235,6 +238,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     }
     let all: Vec<&PathBuf> = std::iter::once(&args.input).chain(&args.more).collect();
     if let Some(files) = batch::inputs(&all, args.recursive, &settings)? {
+        settings.collect = true;
         return batch::run(&settings, args.jobs, &files);
     }
     let (input, live) = checking::open_input(&args.input)?;
@@ -250,6 +254,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         }
         Sniffed::Lines(cases) => {
             eprintln!("{}", case_input::Lines::note(&name));
+            settings.collect = true;
             return batch::run_cases(&settings, &name, cases);
         }
     };

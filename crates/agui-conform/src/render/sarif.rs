@@ -235,6 +235,65 @@ pub fn file_log(
     log
 }
 
+/// The log of a batch (`check A B…`, `check DIR`, JSON Lines of cases):
+/// one run, the driver once, each input's results and notifications in
+/// input order (each result at its own file); the invocation's
+/// properties list each input's `runOutcomes`, `coverage` and verdict
+/// (`files`); an input that could not be read is an error notification,
+/// and the invocation then unsuccessful.
+pub fn batch_log(inputs: Vec<(String, Result<Value, String>)>) -> Value {
+    let mut log = log(
+        &Source::File {
+            uri: "",
+            lines: &[],
+        },
+        &[],
+        &[],
+        &RunLog::new(),
+        &Value::Null,
+    );
+    let (mut results, mut notes, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ok = true;
+    for (name, one) in inputs {
+        match one {
+            Ok(mut one) => {
+                let run = &mut one["runs"][0];
+                if let Some(r) = run["results"].as_array_mut() {
+                    results.append(r);
+                }
+                let inv = &mut run["invocations"][0];
+                if let Some(n) = inv["toolExecutionNotifications"].as_array_mut() {
+                    notes.append(n);
+                }
+                let mut entry = json!({"file": name});
+                if let Some(p) = inv["properties"].as_object() {
+                    for (k, v) in p {
+                        entry[k] = v.clone();
+                    }
+                }
+                files.push(entry);
+            }
+            Err(why) => {
+                ok = false;
+                notes.push(json!({
+                    "level": "error",
+                    "message": {"text": why},
+                    "descriptor": {"id": "input.unreadable"},
+                    "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}],
+                }));
+                files.push(json!({"file": name, "error": why}));
+            }
+        }
+    }
+    let run = &mut log["runs"][0];
+    run["results"] = Value::Array(results);
+    let inv = &mut run["invocations"][0];
+    inv["executionSuccessful"] = json!(ok);
+    inv["toolExecutionNotifications"] = Value::Array(notes);
+    inv["properties"] = json!({"files": files});
+    log
+}
+
 /// The log of a live check of `url`: every finding is in its report.
 pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
     let notices = crate::coverage::Notices::of(&report.limits);
