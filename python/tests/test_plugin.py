@@ -45,7 +45,7 @@ def test_a_file(agui_check, tmp_path):
         'E *   #3     error   ownership.continuation-disagrees: TEXT_MESSAGE_CONTENT for "m1" carries subagentRunId "s2"*',
         "E * <stdin>: reject — 1 violation (1 error, 0 warnings) in 7 events",
         "E * runs: 1 finished",
-        "E * hint: agui-conform explain ownership.continuation-disagrees",
+        "E * hint: agui-conform explain ownership.continuation-disagrees (docs: docs/rules.md#ownership.continuation-disagrees)",
     ])
     result.stdout.fnmatch_lines(["E * */run.jsonl: reject — 1 violation (1 error, 0 warnings) in 7 events"])
 

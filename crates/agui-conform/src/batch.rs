@@ -8,7 +8,10 @@
 //!
 //! `--format json` prints one JSON document per line: each file's report
 //! (or `{"file":…,"error":…}` for a file that could not be read), then
-//! `{"summary":{…}}`. Exit status over all files: 2 if one could not be
+//! `{"summary":{…}}`; `--json PATH` writes the same lines to a file.
+//! `--format sarif` and `--sarif PATH` are one log over every file
+//! (crate::render::sarif::batch_log), `--junit PATH` one test case per
+//! file. Exit status over all files: 2 if one could not be
 //! read, else 1 if one was rejected, else 3 if one was inconclusive, else 0.
 //!
 //! A file that holds a corpus case is checked as the stream it holds; JSON
@@ -16,7 +19,8 @@
 //! as many files, one case after the other ([`run_cases`]).
 
 use crate::case_input::{self, Sniffed};
-use crate::checking::{self, Format, ParseAhead, Settings, Source};
+use crate::checking::{self, Format, JsonOut, ParseAhead, Settings, Source};
+use crate::pending::Pending;
 use crate::record::Summary;
 use crate::render;
 use agui_model::{Verdict, copy_in};
@@ -118,19 +122,104 @@ fn has_subdirectory(dir: &Path) -> bool {
 /// checked).
 struct Done {
     output: Vec<u8>,
+    /// Its JSON report, for `--json PATH` (empty without it).
+    json: Vec<u8>,
+    /// Its SARIF log and JUnit test case, when asked for.
+    sarif: Option<serde_json::Value>,
+    junit: Option<quick_junit::TestCase>,
     outcome: Result<(Verdict, u8, usize, usize), String>,
     case: bool,
 }
 
-/// The first flag given that takes one input only.
+/// The first flag given that takes one input only (a lane page draws one
+/// stream).
 fn one_input_only(settings: &Settings) -> Option<&'static str> {
-    [
-        ("--junit", settings.junit.is_some()),
-        ("--html", settings.html.is_some()),
-        ("--format sarif", settings.format == Format::Sarif),
-    ]
-    .into_iter()
-    .find_map(|(flag, set)| set.then_some(flag))
+    settings.html.is_some().then_some("--html")
+}
+
+/// What a batch writes beside stdout, opened before any input is
+/// checked, and the SARIF logs and JUnit cases gathered in input order.
+struct Outputs {
+    json: Option<(Pending, JsonOut)>,
+    sarif: Option<Pending>,
+    junit: Option<Pending>,
+    /// Each input's SARIF log, or why it could not be read.
+    logs: Vec<(String, Result<serde_json::Value, String>)>,
+    cases: Vec<quick_junit::TestCase>,
+}
+
+impl Outputs {
+    fn open(settings: &Settings) -> anyhow::Result<Outputs> {
+        let (pending, json) = checking::json_file(settings)?;
+        let open = |p: &Option<PathBuf>, flag| -> anyhow::Result<Option<Pending>> {
+            Ok(match p {
+                Some(p) => Some(Pending::create(flag, p)?.0),
+                None => None,
+            })
+        };
+        Ok(Outputs {
+            json: pending.zip(json),
+            sarif: open(&settings.sarif, "--sarif")?,
+            junit: open(&settings.junit, "--junit")?,
+            logs: Vec::new(),
+            cases: Vec::new(),
+        })
+    }
+
+    /// Takes in one input's SARIF log and JUnit case (or its error), in
+    /// order.
+    fn gather(&mut self, settings: &Settings, name: &str, done: &mut Done) {
+        let sarif = settings.format == Format::Sarif || settings.sarif.is_some();
+        match &done.outcome {
+            Ok(_) => {
+                if let (true, Some(log)) = (sarif, done.sarif.take()) {
+                    self.logs.push((name.to_owned(), Ok(log)));
+                }
+                if let Some(case) = done.junit.take() {
+                    self.cases.push(case);
+                }
+            }
+            Err(e) => {
+                if sarif {
+                    self.logs.push((name.to_owned(), Err(e.clone())));
+                }
+                if settings.junit.is_some() {
+                    self.cases.push(render::junit::error_case(name, e));
+                }
+            }
+        }
+    }
+
+    /// Writes the files: the JSON Lines' summary, the one SARIF log, the
+    /// JUnit suite; each put in place when complete. Hands back the SARIF
+    /// log, for `--format sarif` to print.
+    fn finish(
+        mut self,
+        summary: &Summary,
+        labels: &[String],
+    ) -> anyhow::Result<Option<serde_json::Value>> {
+        if let Some((pending, mut j)) = self.json.take() {
+            render::json::batch_summary(&mut j, summary, labels)
+                .and_then(|()| j.flush())
+                .map_err(|e| anyhow::anyhow!("writing the --json report: {e}"))?;
+            drop(j);
+            pending.commit()?;
+        }
+        let log = (!self.logs.is_empty() || self.sarif.is_some())
+            .then(|| render::sarif::batch_log(std::mem::take(&mut self.logs)));
+        if let (Some(pending), Some(log)) = (self.sarif.take(), &log) {
+            let f = std::fs::File::create(pending.tmp())
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", pending.tmp().display()))?;
+            render::sarif::write(io::BufWriter::new(f), log)
+                .map_err(|e| anyhow::anyhow!("writing the --sarif log: {e}"))?;
+            pending.commit()?;
+        }
+        if let Some(pending) = self.junit.take() {
+            render::junit::write_batch(pending.tmp(), std::mem::take(&mut self.cases))?;
+            pending.commit()?;
+        }
+        Ok(log)
+    }
 }
 
 /// Checks `files` on `jobs` threads [default: the available cores] and
@@ -147,6 +236,7 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
         crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut outputs = Outputs::open(settings)?;
     let mut summary = Summary::default();
     let printed = std::thread::scope(|scope| -> anyhow::Result<bool> {
         for w in 0..jobs {
@@ -174,11 +264,13 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
         let mut due = 0;
         for (k, done) in rx {
             waiting.insert(k, done);
-            while let Some(done) = waiting.remove(&due) {
+            while let Some(mut done) = waiting.remove(&due) {
+                let label = checking::label(&files[due]);
+                outputs.gather(settings, &label, &mut done);
                 let written = print(
-                    &mut out,
+                    (&mut out, outputs.json.as_mut().map(|(_, j)| j)),
                     settings,
-                    &checking::label(&files[due]),
+                    &label,
                     &done,
                     &mut summary,
                 );
@@ -198,7 +290,8 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
         return Ok(0);
     }
     let labels: Vec<String> = files.iter().map(|f| checking::label(f)).collect();
-    match write_summary(&mut out, &summary, settings.format, &labels, "files") {
+    let log = outputs.finish(&summary, &labels)?;
+    match write_summary(&mut out, &summary, (settings.format, log), &labels, "files") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
     }
@@ -223,6 +316,7 @@ pub fn run_cases(settings: &Settings, name: &str, cases: case_input::Lines) -> a
         crate::stdout::widen_stdout();
     }
     let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut outputs = Outputs::open(settings)?;
     let mut summary = Summary::default();
     let mut labels = Vec::new();
     for (k, found) in cases.enumerate() {
@@ -237,18 +331,25 @@ pub fn run_cases(settings: &Settings, name: &str, cases: case_input::Lines) -> a
                 format!("{name}#{}", k + 1),
                 Done {
                     output: Vec::new(),
+                    json: Vec::new(),
+                    sarif: None,
+                    junit: None,
                     outcome: Err(format!("{name}: {e}")),
                     case: false,
                 },
             ),
         };
-        match print(&mut out, settings, &label, &done, &mut summary) {
+        let mut done = done;
+        outputs.gather(settings, &label, &mut done);
+        let json = outputs.json.as_mut().map(|(_, j)| j);
+        match print((&mut out, json), settings, &label, &done, &mut summary) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
             r => r?,
         }
         labels.push(label);
     }
-    match write_summary(&mut out, &summary, settings.format, &labels, "cases") {
+    let log = outputs.finish(&summary, &labels)?;
+    match write_summary(&mut out, &summary, (settings.format, log), &labels, "cases") {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(0),
         r => r?,
     }
@@ -274,6 +375,9 @@ fn check_file(settings: &Settings, path: &Path) -> Done {
         }
         Ok((Sniffed::Lines(_), _)) => Done {
             output: Vec::new(),
+            json: Vec::new(),
+            sarif: None,
+            junit: None,
             outcome: Err(format!(
                 "{name} holds JSON Lines of corpus cases: check it alone (`check {name}`) for one report per case"
             )),
@@ -281,6 +385,9 @@ fn check_file(settings: &Settings, path: &Path) -> Done {
         },
         Err(e) => Done {
             output: Vec::new(),
+            json: Vec::new(),
+            sarif: None,
+            junit: None,
             outcome: Err(format!("{e:#}")),
             case: false,
         },
@@ -307,10 +414,30 @@ fn check_input(
         live,
         name,
     };
-    let outcome = checking::check_one(settings, ParseAhead::Off, source, buf.clone(), copy_in);
+    let json = settings.json.as_ref().map(|_| Shared::default());
+    let json_out = json.clone().map(|j| Box::new(j) as Box<dyn Write>);
+    let outcome = checking::check_one(
+        settings,
+        ParseAhead::Off,
+        source,
+        (buf.clone(), copy_in),
+        json_out,
+    );
     let output = buf.take();
+    let (mut sarif, mut junit) = (None, None);
+    let outcome = match outcome {
+        Ok(Some(mut c)) => {
+            sarif = c.sarif.take();
+            junit = c.junit.take();
+            Ok(Some(c))
+        }
+        other => other,
+    };
     Done {
         output,
+        json: json.map(|j| j.take()).unwrap_or_default(),
+        sarif,
+        junit,
         case,
         outcome: match outcome {
             Ok(Some(c)) => {
@@ -329,14 +456,21 @@ fn check_input(
     }
 }
 
-/// Prints one file's report (or its error) and counts it.
+/// Prints one file's report (or its error), writes its JSON report to
+/// `--json`'s file, and counts it.
 fn print(
-    out: &mut impl Write,
+    (out, json): (&mut impl Write, Option<&mut Box<dyn Write>>),
     settings: &Settings,
     name: &str,
     done: &Done,
     summary: &mut Summary,
 ) -> io::Result<()> {
+    if let Some(j) = json {
+        j.write_all(&done.json)?;
+        if let Err(e) = &done.outcome {
+            render::json::error_line(j, "file", name, e)?;
+        }
+    }
     out.write_all(&done.output)?;
     match &done.outcome {
         Ok((verdict, exit, events, violations)) => {
@@ -378,18 +512,19 @@ impl Summary {
     }
 }
 
-/// The summary over the inputs `labels` (`noun`: files or cases).
+/// The summary over the inputs `labels` (`noun`: files or cases);
+/// with `--format sarif`, the one log over every input (`log`).
 fn write_summary(
     out: &mut impl Write,
     summary: &Summary,
-    format: Format,
+    (format, log): (Format, Option<serde_json::Value>),
     labels: &[String],
     noun: &str,
 ) -> io::Result<()> {
-    if format == Format::Json {
-        render::json::batch_summary(out, summary, labels)?;
-    } else {
-        render::text::batch_summary(out, summary, labels.len(), noun)?;
+    match (format, log) {
+        (Format::Json, _) => render::json::batch_summary(out, summary, labels)?,
+        (Format::Sarif, Some(log)) => render::sarif::write(&mut *out, &log)?,
+        _ => render::text::batch_summary(out, summary, labels.len(), noun)?,
     }
     out.flush()
 }

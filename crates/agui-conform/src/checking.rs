@@ -3,12 +3,17 @@
 //! the output being written — the text and JSON reports as each finding
 //! is found, so memory never grows with the number of violations — and
 //! kept for the outputs written at the end (SARIF, `--junit`, `--html`).
-//! One file or many (crate::batch) go through [`check_one`].
+//! The report files beside stdout (`--json`, `--sarif`, `--junit`,
+//! `--html`) are made by the same renderers from the same pass, so each is
+//! byte for byte what `--format X` prints. One file or many (crate::batch)
+//! go through [`check_one`].
 
 use crate::config::Policy;
+use crate::coverage::{self, Notices};
 use crate::input_format::{self, InputFormat};
+use crate::pending::Pending;
 use crate::record::{Check, Collected};
-use crate::render::{self, html, text::TextStream};
+use crate::render::{self, html, json::JsonReport, text::TextStream};
 use agui_live::RunLog;
 use agui_model::check::Reading;
 use agui_model::limits::Limits;
@@ -51,14 +56,31 @@ pub struct Settings {
     /// Whether the output carries the projection.
     pub projection: bool,
     pub input_format: Option<InputFormat>,
+    /// `--json PATH`: the JSON report also written there.
+    pub json: Option<PathBuf>,
+    /// Violations the JSON report lists at most (`--format json`'s cap).
+    pub json_printed: Option<usize>,
+    /// Whether the JSON report carries the projection (`--format json`'s).
+    pub json_projection: bool,
+    /// `--sarif PATH`: the SARIF log also written there.
+    pub sarif: Option<PathBuf>,
     pub junit: Option<PathBuf>,
     pub html: Option<PathBuf>,
     pub html_max_bytes: usize,
+    /// `--group`: one line (text) or entry (JSON `groups`) per rule.
+    pub group: bool,
+    /// A batch: each input's SARIF log and JUnit test case are handed
+    /// back ([`Checked`]) to be merged, not written.
+    pub collect: bool,
 }
 
 /// What checking one input gave.
 pub struct Checked {
     pub report: Report,
+    /// With [`Settings::collect`]: the input's SARIF log (when SARIF is
+    /// asked for) and JUnit test case (with `--junit`).
+    pub sarif: Option<serde_json::Value>,
+    pub junit: Option<quick_junit::TestCase>,
 }
 
 /// Files from this size up are read with the parse-ahead thread under
@@ -95,16 +117,17 @@ pub struct Source<'a> {
     pub name: &'a str,
 }
 
-/// Checks one input and writes its report to `out` (with `--junit` and
-/// `--html`, those files too); `copy` copies spilled runs into `out`.
-/// `ahead` overrides `--parse-ahead` (a batch reads each file on one
-/// thread). `None` when `out` closed.
+/// Checks one input and writes its report to `out` (with `--sarif`,
+/// `--junit` and `--html`, those files too; the `--json` report to
+/// `json`, which the caller opened); `copy` copies spilled runs into
+/// `out`. `ahead` overrides `--parse-ahead` (a batch reads each file on
+/// one thread). `None` when `out` closed.
 pub fn check_one<W: Write + 'static>(
     settings: &Settings,
     ahead: ParseAhead,
     source: Source<'_>,
-    out: W,
-    copy: CopyIn<W>,
+    (out, copy): (W, CopyIn<W>),
+    json: Option<Box<dyn Write>>,
 ) -> anyhow::Result<Option<Checked>> {
     let Source {
         mut input,
@@ -113,6 +136,22 @@ pub fn check_one<W: Write + 'static>(
         live,
         name,
     } = source;
+    // Every file is created before anything is read: an unwritable path
+    // is an error before the check.
+    let (sarif_file, junit_file) = if settings.collect {
+        (None, None)
+    } else {
+        (
+            create(settings.sarif.as_deref(), "--sarif")?,
+            create(settings.junit.as_deref(), "--junit")?,
+        )
+    };
+    let mut kept = Checked {
+        report: Report::default(),
+        sarif: None,
+        junit: None,
+    };
+    let html_file = create(settings.html.as_deref(), "--html")?;
     let format = input_format::resolve(&mut *input, settings.input_format)
         .with_context(|| format!("reading {name}"))?;
     let started = std::time::Instant::now();
@@ -122,12 +161,13 @@ pub fn check_one<W: Write + 'static>(
         .html
         .as_ref()
         .map(|_| html::page(settings.html_max_bytes));
-    let sarif = settings.format == Format::Sarif;
+    let sarif = settings.format == Format::Sarif || settings.sarif.is_some();
     // SARIF and the page read on one thread (SARIF keeps each event's line).
     let reading = match (&page, sarif) {
         (None, false) => reading(ahead, live, size),
         _ => Reading::OneThread,
     };
+    let sse = format == InputFormat::Sse;
     let input = Input {
         input,
         format,
@@ -135,42 +175,170 @@ pub fn check_one<W: Write + 'static>(
         page: page.clone(),
     };
     // Outputs written at the end (SARIF, JUnit, the page) keep what is
-    // found.
-    let found = (settings.junit.is_some() || settings.html.is_some() || sarif)
-        .then(|| Rc::new(RefCell::new(Collected::new(settings.limits.violations))));
-    let report = match (settings.format, &found) {
-        (Format::Sarif, Some(f)) => {
-            // The events' lines are read again from a regular file (not
-            // from a pipe, nor from a case's stream, whose lines are not
-            // the file's).
-            let lines_from = size.and(file);
-            check_sarif(input, settings, lines_from, name, out, f)
-        }
-        (Format::Json | Format::Sarif, _) => {
-            check_json(input, settings, live, (out, copy), found.clone())
-        }
-        (Format::Text, _) => check_text(input, settings, name, live, out, found.clone()),
-    }
-    .with_context(|| format!("reading {name}"))?;
-    if let (Some(path), Some(page), Some(f)) = (&settings.html, page, &found) {
-        let verdict = report.as_ref().map(|(r, _)| r.verdict());
-        html::write(path, page, &f.borrow().violations, verdict, name)?;
-    }
-    let Some((report, runs)) = report else {
-        return Ok(None);
+    // found; the `--json` report is written as it is found.
+    let tee = Rc::new(RefCell::new(Tee {
+        found: (settings.junit.is_some() || settings.html.is_some() || sarif)
+            .then(|| Collected::new(settings.limits.violations)),
+        json: json
+            .map(|w| JsonReport::new(JsonStream::new(w, settings.json_printed), settings.group)),
+        runs: settings.json_projection,
+        lines: Vec::new(),
+        notices: Notices::default(),
+    }));
+    let lines = sarif && sse;
+    let (checked, stdout) = match settings.format {
+        Format::Sarif => (check_sarif(input, settings, &tee, lines), Some(out)),
+        Format::Json => (
+            check_json(input, settings, live, (out, copy), &tee, lines),
+            None,
+        ),
+        Format::Text => (
+            check_text(input, settings, name, live, out, &tee, lines),
+            None,
+        ),
     };
-    if let (Some(path), Some(f)) = (&settings.junit, &found) {
+    let Done {
+        report,
+        runs,
+        mut gone,
+    } = checked.with_context(|| format!("reading {name}"))?;
+    let mut tee = std::mem::take(&mut *tee.borrow_mut());
+    let gaps = coverage::of(source_kind(format), &report, &tee.notices);
+    if let Some(mut j) = tee.json.take() {
+        j.set_coverage(&gaps);
+        j.finish(&report, &runs, settings.json_projection)
+            .context("writing the --json report")?;
+    }
+    let found = tee.found.take().unwrap_or_default();
+    if sarif {
+        // The events' lines: from the SSE reader, or for JSON a second
+        // read of a regular file (not a pipe, nor a case's stream, whose
+        // lines are not the file's).
+        if let (false, Some(path)) = (sse, size.and(file)) {
+            let file = BufReader::new(File::open(path).with_context(|| format!("reading {name}"))?);
+            stream::read_stream(file, &settings.limits.read_options(), |item| {
+                tee.lines.push(item.line());
+                ControlFlow::Continue(())
+            })
+            .with_context(|| format!("reading {name}"))?;
+        }
+        let empty = crate::no_events::holds_none(&report);
+        let coverage = coverage::to_json(&gaps);
+        let log = render::sarif::file_log(name, &tee.lines, &found, (&runs, &coverage), empty);
+        if let Some((pending, f)) = sarif_file {
+            render::sarif::write(io::BufWriter::new(f), &log)
+                .with_context(|| format!("writing {}", pending.tmp().display()))?;
+            pending.commit()?;
+        }
+        if settings.format == Format::Sarif
+            && !settings.collect
+            && let Some(out) = stdout
+        {
+            match render::sarif::write(out, &log) {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => gone = true,
+                r => r?,
+            }
+        }
+        if settings.collect {
+            kept.sarif = Some(log);
+        }
+    }
+    if let (Some((pending, _)), Some(page)) = (html_file, page) {
+        html::write(
+            pending.tmp(),
+            page,
+            &found.violations,
+            Some(report.verdict()),
+            name,
+        )?;
+        pending.commit()?;
+    }
+    if settings.junit.is_some() {
         let check = Check {
             name,
             report: &report,
             runs: &runs,
-            found: &f.borrow(),
+            found: &found,
             elapsed: started.elapsed(),
         };
-        render::junit::write_check(path, &check)?;
+        if let Some((pending, _)) = junit_file {
+            render::junit::write_check(pending.tmp(), &check)?;
+            pending.commit()?;
+        } else {
+            kept.junit = Some(render::junit::check_case(&check));
+        }
     }
-    Ok(Some(Checked { report }))
+    kept.report = report;
+    Ok((!gone).then_some(kept))
 }
+
+/// Where a `--json` report is written.
+pub type JsonOut = Box<dyn Write>;
+
+/// `--json PATH` opened ([`Pending`]), and the writer the JSON report
+/// goes to.
+pub fn json_file(settings: &Settings) -> anyhow::Result<(Option<Pending>, Option<JsonOut>)> {
+    Ok(match create(settings.json.as_deref(), "--json")? {
+        Some((pending, f)) => {
+            let w: JsonOut = Box::new(io::BufWriter::with_capacity(1 << 16, f));
+            (Some(pending), Some(w))
+        }
+        None => (None, None),
+    })
+}
+
+/// Opens a report file beside stdout, when asked for.
+fn create(path: Option<&Path>, flag: &str) -> anyhow::Result<Option<(Pending, File)>> {
+    path.map(|p| Pending::create(flag, p)).transpose()
+}
+
+/// What the outputs beside stdout take from the one pass: the findings
+/// kept (SARIF, JUnit, the page), the `--json` report being written
+/// (`runs`: with the projection), each SSE event's line.
+#[derive(Default)]
+struct Tee {
+    found: Option<Collected>,
+    json: Option<JsonReport<Box<dyn Write>>>,
+    runs: bool,
+    lines: Vec<usize>,
+    /// The limit notices, for what could not be judged.
+    notices: Notices,
+}
+
+/// What kind of input the events came from, for the coverage.
+fn source_kind(format: InputFormat) -> coverage::Source {
+    match format {
+        InputFormat::Sse => coverage::Source::Sse,
+        InputFormat::Jsonl | InputFormat::Json => coverage::Source::Json,
+    }
+}
+
+impl Tee {
+    fn finding(&mut self, f: Finding<'_>) {
+        if let Finding::Limit(n) = f {
+            self.notices.push(n);
+        }
+        if let Some(c) = &mut self.found {
+            c.push(f);
+        }
+        if let Some(j) = &mut self.json {
+            j.finding(f);
+        }
+    }
+
+    /// Whether the `--json` report takes each run's projection.
+    fn wants_runs(&self) -> bool {
+        self.json.is_some() && self.runs
+    }
+
+    fn run_text(&mut self, piece: &[u8], last: bool) {
+        if let Some(j) = &mut self.json {
+            j.stream.run_text(piece, last);
+        }
+    }
+}
+
+type Shared<T> = Rc<RefCell<T>>;
 
 /// The input of one check, its format, how it may be read, and the page
 /// it draws.
@@ -182,58 +350,76 @@ struct Input {
 }
 
 impl Input {
-    /// Reads it through `checker`; `lines`, when given, gets each SSE
-    /// event's line.
+    /// Reads it through `checker`; with `lines`, each SSE event's line
+    /// goes to the tee.
     fn check(
         self,
         checker: Checker,
         stop: impl FnMut() -> bool,
-        lines: Option<&mut Vec<usize>>,
+        tee: &Shared<Tee>,
+        lines: bool,
     ) -> io::Result<(Report, RunLog)> {
-        input_format::check(
+        let mut kept = Vec::new();
+        let r = input_format::check(
             self.input,
             self.format,
             checker,
             self.reading,
             stop,
             self.page.as_ref(),
-            lines,
-        )
+            lines.then_some(&mut kept),
+        );
+        tee.borrow_mut().lines = kept;
+        r
     }
 }
 
-/// What a check gave once its report is written: `None` when the reader
-/// of stdout went away (nobody left to tell), the write's error otherwise.
-fn written_or_gone<T>(written: io::Result<()>, checked: T) -> io::Result<Option<T>> {
+/// What a check gave: the report, how each run ended, and whether the
+/// reader of stdout went away (nobody left to tell).
+struct Done {
+    report: Report,
+    runs: RunLog,
+    gone: bool,
+}
+
+/// The check once stdout's report is written: `gone` when the reader of
+/// stdout went away, the write's error otherwise.
+fn written_or_gone(written: io::Result<()>, (report, runs): (Report, RunLog)) -> io::Result<Done> {
     match written {
-        Ok(()) => Ok(Some(checked)),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(None),
+        Ok(()) => Ok(Done {
+            report,
+            runs,
+            gone: false,
+        }),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Done {
+            report,
+            runs,
+            gone: true,
+        }),
         Err(e) => Err(e),
     }
 }
 
 /// The one checker of `check`: the limits and rule levels, every finding
-/// to `sink` (and to `tee`, for the outputs written at the end), and the
-/// projection as `projection` says.
+/// to `sink` and to the tee, and the projection as `projection` says.
 fn checker(
     settings: &Settings,
     projection: Projecting,
     mut sink: impl FnMut(Finding<'_>) + 'static,
-    tee: Option<Rc<RefCell<Collected>>>,
+    tee: &Shared<Tee>,
 ) -> Checker {
     let checker = match projection {
         Projecting::Off => Checker::without_projection(),
         Projecting::Kept => Checker::new(),
         Projecting::Sink(runs) => Checker::with_projection_text_sink(runs),
     };
+    let tee = Rc::clone(tee);
     checker
         .with_limits(settings.limits)
         .with_levels(settings.policy.levels.clone())
         .with_sink(move |f: Finding<'_>| {
             sink(f);
-            if let Some(t) = &tee {
-                t.borrow_mut().push(f);
-            }
+            tee.borrow_mut().finding(f);
         })
 }
 
@@ -250,31 +436,43 @@ enum Projecting {
     Sink(RunText),
 }
 
+/// The projection for the `--json` report alone (stdout takes none).
+fn runs_to_tee(tee: &Shared<Tee>) -> Projecting {
+    if !tee.borrow().wants_runs() {
+        return Projecting::Off;
+    }
+    let tee = Rc::clone(tee);
+    Projecting::Sink(Box::new(move |piece, last| {
+        tee.borrow_mut().run_text(piece, last)
+    }))
+}
+
 /// `--format json`: one object, violations written as found, each run's
-/// projection kept aside and copied in at the end. `None` when stdout
-/// closed.
+/// projection kept aside and copied in at the end.
 fn check_json<W: Write + 'static>(
     input: Input,
     settings: &Settings,
     live: bool,
     (out, copy): (W, CopyIn<W>),
-    tee: Option<Rc<RefCell<Collected>>>,
-) -> io::Result<Option<(Report, RunLog)>> {
+    tee: &Shared<Tee>,
+    lines: bool,
+) -> io::Result<Done> {
     let projection = settings.projection;
-    let stream = Rc::new(RefCell::new(Some(
-        JsonStream::new(out, settings.printed)
-            .live(live)
-            .copy_in_with(copy),
-    )));
+    let stream = JsonStream::new(out, settings.printed)
+        .live(live)
+        .copy_in_with(copy);
+    let stream = Rc::new(RefCell::new(Some(JsonReport::new(stream, settings.group))));
     let (runs, findings, failed) = (Rc::clone(&stream), Rc::clone(&stream), Rc::clone(&stream));
     let projecting = if projection {
+        let to_tee = Rc::clone(tee);
         Projecting::Sink(Box::new(move |piece, last| {
             if let Some(s) = runs.borrow_mut().as_mut() {
-                s.run_text(piece, last);
+                s.stream.run_text(piece, last);
             }
+            to_tee.borrow_mut().run_text(piece, last);
         }))
     } else {
-        Projecting::Off
+        runs_to_tee(tee)
     };
     let sink = move |f: Finding<'_>| {
         if let Some(s) = findings.borrow_mut().as_mut() {
@@ -282,72 +480,74 @@ fn check_json<W: Write + 'static>(
         }
     };
     let checker = checker(settings, projecting, sink, tee);
-    let stop = move || failed.borrow().as_ref().is_some_and(JsonStream::failed);
-    let (report, runs) = input.check(checker, stop, None)?;
-    let Some(stream) = stream.borrow_mut().take() else {
-        return Ok(Some((report, runs)));
+    let stop = move || failed.borrow().as_ref().is_some_and(|s| s.stream.failed());
+    let kind = source_kind(input.format);
+    let checked = input.check(checker, stop, tee, lines)?;
+    let Some(mut stream) = stream.borrow_mut().take() else {
+        return written_or_gone(Ok(()), checked);
     };
-    let written = render::json::finish(stream, &report, &runs, projection);
-    written_or_gone(written, (report, runs))
+    stream.set_coverage(&coverage::of(kind, &checked.0, &tee.borrow().notices));
+    let written = stream.finish(&checked.0, &checked.1, projection);
+    written_or_gone(written, checked)
 }
 
-/// `--format text`: one line per finding as found, then the summary.
+/// `--format text`: one line per finding as found (one per rule with
+/// `--group`), then the summary.
 fn check_text(
     input: Input,
     settings: &Settings,
     name: &str,
     live: bool,
     out: impl Write + 'static,
-    tee: Option<Rc<RefCell<Collected>>>,
-) -> io::Result<Option<(Report, RunLog)>> {
+    tee: &Shared<Tee>,
+    lines: bool,
+) -> io::Result<Done> {
     let colour = render::text::colour();
-    let text = Rc::new(RefCell::new(TextStream::new(
-        out,
-        settings.printed,
-        colour,
-        live,
-    )));
+    let text = Rc::new(RefCell::new(
+        TextStream::new(out, settings.printed, colour, live).grouped(settings.group),
+    ));
     let (findings, failed) = (Rc::clone(&text), Rc::clone(&text));
+    // The text report's projection is kept whole; the `--json` report
+    // then takes each run from it at the end.
     let projecting = if settings.projection {
         Projecting::Kept
     } else {
-        Projecting::Off
+        runs_to_tee(tee)
     };
     let sink = move |f: Finding<'_>| findings.borrow_mut().finding(f);
     let checker = checker(settings, projecting, sink, tee);
     let stop = move || failed.borrow().failed();
-    let (report, runs) = input.check(checker, stop, None)?;
+    let kind = source_kind(input.format);
+    let (mut report, runs) = input.check(checker, stop, tee, lines)?;
+    if !settings.projection {
+        // Made for `--json` alone.
+        report.projection = None;
+    }
+    if settings.projection
+        && let (Some(p), Some(j)) = (&report.projection, tee.borrow_mut().json.as_mut())
+        && settings.json_projection
+    {
+        for run in &p.runs {
+            j.stream.run(run);
+        }
+    }
     let mut text = text.borrow_mut();
+    text.set_coverage(&coverage::of(kind, &report, &tee.borrow().notices));
     let written = text.finish(name, &report, &runs);
     written_or_gone(written, (report, runs))
 }
 
-/// `--format sarif`: the findings kept in `found`, then the log. The
-/// lines of the events come from the SSE reader, or for JSON from a second
-/// read of `lines_from` (none from stdin or a corpus case's stream).
+/// `--format sarif`: the findings kept in the tee; the log is written
+/// once the check is done (crate::checking::check_one).
 fn check_sarif(
     input: Input,
     settings: &Settings,
-    lines_from: Option<&Path>,
-    name: &str,
-    out: impl Write,
-    found: &Rc<RefCell<Collected>>,
-) -> io::Result<Option<(Report, RunLog)>> {
-    let checker = checker(settings, Projecting::Off, |_| {}, Some(Rc::clone(found)));
-    let mut lines = Vec::new();
-    let sse = input.format == InputFormat::Sse;
-    let (report, runs) = input.check(checker, || false, sse.then_some(&mut lines))?;
-    if let (false, Some(path)) = (sse, lines_from) {
-        let file = BufReader::new(File::open(path)?);
-        stream::read_stream(file, &settings.limits.read_options(), |item| {
-            lines.push(item.line());
-            ControlFlow::Continue(())
-        })?;
-    }
-    let empty = crate::no_events::holds_none(&report);
-    let log = render::sarif::file_log(name, &lines, &found.borrow(), &runs, empty);
-    let written = render::sarif::write(out, &log);
-    written_or_gone(written, (report, runs))
+    tee: &Shared<Tee>,
+    lines: bool,
+) -> io::Result<Done> {
+    let checker = checker(settings, runs_to_tee(tee), |_| {}, tee);
+    let checked = input.check(checker, || false, tee, lines)?;
+    written_or_gone(Ok(()), checked)
 }
 
 /// Opens the input source, and says whether it is live (a pipe or a

@@ -7,6 +7,7 @@
 //! ```toml
 //! fail-on = "warning"      # or "error" (the default)
 //! max-warnings = 10
+//! docs-url = "https://docs.acme.test/agui-conform"   # check's --docs-url
 //! [rules]
 //! "transport.buffered" = "off"
 //! "ownership.continuation-disagrees" = "warning"
@@ -59,6 +60,9 @@ pub struct Policy {
     pub max_warnings: Option<usize>,
     /// The file read, if any.
     pub file: Option<PathBuf>,
+    /// `docs-url`: where the docs/ directory is published, making `check`'s
+    /// documentation links absolute (`--docs-url` wins over it).
+    pub docs_url: Option<String>,
 }
 
 impl Policy {
@@ -155,6 +159,7 @@ pub fn parse(text: &str) -> anyhow::Result<Policy> {
                         .map_err(|_| anyhow::anyhow!("max-warnings = {n}: expected N >= 0"))?,
                 )
             }
+            ("docs-url", toml::Value::String(s)) => policy.docs_url = Some(docs_url(s)?),
             ("rules", toml::Value::Table(rules)) => {
                 for (id, level) in rules {
                     let level = level.as_str().ok_or_else(|| {
@@ -166,11 +171,29 @@ pub fn parse(text: &str) -> anyhow::Result<Policy> {
                 }
             }
             (other, _) => anyhow::bail!(
-                "unexpected `{other}` (expected fail-on, max-warnings or a [rules] table)"
+                "unexpected `{other}` (expected fail-on, max-warnings, docs-url or a [rules] table)"
             ),
         }
     }
     Ok(policy)
+}
+
+/// A docs base URL as given (`--docs-url`, `docs-url`): an absolute
+/// `http(s)` URL, so every link made from it is one.
+pub fn docs_url(s: &str) -> anyhow::Result<String> {
+    let s = s.trim();
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .filter(|rest| {
+            !rest.is_empty() && !rest.starts_with('/') && !s.contains(char::is_whitespace)
+        });
+    match rest {
+        Some(_) => Ok(s.to_owned()),
+        None => anyhow::bail!(
+            "docs-url `{s}`: expected an absolute http(s) URL (where docs/ is published)"
+        ),
+    }
 }
 
 /// Sets one rule from its id and level text.
@@ -208,11 +231,19 @@ mod tests {
     }
 
     #[test]
+    fn the_file_sets_the_docs_base() {
+        let p = parse("docs-url = \"https://d.test/agui/docs/\"\n").unwrap();
+        assert_eq!(p.docs_url.as_deref(), Some("https://d.test/agui/docs/"));
+    }
+
+    #[test]
     fn mistakes_are_errors() {
         assert!(parse("[rules]\n\"no.such\" = \"off\"\n").is_err());
         assert!(parse("[rules]\n\"run.unterminated\" = \"loud\"\n").is_err());
         assert!(parse("fail-on = \"never\"\n").is_err());
         assert!(parse("colour = true\n").is_err());
+        assert!(parse("docs-url = \"docs/\"\n").is_err());
+        assert!(parse("docs-url = 3\n").is_err());
         // `accept.*` obligations are not violations: nothing to configure.
         assert!(parse("[rules]\n\"accept.empty-id\" = \"off\"\n").is_err());
     }

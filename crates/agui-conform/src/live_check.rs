@@ -3,12 +3,14 @@
 //! report through the same renderers as `check FILE`.
 
 use crate::checking::{Format, Settings};
+use crate::pending::Pending;
 use crate::producer::{InputArgs, headers, seconds};
 use crate::record::{Check, Collected};
 use crate::render::{html, json, junit, sarif, text};
 use crate::stdout::to_stdout;
 use agui_live::capture::CaptureWriter;
 use agui_live::{Limits, LiveError, Options, Progress, input};
+use std::fs::File;
 use std::path::PathBuf;
 
 /// The live source of `check`: flags used only with `--url`.
@@ -67,12 +69,16 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         },
         headers: headers(&live.headers)?,
         max_event_bytes: args.limits.line_bytes,
-        projection: args.projection,
+        // `--json` carries the projection as `--format json` would.
+        projection: args.projection || (args.json.is_some() && args.json_projection),
         run_end_grace: seconds("--run-end-grace", live.run_end_grace)?,
         levels: args.policy.levels.clone(),
         stop: crate::signals::install(),
         ..Options::default()
     };
+    // Every report file is opened before the exchange: an unwritable
+    // path is an error before anything is sent.
+    let files = Files::create(args)?;
     // `--html` draws the events as the checker sees them (as `--save`
     // keeps them), within its budget.
     let page = args.html.as_ref().map(|_| html::page(args.html_max_bytes));
@@ -97,7 +103,7 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         Err(e @ LiveError::Usage(_)) => return Err(e.into()),
         Err(e) => {
             shown.finish();
-            return cant_check(url, args, &e.to_string());
+            return cant_check(url, args, files, &e.to_string());
         }
     };
     shown.finish();
@@ -105,16 +111,57 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         && run.report.counts.errors == 0
     {
         // Nothing to judge, and no rule broken: like no answer at all.
-        return cant_check(url, args, &f.to_string());
+        return cant_check(url, args, files, &f.to_string());
     }
     let report = &run.report;
     let runs = &run.runs;
+    let (all, group) = (args.all, args.group);
+    // Kept for `--json` alone: the text report shows it only when asked.
+    let text_report = (args.format == Format::Text
+        && !args.projection
+        && report.projection.is_some())
+    .then(|| agui_model::Report {
+        projection: None,
+        ..report.clone()
+    });
     to_stdout(|out| match args.format {
-        Format::Json => json::write_report(out, report, runs),
-        Format::Text => text::write_text(out, url, report, runs, args.all, text::colour()),
+        Format::Json => json::write_report(out, report, runs, group),
+        Format::Text => {
+            let shown = text_report.as_ref().unwrap_or(report);
+            text::write_text(out, url, shown, runs, (all, group), text::colour())
+        }
         Format::Sarif => sarif::write(out, &sarif::url_log(url, report, runs)),
     })?;
-    if let Some(path) = &args.junit {
+    let Files {
+        json: json_file,
+        sarif: sarif_file,
+        junit: junit_file,
+        html: html_file,
+    } = files;
+    if let Some((pending, f)) = json_file {
+        let without_runs;
+        let shown = if args.json_projection || report.projection.is_none() {
+            report
+        } else {
+            without_runs = agui_model::Report {
+                projection: None,
+                ..report.clone()
+            };
+            &without_runs
+        };
+        json::write_report(f, shown, runs, group)
+            .map_err(|e| anyhow::anyhow!("writing the --json report: {e}"))?;
+        pending.commit()?;
+    }
+    if let Some((pending, f)) = sarif_file {
+        sarif::write(
+            std::io::BufWriter::new(f),
+            &sarif::url_log(url, report, runs),
+        )
+        .map_err(|e| anyhow::anyhow!("writing the --sarif log: {e}"))?;
+        pending.commit()?;
+    }
+    if let Some((pending, _)) = junit_file {
         let found = Collected::of(report);
         let check = Check {
             name: url,
@@ -123,13 +170,21 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
             found: &found,
             elapsed: started.elapsed(),
         };
-        junit::write_check(path, &check)?;
+        junit::write_check(pending.tmp(), &check)?;
+        pending.commit()?;
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {
         eprintln!("saved {} events to {}", c.lines(), p.display());
     }
-    if let (Some(path), Some(page)) = (&args.html, page) {
-        html::write(path, page, &report.violations, Some(report.verdict()), url)?;
+    if let (Some((pending, _)), Some(page)) = (html_file, page) {
+        html::write(
+            pending.tmp(),
+            page,
+            &report.violations,
+            Some(report.verdict()),
+            url,
+        )?;
+        pending.commit()?;
     }
     if let Some(f) = &run.failure {
         eprintln!(
@@ -148,15 +203,49 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
 /// format on stdout — `{"url", "error"}` for JSON (as `check FILE…` writes
 /// `{"file", "error"}` for a file it cannot read), a log whose invocation
 /// failed for SARIF — and as an erroring test case for `--junit`. Exit 2.
-fn cant_check(url: &str, args: &Settings, why: &str) -> anyhow::Result<u8> {
+fn cant_check(url: &str, args: &Settings, files: Files, why: &str) -> anyhow::Result<u8> {
     eprintln!("agui-conform: error: {url}: {why}");
     to_stdout(|out| match args.format {
         Format::Json => json::error_line(out, "url", url, why),
         Format::Sarif => sarif::write(out, &sarif::cant_check(url, why)),
         Format::Text => Ok(()),
     })?;
-    if let Some(path) = &args.junit {
-        junit::write_error(path, url, why)?;
+    // The files say the same, each as its format would print it; no page
+    // is drawn of nothing.
+    if let Some((pending, mut f)) = files.json {
+        json::error_line(&mut f, "url", url, why)
+            .map_err(|e| anyhow::anyhow!("writing the --json report: {e}"))?;
+        pending.commit()?;
+    }
+    if let Some((pending, f)) = files.sarif {
+        sarif::write(f, &sarif::cant_check(url, why))
+            .map_err(|e| anyhow::anyhow!("writing the --sarif log: {e}"))?;
+        pending.commit()?;
+    }
+    if let Some((pending, _)) = files.junit {
+        junit::write_error(pending.tmp(), url, why)?;
+        pending.commit()?;
     }
     Ok(2)
+}
+
+/// The report files of a live check, opened before the exchange.
+struct Files {
+    json: Option<(Pending, File)>,
+    sarif: Option<(Pending, File)>,
+    junit: Option<(Pending, File)>,
+    html: Option<(Pending, File)>,
+}
+
+impl Files {
+    fn create(args: &Settings) -> anyhow::Result<Files> {
+        let open =
+            |p: &Option<PathBuf>, flag| p.as_deref().map(|p| Pending::create(flag, p)).transpose();
+        Ok(Files {
+            json: open(&args.json, "--json")?,
+            sarif: open(&args.sarif, "--sarif")?,
+            junit: open(&args.junit, "--junit")?,
+            html: open(&args.html, "--html")?,
+        })
+    }
 }

@@ -73,3 +73,77 @@ pub struct Summary {
     /// Inputs that were corpus cases.
     pub cases: usize,
 }
+
+/// `check --group`: the violations counted per rule, in the order each
+/// rule was first broken, with its first violation (every violation is
+/// counted, printed or not).
+#[derive(Debug, Default)]
+pub struct Groups {
+    pub rules: Vec<Group>,
+}
+
+/// One rule's violations in a [`Groups`].
+#[derive(Debug)]
+pub struct Group {
+    pub count: usize,
+    pub first: Violation,
+}
+
+impl Groups {
+    pub fn push(&mut self, v: &Violation) {
+        match self.rules.iter_mut().find(|g| g.first.rule == v.rule) {
+            Some(g) => g.count += 1,
+            None => self.rules.push(Group {
+                count: 1,
+                first: v.clone(),
+            }),
+        }
+    }
+
+    /// The groups of a report's violations (a live check keeps them all).
+    pub fn of(violations: &[Violation]) -> Self {
+        let mut g = Groups::default();
+        for v in violations {
+            g.push(v);
+        }
+        g
+    }
+
+    /// The machine form: `[{"rule", "severity", "count", "first", "doc"}]`.
+    pub fn to_json(&self) -> serde_json::Value {
+        self.rules
+            .iter()
+            .map(|g| {
+                serde_json::json!({
+                    "rule": g.first.rule.as_str(),
+                    "severity": g.first.severity.as_str(),
+                    "count": g.count,
+                    "first": g.first.index,
+                    "doc": g.first.doc(),
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agui_model::RuleId;
+
+    #[test]
+    fn groups_count_per_rule_in_first_broken_order() {
+        let g = Groups::of(&[
+            Violation::new(RuleId::RunUnterminated, 9, "a"),
+            Violation::new(RuleId::SchemaNotJson, 2, "b"),
+            Violation::new(RuleId::RunUnterminated, 12, "c"),
+        ]);
+        let j = g.to_json();
+        assert_eq!(j[0]["rule"], "run.unterminated");
+        assert_eq!(j[0]["count"], 2);
+        assert_eq!(j[0]["first"], 9);
+        assert_eq!(j[1]["rule"], "schema.not-json");
+        assert_eq!(j[1]["count"], 1);
+        assert_eq!(j[1]["doc"], "docs/rules.md#schema.not-json");
+    }
+}

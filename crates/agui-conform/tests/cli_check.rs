@@ -517,7 +517,9 @@ fn text_report_of_a_valid_stream() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
-        "<stdin>: accept — no violations in 5 events\nruns: 1 finished\n"
+        "<stdin>: accept — no violations in 5 events\nruns: 1 finished\n\
+         coverage: not judged: transport.* (a stream of JSON holds no HTTP response: \
+         the transport rules judge one's bytes, status, headers and timing)\n"
     );
 }
 
@@ -560,6 +562,11 @@ fn json_printed_run_by_run_is_the_whole_report() {
         {"outcome": "finished", "start": 5, "end": 7, "threadId": "t1", "runId": "r2"},
         {"outcome": "unterminated", "start": 8, "end": 10, "threadId": "t1", "runId": "r3"},
     ]);
+    // What a stream of JSON cannot be judged by: the transport rules.
+    report["coverage"] = serde_json::json!({"notEvaluable": [{
+        "areas": ["transport"],
+        "reason": "a stream of JSON holds no HTTP response: the transport rules judge one's bytes, status, headers and timing",
+    }]});
     let out = check_file("run-by-run.jsonl", input.as_bytes(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(one_json_object(&out), report);
@@ -600,6 +607,11 @@ fn json_reports_match_their_published_schema() {
             vec!["--max-violations", "1"],
         ),
         ("limit", long, vec!["--max-line-bytes", "100"]),
+        (
+            "grouped",
+            "{}\n{}\n{}\n".to_string(),
+            vec!["--group", "--docs-url", "https://d.test/docs"],
+        ),
         (
             "warning",
             format!(

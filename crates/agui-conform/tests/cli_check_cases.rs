@@ -143,8 +143,15 @@ fn generated_json_lines_of_cases_are_checked_case_by_case() {
         "{}",
         text(&out.stdout)
     );
-    // Outputs for one input are refused.
+    // One SARIF log over the cases, each case its entry.
     let out = run(&["check", "--format", "sarif", "-"], &cases);
+    assert_eq!(out.status.code(), Some(1));
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = &log["runs"][0]["invocations"][0]["properties"]["files"];
+    assert_eq!(files.as_array().map(Vec::len), Some(4));
+    assert_eq!(files[1]["file"], "<stdin>:2 (gen/schema.unknown-type/12)");
+    // A lane page draws one stream.
+    let out = run(&["check", "--html", "p.html", "-"], &cases);
     assert_eq!(out.status.code(), Some(2));
 }
 

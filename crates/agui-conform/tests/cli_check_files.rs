@@ -193,16 +193,39 @@ fn a_directory_is_its_stream_files_by_name() {
 }
 
 #[test]
-fn outputs_of_one_input_are_refused_with_several() {
-    let d = dir("refused");
+fn several_files_make_one_sarif_log_and_one_junit_case_each_but_no_page() {
+    let d = dir("several-outputs");
     let a = write(&d, "a.jsonl", VALID);
-    let b = write(&d, "b.jsonl", VALID);
-    for extra in [&["--format", "sarif"][..], &["--junit", "j.xml"][..]] {
-        let mut args = vec!["check", &a, &b];
-        args.extend_from_slice(extra);
-        let o = run(&args);
-        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+    let b = write(&d, "b.jsonl", "{}\n");
+    // A lane page draws one stream.
+    let o = run(&["check", &a, &b, "--html", "p.html"]);
+    assert_eq!(o.status.code(), Some(2));
+    // One SARIF log: b's violation at b, both files in the invocation.
+    let o = run(&["check", &a, &b, "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(1));
+    let log: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run0 = &log["runs"][0];
+    let files = run0["invocations"][0]["properties"]["files"]
+        .as_array()
+        .unwrap();
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0]["file"], a.as_str());
+    assert_eq!(files[1]["file"], b.as_str());
+    let results = run0["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    for r in results {
+        assert_eq!(
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            b.as_str()
+        );
     }
+    // One JUnit test case per file: a passes, b fails.
+    let junit = Path::new(&d).join("j.xml");
+    let o = run(&["check", &a, &b, "--junit", junit.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
 }
 
 #[test]

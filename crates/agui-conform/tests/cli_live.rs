@@ -54,7 +54,9 @@ fn a_valid_stream_is_accepted() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        format!("{url}: accept — no violations in 5 events\nruns: 1 finished\n")
+        format!(
+            "{url}: accept — no violations in 5 events\nruns: 1 finished\ncoverage: every rule judged\n"
+        )
     );
     assert!(text(&out.stderr).contains("HTTP 200, text/event-stream"));
     // The default input: POSTed JSON with fresh ids, one user message
@@ -213,7 +215,21 @@ fn a_never_ending_stream_times_out() {
     let report = text(&out.stdout);
     assert!(report.contains("limit   time:"), "{report}");
     assert!(report.contains("inconclusive"), "{report}");
-    assert!(!report.contains("run.unterminated"), "{report}");
+    assert!(
+        !report
+            .lines()
+            .any(|l| l.starts_with("  #") && l.contains("run.unterminated")),
+        "{report}"
+    );
+    // The coverage says the unfinished run went unjudged, from the cut.
+    let coverage = report
+        .lines()
+        .find(|l| l.starts_with("coverage: "))
+        .unwrap_or_default();
+    assert!(
+        coverage.contains("run.unterminated from #1 (the exchange was cut"),
+        "{report}"
+    );
 }
 
 #[test]

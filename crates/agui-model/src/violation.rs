@@ -53,29 +53,39 @@ impl Violation {
         self.path.as_deref().map(pointer)
     }
 
-    /// The rule's section of the rule catalogue, relative to the
-    /// repository (`docs/rules.md#lifecycle-rules-draft`).
+    /// The rule's row of the rule catalogue ([`doc_url`]).
     pub fn doc(&self) -> String {
-        format!("{RULES_DOC}#{}", doc_anchor(self.rule.rule().area))
+        doc_url(self.rule.rule().id)
     }
 }
 
 /// The rule catalogue's page, relative to the repository.
 pub const RULES_DOC: &str = "docs/rules.md";
 
-/// The docs/rules.md section of a rule area (GitHub's heading anchors).
-pub fn doc_anchor(area: &str) -> &'static str {
-    match area {
-        "schema" => "schema-rules-checked-per-event",
-        "run" => "run-rules-base",
-        "entities" => "entity-rules-base",
-        "consistency" => "consistency-warnings-revision-3",
-        "lifecycle" => "lifecycle-rules-draft",
-        "ownership" => "ownership-rules-draft",
-        "interrupts" => "interrupt-consistency-docs-warnings",
-        "chunks" => "chunk-shorthand-docs-the-typescript-client-100-is-the-executable-reference",
-        "transport" => "transport-rules-http--sse-producers-only",
-        _ => "rule-catalogue-ag-ui-10-event-streams-with-subagent-attribution",
+/// Where the published docs/ directory lives, once set ([`set_docs_base`]).
+static DOCS_BASE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Makes every documentation link absolute: `BASE/rules.md#RULE-ID`,
+/// where BASE is the URL the repository's `docs/` directory is published
+/// at (`check --docs-url`). Process-wide because a violation's machine
+/// form is written by serde, which has no room for a caller's setting;
+/// the first call wins.
+pub fn set_docs_base(base: &str) {
+    let _ = DOCS_BASE.set(base.trim_end_matches('/').to_owned());
+}
+
+/// The docs base set by [`set_docs_base`], if any.
+pub fn docs_base() -> Option<&'static str> {
+    DOCS_BASE.get().map(String::as_str)
+}
+
+/// A rule's row of the catalogue (each has an `<a id="RULE-ID">` anchor):
+/// `docs/rules.md#run.unterminated`, relative to the repository, or under
+/// the docs base when one is set.
+pub fn doc_url(rule_id: &str) -> String {
+    match docs_base() {
+        Some(base) => format!("{base}/rules.md#{rule_id}"),
+        None => format!("{RULES_DOC}#{rule_id}"),
     }
 }
 

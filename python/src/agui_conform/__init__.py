@@ -210,7 +210,11 @@ def check(events_or_path: EventsOrPath, *, rules: Optional[Mapping[str, str]] = 
     json``'s: ``{"violations", "limits", "counts", "events", "verdict",
     "runs", "projection"}``; a non-conforming stream is a report, not an
     exception. ``rules`` maps rule ids to ``error``/``warning``/``off``
-    (``--rule ID=LEVEL``); other keywords become flags of ``check``.
+    (``--rule ID=LEVEL``); other keywords become flags of ``check``:
+    ``sarif="out.sarif"``, ``junit=…``, ``html=…`` and ``json=…`` also write
+    those reports (``json``'s file is this report, byte for byte),
+    ``group=True`` adds a per-rule ``groups`` list, ``docs_url=BASE`` makes
+    each violation's ``doc`` an absolute URL.
     Raises ``ConformError`` when the checker cannot run or reports a usage
     or I/O error (exit status 2).
     """
@@ -254,7 +258,8 @@ def check_url(
     ``--header 'Name: value'`` each, ``timeout`` (seconds, the whole
     exchange) → ``--timeout``, ``rules`` → ``--rule ID=LEVEL``; other
     keywords become flags (``idle_timeout=5``, ``save="run.jsonl"``,
-    ``no_projection=True``). A stream cut by a time limit is verdict
+    ``no_projection=True``, ``sarif="agui.sarif"``, ``docs_url=BASE``, as
+    for ``check``). A stream cut by a time limit is verdict
     ``inconclusive``. Raises ``ConformError`` carrying the command's stderr
     when nothing could be checked (exit status 2: no connection, a body
     with no event, a usage error).

@@ -57,13 +57,37 @@ pub struct Args {
     /// log (GitHub code scanning).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Also write the check as a JUnit XML test case to PATH.
+    /// Also write the JSON report to PATH: byte for byte what
+    /// `--format json` prints for the same run (several inputs: its JSON
+    /// Lines).
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Also write the SARIF 2.1.0 log to PATH: byte for byte what
+    /// `--format sarif` prints for the same run (several inputs: one log
+    /// over all).
+    #[arg(long, value_name = "PATH")]
+    pub sarif: Option<PathBuf>,
+    /// Also write the check as a JUnit XML test case to PATH (several
+    /// inputs: one test case each).
     #[arg(long, value_name = "PATH")]
     pub junit: Option<PathBuf>,
+    /// One line per rule broken, with its count and first violation,
+    /// instead of one line per violation (text); a `groups` member, one
+    /// entry per rule (JSON).
+    #[arg(long)]
+    pub group: bool,
+    /// Where the repository's docs/ directory is published (an http(s)
+    /// URL): documentation links become absolute (`BASE/rules.md#RULE-ID`
+    /// in `doc`, the text hint, the page), and the SARIF log gets
+    /// `helpUri`s and an `informationUri` [default: agui-conform.toml's
+    /// `docs-url`; none: links stay relative to the repository, and the
+    /// SARIF log has no link at all].
+    #[arg(long, value_name = "BASE")]
+    pub docs_url: Option<String>,
     /// Also print the projection (text output).
     #[arg(long, conflicts_with = "no_projection")]
     pub projection: bool,
-    /// Leave the projection out (JSON output; faster).
+    /// Leave the projection out (JSON output and `--json`; faster).
     #[arg(long)]
     pub no_projection: bool,
     /// List every violation in the text report (default: the first 50).
@@ -163,6 +187,12 @@ impl Args {
             all: self.all,
             projection: self.projection(),
             input_format: self.input_format,
+            json: self.json.clone(),
+            json_printed: self.max_violations,
+            json_projection: !self.no_projection,
+            sarif: self.sarif.clone(),
+            group: self.group,
+            collect: false,
             junit: self.junit.clone(),
             html: self.html.clone(),
             html_max_bytes: self.html_max_bytes,
@@ -172,6 +202,13 @@ impl Args {
 
 pub fn run(mut args: Args) -> anyhow::Result<u8> {
     args.rule_config.policy = crate::config::resolve(&args.rule_config)?;
+    let docs_url = match &args.docs_url {
+        Some(flag) => Some(crate::config::docs_url(flag).map_err(|e| anyhow::anyhow!("--{e}"))?),
+        None => args.rule_config.policy.docs_url.clone(),
+    };
+    if let Some(base) = &docs_url {
+        agui_model::violation::set_docs_base(base);
+    }
     let limits = args.limits();
     if args.live.url.is_some() {
         // Before any thread starts: a signal then stops the exchange and
@@ -192,7 +229,7 @@ pub fn run(mut args: Args) -> anyhow::Result<u8> {
 }
 
 fn run_here(args: Args) -> anyhow::Result<u8> {
-    let settings = args.settings();
+    let mut settings = args.settings();
     if let Some(url) = &args.live.url {
         return live_check::check_url(url, &settings, &args.live);
     }
@@ -201,6 +238,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     }
     let all: Vec<&PathBuf> = std::iter::once(&args.input).chain(&args.more).collect();
     if let Some(files) = batch::inputs(&all, args.recursive, &settings)? {
+        settings.collect = true;
         return batch::run(&settings, args.jobs, &files);
     }
     let (input, live) = checking::open_input(&args.input)?;
@@ -216,6 +254,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         }
         Sniffed::Lines(cases) => {
             eprintln!("{}", case_input::Lines::note(&name));
+            settings.collect = true;
             return batch::run_cases(&settings, &name, cases);
         }
     };
@@ -231,7 +270,12 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         name: &name,
     };
     let copy = stdout::copy_to_stdout;
-    let Some(checked) = checking::check_one(&settings, args.parse_ahead, source, out, copy)? else {
+    let (json, json_out) = checking::json_file(&settings)?;
+    let checked = checking::check_one(&settings, args.parse_ahead, source, (out, copy), json_out)?;
+    if let Some(pending) = json {
+        pending.commit()?;
+    }
+    let Some(checked) = checked else {
         // The reader of our output went away: nobody left to tell.
         return Ok(0);
     };

@@ -63,11 +63,15 @@ pub fn write(
     title: &str,
 ) -> anyhow::Result<()> {
     let picture = page.replace(Picture::new(0));
-    let options = Options {
+    let mut options = Options {
         title: title.to_owned(),
         verdict: verdict.map(|v| v.as_str().to_owned()),
         ..Options::default()
     };
+    // `--docs-url`: rule ids link to the published catalogue.
+    if let Some(base) = agui_model::violation::docs_base() {
+        options.rules_href = format!("{base}/rules.md");
+    }
     let file =
         std::fs::File::create(path).with_context(|| format!("writing {}", path.display()))?;
     picture

@@ -5,7 +5,7 @@
 //! from here so each format has one place).
 
 use crate::no_events;
-use crate::record::Summary;
+use crate::record::{Groups, Summary};
 use agui_harness::CaseResult;
 use agui_harness::RunResult;
 use agui_harness::campaign::{Campaign, summary as campaign};
@@ -17,29 +17,86 @@ use agui_model::{Finding, JsonStream, Report};
 use serde_json::{Value, json};
 use std::io::{self, Write};
 
+/// `check`'s JSON report being written (to stdout or to `--json PATH`):
+/// the findings streamed by [`JsonStream`], and with `--group` the
+/// violations counted per rule for its `groups` member.
+pub struct JsonReport<W: Write> {
+    pub stream: JsonStream<W>,
+    groups: Option<Groups>,
+    /// `coverage` (crate::coverage), set before the end.
+    coverage: Value,
+}
+
+impl<W: Write> JsonReport<W> {
+    pub fn new(stream: JsonStream<W>, group: bool) -> Self {
+        JsonReport {
+            stream,
+            groups: group.then(Groups::default),
+            coverage: Value::Null,
+        }
+    }
+
+    /// What the check could not judge.
+    pub fn set_coverage(&mut self, gaps: &[crate::coverage::Gap]) {
+        self.coverage = crate::coverage::to_json(gaps);
+    }
+
+    pub fn finding(&mut self, f: Finding<'_>) {
+        if let (Some(g), Finding::Violation(v)) = (&mut self.groups, f) {
+            g.push(v);
+        }
+        self.stream.finding(f);
+    }
+
+    /// Ends the object ([`finish`]), with `groups` under `--group`.
+    pub fn finish(self, report: &Report, runs: &RunLog, projection: bool) -> io::Result<()> {
+        finish(
+            self.stream,
+            report,
+            runs,
+            projection,
+            (self.groups.as_ref(), &self.coverage),
+        )
+    }
+}
+
 /// Ends `check --format json`'s object: the counts, how each run ended
-/// (`runs`), the reason of an input that held no events, the projection
-/// when `projection`; then a newline. Returns the writer, flushed.
-pub fn finish<W: Write>(
+/// (`runs`), the reason of an input that held no events, what could not
+/// be judged (`coverage`), the per-rule `groups` (`--group`), the
+/// projection when `projection`; then a newline, flushed.
+fn finish<W: Write>(
     stream: JsonStream<W>,
     report: &Report,
     runs: &RunLog,
     projection: bool,
+    (groups, coverage): (Option<&Groups>, &Value),
 ) -> io::Result<()> {
     let reason = Value::from(no_events::MESSAGE);
     let runs_json = runs.to_json();
+    let groups_json = groups.map(Groups::to_json);
     let mut extra: Vec<(&str, &Value)> = vec![("runs", &runs_json)];
     if no_events::holds_none(report) {
         extra.push(("reason", &reason));
+    }
+    if !coverage.is_null() {
+        extra.push(("coverage", coverage));
+    }
+    if let Some(g) = &groups_json {
+        extra.push(("groups", g));
     }
     stream
         .finish_with(report, projection, &extra)
         .and_then(|mut out| writeln!(out).and_then(|()| out.flush()))
 }
 
-/// The machine form of `report` (with how each run ended) and a newline,
-/// buffered (`check --url`).
-pub fn write_report(out: impl Write, report: &Report, runs: &RunLog) -> io::Result<()> {
+/// The machine form of `report` (with how each run ended, and the
+/// per-rule `groups` when `group`) and a newline, buffered (`check --url`).
+pub fn write_report(
+    out: impl Write,
+    report: &Report,
+    runs: &RunLog,
+    group: bool,
+) -> io::Result<()> {
     let w = io::BufWriter::with_capacity(1 << 16, out);
     let mut stream = JsonStream::new(w, None);
     for v in &report.violations {
@@ -53,11 +110,19 @@ pub fn write_report(out: impl Write, report: &Report, runs: &RunLog) -> io::Resu
             stream.run(run);
         }
     }
-    let mut w = stream.finish_with(
+    let runs_json = runs.to_json();
+    let groups_json = group.then(|| Groups::of(&report.violations).to_json());
+    let notices = crate::coverage::Notices::of(&report.limits);
+    let coverage = crate::coverage::to_json(&crate::coverage::of(
+        crate::coverage::Source::Live,
         report,
-        report.projection.is_some(),
-        &[("runs", &runs.to_json())],
-    )?;
+        &notices,
+    ));
+    let mut extra: Vec<(&str, &Value)> = vec![("runs", &runs_json), ("coverage", &coverage)];
+    if let Some(g) = &groups_json {
+        extra.push(("groups", g));
+    }
+    let mut w = stream.finish_with(report, report.projection.is_some(), &extra)?;
     writeln!(w)?;
     w.flush()
 }

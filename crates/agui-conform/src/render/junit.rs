@@ -19,6 +19,13 @@ use std::path::Path;
 
 /// The JUnit XML of one check.
 pub fn check(check: &Check<'_>) -> anyhow::Result<String> {
+    let mut suite = TestSuite::new("agui-conform check");
+    suite.add_test_case(check_case(check));
+    xml(suite)
+}
+
+/// The test case of one check.
+pub fn check_case(check: &Check<'_>) -> TestCase {
     let Check {
         name,
         report,
@@ -67,9 +74,15 @@ pub fn check(check: &Check<'_>) -> anyhow::Result<String> {
     let mut case = TestCase::new(name.to_owned(), status);
     case.set_time(elapsed);
     case.set_system_out(format!("{summary}\n{details}"));
+    case
+}
+
+/// Writes the JUnit file of a batch (`check A B…`, `check DIR`, JSON
+/// Lines of cases): one test case per input, in order.
+pub fn write_batch(path: &Path, cases: Vec<TestCase>) -> anyhow::Result<()> {
     let mut suite = TestSuite::new("agui-conform check");
-    suite.add_test_case(case);
-    xml(suite)
+    suite.add_test_cases(cases);
+    write(path, &xml(suite)?)
 }
 
 /// One line a violation: `#index severity rule: message`.
@@ -114,6 +127,13 @@ fn write(path: &Path, xml: &str) -> anyhow::Result<()> {
 /// Writes a check that could not be made (`why`) as one erroring test
 /// case to `path`.
 pub fn write_error(path: &Path, name: &str, why: &str) -> anyhow::Result<()> {
+    let mut suite = TestSuite::new("agui-conform check");
+    suite.add_test_case(error_case(name, why));
+    write(path, &xml(suite)?)
+}
+
+/// An input that could not be checked (`why`), as an erroring test case.
+pub fn error_case(name: &str, why: &str) -> TestCase {
     let mut case = TestCase::new(
         name.to_owned(),
         non_success(
@@ -123,9 +143,7 @@ pub fn write_error(path: &Path, name: &str, why: &str) -> anyhow::Result<()> {
         ),
     );
     case.set_system_out(format!("could not check: {why}\n"));
-    let mut suite = TestSuite::new("agui-conform check");
-    suite.add_test_case(case);
-    write(path, &xml(suite)?)
+    case
 }
 
 /// Writes the JUnit file of a producer-suite run (`run --producer

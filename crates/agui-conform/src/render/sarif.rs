@@ -1,18 +1,19 @@
 //! `check --format sarif`: one SARIF 2.1.0 log for GitHub code scanning
 //! and other SARIF viewers. The driver lists every rule of the catalogue a
-//! stream can violate; each violation is one result at the event's line of
-//! a recorded stream, or at the URL and event index of a live one. Limit
-//! notices are tool execution notifications: they say what went unjudged.
+//! stream can violate, each with its description and help embedded from
+//! the catalogue (so a viewer needs no link); `helpUri` and
+//! `informationUri` only when a docs base URL is configured (`--docs-url`),
+//! never a placeholder. Each violation is one result at the event's line
+//! of a recorded stream, or at the URL and event index of a live one.
+//! Limit notices are tool execution notifications: they say what went
+//! unjudged.
 
 use crate::record::Collected;
 use agui_live::RunLog;
-use agui_model::rules::{RuleId, Severity};
+use agui_model::rules::{Rule, RuleId, Severity};
 use agui_model::{LimitNotice, Report, Violation};
 use serde_json::{Value, json};
 use std::io::{self, Write};
-
-/// Where the page of the rule catalogue lives.
-const RULES_DOC: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
 /// Where the stream came from.
 enum Source<'a> {
@@ -32,11 +33,6 @@ fn rules() -> Vec<RuleId> {
         .collect()
 }
 
-/// The docs/rules.md section of an area (GitHub's heading anchors).
-fn anchor(area: &str) -> &'static str {
-    agui_model::violation::doc_anchor(area)
-}
-
 fn level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -51,15 +47,63 @@ fn driver_rule(r: RuleId) -> Value {
     if let Some(q) = rule.quote {
         full.push_str(&format!(" Draft: \"{q}\""));
     }
-    json!({
+    let mut d = json!({
         "id": rule.id,
         "name": rule.id,
         "shortDescription": {"text": rule.statement},
         "fullDescription": {"text": full},
-        "helpUri": format!("{RULES_DOC}#{}", anchor(rule.area)),
+        "help": {"text": help_text(rule), "markdown": help_markdown(rule)},
         "defaultConfiguration": {"level": level(rule.severity)},
         "properties": {"area": rule.area, "obligation": rule.obligation.as_str()},
-    })
+    });
+    if agui_model::violation::docs_base().is_some() {
+        d["helpUri"] = json!(agui_model::violation::doc_url(rule.id));
+    }
+    d
+}
+
+/// How to fix a violation of `rule`, from what it asks of a producer.
+fn how_to_fix(rule: &Rule) -> String {
+    let weight = match rule.severity {
+        Severity::Error => "an error: consumers are entitled to reject the stream",
+        _ => "a warning: the stream is accepted, but a consumer may show it wrongly",
+    };
+    format!(
+        "Change the producer so that no event breaks this rule ({weight}). \
+         Each result's message names the event, ids and field involved; \
+         `agui-conform explain {}` shows the rule with every field.",
+        rule.id
+    )
+}
+
+/// The rule's help as plain text: statement, draft sentence, how to fix.
+fn help_text(rule: &Rule) -> String {
+    let mut t = rule.statement.to_owned();
+    if let Some(q) = rule.quote {
+        t.push_str(&format!("\n\nDraft: \"{q}\""));
+    }
+    t.push_str("\n\nHow to fix: ");
+    t.push_str(&how_to_fix(rule));
+    t
+}
+
+/// The rule's help as Markdown (code scanning shows this one).
+fn help_markdown(rule: &Rule) -> String {
+    let mut t = format!(
+        "**`{}`** ({}, {})\n\n{}",
+        rule.id,
+        rule.area,
+        rule.severity.as_str(),
+        rule.statement
+    );
+    if let Some(q) = rule.quote {
+        t.push_str(&format!(
+            "\n\n> {q}\n>\n> — the AG-UI subagent attribution draft"
+        ));
+    }
+    t.push_str("\n\n**How to fix.** ");
+    t.push_str(&how_to_fix(rule));
+    t
 }
 
 /// A location: the event's line in a file, or the URL and event index.
@@ -94,6 +138,7 @@ fn log(
     violations: &[Violation],
     limits: &[LimitNotice],
     runs: &RunLog,
+    coverage: &Value,
 ) -> Value {
     let rules = rules();
     let results: Vec<Value> = violations
@@ -144,20 +189,28 @@ fn log(
             "properties": {"eventIndex": r.end},
         })
     }));
+    // What could not be judged, beside how each run ended.
+    let mut properties = json!({"runOutcomes": runs.to_json()});
+    if !coverage.is_null() {
+        properties["coverage"] = coverage.clone();
+    }
+    let mut driver = json!({
+        "name": "agui-conform",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules.into_iter().map(driver_rule).collect::<Vec<_>>(),
+    });
+    if let Some(base) = agui_model::violation::docs_base() {
+        driver["informationUri"] = json!(format!("{base}/check.md"));
+    }
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {
-                "name": "agui-conform",
-                "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": env!("CARGO_PKG_REPOSITORY"),
-                "rules": rules.into_iter().map(driver_rule).collect::<Vec<_>>(),
-            }},
+            "tool": {"driver": driver},
             "invocations": [{
                 "executionSuccessful": true,
                 "toolExecutionNotifications": notifications,
-                "properties": {"runOutcomes": runs.to_json()},
+                "properties": properties,
             }],
             "results": results,
         }],
@@ -171,20 +224,88 @@ pub fn file_log(
     name: &str,
     lines: &[usize],
     found: &Collected,
-    runs: &RunLog,
+    (runs, coverage): (&RunLog, &Value),
     empty: bool,
 ) -> Value {
     let source = Source::File { uri: name, lines };
-    let mut log = log(&source, &found.violations, &found.limits, runs);
+    let mut log = log(&source, &found.violations, &found.limits, runs, coverage);
     if empty {
         no_events(&mut log, name);
     }
     log
 }
 
+/// The log of a batch (`check A B…`, `check DIR`, JSON Lines of cases):
+/// one run, the driver once, each input's results and notifications in
+/// input order (each result at its own file); the invocation's
+/// properties list each input's `runOutcomes`, `coverage` and verdict
+/// (`files`); an input that could not be read is an error notification,
+/// and the invocation then unsuccessful.
+pub fn batch_log(inputs: Vec<(String, Result<Value, String>)>) -> Value {
+    let mut log = log(
+        &Source::File {
+            uri: "",
+            lines: &[],
+        },
+        &[],
+        &[],
+        &RunLog::new(),
+        &Value::Null,
+    );
+    let (mut results, mut notes, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ok = true;
+    for (name, one) in inputs {
+        match one {
+            Ok(mut one) => {
+                let run = &mut one["runs"][0];
+                if let Some(r) = run["results"].as_array_mut() {
+                    results.append(r);
+                }
+                let inv = &mut run["invocations"][0];
+                if let Some(n) = inv["toolExecutionNotifications"].as_array_mut() {
+                    notes.append(n);
+                }
+                let mut entry = json!({"file": name});
+                if let Some(p) = inv["properties"].as_object() {
+                    for (k, v) in p {
+                        entry[k] = v.clone();
+                    }
+                }
+                files.push(entry);
+            }
+            Err(why) => {
+                ok = false;
+                notes.push(json!({
+                    "level": "error",
+                    "message": {"text": why},
+                    "descriptor": {"id": "input.unreadable"},
+                    "locations": [{"physicalLocation": {"artifactLocation": {"uri": name}}}],
+                }));
+                files.push(json!({"file": name, "error": why}));
+            }
+        }
+    }
+    let run = &mut log["runs"][0];
+    run["results"] = Value::Array(results);
+    let inv = &mut run["invocations"][0];
+    inv["executionSuccessful"] = json!(ok);
+    inv["toolExecutionNotifications"] = Value::Array(notes);
+    inv["properties"] = json!({"files": files});
+    log
+}
+
 /// The log of a live check of `url`: every finding is in its report.
 pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
-    log(&Source::Url(url), &report.violations, &report.limits, runs)
+    let notices = crate::coverage::Notices::of(&report.limits);
+    let gaps = crate::coverage::of(crate::coverage::Source::Live, report, &notices);
+    let coverage = crate::coverage::to_json(&gaps);
+    log(
+        &Source::Url(url),
+        &report.violations,
+        &report.limits,
+        runs,
+        &coverage,
+    )
 }
 
 /// An input that held no events: nothing was judged, which the log says
@@ -206,7 +327,7 @@ fn no_events(log: &mut Value, uri: &str) {
 /// The log of a check of `url` that could not be made (`why`): no result,
 /// the invocation unsuccessful with an error notification saying why.
 pub fn cant_check(url: &str, why: &str) -> Value {
-    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new());
+    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new(), &Value::Null);
     let invocation = &mut log["runs"][0]["invocations"][0];
     invocation["executionSuccessful"] = json!(false);
     invocation["toolExecutionNotifications"] = json!([{
@@ -232,31 +353,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn anchors_name_headings_of_the_rules_page() {
-        // GitHub's anchor of each heading: lowercase, punctuation dropped,
-        // spaces as dashes.
-        let page = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules.md"),
-        )
-        .unwrap();
-        let anchors: Vec<String> = page
-            .lines()
-            .filter_map(|l| {
-                l.strip_prefix("### ")
-                    .or(l.strip_prefix("## "))
-                    .or(l.strip_prefix("# "))
-            })
-            .map(|h| {
-                h.to_lowercase()
-                    .chars()
-                    .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-')
-                    .map(|c| if c == ' ' { '-' } else { c })
-                    .collect()
-            })
-            .collect();
+    fn each_rule_carries_its_catalogue_text_and_no_link_without_a_base() {
         for r in rules() {
-            let a = anchor(r.rule().area);
-            assert!(anchors.iter().any(|x| x == a), "{a} for {r}");
+            let rule = r.rule();
+            let d = driver_rule(r);
+            assert_eq!(d["shortDescription"]["text"], rule.statement);
+            let help = d["help"]["text"].as_str().unwrap_or_default();
+            assert!(help.starts_with(rule.statement), "{help}");
+            if let Some(q) = rule.quote {
+                assert!(help.contains(q), "{} lacks its draft sentence", rule.id);
+                assert!(
+                    d["help"]["markdown"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains(q)
+                );
+            }
+            assert!(help.contains("How to fix"), "{help}");
+            // No docs base is set in this test binary.
+            assert!(d.get("helpUri").is_none(), "{d}");
         }
     }
 }

@@ -4,7 +4,7 @@
 //! agui-live, called from here so each format has one place).
 
 use crate::no_events;
-use crate::record::Summary;
+use crate::record::{Groups, Summary};
 use agui_harness::RunResult;
 use agui_harness::campaign::{Campaign, summary as campaign};
 use agui_harness::report::terminal;
@@ -52,6 +52,10 @@ pub struct TextStream<W: Write> {
     colour: Colour,
     live: bool,
     error: Option<io::Error>,
+    /// `--group`: violations counted per rule, printed at the end.
+    groups: Option<Groups>,
+    /// The `coverage:` line (crate::coverage), printed with the summary.
+    coverage: Option<String>,
 }
 
 impl<W: Write> TextStream<W> {
@@ -65,7 +69,20 @@ impl<W: Write> TextStream<W> {
             colour,
             live,
             error: None,
+            groups: None,
+            coverage: None,
         }
+    }
+
+    /// What the check could not judge, said after the runs.
+    pub fn set_coverage(&mut self, gaps: &[crate::coverage::Gap]) {
+        self.coverage = Some(crate::coverage::line(gaps));
+    }
+
+    /// One line per rule with its count instead of one per violation.
+    pub fn grouped(mut self, group: bool) -> Self {
+        self.groups = group.then(Groups::default);
+        self
     }
 
     fn keep(&mut self, r: io::Result<()>) {
@@ -83,6 +100,10 @@ impl<W: Write> TextStream<W> {
         let r = match f {
             Finding::Violation(v) => {
                 self.first.get_or_insert(v.rule);
+                if let Some(g) = &mut self.groups {
+                    g.push(v);
+                    return;
+                }
                 if self.cap.is_some_and(|cap| self.printed >= cap) {
                     self.unprinted += 1;
                     return;
@@ -110,6 +131,11 @@ impl<W: Write> TextStream<W> {
             return Err(e);
         }
         let out = &mut self.out;
+        if let Some(g) = &self.groups {
+            for group in &g.rules {
+                group_line(out, group, self.colour)?;
+            }
+        }
         if self.unprinted > 0 {
             writeln!(
                 out,
@@ -119,8 +145,12 @@ impl<W: Write> TextStream<W> {
         }
         summary(out, name, report, self.colour)?;
         write!(out, "{}", runs.render_text(RUNS_SHOWN))?;
+        if let Some(c) = &self.coverage {
+            writeln!(out, "{c}")?;
+        }
         if let Some(rule) = self.first.or(report.first().map(|v| v.rule)) {
-            writeln!(out, "hint: agui-conform explain {rule}")?;
+            let doc = agui_model::violation::doc_url(rule.as_str());
+            writeln!(out, "hint: agui-conform explain {rule} (docs: {doc})")?;
         }
         if let Some(p) = &report.projection {
             let pretty = serde_json::to_string_pretty(&agui_model::json::Out(&p.to_json()))
@@ -152,6 +182,20 @@ fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<
         out,
         "  #{:<5} {severity} {}: {}{at}{related}",
         v.index, v.rule, v.message
+    )
+}
+
+/// `  12 × run.unterminated (error), first at #3: message` (`--group`).
+fn group_line(out: &mut impl Write, g: &crate::record::Group, c: Colour) -> io::Result<()> {
+    let v = &g.first;
+    let severity = match v.severity {
+        Severity::Error => c.paint("31", v.severity.as_str()),
+        _ => c.paint("33", v.severity.as_str()),
+    };
+    writeln!(
+        out,
+        "  {:>5} × {} ({severity}), first at #{}: {}",
+        g.count, v.rule, v.index, v.message
     )
 }
 
@@ -205,10 +249,16 @@ pub fn write_text(
     name: &str,
     report: &Report,
     runs: &RunLog,
-    all: bool,
+    (all, group): (bool, bool),
     c: Colour,
 ) -> io::Result<()> {
-    let mut text = TextStream::new(&mut *out, (!all).then_some(SHOWN), c, false);
+    let mut text = TextStream::new(&mut *out, (!all).then_some(SHOWN), c, false).grouped(group);
+    let notices = crate::coverage::Notices::of(&report.limits);
+    text.set_coverage(&crate::coverage::of(
+        crate::coverage::Source::Live,
+        report,
+        &notices,
+    ));
     for v in &report.violations {
         text.finding(Finding::Violation(v));
     }
@@ -274,7 +324,7 @@ mod tests {
             "s.jsonl",
             report,
             &RunLog::new(),
-            false,
+            (false, false),
             Colour(false),
         )
         .unwrap();
@@ -308,16 +358,60 @@ mod tests {
             "s.jsonl: reject — 2 violations (1 error, 1 warning) in 12 events"
         );
         assert_eq!(lines[3], "runs: none");
-        assert_eq!(lines[4], "hint: agui-conform explain schema.unknown-type");
+        // A finished live check with no limit notice judged every rule.
+        assert_eq!(lines[4], "coverage: every rule judged");
+        assert_eq!(
+            lines[5],
+            "hint: agui-conform explain schema.unknown-type (docs: docs/rules.md#schema.unknown-type)"
+        );
     }
 
     #[test]
-    fn clean_stream_has_a_one_line_report() {
+    fn clean_stream_has_a_short_report() {
         let report = Report::of(vec![], 1);
         assert_eq!(
             text(&report),
-            "s.jsonl: accept — no violations in 1 event\nruns: none\n"
+            "s.jsonl: accept — no violations in 1 event\nruns: none\ncoverage: every rule judged\n"
         );
+    }
+
+    #[test]
+    fn grouped_report_has_one_line_per_rule_with_its_count() {
+        let mut violations: Vec<Violation> = (0..SHOWN + 7)
+            .map(|i| Violation::new(RuleId::SchemaNotJson, i, "not an object"))
+            .collect();
+        violations.push(Violation::new(RuleId::InterruptUnknownId, 99, "unknown"));
+        let report = Report::of(violations, 100);
+        let mut out = Vec::new();
+        write_text(
+            &mut out,
+            "s.jsonl",
+            &report,
+            &RunLog::new(),
+            (false, true),
+            Colour(false),
+        )
+        .unwrap();
+        let t = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = t.lines().collect();
+        // Every violation counted, none listed alone, nothing cut.
+        assert_eq!(
+            lines[0],
+            format!(
+                "     {} × schema.not-json (error), first at #0: not an object",
+                SHOWN + 7
+            )
+        );
+        assert_eq!(
+            lines[1],
+            "      1 × interrupt.unknown-id (warning), first at #99: unknown"
+        );
+        assert!(
+            lines[2].starts_with("s.jsonl: reject — 58 violations"),
+            "{}",
+            lines[2]
+        );
+        assert!(!t.contains("more (`--all`"));
     }
 
     #[test]

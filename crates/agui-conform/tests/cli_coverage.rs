@@ -1,0 +1,169 @@
+//! What a check could not judge, and why: the `coverage` object of the
+//! JSON report (and of SARIF's invocation), the `coverage:` line of the
+//! text report — by the kind of input, the limit notices the checker
+//! emitted and an input with no events.
+
+mod common;
+
+use common::server::{Reply, Server, sse_body};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn input(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/inputs")
+        .join(name)
+}
+
+fn check(args: &[&str]) -> Output {
+    Command::new(common::BIN)
+        .arg("check")
+        .args(args)
+        .arg("--no-config")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn report(args: &[&str]) -> Value {
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    serde_json::from_slice(&check(&a).stdout).unwrap()
+}
+
+fn gaps(r: &Value) -> &Vec<Value> {
+    r["coverage"]["notEvaluable"].as_array().unwrap()
+}
+
+fn coverage_line(args: &[&str]) -> String {
+    let out = check(args);
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.starts_with("coverage: "))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_json_file_leaves_only_the_transport_rules() {
+    let p = input("after-finished.json").display().to_string();
+    let r = report(&[&p]);
+    let g = gaps(&r);
+    assert_eq!(g.len(), 1, "{g:?}");
+    assert_eq!(g[0]["areas"], serde_json::json!(["transport"]));
+    assert!(g[0].get("from").is_none());
+    assert!(
+        coverage_line(&[&p]).starts_with("coverage: not judged: transport.* (a stream of JSON")
+    );
+}
+
+#[test]
+fn a_saved_sse_body_is_judged_by_its_byte_rules() {
+    let p = input("saved.sse").display().to_string();
+    let r = report(&[&p]);
+    let rules: Vec<&str> = gaps(&r)[0]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"transport.status") && rules.contains(&"transport.idle"));
+    assert!(!rules.contains(&"transport.framing"));
+    assert!(!rules.contains(&"transport.unterminated-event"));
+}
+
+#[test]
+fn a_skipped_event_suspends_the_stream_rules_from_its_index() {
+    let p = input("gen-valid.jsonl").display().to_string();
+    let r = report(&[&p, "--max-line-bytes", "100"]);
+    let first = r["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["kind"] == "line-bytes")
+        .expect("a line-bytes notice")["index"]
+        .clone();
+    let g = gaps(&r);
+    let suspended = g
+        .iter()
+        .find(|e| {
+            e.get("areas")
+                .is_some_and(|a| a.as_array().unwrap().contains(&"run".into()))
+        })
+        .unwrap();
+    assert_eq!(suspended["from"], first);
+    let areas = suspended["areas"].as_array().unwrap();
+    assert!(!areas.contains(&"schema".into()), "per-event rules go on");
+    let stopped = g
+        .iter()
+        .find(|e| {
+            e["rules"]
+                .as_array()
+                .is_some_and(|r| r.contains(&"state.patch-fails".into()))
+        })
+        .unwrap();
+    assert_eq!(stopped["from"], first);
+    assert!(
+        stopped["rules"]
+            .as_array()
+            .unwrap()
+            .contains(&"lifecycle.resumed-not-suspended".into())
+    );
+}
+
+#[test]
+fn a_state_limit_stops_state_patch_fails_from_its_index() {
+    let p = input("gen-valid.jsonl").display().to_string();
+    let r = report(&[&p, "--max-state-bytes", "8"]);
+    let first = r["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["kind"] == "state-bytes")
+        .expect("a state-bytes notice")["index"]
+        .clone();
+    let g = gaps(&r);
+    let e = g
+        .iter()
+        .find(|e| e["rules"] == serde_json::json!(["state.patch-fails"]))
+        .unwrap();
+    assert_eq!(e["from"], first);
+    assert!(
+        coverage_line(&[&p, "--max-state-bytes", "8"])
+            .contains(&format!("state.patch-fails from #{first}"))
+    );
+}
+
+#[test]
+fn no_events_is_nothing_judged() {
+    let p = input("empty.jsonl").display().to_string();
+    let r = report(&[&p]);
+    let areas = gaps(&r)[0]["areas"].as_array().unwrap().clone();
+    for a in ["schema", "run", "transport", "ownership"] {
+        assert!(areas.contains(&a.into()), "{a}");
+    }
+}
+
+#[test]
+fn a_live_check_judges_every_rule_and_sarif_says_the_same() {
+    let text = std::fs::read_to_string(input("gen-valid.jsonl")).unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let server = Server::replying(Reply::sse(sse_body(&events)));
+    let url = server.url();
+    let r = report(&["--url", &url]);
+    assert!(gaps(&r).is_empty(), "{r}");
+    assert_eq!(
+        coverage_line(&["--url", &url]),
+        "coverage: every rule judged"
+    );
+    // SARIF carries the file's coverage in its invocation.
+    let p = input("after-finished.json").display().to_string();
+    let log: Value = serde_json::from_slice(&check(&[&p, "--format", "sarif"]).stdout).unwrap();
+    let cov = &log["runs"][0]["invocations"][0]["properties"]["coverage"];
+    assert_eq!(cov, &report(&[&p])["coverage"]);
+}
