@@ -5,7 +5,6 @@
 
 mod common;
 
-use common::server::{Reply, Server, sse_body};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -148,12 +147,7 @@ fn no_events_is_nothing_judged() {
 
 #[test]
 fn a_live_check_judges_every_rule_and_sarif_says_the_same() {
-    let text = std::fs::read_to_string(input("gen-valid.jsonl")).unwrap();
-    let events: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let server = Server::replying(Reply::sse(sse_body(&events)));
+    let server = common::serve_jsonl(&input("gen-valid.jsonl"));
     let url = server.url();
     let r = report(&["--url", &url]);
     assert!(gaps(&r).is_empty(), "{r}");

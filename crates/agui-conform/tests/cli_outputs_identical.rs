@@ -20,8 +20,6 @@
 mod common;
 
 use common::Dir;
-use common::server::{Reply, Server, sse_body};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -344,12 +342,7 @@ fn check_outputs_are_unchanged() {
 #[test]
 fn check_url_outputs_are_unchanged() {
     let dir = scratch("check-url");
-    let text = std::fs::read_to_string(dir.path("in/gen-invalid.jsonl")).unwrap();
-    let events: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let server = Server::replying(Reply::sse(sse_body(&events)));
+    let server = common::serve_jsonl(&dir.path("in/gen-invalid.jsonl"));
     let url = server.url();
     let cases = [
         case("url.text", "check --url {url} --all", &[]),

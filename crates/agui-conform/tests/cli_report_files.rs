@@ -7,7 +7,6 @@
 mod common;
 
 use common::Dir;
-use common::server::{Reply, Server, sse_body};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -223,12 +222,7 @@ fn batch_sarif_file_is_the_one_log_format_sarif_prints() {
 #[test]
 fn live_check_files_match_each_format() {
     let dir = Dir::new("files-url");
-    let text = std::fs::read_to_string(inputs().join("gen-invalid.jsonl")).unwrap();
-    let events: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let server = Server::replying(Reply::sse(sse_body(&events)));
+    let server = common::serve_jsonl(&inputs().join("gen-invalid.jsonl"));
     let url = server.url();
     let (json, sarif, junit) = (dir.path("r.json"), dir.path("r.sarif"), dir.path("r.xml"));
     let s = |p: &PathBuf| p.display().to_string();

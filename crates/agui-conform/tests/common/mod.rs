@@ -114,3 +114,14 @@ pub fn suite_server() -> Server {
         Reply::sse(sse_body(&events))
     })
 }
+
+/// The test server answering every request with the events of a JSON Lines
+/// file as one SSE body (a live check of a stream the tests keep as a file).
+pub fn serve_jsonl(path: &std::path::Path) -> Server {
+    let text = std::fs::read_to_string(path).unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    Server::replying(Reply::sse(sse_body(&events)))
+}
