@@ -90,6 +90,20 @@ if [ "$install" = 1 ]; then
   adapters/install.sh || say "continuing with the adapters that are installed"
 fi
 
+# Runs one campaign (the command after KEY and LABEL, writing $work/KEY.jsonl)
+# and says how it went; returns 1 when it did not finish or is incomplete.
+campaign() {
+  local key="$1" label="$2" rc
+  shift 2
+  "$@" > "$work/$key.txt" 2> "$work/$key.stderr"
+  rc=$?
+  if [ $rc -gt 1 ] || ! tail -n 1 "$work/$key.jsonl" 2>/dev/null | grep -q '"kind":"footer"'; then
+    say "$label: the campaign did not finish or is incomplete (exit $rc): $(tail -n 3 "$work/$key.txt" "$work/$key.stderr" | tr '\n' ' ')"
+    return 1
+  fi
+  say "$label: $(sed -n 2p "$work/$key.txt"); $(grep -c '"kind":"finding"' "$work/$key.jsonl") findings"
+}
+
 for spec in "${peers[@]}"; do
   IFS='|' read -r key label cmd ready <<<"$spec"
   # conformance-report.sh's specs leave the reference's command empty.
@@ -101,16 +115,8 @@ for spec in "${peers[@]}"; do
     status=1
     continue
   fi
-  "$bin" fuzz --impl "$cmd" --seed "$seed" --cases "$cases" --time "$time" \
-    --shrink-budget "$shrink" --no-progress --record "$record" \
-    > "$work/$key.txt" 2> "$work/$key.stderr"
-  rc=$?
-  if [ $rc -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
-    say "$label: the campaign did not finish or is incomplete (exit $rc): $(tail -n 3 "$work/$key.txt" "$work/$key.stderr" | tr '\n' ' ')"
-    status=1
-    continue
-  fi
-  say "$label: $(sed -n 2p "$work/$key.txt"); $(grep -c '"kind":"finding"' "$record") findings"
+  campaign "$key" "$label" "$bin" fuzz --impl "$cmd" --seed "$seed" --cases "$cases" --time "$time" \
+    --shrink-budget "$shrink" --no-progress --record "$record" || status=1
 done
 
 # The Rust SDKs, in process: the same campaign, the same record format.
@@ -134,16 +140,11 @@ if [ "$rust" = 1 ]; then
       key="rust-$sdk"
       record="$work/$key.jsonl"
       rm -f "$record"
-      "$rbin" fuzz --sdk "$sdk" --seed "$seed" --cases "$cases" --time "$time" \
-        --shrink-budget "$shrink" --record "$record" \
-        > "$work/$key.txt" 2> "$work/$key.stderr"
-      rc=$?
-      if [ $rc -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
-        say "$label: the campaign did not finish or is incomplete (exit $rc): $(tail -n 3 "$work/$key.txt" "$work/$key.stderr" | tr '\n' ' ')"
+      if ! campaign "$key" "$label" "$rbin" fuzz --sdk "$sdk" --seed "$seed" --cases "$cases" \
+        --time "$time" --shrink-budget "$shrink" --record "$record"; then
         status=1
         continue
       fi
-      say "$label: $(sed -n 2p "$work/$key.txt"); $(grep -c '"kind":"finding"' "$record") findings"
       fuzz_only+=(--fuzz-only "$key|$label")
     done < <("$rbin" sdks)
   fi
