@@ -533,3 +533,30 @@ fn a_cut_record_is_reported_from_its_whole_lines() {
     ]);
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// A consumer fuzzed with no suite run beside it (an SDK fuzzed in process)
+/// is named in the title of both pages, after the suite runs.
+#[test]
+fn a_campaign_without_a_suite_run_is_named_in_the_title() {
+    let d = dir("fuzz-only-title");
+    let (md, html) = (d.join("report.md"), d.join("report.html"));
+    let f = fixtures();
+    let out = agui(&[
+        "report",
+        f.join("impl-b.jsonl").to_str().unwrap(),
+        f.join("fuzz-impl-a.jsonl").to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        text.starts_with("# Conformance report: impl-b and impl-a\n"),
+        "{}",
+        text.lines().next().unwrap_or_default()
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h1>Conformance report: impl-b · impl-a</h1>"));
+}

@@ -29,7 +29,7 @@ const TITLE_SLOT: &str = "@@CASE@@";
 
 /// The report page of `m`; rule ids link to `{rules_href}#{id}`.
 pub fn render(m: &Merged, rules_href: &str, about: &ReportPage) -> String {
-    let labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
+    let labels = m.consumer_labels();
     let title = format!("Conformance report: {}", labels.join(" · "));
     let mut out = String::with_capacity(1 << 16);
     let _ = write!(

@@ -98,7 +98,7 @@ impl Default for Page {
 /// The whole report.
 pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
     let mut out = String::new();
-    let labels: Vec<String> = m.columns.iter().map(|c| cell(&c.label)).collect();
+    let labels: Vec<String> = m.consumer_labels().into_iter().map(cell).collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     let _ = writeln!(out, "# Conformance report: {}\n", join_names(&labels));
     let _ = writeln!(

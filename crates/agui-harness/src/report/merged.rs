@@ -86,6 +86,19 @@ impl Merged {
         self.fuzz.iter().find(|c| c.label == label)
     }
 
+    /// Every consumer the report covers, for its title: the suite runs'
+    /// labels, then those of campaigns with no suite run (an SDK fuzzed in
+    /// process).
+    pub fn consumer_labels(&self) -> Vec<&str> {
+        let mut labels: Vec<&str> = self.columns.iter().map(|c| c.label.as_str()).collect();
+        for f in &self.fuzz {
+            if !labels.contains(&f.label.as_str()) {
+                labels.push(&f.label);
+            }
+        }
+        labels
+    }
+
     /// The first line any record has for case `id` (for what all records
     /// share: description, expectation, group, stream).
     pub fn any(&self, id: &str) -> Option<&Case> {
