@@ -9,6 +9,12 @@
 //! of the stream; a state limit stops `state.patch-fails`; a live
 //! exchange cut at a time limit blames no unfinished run), and an input
 //! with no events, where nothing was judged.
+//!
+//! And which rule families (the catalogue's areas the checker judges
+//! events by, `agui_model::checker::JUDGED_AREAS`) the stream exercised:
+//! had at least one event a rule of the family judged, as the checker
+//! marked it while judging (`Checker::exercised_areas`; in blind mode
+//! after a skipped event only the schema's count).
 
 use agui_model::rules::{CATALOGUE, RuleId};
 use agui_model::{LimitKind, LimitNotice};
@@ -172,15 +178,39 @@ pub fn gaps(source: Source, empty: bool, notices: &Notices) -> Vec<Gap> {
     gaps
 }
 
-/// The gaps of a finished check.
-pub fn of(source: Source, report: &agui_model::Report, notices: &Notices) -> Vec<Gap> {
-    gaps(source, crate::no_events::holds_none(report), notices)
+/// The coverage of a finished check: what was not judged, and which rule
+/// families judged at least one event.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Coverage {
+    pub gaps: Vec<Gap>,
+    /// The families that judged an event, in catalogue order.
+    pub exercised: Vec<&'static str>,
 }
 
-/// The machine form: `{"notEvaluable": [{"areas" | "rules", "from"?,
-/// "notices"?, "reason"}]}`.
-pub fn to_json(gaps: &[Gap]) -> Value {
-    let entries: Vec<Value> = gaps
+impl Coverage {
+    /// The families of [`agui_model::checker::JUDGED_AREAS`] that judged
+    /// no event.
+    pub fn not_exercised(&self) -> Vec<&'static str> {
+        agui_model::checker::JUDGED_AREAS
+            .into_iter()
+            .filter(|a| !self.exercised.contains(a))
+            .collect()
+    }
+}
+
+/// The coverage of a finished check.
+pub fn of(source: Source, report: &agui_model::Report, notices: &Notices) -> Coverage {
+    Coverage {
+        gaps: gaps(source, crate::no_events::holds_none(report), notices),
+        exercised: report.exercised.clone(),
+    }
+}
+
+/// The machine form: `{"exercised": [area], "notExercised": [area],
+/// "notEvaluable": [{"areas" | "rules", "from"?, "notices"?, "reason"}]}`.
+pub fn to_json(coverage: &Coverage) -> Value {
+    let entries: Vec<Value> = coverage
+        .gaps
         .iter()
         .map(|g| {
             let mut e = serde_json::Map::new();
@@ -198,11 +228,31 @@ pub fn to_json(gaps: &[Gap]) -> Value {
             Value::Object(e)
         })
         .collect();
-    json!({ "notEvaluable": entries })
+    json!({
+        "exercised": coverage.exercised,
+        "notExercised": coverage.not_exercised(),
+        "notEvaluable": entries,
+    })
 }
 
-/// The text line: `coverage: every rule judged`, or what was not and why.
-pub fn line(gaps: &[Gap]) -> String {
+/// The text line: `coverage: every rule judged`, or what was not and why;
+/// then the families exercised and not (none when no event was judged,
+/// which the gaps say).
+pub fn line(coverage: &Coverage) -> String {
+    let mut l = gaps_line(&coverage.gaps);
+    if !coverage.exercised.is_empty() {
+        l.push_str("; exercised: ");
+        l.push_str(&coverage.exercised.join(", "));
+        let not = coverage.not_exercised();
+        if !not.is_empty() {
+            l.push_str("; no event judged by: ");
+            l.push_str(&not.join(", "));
+        }
+    }
+    l
+}
+
+fn gaps_line(gaps: &[Gap]) -> String {
     if gaps.is_empty() {
         return "coverage: every rule judged".to_owned();
     }
@@ -298,13 +348,13 @@ mod tests {
 
     #[test]
     fn the_line_names_each_gap_and_its_reason() {
-        assert_eq!(line(&[]), "coverage: every rule judged");
+        assert_eq!(gaps_line(&[]), "coverage: every rule judged");
         let g = gaps(
             Source::Json,
             false,
             &Notices::of(&[notice(LimitKind::StateBytes, 2)]),
         );
-        let l = line(&g);
+        let l = gaps_line(&g);
         assert!(
             l.starts_with("coverage: not judged: transport.* (a stream of JSON"),
             "{l}"

@@ -519,7 +519,9 @@ fn text_report_of_a_valid_stream() {
         stdout(&out),
         "<stdin>: accept — no violations in 5 events\nruns: 1 finished\n\
          coverage: not judged: transport.* (a stream of JSON holds no HTTP response: \
-         the transport rules judge one's bytes, status, headers and timing)\n"
+         the transport rules judge one's bytes, status, headers and timing); \
+         exercised: schema, run, entities; no event judged by: consistency, lifecycle, \
+         ownership, interrupts, chunks\n"
     );
 }
 
@@ -562,11 +564,18 @@ fn json_printed_run_by_run_is_the_whole_report() {
         {"outcome": "finished", "start": 5, "end": 7, "threadId": "t1", "runId": "r2"},
         {"outcome": "unterminated", "start": 8, "end": 10, "threadId": "t1", "runId": "r3"},
     ]);
-    // What a stream of JSON cannot be judged by: the transport rules.
-    report["coverage"] = serde_json::json!({"notEvaluable": [{
-        "areas": ["transport"],
-        "reason": "a stream of JSON holds no HTTP response: the transport rules judge one's bytes, status, headers and timing",
-    }]});
+    // What a stream of JSON cannot be judged by: the transport rules. Its
+    // text messages are judged by the entity rules, and every event by the
+    // schema and run rules; nothing is tagged, announced, chunked, nor a
+    // tool call or snapshot.
+    report["coverage"] = serde_json::json!({
+        "exercised": ["schema", "run", "entities"],
+        "notExercised": ["consistency", "lifecycle", "ownership", "interrupts", "chunks"],
+        "notEvaluable": [{
+            "areas": ["transport"],
+            "reason": "a stream of JSON holds no HTTP response: the transport rules judge one's bytes, status, headers and timing",
+        }],
+    });
     let out = check_file("run-by-run.jsonl", input.as_bytes(), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(one_json_object(&out), report);

@@ -151,13 +151,166 @@ fn a_live_check_judges_every_rule_and_sarif_says_the_same() {
     let url = server.url();
     let r = report(&["--url", &url]);
     assert!(gaps(&r).is_empty(), "{r}");
+    // The same families as a check of the same events from a file.
+    let file = report(&[&input("gen-valid.jsonl").display().to_string()]);
+    assert_eq!(r["coverage"]["exercised"], file["coverage"]["exercised"]);
     assert_eq!(
-        coverage_line(&["--url", &url]),
-        "coverage: every rule judged"
+        r["coverage"]["notExercised"],
+        file["coverage"]["notExercised"]
+    );
+    assert!(
+        coverage_line(&["--url", &url])
+            .starts_with("coverage: every rule judged; exercised: schema, run,"),
+        "{r}"
     );
     // SARIF carries the file's coverage in its invocation.
     let p = input("after-finished.json").display().to_string();
     let log: Value = serde_json::from_slice(&check(&[&p, "--format", "sarif"]).stdout).unwrap();
     let cov = &log["runs"][0]["invocations"][0]["properties"]["coverage"];
     assert_eq!(cov, &report(&[&p])["coverage"]);
+}
+
+/// Writes `lines` as a JSON Lines file of this test's own.
+fn stream_file(name: &str, lines: &[String]) -> String {
+    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_coverage-{name}.jsonl"));
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    p.display().to_string()
+}
+
+fn areas(r: &Value, key: &str) -> Vec<String> {
+    r["coverage"][key]
+        .as_array()
+        .unwrap_or_else(|| panic!("coverage.{key}: {r}"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn ev(v: Value) -> String {
+    v.to_string()
+}
+
+fn run_started() -> String {
+    ev(serde_json::json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"}))
+}
+
+fn run_finished() -> String {
+    ev(serde_json::json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"}))
+}
+
+fn text(ty: &str, extra: Value) -> String {
+    let mut v = serde_json::json!({"type": ty, "messageId": "m1"});
+    v.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    ev(v)
+}
+
+#[test]
+fn a_plain_text_run_exercises_schema_run_and_entities_only() {
+    // docs/rules.md: every event is schema-checked and judged by its place
+    // in the run (run.*); a message's START by text.already-open, its
+    // CONTENT and END by text.not-open (entities). Nothing here is tagged
+    // (no ownership rule compares an owner), no tool call ends and no
+    // snapshot comes (consistency), no invocation is announced (lifecycle,
+    // and nothing for the interrupt rules at RUN_FINISHED), no chunk.
+    let p = stream_file(
+        "plain",
+        &[
+            run_started(),
+            text(
+                "TEXT_MESSAGE_START",
+                serde_json::json!({"role": "assistant"}),
+            ),
+            text("TEXT_MESSAGE_CONTENT", serde_json::json!({"delta": "hi"})),
+            text("TEXT_MESSAGE_END", serde_json::json!({})),
+            run_finished(),
+        ],
+    );
+    let r = report(&[&p]);
+    assert_eq!(areas(&r, "exercised"), ["schema", "run", "entities"]);
+    assert_eq!(
+        areas(&r, "notExercised"),
+        [
+            "consistency",
+            "lifecycle",
+            "ownership",
+            "interrupts",
+            "chunks"
+        ]
+    );
+    let l = coverage_line(&[&p]);
+    assert!(
+        l.ends_with(
+            "; exercised: schema, run, entities; no event judged by: consistency, lifecycle, ownership, interrupts, chunks"
+        ),
+        "{l}"
+    );
+    // SARIF carries the same object.
+    let out = check(&[&p, "--format", "sarif"]);
+    let sarif: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cov = &sarif["runs"][0]["invocations"][0]["properties"]["coverage"];
+    assert_eq!(cov, &r["coverage"]);
+}
+
+#[test]
+fn an_announced_invocation_exercises_lifecycle() {
+    // SUBAGENT_STARTED and SUBAGENT_FINISHED are judged by lifecycle.*;
+    // the text message tagged with its id by ownership.* (its owner on
+    // record against the tag).
+    let tag = serde_json::json!({"subagentRunId": "s1"});
+    let p = stream_file(
+        "lifecycle",
+        &[
+            run_started(),
+            ev(serde_json::json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "a"})),
+            text(
+                "TEXT_MESSAGE_START",
+                serde_json::json!({"role": "assistant", "subagentRunId": "s1"}),
+            ),
+            text("TEXT_MESSAGE_END", tag),
+            ev(serde_json::json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"})),
+            run_finished(),
+        ],
+    );
+    let r = report(&[&p]);
+    assert_eq!(r["verdict"], "accept", "{r}");
+    assert_eq!(
+        areas(&r, "exercised"),
+        ["schema", "run", "entities", "lifecycle", "ownership"]
+    );
+    assert_eq!(
+        areas(&r, "notExercised"),
+        ["consistency", "interrupts", "chunks"]
+    );
+}
+
+#[test]
+fn events_after_a_skipped_one_exercise_only_the_schema() {
+    // The first line is over --max-line-bytes: skipped, and until the next
+    // RUN_STARTED only the per-event (schema) rules judge (docs/rules.md
+    // "Checker limits"), so its invocation does not count for lifecycle.
+    // The second run is judged in full, by run and schema only.
+    let long = ev(serde_json::json!({
+        "type": "RUN_STARTED", "threadId": "t".repeat(300), "runId": "r0"
+    }));
+    let p = stream_file(
+        "blind",
+        &[
+            long,
+            ev(serde_json::json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "a"})),
+            text(
+                "TEXT_MESSAGE_START",
+                serde_json::json!({"role": "assistant", "subagentRunId": "s1"}),
+            ),
+            ev(serde_json::json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s1"})),
+            run_finished(),
+            run_started(),
+            run_finished(),
+        ],
+    );
+    let r = report(&[&p, "--max-line-bytes", "200"]);
+    assert_eq!(r["counts"]["limits"], 1, "{r}");
+    assert_eq!(areas(&r, "exercised"), ["schema", "run"]);
+    assert!(areas(&r, "notExercised").contains(&"lifecycle".to_owned()));
 }

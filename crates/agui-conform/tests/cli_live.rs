@@ -55,7 +55,7 @@ fn a_valid_stream_is_accepted() {
     assert_eq!(
         text(&out.stdout),
         format!(
-            "{url}: accept — no violations in 5 events\nruns: 1 finished\ncoverage: every rule judged\n"
+            "{url}: accept — no violations in 5 events\nruns: 1 finished\ncoverage: every rule judged; exercised: schema, run, entities; no event judged by: consistency, lifecycle, ownership, interrupts, chunks\n"
         )
     );
     assert!(text(&out.stderr).contains("HTTP 200, text/event-stream"));

@@ -37,8 +37,8 @@ impl<W: Write> JsonReport<W> {
     }
 
     /// What the check could not judge.
-    pub fn set_coverage(&mut self, gaps: &[crate::coverage::Gap]) {
-        self.coverage = crate::coverage::to_json(gaps);
+    pub fn set_coverage(&mut self, coverage: &crate::coverage::Coverage) {
+        self.coverage = crate::coverage::to_json(coverage);
     }
 
     pub fn finding(&mut self, f: Finding<'_>) {

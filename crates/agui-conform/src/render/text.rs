@@ -75,8 +75,8 @@ impl<W: Write> TextStream<W> {
     }
 
     /// What the check could not judge, said after the runs.
-    pub fn set_coverage(&mut self, gaps: &[crate::coverage::Gap]) {
-        self.coverage = Some(crate::coverage::line(gaps));
+    pub fn set_coverage(&mut self, coverage: &crate::coverage::Coverage) {
+        self.coverage = Some(crate::coverage::line(coverage));
     }
 
     /// One line per rule with its count instead of one per violation.

@@ -273,6 +273,7 @@ impl Checker {
         tag: Option<&str>,
         c: &Chunk<'_>,
     ) {
+        self.judged(super::area::CHUNKS);
         self.chunk(i, ty, tag, c);
         self.tag_attributed = false;
     }
@@ -291,6 +292,7 @@ impl Checker {
                 Some((owner, stream)) => {
                     let (owner, opener) = (*owner, stream.at as usize);
                     if let (Some(t), None) = (tag, delta) {
+                        self.judged(super::area::OWNERSHIP);
                         // With a delta, the CONTENT it stands for carries the
                         // tag and is judged as a continuation; without one,
                         // the chunk itself is, against the same owner on

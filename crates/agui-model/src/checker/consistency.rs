@@ -59,6 +59,7 @@ fn content_print(content: Option<&Value>) -> Option<Print> {
 impl Checker {
     /// `tool.args-not-json`: the call `id` (named `n`) ended at event `i`.
     pub(super) fn call_ended(&mut self, i: usize, id: &str, n: Name) {
+        self.judged(super::area::CONSISTENCY);
         let judged = self.book.said.call_ended(n, |args, at| {
             (!args.is_empty() && !is_one_value(args)).then(|| {
                 let msg = format!(
@@ -75,6 +76,7 @@ impl Checker {
 
     /// `tool.result-before-end`: a `TOOL_CALL_RESULT` at `i` for `call`.
     pub(super) fn result_for_call(&mut self, i: usize, call: &str) {
+        self.judged(super::area::CONSISTENCY);
         if let Some(at) = self.book.opened_at(Part::Tool, call) {
             self.report_related(
                 RuleId::ToolResultBeforeEnd,
@@ -92,8 +94,10 @@ impl Checker {
     /// assistant message's tool calls as calls.
     pub(super) fn snapshot_agrees(&mut self, i: usize, messages: &[Value]) {
         if self.book.said.is_empty() {
+            // Nothing streamed in this run to compare with.
             return;
         }
+        self.judged(super::area::CONSISTENCY);
         let rule = RuleId::MessagesSnapshotDisagrees;
         for m in messages {
             let Some(m) = m.as_object() else { continue };

@@ -35,6 +35,7 @@ impl Checker {
     /// kept out of line.
     #[inline]
     fn already_open(&mut self, i: usize, part: Part, id: &str, ty: EventType) -> Option<usize> {
+        self.judged(super::area::ENTITIES);
         let at = self.book.opened_at(part, id)?;
         self.report_already_open(i, part, id, ty, at);
         Some(at)
@@ -304,6 +305,7 @@ impl Checker {
     // ---- steps ----
 
     pub(super) fn step_started(&mut self, i: usize, name: &str, tag: Option<&str>) {
+        self.judged(super::area::ENTITIES);
         let owner = self.book.owner_of(tag);
         let holders = self.book.step_holders(name);
         if let Some(&(_, at)) = holders.iter().find(|(o, _)| *o == owner) {
@@ -320,6 +322,7 @@ impl Checker {
     }
 
     pub(super) fn step_finished(&mut self, i: usize, name: &str, tag: Option<&str>) {
+        self.judged(super::area::ENTITIES);
         let owner = self.book.owner_of(tag);
         let Some(holders) = self.book.open_step(name) else {
             self.report(
@@ -329,6 +332,8 @@ impl Checker {
             );
             return;
         };
+        // `ownership.step-owner`: its owner against the step's holders.
+        self.judging |= super::area::OWNERSHIP;
         if let Some(at) = holders.iter().position(|(o, _)| *o == owner) {
             holders.remove(at);
         } else {

@@ -62,6 +62,8 @@ impl Checker {
     fn push_event(&mut self, ev: &crate::body::Typed<'_>) {
         let i = self.index;
         self.index += 1;
+        // The fast parser accepts only schema-valid events: a schema check.
+        self.judged(super::area::SCHEMA);
         self.dispatch(i, ev);
         self.flush();
     }

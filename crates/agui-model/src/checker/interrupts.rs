@@ -17,6 +17,10 @@ impl Checker {
         i: usize,
         outcome: Option<&'o Map<String, Value>>,
     ) -> Option<&'o [Value]> {
+        if !self.book.suspended.is_empty() {
+            // An invocation finished suspended: judged against the outcome.
+            self.judged(super::area::INTERRUPTS);
+        }
         let interrupted = outcome.and_then(|oc| s(oc, wire::TYPE)) == Some("interrupt");
         let interrupts: &[Value] = match outcome.and_then(|oc| oc.get(nested::INTERRUPTS)) {
             Some(Value::Array(list)) if interrupted => list,

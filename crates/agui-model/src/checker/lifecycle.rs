@@ -69,6 +69,7 @@ impl Checker {
         name: Option<&str>,
         parent: Option<&str>,
     ) {
+        self.judged(super::area::LIFECYCLE);
         if let Some(p) = parent
             && self.book.invocation(p).is_none()
         {
@@ -151,6 +152,7 @@ impl Checker {
         id: &str,
         outcome: Option<&Map<String, Value>>,
     ) {
+        self.judged(super::area::LIFECYCLE);
         if self.book.invocation(id) != Some(InvocationState::Active) {
             let why = if self.book.invocation(id).is_some() {
                 "already closed"

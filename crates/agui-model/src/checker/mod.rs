@@ -66,6 +66,34 @@ pub use json::{CopyIn, JsonStream, copy_in};
 use lifecycle::Remembered;
 use serde_json::{Map, Value};
 
+/// The rule families (catalogue areas) the checker judges events by, in
+/// catalogue order: what [`Checker::exercised_areas`] names. The
+/// `transport` area is judged outside the checker (a live exchange or an
+/// SSE capture), and is not among them.
+pub const JUDGED_AREAS: [&str; 8] = [
+    "schema",
+    "run",
+    "entities",
+    "consistency",
+    "lifecycle",
+    "ownership",
+    "interrupts",
+    "chunks",
+];
+
+/// One bit per area of [`JUDGED_AREAS`], in its order: what marks an
+/// event as judged by a rule of that area (see [`Checker::judged`]).
+pub(crate) mod area {
+    pub const SCHEMA: u16 = 1 << 0;
+    pub const RUN: u16 = 1 << 1;
+    pub const ENTITIES: u16 = 1 << 2;
+    pub const CONSISTENCY: u16 = 1 << 3;
+    pub const LIFECYCLE: u16 = 1 << 4;
+    pub const OWNERSHIP: u16 = 1 << 5;
+    pub const INTERRUPTS: u16 = 1 << 6;
+    pub const CHUNKS: u16 = 1 << 7;
+}
+
 /// Where the stream stands between runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 enum Phase {
@@ -195,6 +223,12 @@ pub struct Checker {
     /// record of what it continues, and already attributed (the fast path
     /// then skips recording the attribution again).
     tag_attributed: bool,
+    /// The areas ([`area`]) whose judgement the event being checked
+    /// entered, taken into `exercised` when its findings are flushed.
+    judging: u16,
+    /// The areas that judged at least one event with judging on (in blind
+    /// mode only the schema's count, as only its findings are kept).
+    exercised: u16,
     projector: Option<Projector>,
 }
 
@@ -247,6 +281,8 @@ impl Checker {
             state_size: patch::mem_size(&Value::Object(Map::new())),
             remembered: Remembered::default(),
             tag_attributed: false,
+            judging: 0,
+            exercised: 0,
             projector: Some(Projector::new()),
         }
     }
@@ -326,6 +362,27 @@ impl Checker {
         &self.violations
     }
 
+    /// The rule families (catalogue areas, in catalogue order) that judged
+    /// at least one event so far: an area counts when the checker entered
+    /// one of its rules' judgement for an event (see [`Checker::judged`])
+    /// and that event's findings were kept, that is not in blind mode
+    /// after a skipped event, where only the schema's are.
+    pub fn exercised_areas(&self) -> Vec<&'static str> {
+        JUDGED_AREAS
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| self.exercised & (1 << n) != 0)
+            .map(|(_, a)| *a)
+            .collect()
+    }
+
+    /// Marks the event being checked as judged by a rule of `area` (one of
+    /// [`area`]): called where the checker enters the area's judgement.
+    #[inline(always)]
+    fn judged(&mut self, area: u16) {
+        self.judging |= area;
+    }
+
     /// Takes the violations found so far (for live reports on long streams).
     pub fn drain_violations(&mut self) -> Vec<Violation> {
         std::mem::take(&mut self.violations)
@@ -341,6 +398,7 @@ impl Checker {
     pub fn push_unparseable(&mut self, why: &str) {
         let i = self.index;
         self.index += 1;
+        self.judged(area::SCHEMA);
         self.report(
             RuleId::SchemaNotJson,
             i,
@@ -471,6 +529,7 @@ impl Checker {
     pub fn push(&mut self, item: &Value) {
         let i = self.index;
         self.index += 1;
+        self.judged(area::SCHEMA);
         for issue in schema::validate(item) {
             let v = Violation::new(issue.rule, i, issue.message);
             self.pending.push(if issue.path.is_empty() {
@@ -500,6 +559,14 @@ impl Checker {
 
     #[inline]
     fn flush(&mut self) {
+        // The areas that judged the event count as its findings do: all of
+        // them with judging on, the schema's alone in blind mode.
+        let judged = std::mem::take(&mut self.judging);
+        self.exercised |= if self.blind {
+            judged & area::SCHEMA
+        } else {
+            judged
+        };
         if self.pending.is_empty() {
             return;
         }
@@ -592,8 +659,10 @@ impl Checker {
             );
         }
         self.flush();
+        let exercised = self.exercised_areas();
         let state = std::mem::take(&mut self.state);
         Report {
+            exercised,
             violations: self.violations,
             limits: self.notices,
             counts: self.counts,
@@ -930,6 +999,9 @@ pub struct Report {
     pub projection: Option<Projection>,
     /// Number of stream items read.
     pub events: usize,
+    /// The rule families that judged at least one event
+    /// ([`Checker::exercised_areas`]).
+    pub exercised: Vec<&'static str>,
 }
 
 impl Report {
@@ -978,6 +1050,115 @@ mod tests {
 
     use crate::RuleId as R;
     use crate::checker::streams::*;
+
+    /// The areas a stream exercised, on the `Value` path and on the
+    /// borrowed fast path (its lines), which must agree.
+    fn exercised(events: &[serde_json::Value]) -> Vec<&'static str> {
+        let r = crate::check_values(events);
+        let mut c = crate::Checker::new();
+        for e in events {
+            c.push_line(e.to_string().as_bytes());
+        }
+        assert_eq!(c.exercised_areas(), r.exercised, "fast path");
+        r.exercised
+    }
+
+    #[test]
+    fn judged_areas_are_the_catalogues_stream_areas_in_order() {
+        let mut areas: Vec<&str> = Vec::new();
+        for r in crate::rules::CATALOGUE.iter().filter(|r| r.is_violation()) {
+            if r.area != "transport" && !areas.contains(&r.area) {
+                areas.push(r.area);
+            }
+        }
+        assert_eq!(areas, super::JUDGED_AREAS);
+    }
+
+    #[test]
+    fn a_plain_text_run_exercises_schema_run_and_entities() {
+        // Every event is schema-checked and judged by its place in the run
+        // (run.*); the message's START is judged by text.already-open, its
+        // CONTENT and END by text.not-open (entities). Untagged, no
+        // ownership rule compares an owner (an untagged continuation always
+        // agrees); no tool call ends and no snapshot comes (consistency);
+        // no invocation is announced, so lifecycle.open-at-run-finish and
+        // the interrupt rules at RUN_FINISHED have nothing to judge.
+        let areas = exercised(&[
+            run_started(),
+            text_start("m1", None),
+            text_content("m1", "hi", None),
+            text_end("m1", None),
+            run_finished(),
+        ]);
+        assert_eq!(areas, ["schema", "run", "entities"]);
+    }
+
+    #[test]
+    fn an_invocation_exercises_lifecycle_and_its_tags_ownership() {
+        // SUBAGENT_STARTED/FINISHED: lifecycle.*; a tagged continuation is
+        // judged against the owner on record (ownership.*).
+        let areas = exercised(&[
+            run_started(),
+            started("s1", None),
+            text_start("m1", Some("s1")),
+            text_content("m1", "hi", Some("s1")),
+            text_end("m1", Some("s1")),
+            finished("s1"),
+            run_finished(),
+        ]);
+        assert_eq!(
+            areas,
+            ["schema", "run", "entities", "lifecycle", "ownership"]
+        );
+    }
+
+    #[test]
+    fn tool_ends_interrupts_and_chunks_exercise_their_areas() {
+        // TOOL_CALL_END: tool.args-not-json (consistency); a suspended
+        // invocation is judged at RUN_FINISHED against its outcome
+        // (interrupt.*); a chunk by the chunk rules.
+        let areas = exercised(&[
+            run_started(),
+            tool_start("c1", "f", None, None),
+            tool_end("c1", None),
+            started("s1", None),
+            suspended("s1", &["x"]),
+            text_chunk(Some("m2"), Some("a"), None),
+            run_finished(),
+        ]);
+        assert_eq!(
+            areas,
+            [
+                "schema",
+                "run",
+                "entities",
+                "consistency",
+                "lifecycle",
+                "interrupts",
+                "chunks"
+            ]
+        );
+    }
+
+    #[test]
+    fn events_judged_in_blind_mode_exercise_the_schema_alone() {
+        // After a skipped event only the per-event (schema) rules are
+        // judged until the next RUN_STARTED: SUBAGENT_STARTED there does
+        // not exercise lifecycle, nor the rest the run rules.
+        let mut c = crate::Checker::new();
+        c.push_unparseable("x");
+        assert_eq!(c.exercised_areas(), ["schema", "run"]);
+        let mut c = crate::Checker::new();
+        c.push_over_limit(crate::LimitKind::LineBytes, 10, "too long");
+        c.push(&started("s1", None));
+        c.push(&text_start("m1", Some("s1")));
+        assert_eq!(c.exercised_areas(), ["schema"]);
+        // A RUN_STARTED ends blind mode: what follows counts again.
+        c.push(&run_started());
+        c.push(&started("s2", None));
+        assert_eq!(c.exercised_areas(), ["schema", "run", "lifecycle"]);
+        assert!(crate::check_values(&[]).exercised.is_empty());
+    }
 
     #[test]
     fn several_rules_on_one_event_come_in_catalogue_order() {

@@ -25,6 +25,7 @@ impl Checker {
         if tag.is_none() {
             return;
         }
+        self.judged(super::area::OWNERSHIP);
         let msg = self
             .book
             .owner(kind, id)
@@ -48,6 +49,13 @@ impl Checker {
         ty: EventType,
         close: bool,
     ) -> Option<Name> {
+        // `*.not-open`, and the owner on record against a tag (an untagged
+        // continuation always agrees: no ownership rule judges it).
+        self.judged(if tag.is_some() {
+            super::area::ENTITIES | super::area::OWNERSHIP
+        } else {
+            super::area::ENTITIES
+        });
         let rec = if close {
             self.book.close(part, id)
         } else {
@@ -81,6 +89,7 @@ impl Checker {
         ty: EventType,
     ) {
         let Some(eff) = effective else { return };
+        self.judged(super::area::OWNERSHIP);
         if let Some(rec) = self.book.owner(kind, id)
             && rec != eff
         {
@@ -120,6 +129,7 @@ impl Checker {
     /// `ownership.tool-call-vs-message`: the `TOOL_CALL_START` of `id` at
     /// `i`, tagged `t`, names the parent message `m`, on record as `po`'s.
     pub(super) fn tool_call_vs_message(&mut self, i: usize, id: &str, t: &str, m: &str, po: Owner) {
+        self.judged(super::area::OWNERSHIP);
         if self.book.is_tag(po, Some(t)) {
             return;
         }

@@ -32,6 +32,7 @@ impl Checker {
     /// counts every item as an event).
     pub(super) fn no_event(&mut self, i: usize) {
         if self.phase == Phase::Start {
+            self.judged(super::area::RUN);
             self.first_event_not_a_start(i, "item is not an event of a known type");
         }
     }
@@ -39,6 +40,8 @@ impl Checker {
     /// The run rules of an event's place in the stream (before, inside or
     /// after a run); whether the event goes on to the rules of its type.
     pub(super) fn enter(&mut self, i: usize, ty: EventType) -> bool {
+        // Every event that reaches the stream rules is judged by its place.
+        self.judged(super::area::RUN);
         match (self.phase, ty) {
             (Phase::Active, EventType::RunStarted) if !self.book.implicit => {
                 // docs/rules.md: per-run bookkeeping "is reset at each

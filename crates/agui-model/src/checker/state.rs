@@ -17,6 +17,7 @@ impl Checker {
         if self.state_off {
             return;
         }
+        self.judged(super::area::ENTITIES);
         let budget = patch::PatchBudget {
             state_bytes: self.limits.state_bytes,
             work: self.limits.state_bytes,
@@ -41,6 +42,7 @@ impl Checker {
         if self.state_off {
             return;
         }
+        self.judged(super::area::ENTITIES);
         self.report(
             RuleId::StatePatchFails,
             i,
