@@ -162,6 +162,19 @@ fn the_fixture_records_match_the_schema() {
 
 /// `report` over the two fixture records, labelled, with a missing third
 /// implementation and the fixture notes; `outputs` are the files to write.
+/// `report` over fixture records (their file names) with more flags.
+fn report_records(records: &[&str], flags: &[&str]) -> Output {
+    let f = fixtures();
+    let paths: Vec<String> = records
+        .iter()
+        .map(|r| f.join(r).display().to_string())
+        .collect();
+    let mut args = vec!["report"];
+    args.extend(paths.iter().map(String::as_str));
+    args.extend_from_slice(flags);
+    agui(&args)
+}
+
 fn report_fixtures(outputs: &[&str]) -> Output {
     let f = fixtures();
     let (a, b, notes) = (
@@ -414,13 +427,10 @@ fn a_producers_page_is_made_from_fixed_records() {
 
     // With consumer records, producer records make rows of the
     // conformance report's matrix instead (tests/cli_matrix.rs).
-    let out = agui(&[
-        "report",
-        f.join("producer-alpha-suite.jsonl").to_str().unwrap(),
-        f.join("impl-a.jsonl").to_str().unwrap(),
-        "--markdown",
-        md.to_str().unwrap(),
-    ]);
+    let out = report_records(
+        &["producer-alpha-suite.jsonl", "impl-a.jsonl"],
+        &["--markdown", md.to_str().unwrap()],
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let mixed = std::fs::read_to_string(&md).unwrap();
     assert!(
@@ -540,16 +550,15 @@ fn a_cut_record_is_reported_from_its_whole_lines() {
 fn a_campaign_without_a_suite_run_is_named_in_the_title() {
     let d = dir("fuzz-only-title");
     let (md, html) = (d.join("report.md"), d.join("report.html"));
-    let f = fixtures();
-    let out = agui(&[
-        "report",
-        f.join("impl-b.jsonl").to_str().unwrap(),
-        f.join("fuzz-impl-a.jsonl").to_str().unwrap(),
-        "--markdown",
-        md.to_str().unwrap(),
-        "--html",
-        html.to_str().unwrap(),
-    ]);
+    let out = report_records(
+        &["impl-b.jsonl", "fuzz-impl-a.jsonl"],
+        &[
+            "--markdown",
+            md.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(
