@@ -359,22 +359,7 @@ fn consumer_cell(
 
 /// A producer's row from all its records (scenarios and producer suite).
 fn producer(name: &str, records: &[&Record], producers_page: &str) -> Row {
-    let versions = records
-        .iter()
-        .find_map(|r| {
-            r.header
-                .producer
-                .as_ref()
-                .filter(|p| !p.versions.is_empty())
-        })
-        .map(|p| {
-            p.versions
-                .iter()
-                .map(|v| format!("{} {}", v.name, v.version))
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default();
+    let versions = super::producers::versions(records, |v| format!("{} {}", v.name, v.version));
     let language = records
         .iter()
         .map(|r| r.header.implementation.language.to_lowercase())

@@ -7,7 +7,7 @@
 
 use super::md::{code, fence};
 use crate::record::Record;
-use crate::record::producer::{Found, Scenario};
+use crate::record::producer::{Found, Scenario, Version};
 use agui_model::RuleId;
 use agui_model::wire::key::ToolCallStart::{tool_call_id, tool_call_name};
 use serde::Deserialize;
@@ -68,22 +68,9 @@ impl Producer<'_> {
     }
 
     fn versions(&self) -> String {
-        self.records
-            .iter()
-            .find_map(|r| {
-                r.header
-                    .producer
-                    .as_ref()
-                    .filter(|p| !p.versions.is_empty())
-            })
-            .map(|p| {
-                p.versions
-                    .iter()
-                    .map(|v| format!("{} {}", code(&v.name), esc(&v.version)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            })
-            .unwrap_or_default()
+        versions(&self.records, |v| {
+            format!("{} {}", code(&v.name), esc(&v.version))
+        })
     }
 
     fn peer(&self) -> Option<&str> {
@@ -91,6 +78,21 @@ impl Producer<'_> {
             .iter()
             .find_map(|r| r.header.producer.as_ref()?.peer.as_deref())
     }
+}
+
+/// A producer's pinned versions, from the first of its records that names
+/// any, each written by `show`, joined by commas (empty when none does).
+pub(super) fn versions(records: &[&Record], show: impl Fn(&Version) -> String) -> String {
+    records
+        .iter()
+        .find_map(|r| {
+            r.header
+                .producer
+                .as_ref()
+                .filter(|p| !p.versions.is_empty())
+        })
+        .map(|p| p.versions.iter().map(show).collect::<Vec<_>>().join(", "))
+        .unwrap_or_default()
 }
 
 fn group(records: &[Record]) -> Vec<Producer<'_>> {
