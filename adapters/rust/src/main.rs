@@ -35,16 +35,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("run") => match parse(&args[1..]) {
-            Ok((sdk, opts)) => match run(sdk, &opts) {
-                Ok(ran) => {
-                    print!("{}", ran.text);
-                    ExitCode::from(ran.exit)
-                }
-                Err(e) => {
-                    eprintln!("agui-rust-sdks: {e:#}");
-                    ExitCode::from(2)
-                }
-            },
+            Ok((sdk, opts)) => finish(run(sdk, &opts).map(|ran| (ran.text, ran.exit))),
             Err(e) => usage(&e),
         },
         Some("fuzz") => match parse_fuzz(&args[1..]) {
@@ -56,20 +47,26 @@ fn main() -> ExitCode {
                     eprintln!("agui-rust-sdks fuzz: seed {seed}");
                     opts.seed = Some(seed);
                 }
-                match fuzz(sdk, &opts) {
-                    Ok(done) => {
-                        print!("{}", done.text);
-                        ExitCode::from(done.exit)
-                    }
-                    Err(e) => {
-                        eprintln!("agui-rust-sdks: {e:#}");
-                        ExitCode::from(2)
-                    }
-                }
+                finish(fuzz(sdk, &opts).map(|done| (done.text, done.exit)))
             }
             Err(e) => usage(&e),
         },
         _ => usage("a command is needed"),
+    }
+}
+
+/// Prints a finished command's report and exits with its status; an error
+/// that stopped it is exit 2.
+fn finish(done: anyhow::Result<(String, u8)>) -> ExitCode {
+    match done {
+        Ok((text, exit)) => {
+            print!("{text}");
+            ExitCode::from(exit)
+        }
+        Err(e) => {
+            eprintln!("agui-rust-sdks: {e:#}");
+            ExitCode::from(2)
+        }
     }
 }
 
