@@ -39,13 +39,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
 fuzz_dir="" producer_dir="" fuzz_only=() command="scripts/conformance-report.sh${*:+ $*}"
-# The peers: KEY|LABEL|COMMAND|READY. The reference model has no command.
-peers=(
-  "reference|Reference model||"
-  "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
-  "python|Python SDK|${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}|adapters/python/.venv/bin/python"
-  "validate|ag-ui-validate|${AGUI_VALIDATE_CMD:-adapters/validate/.venv/bin/python adapters/validate/adapter.py}|adapters/validate/.venv/bin/python"
-)
+source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -69,15 +63,7 @@ work="${keep:-$(mktemp -d)}"
 mkdir -p "$work"
 status=0
 
-if [ "$build" = 1 ]; then
-  cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
-fi
-bin="$root/target/debug/agui-conform"
-[ -x "$bin" ] || { say "$bin is missing (build it, or drop --no-build)"; exit 1; }
-
-if [ "$install" = 1 ]; then
-  adapters/install.sh || say "continuing with the adapters that are installed"
-fi
+prepare_consumers
 
 records=() labels=() missing=()
 for spec in "${peers[@]}"; do

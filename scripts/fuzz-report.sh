@@ -51,12 +51,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1
 extra=() producers=() fuzz_only=() out=()
-peers=(
-  "reference|Reference model|reference|"
-  "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
-  "python|Python SDK|${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}|adapters/python/.venv/bin/python"
-  "validate|ag-ui-validate|${AGUI_VALIDATE_CMD:-adapters/validate/.venv/bin/python adapters/validate/adapter.py}|adapters/validate/.venv/bin/python"
-)
+source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
     --seed) seed="$2"; shift 2 ;;
@@ -80,15 +75,7 @@ work="${keep:-$(mktemp -d)}"
 mkdir -p "$work"
 status=0
 
-if [ "$build" = 1 ]; then
-  cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
-fi
-bin="$root/target/debug/agui-conform"
-[ -x "$bin" ] || { say "$bin is missing (build it, or drop --no-build)"; exit 1; }
-
-if [ "$install" = 1 ]; then
-  adapters/install.sh || say "continuing with the adapters that are installed"
-fi
+prepare_consumers
 
 # Runs one campaign (the command after KEY and LABEL, writing $work/KEY.jsonl)
 # and says how it went; returns 1 when it did not finish or is incomplete.

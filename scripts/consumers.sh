@@ -1,0 +1,26 @@
+# Sourced by scripts/conformance-report.sh and scripts/fuzz-report.sh: the
+# consumers both score, and the agui-conform build and adapter installs both
+# start with. Not a command of its own.
+
+# The peers: KEY|LABEL|COMMAND|READY (READY: a path that exists once the
+# adapter is installed). The reference model has no command.
+peers=(
+  "reference|Reference model||"
+  "typescript|TypeScript client|${AGUI_TS_CMD:-node adapters/typescript/adapter.mjs}|adapters/typescript/node_modules/@ag-ui/client"
+  "python|Python SDK|${AGUI_PY_CMD:-adapters/python/.venv/bin/python adapters/python/adapter.py}|adapters/python/.venv/bin/python"
+  "validate|ag-ui-validate|${AGUI_VALIDATE_CMD:-adapters/validate/.venv/bin/python adapters/validate/adapter.py}|adapters/validate/.venv/bin/python"
+)
+
+# Builds agui-conform unless $build is 0, sets $bin to it (exits 1 when it
+# is missing), and installs the adapters unless $install is 0; `say` is the
+# caller's.
+prepare_consumers() {
+  if [ "$build" = 1 ]; then
+    cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
+  fi
+  bin="$root/target/debug/agui-conform"
+  [ -x "$bin" ] || { say "$bin is missing (build it, or drop --no-build)"; exit 1; }
+  if [ "$install" = 1 ]; then
+    adapters/install.sh || say "continuing with the adapters that are installed"
+  fi
+}
