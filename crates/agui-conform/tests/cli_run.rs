@@ -115,12 +115,12 @@ fn a_silent_start_aborts_with_every_report_written() {
 fn strict_fails_on_warn() {
     let d = Dir::new("run-strict");
     let imp = d.script("accept.sh", &accept_all("accept-all", ""));
-    // `text.not-open` is should-reject: accepting it is a WARN.
+    // `ownership.step-owner` is should-reject: accepting it is a WARN.
     let args = [
         "--suite",
         "quick",
         "--filter",
-        "entities/text-not-open-interleaved",
+        "ownership/step-owner-interleaved",
         "--impl",
         &imp,
     ];
@@ -282,7 +282,8 @@ fn a_case_answered_twice_is_errored_alike_in_every_output() {
     assert_eq!(
         printed,
         [
-            ("run/after-error".to_owned(), "WARN".to_owned()),
+            // Accepted: `run.after-error` is must-reject (revision 4).
+            ("run/after-error".to_owned(), "FAIL".to_owned()),
             (
                 "run/after-error-interleaved".to_owned(),
                 "ERRORED".to_owned()

@@ -138,7 +138,7 @@ pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Ve
     }
     if ty == Some("STATE_DELTA")
         && let Some(delta) = site.get("delta")
-        && serde_json::from_value::<Vec<json_patch::PatchOperation>>(delta.clone()).is_err()
+        && serde_json::from_value::<Vec<json_patch::PatchOperation>>(known_ops(delta)).is_err()
     {
         out.push((RuleId::StatePatchFails, index));
     }
@@ -154,6 +154,25 @@ pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Ve
         out.push((RuleId::RunUnterminated, events.len()));
     }
     out
+}
+
+/// A patch document as a consumer keeps it: the operations whose `op` is a
+/// string naming no RFC 6902 operation are dropped (docs/rules.md
+/// `schema.unknown-member`); anything else stays for the patch to judge.
+fn known_ops(delta: &Value) -> Value {
+    match delta {
+        Value::Array(ops) => Value::Array(
+            ops.iter()
+                .filter(|op| {
+                    op.get("op")
+                        .and_then(Value::as_str)
+                        .is_none_or(|o| agui_model::wire::nested::PATCH_OPS.contains(&o))
+                })
+                .cloned()
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// For fuzzing: a valid stream from a swarm config drawn from the bytes.

@@ -685,7 +685,9 @@ impl Ctx<'_, '_> {
         let typed = |t: T| move |e: &Ev, _m: Meta| e.kind() == t;
         let (t, field, val): (T, &str, Value) = match choice {
             1 => (T::TextMessageContent, "delta", json!(7)),
-            2 => (T::TextMessageStart, "role", json!("robot")),
+            // Not a string: a role outside its set is an unknown member,
+            // stripped (revision 4).
+            2 => (T::TextMessageStart, "role", json!(["assistant"])),
             3 => (T::StepStarted, STEP_NAME, json!(1)),
             4 => (T::StateDelta, "delta", json!({"op": "add"})),
             5 => (T::ActivitySnapshot, "content", json!("not an object")),

@@ -250,10 +250,10 @@ mod tests {
 
     #[test]
     fn a_first_should_reject_alone_is_undetermined() {
-        let e = exp(Verdict::Reject, Some((RuleId::TextNotOpen, 2)));
+        let e = exp(Verdict::Reject, Some((RuleId::OwnershipStepOwner, 2)));
         assert!(e.consistent().unwrap_err().contains("M is not determined"));
         let e = Expected {
-            all: Some(vec![(RuleId::TextNotOpen, 2)]),
+            all: Some(vec![(RuleId::OwnershipStepOwner, 2)]),
             ..e
         };
         assert_eq!(e.consistent(), Ok(()));
@@ -313,7 +313,7 @@ mod tests {
     fn all_violations_are_exact() {
         let f = Facts::from_all(&[
             (RuleId::AttributionNotAttributable, 0),
-            (RuleId::TextNotOpen, 2),
+            (RuleId::OwnershipStepOwner, 2),
             (RuleId::OwnershipContinuationDisagrees, 6),
             (RuleId::RunUnterminated, 9),
         ]);
@@ -326,14 +326,14 @@ mod tests {
     #[test]
     fn inconsistent_expectations_are_refused() {
         assert!(
-            exp(Verdict::Accept, Some((RuleId::TextNotOpen, 1)))
+            exp(Verdict::Accept, Some((RuleId::OwnershipStepOwner, 1)))
                 .consistent()
                 .is_err()
         );
         assert!(exp(Verdict::Reject, None).consistent().is_err());
         let listed_wrong = Expected {
-            all: Some(vec![(RuleId::TextNotOpen, 3)]),
-            ..exp(Verdict::Reject, Some((RuleId::TextNotOpen, 1)))
+            all: Some(vec![(RuleId::OwnershipStepOwner, 3)]),
+            ..exp(Verdict::Reject, Some((RuleId::OwnershipStepOwner, 1)))
         };
         assert!(listed_wrong.consistent().is_err());
     }

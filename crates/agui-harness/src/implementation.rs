@@ -250,13 +250,23 @@ fn reference_checker(with_projection: bool) -> agui_model::Checker {
     }
 }
 
-/// Reject at the first error, else accept with the projection.
+/// The answer of a conforming consumer that follows the reference
+/// clients: reject at the first error a consumer must or should reject
+/// for; else accept with the projection. An error a consumer may reject
+/// for (a truncated run, a patch that does not apply, …) is accepted —
+/// either answer conforms, and the official corpus pins `completed` for
+/// them where it speaks (`state-delta-unappliable-warns-and-keeps`,
+/// `truncated-run-reported-as-completed`); one it must accept (revision 4:
+/// an unknown event type, member or outcome) is dropped or stripped.
 fn outcome_of(report: agui_model::Report) -> Outcome {
-    match report
-        .violations
-        .iter()
-        .find(|v| v.rule.severity() == Severity::Error)
-    {
+    use agui_model::Obligation;
+    match report.violations.iter().find(|v| {
+        v.rule.severity() == Severity::Error
+            && matches!(
+                v.rule.obligation(),
+                Obligation::MustReject | Obligation::ShouldReject
+            )
+    }) {
         Some(v) => Outcome::Reject {
             index: Some(v.index),
             rule: Some(v.rule.as_str().to_string()),

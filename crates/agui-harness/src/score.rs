@@ -462,7 +462,10 @@ mod tests {
                 ),
                 Score::Fail,
             ),
-            (listed(Verdict::Reject, &[(R::TextNotOpen, 3)]), Score::Warn),
+            (
+                listed(Verdict::Reject, &[(R::OwnershipStepOwner, 3)]),
+                Score::Warn,
+            ),
             (
                 listed(Verdict::Reject, &[(R::RunUnterminated, 10)]),
                 Score::Info,
@@ -507,7 +510,7 @@ mod tests {
         assert_eq!(score(&must, &reject(3, None), ALL).score, Score::Pass);
         assert_eq!(score(&must, &reject(2, None), ALL).score, Score::Fail);
         assert_eq!(score(&must, &reject(4, None), ALL).score, Score::Fail);
-        let should = listed(Verdict::Reject, &[(R::TextNotOpen, 3)]);
+        let should = listed(Verdict::Reject, &[(R::OwnershipStepOwner, 3)]);
         assert_eq!(score(&should, &reject(7, None), ALL).score, Score::Pass);
         assert_eq!(score(&should, &reject(1, None), ALL).score, Score::Fail);
         assert_eq!(
@@ -518,7 +521,7 @@ mod tests {
 
     #[test]
     fn an_index_past_the_end_is_errored() {
-        let should = listed(Verdict::Reject, &[(R::TextNotOpen, 3)]);
+        let should = listed(Verdict::Reject, &[(R::OwnershipStepOwner, 3)]);
         // 10 events: index 10 is end of input, 11 is past it.
         assert_eq!(score(&should, &reject(10, None), ALL).score, Score::Pass);
         let s = score(&should, &reject(11, None), ALL);
@@ -530,7 +533,10 @@ mod tests {
     fn full_knowledge_fails_a_rejection_past_a_later_must_reject() {
         let e = listed(
             Verdict::Reject,
-            &[(R::TextNotOpen, 2), (R::OwnershipContinuationDisagrees, 5)],
+            &[
+                (R::OwnershipStepOwner, 2),
+                (R::OwnershipContinuationDisagrees, 5),
+            ],
         );
         assert_eq!(score(&e, &reject(5, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &reject(6, None), ALL).score, Score::Fail);
@@ -541,9 +547,9 @@ mod tests {
     fn a_misnamed_rule_fails() {
         let e = listed(
             Verdict::Reject,
-            &[(R::TextNotOpen, 3), (R::RunUnterminated, 10)],
+            &[(R::OwnershipStepOwner, 3), (R::RunUnterminated, 10)],
         );
-        let right = score(&e, &reject(3, Some("text.not-open")), ALL);
+        let right = score(&e, &reject(3, Some("ownership.step-owner")), ALL);
         assert_eq!(
             (right.score, right.naming),
             (Score::Pass, Some(Naming::Right))
@@ -555,7 +561,7 @@ mod tests {
         );
         assert!(wrong.reason.starts_with("misnamed"), "{}", wrong.reason);
         // Right rule, but not at the index named.
-        let elsewhere = score(&e, &reject(10, Some("text.not-open")), ALL);
+        let elsewhere = score(&e, &reject(10, Some("ownership.step-owner")), ALL);
         assert_eq!(elsewhere.score, Score::Fail);
         let later = score(&e, &reject(10, Some("run.unterminated")), ALL);
         assert_eq!(later.score, Score::Pass);
@@ -615,7 +621,7 @@ mod tests {
         assert!(late.case_problem.is_some());
         let valid = score(
             &exp(Verdict::Accept, None),
-            &reject(2, Some("text.not-open")),
+            &reject(2, Some("ownership.step-owner")),
             ALL,
         );
         assert_eq!(
@@ -624,7 +630,7 @@ mod tests {
         );
         // A warnings-only case breaks no error rule anywhere.
         let warned = exp(Verdict::Accept, Some((R::SchemaLoneSurrogate, 2)));
-        let error = score(&warned, &reject(5, Some("text.not-open")), ALL);
+        let error = score(&warned, &reject(5, Some("ownership.step-owner")), ALL);
         assert_eq!(
             (error.score, error.naming),
             (Score::Fail, Some(Naming::Wrong))

@@ -346,7 +346,11 @@ pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
     };
     list.iter()
         .filter_map(|m| {
-            let id = m.get("id")?.as_str()?;
+            // A message no event named (a tool call's, shown without id)
+            // gets the id the 1.0.0 reducer gives it: its first call's.
+            let id = m.get("id").and_then(Value::as_str).or_else(|| {
+                m.get("toolCalls")?.get(0)?.get("id")?.as_str()
+            })?;
             let role = m.get("role")?.as_str()?;
             let content = m.get("content").and_then(Value::as_str).unwrap_or("");
             let mut out = json!({"id": id, "role": role});

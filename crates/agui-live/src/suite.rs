@@ -442,6 +442,9 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             }
         };
         r.status = ex.status;
+        // The response is over: a run it ended is handed on now (the
+        // projector waits for a late RUN_ERROR within one stream).
+        checker.settle_projection();
         let new_runs = &runs.runs()[runs_before.min(runs.runs().len())..];
         r.steps.push(StepResult {
             kind,

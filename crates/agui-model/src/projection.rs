@@ -277,6 +277,13 @@ impl Projector {
         self.ended = true;
     }
 
+    /// Hands on the run if it ended ([`crate::Checker::settle_projection`]).
+    pub fn settle(&mut self, state: &Value) {
+        if self.open && self.ended {
+            self.emit(state);
+        }
+    }
+
     /// The checker dropped its records of the open run (its names, by
     /// which records here are found): the run is shown as it stood,
     /// incomplete, and stops growing.

@@ -93,6 +93,32 @@ impl Source {
     }
 }
 
+/// Where a rule's quoted sentence comes from ([`Rule::quote_from`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuoteFrom {
+    Draft,
+    Spec,
+}
+
+impl QuoteFrom {
+    /// The label before the sentence in a table or a report: `Draft`,
+    /// `Spec`.
+    pub fn label(self) -> &'static str {
+        match self {
+            QuoteFrom::Draft => "Draft",
+            QuoteFrom::Spec => "Spec",
+        }
+    }
+
+    /// The source named in full.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuoteFrom::Draft => "the AG-UI subagent attribution draft",
+            QuoteFrom::Spec => "the official AG-UI specification",
+        }
+    }
+}
+
 /// One catalogue entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
@@ -110,6 +136,16 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// Where the rule's `quote` comes from: `Draft` (the subagent draft,
+    /// which the official subagents page repeats word for word) or
+    /// `Spec` (another page of the official specification).
+    pub fn quote_from(&self) -> QuoteFrom {
+        match self.source {
+            Source::Spec | Source::BaseSpec | Source::SchemaSpec => QuoteFrom::Spec,
+            _ => QuoteFrom::Draft,
+        }
+    }
+
     /// True for rules a stream can violate (everything but `accept.*`).
     pub fn is_violation(&self) -> bool {
         self.severity != Severity::None

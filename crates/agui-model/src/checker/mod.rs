@@ -667,6 +667,16 @@ impl Checker {
         self.pending.push(v);
     }
 
+    /// Hands on the projection of a run that ended (a run is otherwise
+    /// handed on when the next one starts or the input ends, since a late
+    /// `RUN_ERROR` may still mark it errored): for a reader whose input
+    /// comes in separate responses, at the end of each.
+    pub fn settle_projection(&mut self) {
+        if let Some(p) = self.projector.as_mut() {
+            p.settle(&self.state);
+        }
+    }
+
     /// Ends the input: end-of-input rules, then the report.
     pub fn finish(mut self) -> Report {
         let n = self.index;
