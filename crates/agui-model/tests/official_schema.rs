@@ -307,7 +307,8 @@ fn every_difference_from_the_official_schema_is_written_down() {
 }
 
 /// The facts hold together: every union's members carry exactly its closed
-/// set's values as tags, every enum names a closed set, and the 31 event
+/// set's values as tags, every enum field names a closed set of kind `enum`
+/// or `const` (one member), every closed set has a kind, and the 31 event
 /// types are there.
 #[test]
 fn the_facts_are_consistent() {
@@ -329,11 +330,24 @@ fn the_facts_are_consistent() {
         .values()
         .chain(shapes.values())
         .flat_map(|s| obj(s, "fields").values());
+    let kinds = obj(&f, "closed_set_kinds");
+    let kind = |set: &str| kinds.get(set).and_then(Value::as_str);
     for field in fields {
         if field["type"] == "enum" {
-            official_set(&f, field["set"].as_str().expect("facts: enum set"));
+            let set = field["set"].as_str().expect("facts: enum set");
+            match kind(set) {
+                Some("enum") => {}
+                Some("const") => assert_eq!(official_set(&f, set).len(), 1, "const {set}"),
+                other => panic!("facts: the field set {set} is of kind {other:?}"),
+            }
         }
     }
+    for (union, u) in obj(&f, "unions") {
+        let set = u["set"].as_str().expect("facts: a union names its set");
+        assert_eq!(kind(set), Some("union"), "union {union}");
+    }
+    let sets: BTreeSet<&String> = obj(&f, "closed_sets").keys().collect();
+    assert_eq!(sets, kinds.keys().collect(), "every closed set has a kind");
     assert_eq!(obj(&f, "events").len(), 31);
     assert_eq!(official_set(&f, "EventType").len(), 31);
     let p = obj(&f, "provenance");
