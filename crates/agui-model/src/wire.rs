@@ -42,7 +42,7 @@ pub const TYPE: &str = "type";
 /// Interrupt, RunAgentInput) that code reads by name; a message's or an
 /// interrupt's owner is [`SUBAGENT_RUN_ID`], a discriminator [`TYPE`].
 pub mod nested {
-    /// `Message.id`, `ToolCall.id`, `Interrupt.id`.
+    /// `Message.id`, `ToolCall.id`, `Interrupt.id`, `ContentPart.id`.
     pub const ID: &str = "id";
     /// `Message.role`.
     pub const ROLE: &str = "role";
@@ -88,21 +88,25 @@ pub mod nested {
     pub const SUBAGENT_SUSPENDED: &[Field] = &[opt(INTERRUPT_IDS, Kind::Strings)];
     pub const MESSAGE_BASE: &[Field] =
         &[req(ID, Kind::Str), opt(SUBAGENT_RUN_ID, Kind::Attribution)];
+    /// `developer` and `system`.
     pub const DEVELOPER: &[Field] = &[
         req("content", Kind::Str),
         opt("name", Kind::Str),
         opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
     ];
     pub const ASSISTANT: &[Field] = &[
         opt("content", Kind::Str),
         opt(TOOL_CALLS, Kind::ToolCalls),
         opt("name", Kind::Str),
         opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
     ];
     pub const USER: &[Field] = &[
         req("content", Kind::Content),
         opt("name", Kind::Str),
         opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
     ];
     pub const TOOL_MESSAGE: &[Field] = &[
         req("content", Kind::Content),
@@ -133,8 +137,18 @@ pub mod nested {
     ];
     pub const FUNCTION: &[Field] = &[req("name", Kind::Str), req("arguments", Kind::Str)];
 
-    pub const TEXT_PART: &[Field] = &[req("text", Kind::Str)];
-    pub const MEDIA_PART: &[Field] = &[req("source", Kind::Source)];
+    /// A part's `metadata` is any JSON value (not an object only), as the
+    /// official schema has it.
+    pub const TEXT_PART: &[Field] = &[
+        req("text", Kind::Str),
+        opt(ID, Kind::Str),
+        opt("metadata", Kind::Any),
+    ];
+    pub const MEDIA_PART: &[Field] = &[
+        req("source", Kind::Source),
+        opt(ID, Kind::Str),
+        opt("metadata", Kind::Any),
+    ];
     pub const DATA_SOURCE: &[Field] = &[req("value", Kind::Str), req("mimeType", Kind::Str)];
     pub const URL_SOURCE: &[Field] = &[req("value", Kind::Str), opt("mimeType", Kind::Str)];
     pub const FILE_SOURCE: &[Field] = &[
@@ -177,8 +191,14 @@ pub mod nested {
         opt("forwardedProps", Kind::Any),
         opt("resume", Kind::Resume),
     ];
-    /// Checked loosely: `parameters` is not looked at.
-    pub const TOOL: &[Field] = &[req("name", Kind::Str), req("description", Kind::Str)];
+    /// Checked loosely: `parameters` is not looked at (a `null` there is
+    /// not reported; docs/decisions.md, "The official schema against our
+    /// wire table").
+    pub const TOOL: &[Field] = &[
+        req("name", Kind::Str),
+        req("description", Kind::Str),
+        opt("metadata", Kind::Object),
+    ];
     pub const CONTEXT: &[Field] = &[req("description", Kind::Str), req("value", Kind::Str)];
     pub const RESUME: &[Field] = &[
         req("interruptId", Kind::Str),
