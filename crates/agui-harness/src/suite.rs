@@ -160,6 +160,14 @@ impl SuiteCase {
         })
     }
 
+    /// The generated case of `seed` and `mode` ([`generated::generate`]),
+    /// its expectation the generator's.
+    pub fn generated(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+        let mut c = SuiteCase::from_corpus(generated::generate(seed, mode)?, PathBuf::new())?;
+        c.origin = Origin::Generated { seed, mode };
+        Ok(c)
+    }
+
     /// The case in the corpus format (for `--save-failures`).
     pub fn to_corpus(&self, spec: &str) -> agui_corpus::Case {
         agui_corpus::Case {
@@ -503,7 +511,7 @@ impl Planned {
         match self {
             Planned::Loaded(c) => Ok(c),
             Planned::File { path, rel, .. } => read_case_file(&path, &rel),
-            Planned::Generated { seed, mode } => generated::generate(seed, mode),
+            Planned::Generated { seed, mode } => SuiteCase::generated(seed, mode),
         }
     }
 }
