@@ -462,13 +462,8 @@ pub fn find_local(name: &str) -> anyhow::Result<Option<PathBuf>> {
 /// The names of the suites in `suites/` folders of the current folder and
 /// its ancestors, sorted, each once.
 pub fn local_names() -> Vec<String> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = cwd
-        .ancestors()
-        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
-        .flat_map(|entries| entries.flatten())
+    let mut names: Vec<String> = agui_assets::local_suite_entries()
+        .into_iter()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             name.strip_suffix(".toml").map(str::to_owned)
