@@ -5,7 +5,7 @@
 #[path = "common/module_graph.rs"]
 mod module_graph;
 
-use module_graph::{edges, modules, stuck};
+use module_graph::{cycles_in, edges, modules, stuck};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -56,4 +56,29 @@ fn a_cycle_is_seen() {
     assert!(edges["cmd::report"].contains("cmd::report_producers"));
     assert!(edges["cmd::report_producers"].contains("cmd::report"));
     assert_eq!(stuck(&edges).len(), 2, "{edges:?}");
+}
+
+/// A circle closed through a name the crate root re-exports is seen
+/// (agui-harness's `report` named `runner::json_diff`, and `runner`
+/// named `crate::report::json_diff`), and named as one group beside a
+/// second circle; a module behind a circle is in no group.
+#[test]
+fn circles_are_named_through_root_reexports() {
+    let mut known = BTreeMap::new();
+    known.insert(
+        String::new(),
+        "pub mod report;\npub mod runner;\npub use runner::{RunResult, json_diff as diff};"
+            .to_owned(),
+    );
+    known.insert(
+        "report".to_owned(),
+        "fn f(r: crate::RunResult) {}".to_owned(),
+    );
+    known.insert("runner".to_owned(), "use crate::report::Tally;".to_owned());
+    known.insert("a".to_owned(), "use super::b::X;".to_owned());
+    known.insert("b".to_owned(), "fn g() { crate::a::y() }".to_owned());
+    known.insert("cmd".to_owned(), "crate::a::y()".to_owned());
+    let edges = edges(&known);
+    assert!(edges["report"].contains("runner"), "{edges:?}");
+    assert_eq!(cycles_in(&edges), ["a ↔ b", "report ↔ runner"]);
 }

@@ -204,10 +204,14 @@ pub fn stuck(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
         .collect()
 }
 
-/// The import cycles of the crate at `root`: each a group of modules that
-/// reach one another (`a ↔ b`), so that none of them can be read alone.
+/// The import cycles of the crate at `root` ([`cycles_in`]).
 pub fn cycles(root: &Path) -> Vec<String> {
-    let edges = edges(&modules(root));
+    cycles_in(&edges(&modules(root)))
+}
+
+/// The import cycles of a graph: each a group of modules that reach one
+/// another (`a ↔ b`), so that none of them can be read alone.
+pub fn cycles_in(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
     let reach = |from: &String| {
         let mut seen: BTreeSet<&String> = BTreeSet::new();
         let mut todo: Vec<&String> = edges[from].iter().collect();
