@@ -9,6 +9,9 @@ pub mod server;
 #[path = "../../../agui-live/tests/support/raw.rs"]
 pub mod raw;
 
+#[path = "../../../agui-harness/tests/common/procs.rs"]
+pub mod procs;
+
 use serde_json::{Value, json};
 use server::{Reply, Server, sse_body};
 use std::io::Write;
