@@ -204,6 +204,16 @@ pub fn stuck(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that the crate at `root` was read (it has the modules
+/// `probes`) and has no import cycle.
+pub fn assert_no_cycle(root: &Path, probes: &[&str]) {
+    let known = modules(root);
+    let missing: Vec<&&str> = probes.iter().filter(|p| !known.contains_key(**p)).collect();
+    assert!(missing.is_empty(), "modules not found: {missing:?}");
+    let cycles = cycles(root);
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
 /// The import cycles of the crate at `root` ([`cycles_in`]).
 pub fn cycles(root: &Path) -> Vec<String> {
     cycles_in(&edges(&modules(root)))
