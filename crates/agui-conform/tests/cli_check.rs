@@ -8,46 +8,24 @@
 
 mod common;
 
-use common::VALID;
+use common::{VALID, run_stdin, scratch_dir};
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+use std::process::Output;
 
 const RUN_STARTED: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const RUN_FINISHED: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;
 
 /// Writes `bytes` to a file of its own under the test scratch directory.
 fn file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_check");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = scratch_dir("cli_check").join(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
 
 /// Runs the binary with `args`, feeding `stdin` (empty when `None`).
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.unwrap_or_default();
-    std::thread::scope(|scope| {
-        // Written from a thread of its own (borrowing, not copying, the
-        // input) while this one collects the output.
-        scope.spawn(move || {
-            // The child may stop reading early; a broken pipe is not our failure.
-            let _ = pipe.write_all(input);
-        });
-        child.wait_with_output().unwrap()
-    })
+    run_stdin(args, stdin.unwrap_or_default())
 }
 
 fn check_file(name: &str, bytes: &[u8], extra: &[&str]) -> Output {

@@ -11,7 +11,7 @@
 //!
 //! Fresh ids start with `zz-`, which the scenario never uses.
 
-use crate::mutate::Mutated;
+use crate::mutated::Mutated;
 use crate::names::{ACTIVITY_TYPE, MESSAGE_ID, SUBAGENT_RUN_ID, TOOL_CALL_ID};
 use crate::render::{Rendered, render};
 use crate::scenario::{

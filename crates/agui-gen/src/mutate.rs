@@ -15,6 +15,7 @@
 
 use crate::continuation::Form;
 use crate::ev::Ev;
+pub use crate::mutated::Mutated;
 use crate::names::{
     DELTA, MESSAGE_ID, OUTCOME, PARENT_MESSAGE_ID, PARENT_SUBAGENT_RUN_ID, RUN_ID, STEP_NAME,
     SUBAGENT_RUN_ID, THREAD_ID, TOOL_CALL_ID, TOOL_CALL_NAME,
@@ -26,21 +27,6 @@ use agui_model::wire::COMMON;
 use agui_model::{EventType as T, RuleId};
 use arbitrary::{Result, Unstructured};
 use serde_json::{Value, json};
-
-/// A mutated stream and what it breaks first.
-#[derive(Debug, Clone)]
-pub struct Mutated {
-    /// The stream items as values (for a `lines` stream: the valid stream
-    /// the lines were made from, which reads the same but for the warning).
-    pub events: Vec<Value>,
-    /// The stream as raw JSON Lines text, when a value cannot hold the
-    /// fault ([`crate::raw`]); then it is the stream.
-    pub lines: Option<Vec<String>>,
-    pub rule: RuleId,
-    pub index: usize,
-    /// Only for accepted streams (warning rules) whose projection is known.
-    pub projection: Option<Value>,
-}
 
 /// Whether a mutator exists for `rule`: [`mutate`] turns the smallest
 /// scenario into a stream for it (the `accept.*` obligations have none:

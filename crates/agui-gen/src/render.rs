@@ -1041,6 +1041,45 @@ fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>)
     }
 }
 
+/// A message as chunks of `kind`, one per delta: the first carries the id,
+/// the tag and `role` (when given) and creates the message (`create`); the
+/// others continue it ([`chunk_addr`], with the `lane`'s tag, whether it is
+/// a subagent's, and its untag and noid bits).
+fn message_chunks(
+    kind: T,
+    id: &Str,
+    role: Option<&'static str>,
+    create: Effect,
+    deltas: &[&'static str],
+    lane: (Option<&Str>, bool, u32, u32),
+) -> Vec<(Ev, Effect, u8)> {
+    let (tag, sub, untag, noid) = lane;
+    let mut create = Some(create);
+    let mut evs = Vec::with_capacity(deltas.len());
+    for (i, d) in deltas.iter().enumerate() {
+        let d = *d;
+        let mut e = Ev::new(kind);
+        e.delta = Some(Delta::Static(d));
+        let text = Effect::Text {
+            id: id.clone(),
+            delta: d,
+        };
+        match create.take() {
+            Some(create) => {
+                e.message_id = Some(id.clone());
+                e.role = role;
+                e.subagent_run_id = tag.cloned();
+                evs.push((e, Effect::Both(Box::new(create), Box::new(text)), 1));
+            }
+            None => {
+                chunk_addr(&mut e, id, tag, sub, untag, noid, i);
+                evs.push((e, text, 2));
+            }
+        }
+    }
+    evs
+}
+
 /// A continuation chunk's id and tag: a subagent's carries its tag or its
 /// id (or both), so its lane is never in doubt; the parent's may carry
 /// neither (its lane is the parent's, emitted in one group).
@@ -1069,29 +1108,12 @@ fn expand_text(t: &TextOp, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Grou
     let role = t.role.unwrap_or("assistant");
     let id = st(&t.id);
     if t.chunk {
-        let mut evs = Vec::with_capacity(t.deltas.len());
-        for (i, d) in t.deltas.iter().enumerate() {
-            let d = *d;
-            let mut e = Ev::new(T::TextMessageChunk);
-            e.delta = Some(Delta::Static(d));
-            let text = Effect::Text {
-                id: id.clone(),
-                delta: d,
-            };
-            if i == 0 {
-                e.message_id = Some(id.clone());
-                e.role = t.role;
-                e.subagent_run_id = tag.cloned();
-                let create = Effect::Create {
-                    id: id.clone(),
-                    role,
-                };
-                evs.push((e, Effect::Both(Box::new(create), Box::new(text)), 1));
-            } else {
-                chunk_addr(&mut e, &id, tag, sub, t.untag, t.noid, i);
-                evs.push((e, text, 2));
-            }
-        }
+        let create = Effect::Create {
+            id: id.clone(),
+            role,
+        };
+        let lane = (tag, sub, t.untag, t.noid);
+        let evs = message_chunks(T::TextMessageChunk, &id, t.role, create, &t.deltas, lane);
         push_chunks(evs, sub, out);
     } else {
         let mut s = Ev::new(T::TextMessageStart).tagged(tag);
@@ -1244,24 +1266,8 @@ fn expand_reasoning(r: &ReasoningOp, tag: Option<&Str>, sub: bool, out: &mut Vec
             role: "reasoning",
         };
         if m.chunk {
-            let mut evs = Vec::with_capacity(m.deltas.len());
-            for (i, d) in m.deltas.iter().enumerate() {
-                let d = *d;
-                let mut e = Ev::new(T::ReasoningMessageChunk);
-                e.delta = Some(Delta::Static(d));
-                let text = Effect::Text {
-                    id: id.clone(),
-                    delta: d,
-                };
-                if i == 0 {
-                    e.message_id = Some(id.clone());
-                    e.subagent_run_id = tag.cloned();
-                    evs.push((e, Effect::Both(Box::new(create.clone()), Box::new(text)), 1));
-                } else {
-                    chunk_addr(&mut e, &id, tag, sub, r.untag >> 1, m.noid, i);
-                    evs.push((e, text, 2));
-                }
-            }
+            let lane = (tag, sub, r.untag >> 1, m.noid);
+            let evs = message_chunks(T::ReasoningMessageChunk, &id, None, create, &m.deltas, lane);
             push_chunks(evs, sub, out);
         } else {
             // Under the span's own id the start continues the open span and

@@ -160,6 +160,14 @@ impl SuiteCase {
         })
     }
 
+    /// The generated case of `seed` and `mode` ([`generated::generate`]),
+    /// its expectation the generator's.
+    pub fn generated(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+        let mut c = SuiteCase::from_corpus(generated::generate(seed, mode)?, PathBuf::new())?;
+        c.origin = Origin::Generated { seed, mode };
+        Ok(c)
+    }
+
     /// The case in the corpus format (for `--save-failures`).
     pub fn to_corpus(&self, spec: &str) -> agui_corpus::Case {
         agui_corpus::Case {
@@ -454,13 +462,8 @@ pub fn find_local(name: &str) -> anyhow::Result<Option<PathBuf>> {
 /// The names of the suites in `suites/` folders of the current folder and
 /// its ancestors, sorted, each once.
 pub fn local_names() -> Vec<String> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = cwd
-        .ancestors()
-        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
-        .flat_map(|entries| entries.flatten())
+    let mut names: Vec<String> = agui_assets::local_suite_entries()
+        .into_iter()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             name.strip_suffix(".toml").map(str::to_owned)
@@ -503,7 +506,7 @@ impl Planned {
         match self {
             Planned::Loaded(c) => Ok(c),
             Planned::File { path, rel, .. } => read_case_file(&path, &rel),
-            Planned::Generated { seed, mode } => generated::generate(seed, mode),
+            Planned::Generated { seed, mode } => SuiteCase::generated(seed, mode),
         }
     }
 }

@@ -146,13 +146,8 @@ fn holds_scenarios(dir: &Path) -> bool {
 /// folder and its ancestors (each sub-folder holding scenario files),
 /// sorted, each once.
 pub fn local_names() -> Vec<String> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = cwd
-        .ancestors()
-        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
-        .flat_map(|entries| entries.flatten())
+    let mut names: Vec<String> = agui_assets::local_suite_entries()
+        .into_iter()
         .filter(|e| holds_scenarios(&e.path()))
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();

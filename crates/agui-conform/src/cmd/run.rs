@@ -209,7 +209,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 continue;
             };
             // The run kept a summary of the case: generated again, the same.
-            let c = match agui_harness::generated::generate(seed, mode) {
+            let c = match agui_harness::SuiteCase::generated(seed, mode) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("could not save {}: {e}", cases[r.case].id);

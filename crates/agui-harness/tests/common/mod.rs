@@ -3,6 +3,8 @@
 //! are written out by hand (never computed).
 #![allow(dead_code)]
 
+pub mod procs;
+
 use agui_harness::expect::Expected;
 use agui_harness::generated::GenMode;
 use agui_harness::subprocess::{Persistent, Spawn, Timeouts};
