@@ -284,6 +284,7 @@ impl Generated {
                     .map(|(rule, index)| Stated { rule, index })
                     .collect()
             }),
+            official: None,
         }
     }
 }
