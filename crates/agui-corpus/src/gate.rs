@@ -345,3 +345,19 @@ pub fn quotes_verbatim(quotes: &[Quote], texts: &[String], cases: &[LoadedCase])
     }
     out
 }
+
+/// Every case converted from an official fixture gives a consumer the
+/// answer the fixture pins (docs/rules.md revision 4, "The official corpus
+/// is a suite"): its stated violations hold a must-reject one exactly when
+/// the fixture's outcome is `failed` (admitted gaps and not-comparable
+/// fixtures excepted). A difference is resolved by the official text, in
+/// the catalogue, never by editing the case to fit.
+pub fn official_outcomes(cases: &[LoadedCase]) -> Vec<String> {
+    cases
+        .iter()
+        .filter_map(|c| {
+            crate::official::outcome_disagreement(&c.case)
+                .map(|why| format!("{}: {why}", c.path.display()))
+        })
+        .collect()
+}

@@ -450,6 +450,50 @@ pub fn check_projection(o: &Official, projection: &Value) -> Result<(), String> 
     Ok(())
 }
 
+/// Whether a converted case's stated violations give the consumer the
+/// answer the fixture pins (RULES.md revision 4: `completed` → no
+/// must-reject violation, `failed` → a must-reject violation): `None` when
+/// they do, or when the fixture is not compared (not comparable, an
+/// admitted gap), else why not.
+pub fn outcome_disagreement(case: &crate::Case) -> Option<String> {
+    let o = case.official.as_ref()?;
+    let want = o.compared_outcome()?;
+    let stated = case.violations.as_deref().unwrap_or_default();
+    let must: Vec<String> = stated
+        .iter()
+        .filter(|s| s.rule.obligation() == agui_model::Obligation::MustReject)
+        .map(|s| format!("`{}` at {}", s.rule, s.index))
+        .collect();
+    match (want, must.is_empty()) {
+        (OfficialOutcome::Completed, false) => Some(format!(
+            "the fixture completes, but the case states must-reject {}",
+            must.join(", ")
+        )),
+        (OfficialOutcome::Failed, true) => {
+            let rest: Vec<String> = stated
+                .iter()
+                .map(|s| {
+                    format!(
+                        "`{}` ({}) at {}",
+                        s.rule,
+                        s.rule.obligation().as_str(),
+                        s.index
+                    )
+                })
+                .collect();
+            Some(format!(
+                "the fixture fails, but the case states no must-reject violation ({})",
+                if rest.is_empty() {
+                    "none at all".to_owned()
+                } else {
+                    rest.join(", ")
+                }
+            ))
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

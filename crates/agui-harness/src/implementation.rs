@@ -250,13 +250,14 @@ fn reference_checker(with_projection: bool) -> agui_model::Checker {
     }
 }
 
-/// Reject at the first error, else accept with the projection.
+/// Reject at the first error a consumer may reject for, else accept with
+/// the projection. An error whose consumer side is must-accept (revision 4:
+/// unrecognised material a consumer drops or strips) is no reason to reject.
 fn outcome_of(report: agui_model::Report) -> Outcome {
-    match report
-        .violations
-        .iter()
-        .find(|v| v.rule.severity() == Severity::Error)
-    {
+    match report.violations.iter().find(|v| {
+        v.rule.severity() == Severity::Error
+            && v.rule.obligation() != agui_model::Obligation::MustAccept
+    }) {
         Some(v) => Outcome::Reject {
             index: Some(v.index),
             rule: Some(v.rule.as_str().to_string()),
