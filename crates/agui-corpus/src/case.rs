@@ -47,7 +47,7 @@ pub struct Case {
     /// the fixture's own expectation (`corpus/official/`,
     /// [`crate::official`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub official: Option<crate::official::Official>,
+    pub official: Option<Box<crate::official::Official>>,
 }
 
 /// One stated violation: a rule and the index where it becomes detectable.

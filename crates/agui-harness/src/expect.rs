@@ -72,7 +72,7 @@ impl Expected {
                 .as_ref()
                 .map(|v| v.iter().map(|s| (s.rule, s.index)).collect()),
             events: case.len(),
-            official: case.official.clone(),
+            official: case.official.as_deref().cloned(),
             outcome_only: false,
         };
         x.consistent()?;

@@ -203,7 +203,7 @@ impl SuiteCase {
                     .map(|&(rule, index)| agui_corpus::Stated { rule, index })
                     .collect()
             }),
-            official: self.expected.official.clone(),
+            official: self.expected.official.clone().map(Box::new),
         }
     }
 }
@@ -639,7 +639,16 @@ mod tests {
 
     #[test]
     fn built_in_suites_are_the_shipped_files_with_the_embedded_corpus() {
-        assert_eq!(builtin_names(), ["default", "quick"]);
+        assert_eq!(
+            builtin_names(),
+            [
+                "default",
+                "official-1.0",
+                "official-1.1",
+                "official-draft",
+                "quick"
+            ]
+        );
         for name in ["default", "quick"] {
             let b = Suite::builtin(name).unwrap().unwrap();
             let d = Suite::load(&suites_dir().join(format!("{name}.toml"))).unwrap();
