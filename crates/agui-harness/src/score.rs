@@ -946,4 +946,97 @@ mod tests {
         assert_eq!(score(&e, &reject(10, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &accept(), ALL).score, Score::Info);
     }
+
+    /// An official fixture's expectation, as the mapping gives it.
+    fn official(name: &str, expect: serde_json::Value) -> agui_corpus::Official {
+        let fixture = json!({"name": name, "stream": [], "expect": expect});
+        let mut o = agui_corpus::official::map_fixture(&fixture)
+            .unwrap()
+            .official;
+        o.version = "1.1".into();
+        o
+    }
+
+    fn with_official(e: Expected, o: agui_corpus::Official) -> Expected {
+        Expected {
+            official: Some(o),
+            ..e
+        }
+    }
+
+    fn projection(content: &str) -> Outcome {
+        Outcome::Accept {
+            projection: Some(json!({"runs": [{"status": "finished",
+                "messages": [{"id": "m1", "role": "assistant", "content": content}]}]})),
+        }
+    }
+
+    #[test]
+    fn an_official_projection_is_compared_by_subset() {
+        let e = with_official(
+            exp(Verdict::Accept, None),
+            official(
+                "f",
+                json!({"outcome": "completed", "messages": [{"role": "assistant", "content": "hi"}]}),
+            ),
+        );
+        let s = score(&e, &projection("hi"), ALL);
+        assert_eq!(s.score, Score::Pass, "{s:?}");
+        assert_eq!(s.official.as_ref().unwrap().agrees, Some(true));
+        let s = score(&e, &projection("bye"), ALL);
+        assert_eq!(s.score, Score::Fail, "{s:?}");
+        assert!(s.reason.contains("messages[0].content"), "{}", s.reason);
+        let a = s.official.unwrap();
+        assert_eq!((a.agrees, a.answered.as_str()), (Some(false), "completed"));
+        // Without the projection capability nothing is compared.
+        let caps = Capabilities {
+            projection: false,
+            ..ALL
+        };
+        assert_eq!(score(&e, &projection("bye"), caps).score, Score::Pass);
+    }
+
+    #[test]
+    fn agreement_is_the_outcome_the_fixture_pins() {
+        let o = official("f", json!({"outcome": "failed"}));
+        let e = with_official(exp(Verdict::Reject, Some((R::TextNotOpen, 1))), o);
+        assert_eq!(
+            score(&e, &reject(1, None), ALL).official.unwrap().agrees,
+            Some(true)
+        );
+        let a = score(&e, &accept(), ALL).official.unwrap();
+        assert_eq!(a.agrees, Some(false));
+        assert_eq!(a.why.as_deref(), Some("the fixture expects `failed`"));
+        // Skipped and errored answers agree with nothing.
+        let skipped = Outcome::Skipped {
+            reason: "n/a".into(),
+        };
+        assert_eq!(score(&e, &skipped, ALL).official.unwrap().agrees, None);
+    }
+
+    #[test]
+    fn outcome_only_scores_without_rules() {
+        let mut e = with_official(
+            Expected {
+                verdict: Verdict::Reject,
+                first: None,
+                ..exp(Verdict::Reject, None)
+            },
+            official("f", json!({"outcome": "failed"})),
+        );
+        e.outcome_only = true;
+        assert_eq!(e.consistent(), Ok(()));
+        // Any rejection index passes; an acceptance fails.
+        assert_eq!(score(&e, &reject(0, None), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &reject(9, Some("x.y")), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Fail);
+        assert_eq!(score(&e, &reject(11, None), ALL).score, Score::Errored);
+        // The admitted gap of a fatal unknown role is expected completed.
+        e.official = Some(official(
+            "unknown-enum-value-role-fatal",
+            json!({"outcome": "failed"}),
+        ));
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &reject(1, None), ALL).score, Score::Fail);
+    }
 }
