@@ -158,6 +158,9 @@ struct PMsg {
     content: Value,
     activity_type: Option<Str>,
     calls: Vec<(Str, Str, String)>,
+    /// No event names this message (a call's message the consumer makes
+    /// up): shown without `id` (docs/projection.md, revision 4).
+    invented: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -392,6 +395,7 @@ impl<S: Sink> Renderer<'_, S> {
                         content: Value::String(String::new()),
                         activity_type: None,
                         calls: Vec::new(),
+                        invented: false,
                     });
                 }
             }
@@ -403,7 +407,17 @@ impl<S: Sink> Renderer<'_, S> {
                 }
             }
             Effect::Call { id, name, parent } => {
-                let holder = parent.unwrap_or_else(|| id.clone());
+                // Onto the named assistant message; else a new one: named
+                // by `parent` when nothing of that id is shown, made up
+                // (shown without id) without a parent or when the named
+                // message is not an assistant's.
+                let named = parent.filter(|p| {
+                    v.msg_at
+                        .get(p)
+                        .is_none_or(|&at| v.msgs[at].role == "assistant")
+                });
+                let invented = named.is_none();
+                let holder = named.unwrap_or_else(|| id.clone());
                 if !v.msg_at.contains_key(&holder) {
                     v.msg_at.insert(holder.clone(), v.msgs.len());
                     v.msgs.push(PMsg {
@@ -413,6 +427,7 @@ impl<S: Sink> Renderer<'_, S> {
                         content: Value::String(String::new()),
                         activity_type: None,
                         calls: Vec::new(),
+                        invented,
                     });
                 }
                 let at = v.msg_at[&holder];
@@ -614,11 +629,17 @@ impl<S: Sink> Renderer<'_, S> {
                     _ => None,
                 }
                 .map(Box::new);
+                // Revision 4: a cancelled run is shown as such.
+                let status = if run.outcome_style == 3 {
+                    "cancelled"
+                } else {
+                    "finished"
+                };
                 if run.sched_seed.is_multiple_of(3) {
                     e.result = Some(Box::new(json!({"answer": 42})));
                 }
                 self.emit(e, Effect::None, 0);
-                ("finished", EndKind::Finished)
+                (status, EndKind::Finished)
             }
             RunEnd::Interrupt(list) => {
                 let mut e = Ev::new(T::RunFinished);
@@ -638,7 +659,7 @@ impl<S: Sink> Renderer<'_, S> {
                     ..Default::default()
                 })));
                 self.emit(e, Effect::None, 0);
-                ("finished", EndKind::Interrupt)
+                ("interrupted", EndKind::Interrupt)
             }
         };
         if let Some(span) = self.runs.last_mut() {
@@ -786,6 +807,7 @@ impl<S: Sink> Renderer<'_, S> {
                     content: Value::String(content),
                     activity_type: None,
                     calls: Vec::new(),
+                    invented: false,
                 });
             }
         }
@@ -866,6 +888,7 @@ impl<S: Sink> Renderer<'_, S> {
                     content: ev.content.as_deref().cloned().unwrap_or(Value::Null),
                     activity_type: ev.activity_type.clone(),
                     calls: Vec::new(),
+                    invented: false,
                 });
             }
         }
@@ -1350,7 +1373,9 @@ fn render_view(
         .into_iter()
         .map(|msg| {
             let mut m = Map::new();
-            m.insert("id".into(), Value::from(&*msg.id));
+            if !msg.invented {
+                m.insert("id".into(), Value::from(&*msg.id));
+            }
             m.insert("role".into(), Value::from(msg.role));
             if let Some(o) = msg.owner {
                 m.insert("owner".into(), Value::from(&*o));

@@ -732,7 +732,7 @@ mod tests {
         // Its string is kept spare (emptied) for the next call.
         assert_eq!((s.spare.len(), s.spare[0].len()), (1, 0));
         assert_eq!(s.held, s.spare[0].capacity());
-        let (t, print, at) = s.call(c).unwrap();
+        let (t, print, _, at) = s.call(c).unwrap();
         assert_eq!(
             (t, print.finish(), at),
             (tool, Print::of("{\"q\":1}").finish(), 3)
@@ -740,7 +740,7 @@ mod tests {
         // A new opening starts afresh.
         s.call_started(c, tool, 9);
         assert_eq!(
-            s.call(c).map(|(_, p, at)| (p.finish(), at)),
+            s.call(c).map(|(_, p, _, at)| (p.finish(), at)),
             Some((Print::of("").finish(), 9))
         );
         // Long arguments are freed when the call ends.
