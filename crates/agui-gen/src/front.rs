@@ -305,6 +305,7 @@ impl Generated {
                     .map(|(rule, index)| Stated { rule, index })
                     .collect()
             }),
+            official: None,
         }
     }
 }

@@ -40,6 +40,14 @@ pub struct Expected {
     pub all: Option<Vec<(RuleId, usize)>>,
     /// The number of events (a rejection index past it is malformed).
     pub events: usize,
+    /// A case converted from an official fixture: what the fixture expects
+    /// (the projection subset, the outcome the answer is compared with for
+    /// agreement).
+    pub official: Option<agui_corpus::Official>,
+    /// Read natively from an official fixture (`run --official-dir`): no
+    /// rule is known, the answer is scored at the outcome level
+    /// ([`crate::score`]).
+    pub outcome_only: bool,
 }
 
 impl Expected {
@@ -64,6 +72,8 @@ impl Expected {
                 .as_ref()
                 .map(|v| v.iter().map(|s| (s.rule, s.index)).collect()),
             events: case.len(),
+            official: case.official.as_deref().cloned(),
+            outcome_only: false,
         };
         x.consistent()?;
         Ok(x)
@@ -73,6 +83,15 @@ impl Expected {
     /// first violation with verdict `accept`, a `reject` with no violation)
     /// or that leave F or M undetermined.
     pub fn consistent(&self) -> Result<(), String> {
+        if self.outcome_only {
+            return match &self.official {
+                Some(_) if self.first.is_none() && self.all.is_none() => Ok(()),
+                _ => Err(
+                    "an outcome-level expectation names no rule and needs the official fixture's"
+                        .into(),
+                ),
+            };
+        }
         if let Some(all) = &self.all {
             if all.first() != self.first.as_ref() {
                 return Err("the stated violations do not start with the first violation".into());
@@ -235,6 +254,8 @@ pub(crate) fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected 
         projection: None,
         all: None,
         events: 10,
+        official: None,
+        outcome_only: false,
     }
 }
 

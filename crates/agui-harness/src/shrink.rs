@@ -78,6 +78,8 @@ pub fn reference_expectation(events: &[Value]) -> Expected {
         projection: report.projection.map(|p| p.to_json()),
         all: Some(all),
         events: events.len(),
+        official: None,
+        outcome_only: false,
     }
 }
 

@@ -71,6 +71,29 @@ impl TimeoutsFile {
 pub struct CorpusFile {
     #[serde(default)]
     pub dirs: Vec<String>,
+    /// Only the cases whose id starts with one of these (`official/1.1/`),
+    /// and only the problems of their files; all when empty. Case ids are
+    /// paths under a corpus folder, so a suite of one subfolder names the
+    /// folder in `dirs` and the subfolder here.
+    #[serde(default)]
+    pub select: Vec<String>,
+}
+
+impl CorpusFile {
+    /// Whether the suite takes the case with this id.
+    pub fn selects(&self, id: &str) -> bool {
+        self.select.is_empty() || self.select.iter().any(|p| id.starts_with(p.as_str()))
+    }
+
+    /// Whether a loading problem concerns a selected file (its text names
+    /// the file's path).
+    fn selects_problem(&self, problem: &str) -> bool {
+        self.select.is_empty()
+            || self
+                .select
+                .iter()
+                .any(|p| problem.contains(&format!("/{p}")))
+    }
 }
 
 /// Generated cases: `valid` valid streams and `invalid-per-rule` invalid
@@ -188,6 +211,7 @@ impl SuiteCase {
                     .map(|&(rule, index)| agui_corpus::Stated { rule, index })
                     .collect()
             }),
+            official: self.expected.official.clone().map(Box::new),
         }
     }
 }
@@ -345,6 +369,9 @@ impl Suite {
             let dir = self.base.join(d);
             load_corpus(&dir, &mut cases, &mut problems);
         }
+        let corpus = &self.file.corpus;
+        cases.retain(|c| corpus.selects(&c.id));
+        problems.retain(|p| corpus.selects_problem(p));
         cases.sort_by(|a, b| a.id.cmp(&b.id));
         let mut plan: Vec<Planned> = cases.into_iter().map(Planned::Loaded).collect();
         if let Some(g) = &self.file.generated {
@@ -381,6 +408,9 @@ impl Suite {
             }
         }
         plan.extend(loaded.into_iter().map(Planned::Loaded));
+        let corpus = &self.file.corpus;
+        plan.retain(|p| corpus.selects(&p.id()));
+        problems.retain(|p| corpus.selects_problem(p));
         plan.sort_by_key(Planned::id);
         if let Some(g) = &self.file.generated {
             plan_generated(g, &mut plan, &mut problems);
@@ -612,7 +642,16 @@ mod tests {
 
     #[test]
     fn built_in_suites_are_the_shipped_files_with_the_embedded_corpus() {
-        assert_eq!(builtin_names(), ["default", "quick"]);
+        assert_eq!(
+            builtin_names(),
+            [
+                "default",
+                "official-1.0",
+                "official-1.1",
+                "official-draft",
+                "quick"
+            ]
+        );
         for name in ["default", "quick"] {
             let b = Suite::builtin(name).unwrap().unwrap();
             let d = Suite::load(&suites_dir().join(format!("{name}.toml"))).unwrap();

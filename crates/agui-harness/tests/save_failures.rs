@@ -57,6 +57,8 @@ fn case() -> SuiteCase {
             projection: None,
             all: None,
             events: 10,
+            official: None,
+            outcome_only: false,
         },
         obligation: None,
         origin: Origin::Generated {

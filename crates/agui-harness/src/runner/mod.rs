@@ -218,7 +218,12 @@ pub fn run_case(
     index: usize,
 ) -> CaseResult {
     let t = Instant::now();
-    let projection_scored = case.expected.projection.is_some();
+    let projection_scored = case.expected.projection.is_some()
+        || case
+            .expected
+            .official
+            .as_ref()
+            .is_some_and(agui_corpus::Official::expects_projection);
     let outcome = if info.capabilities.schema_only && !case.expected.schema_decided() {
         Outcome::Skipped {
             reason: "schema-only implementation; the case is decided by stream rules".into(),

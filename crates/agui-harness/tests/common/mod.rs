@@ -60,6 +60,8 @@ pub fn case(id: &str, verdict: Verdict, first: Option<(RuleId, usize)>) -> Suite
             projection: None,
             all: None,
             events: 4,
+            official: None,
+            outcome_only: false,
         },
         obligation: None,
         origin: Origin::Generated {
