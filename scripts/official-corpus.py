@@ -144,6 +144,7 @@ def mapped(fx):
     gaps = {
         "unknown-enum-value-role-fatal": "admitted gap: an unknown enum value is unrecognised material, stripped (`schema.unknown-member`, must-accept), not fatal",
         "truncated-run-reported-as-completed": "admitted gap: a truncated run is `run.unterminated` (may-reject; the run shows `unterminated`, never finished), whatever the client reports",
+        "truncated-stream-fails-the-run": "contradicts `truncated-run-reported-as-completed` (the same truncated stream, pinned completed); the transports page leaves it to the consumer (\"leaving the run unresolved, or raising a synthetic failure\"): judged as our rule says, `run.unterminated` (may-reject; the run shows `unterminated`), whatever the client reports",
     }
     if fx["name"] in gaps: o["gap"] = gaps[fx["name"]]
     if nc: o["notComparable"] = "; ".join(nc)

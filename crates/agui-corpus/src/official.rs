@@ -127,8 +127,10 @@ pub struct Mapped {
 }
 
 /// The two fixtures the official README admits pin a known gap (RULES.md
-/// revision 4): the outcome expected instead (`None`: either answer, as
-/// our rule is may-reject) and why.
+/// revision 4), and the draft fixture that pins the opposite of one of
+/// them for the same stream (docs/decisions.md "The official corpus"): the
+/// outcome expected instead (`None`: either answer, as our rule is
+/// may-reject) and why.
 pub fn admitted_gap(name: &str) -> Option<(Option<OfficialOutcome>, &'static str)> {
     match name {
         "unknown-enum-value-role-fatal" => Some((
@@ -139,6 +141,7 @@ pub fn admitted_gap(name: &str) -> Option<(Option<OfficialOutcome>, &'static str
             None,
             "admitted gap: a truncated run is `run.unterminated` (may-reject; the run shows `unterminated`, never finished), whatever the client reports",
         )),
+        "truncated-stream-fails-the-run" => Some((None, "contradicts `truncated-run-reported-as-completed` (the same truncated stream, pinned completed); the transports page leaves it to the consumer (\"leaving the run unresolved, or raising a synthetic failure\"): judged as our rule says, `run.unterminated` (may-reject; the run shows `unterminated`), whatever the client reports")),
         _ => None,
     }
 }
