@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The npm package as a user gets it: pack agui-conform and its linux-x64
 # platform package (scripts/npm-pack.sh), install the two tarballs into a
-# fresh temporary project beside pinned vitest and TypeScript, type-check
-# the package's types there, and run its tests (npm/agui-conform/test) on
-# Node 20 and on Node 22 (the registry's `node` package, pinned, kept in
+# fresh temporary project beside pinned vitest, jest and TypeScript,
+# type-check the package's types there, and run its tests
+# (npm/agui-conform/test: vitest, and test/jest/ with jest) on Node 20 and
+# on Node 22 (the registry's `node` package, pinned, kept in
 # target/ci-npm-tools between runs). Then the docs' vitest file
 # (docs/typescript.md) copied as a user would: red on an agent with the
 # planted ownership bug, with a readable message, green once fixed.
@@ -18,6 +19,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 VITEST=4.1.12
 TYPESCRIPT=5.9.3
 TYPES_NODE=20.19.43
+JEST=30.5.2
 NODE20=20.20.2
 NODE22=22.23.3
 profile=dev
@@ -65,7 +67,7 @@ proj="$work/project"
 mkdir -p "$proj"
 cat > "$proj/package.json" <<JSON
 { "name": "agui-conform-ci", "private": true, "type": "module",
-  "devDependencies": { "vitest": "$VITEST", "typescript": "$TYPESCRIPT", "@types/node": "$TYPES_NODE" } }
+  "devDependencies": { "vitest": "$VITEST", "typescript": "$TYPESCRIPT", "@types/node": "$TYPES_NODE", "jest": "$JEST" } }
 JSON
 (cd "$proj" && npmq install >/dev/null)
 # The tarballs offline: the platform packages of other platforms (optional
@@ -121,6 +123,9 @@ fi
 for major in 20 22; do
   say "vitest $VITEST on Node $major"
   (cd "$proj" && AGUI_EXPECT_NODE="$major" "${nodes[$major]}" node_modules/vitest/vitest.mjs run --dir test)
+  say "jest $JEST (ESM) on Node $major: agui-conform/jest"
+  (cd "$proj" && "${nodes[$major]}" --experimental-vm-modules --no-warnings node_modules/jest/bin/jest.js \
+    --rootDir test --testMatch '**/*.jest.js' --ci)
 done
 
 # Red, then green: vitest's exit status and what it printed.
