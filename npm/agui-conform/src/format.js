@@ -89,7 +89,7 @@ export function eventsOf(input) {
   try {
     if (Array.isArray(input)) return input.map((e) => (typeof e === "string" ? parseOr(e) : e));
     if (typeof input === "string") {
-      if (/^\s*[[{]/.test(input) || input.includes("\n")) return itemsOfText(input);
+      if (input.trim() === "" || /^\s*[[{]/.test(input) || input.includes("\n")) return itemsOfText(input);
       return itemsOfText(readFileSync(input, "utf8"));
     }
     if (input instanceof URL) return itemsOfText(readFileSync(fileURLToPath(input), "utf8"));

@@ -199,7 +199,7 @@ const isIterable = (x) => x != null && (typeof x[Symbol.iterator] === "function"
 
 /** Text that is a stream rather than a path: JSON (an object or an array),
  * or anything with a line break (JSON Lines, an SSE body). */
-const looksLikeStream = (s) => /^\s*[[{]/.test(s) || s.includes("\n");
+const looksLikeStream = (s) => s.trim() === "" || /^\s*[[{]/.test(s) || s.includes("\n");
 
 /**
  * What `check` reads: `{arg, stdin}` (a path, or `-` and what goes on

@@ -45,7 +45,8 @@ export function toConform(received, options) {
   const { judge, checkOptions } = expectation(options);
   const report = isReport(received) ? received : checkSync(received, checkOptions);
   const events = isReport(received) ? undefined : eventsOf(received);
-  const subject = typeof received === "string" && !/^\s*[[{]/.test(received) && !received.includes("\n") ? received : "the stream";
+  const isPath = typeof received === "string" && received.trim() !== "" && !/^\s*[[{]/.test(received) && !received.includes("\n");
+  const subject = isPath ? received : "the stream";
   return verdictOf(subject, report, judge, events, this?.isNot);
 }
 

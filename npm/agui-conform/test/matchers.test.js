@@ -67,6 +67,7 @@ describe("toConform", () => {
   });
 
   it("fails on a stream with no events (no verdict)", () => {
+    expect(failure(() => expect("").toConform())).toContain("verdict inconclusive");
     const message = failure(() => expect([]).toConform());
     expect(message).toContain("verdict inconclusive");
     expect(message).toContain("the input holds no events");
