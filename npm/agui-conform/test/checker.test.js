@@ -41,6 +41,20 @@ describe("Checker", () => {
     expect(checker.events()[PLANT]).toEqual({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "x", subagentRunId: "s2" });
   }, 120_000);
 
+  it("feeds an async iterable as it yields", async () => {
+    async function* agent() {
+      for (const e of planted) {
+        await new Promise((r) => setTimeout(r, 2));
+        yield e;
+      }
+    }
+    const checker = new Checker();
+    await checker.feedAll(agent());
+    const report = await checker.finish();
+    expect(checker.fed).toBe(planted.length);
+    expect(report.violations.map((v) => [v.rule, v.index])).toEqual([[plantedFinding.rule, plantedFinding.index]]);
+  });
+
   it("takes JSON lines as they are, and refuses use after finish", async () => {
     const checker = new Checker();
     for (const e of planted) checker.feed(`${JSON.stringify(e)}\n`);

@@ -6,7 +6,7 @@
 // starts it).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "agui-conform/vitest";
-import { checkUrl } from "agui-conform";
+import { checkUrl, runProducer } from "agui-conform";
 import { startServer } from "./support/sse-server.js";
 import { plantedFinding } from "./support/streams.js";
 
@@ -31,6 +31,26 @@ describe("a local SSE endpoint", () => {
     const report = await checkUrl(`${server.url}/`, { message: "hi", headers: { Authorization: "Bearer t" } });
     expect(report.verdict).toBe("accept");
     expect(report.events).toBe(5);
+  });
+
+  it("sends the RunAgentInput the options describe", async () => {
+    const tool = { name: "get_weather", description: "The weather in a city.", parameters: { type: "object", properties: { city: { type: "string" } } } };
+    await checkUrl(`${server.url}/`, {
+      message: "What is the weather in Lisbon?",
+      tools: [tool],
+      state: { units: "metric" },
+      forwardedProps: { user: "ci" },
+      headers: { Authorization: "Bearer test-token" },
+    });
+    const { headers, body } = server.requests.at(-1);
+    const input = JSON.parse(body);
+    expect(headers.authorization).toBe("Bearer test-token");
+    expect(input.messages.at(-1)).toMatchObject({ role: "user", content: "What is the weather in Lisbon?" });
+    expect(input.tools).toEqual([tool]);
+    expect(input.state).toEqual({ units: "metric" });
+    expect(input.forwardedProps).toEqual({ user: "ci" });
+    await checkUrl(`${server.url}/`, { input: { threadId: "thread-9", runId: "run-9", messages: [], tools: [], context: [], state: {}, forwardedProps: {} } });
+    expect(JSON.parse(server.requests.at(-1).body)).toMatchObject({ threadId: "thread-9", runId: "run-9" });
   });
 
   it("fails on /planted with the finding and the events received around it", async () => {
@@ -68,6 +88,16 @@ describe.skipIf(!mastra)("the Mastra producer (adapters/producers/mastra)", () =
   // docs/conformance/producers.md: Mastra passes the producer suite but
   // `state-carrying` (a state on a thread its memory does not know yet ends
   // in RUN_ERROR "Thread … not found").
+  it("runs the producer suite: every scenario but state-carrying passes", async () => {
+    const result = await runProducer(mastra, { timeoutMs: 60_000 });
+    expect(result.header.kind).toBe("header");
+    expect(result.footer.status).not.toBe("passed");
+    const scores = Object.fromEntries(result.scenarios.map((s) => [s.id, s.score]));
+    expect(scores["state-carrying"]).toBe("FAIL");
+    expect(Object.entries(scores).filter(([id]) => id !== "state-carrying").every(([, score]) => score === "PASS")).toBe(true);
+    expect(result.scenarios.length).toBeGreaterThanOrEqual(7);
+  }, 600_000);
+
   it("fails the producer suite on state-carrying only", async () => {
     const message = await failure(expect(mastra).toPassProducerSuite({ timeoutMs: 60_000 }));
     expect(message).toContain(`expected ${mastra} to pass the producer suite`);

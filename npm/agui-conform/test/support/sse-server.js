@@ -43,11 +43,12 @@ async function readBody(req) {
 }
 
 /** Starts the server on 127.0.0.1 (a free port); `upstream`: a producer's
- * URL to proxy. Resolves `{url, close, plantedAt}`. */
+ * URL to proxy. Resolves `{url, close, plantedAt, requests}`. */
 export async function startServer({ upstream } = {}) {
-  const state = { plantedAt: -1 };
+  const state = { plantedAt: -1, requests: [] };
   const server = http.createServer(async (req, res) => {
     const body = await readBody(req);
+    state.requests.push({ url: req.url, headers: req.headers, body });
     const bug = req.url === "/planted";
     if (req.method !== "POST") {
       res.writeHead(405).end();
@@ -88,5 +89,7 @@ export async function startServer({ upstream } = {}) {
     get plantedAt() {
       return state.plantedAt;
     },
+    /** Every request received: `{url, headers, body}`. */
+    requests: state.requests,
   };
 }
