@@ -20,6 +20,7 @@ VITEST=4.1.12
 TYPESCRIPT=5.9.3
 TYPES_NODE=20.19.43
 JEST=30.5.2
+YAML=2.9.1
 NODE20=20.20.2
 NODE22=22.23.3
 profile=dev
@@ -67,7 +68,7 @@ proj="$work/project"
 mkdir -p "$proj"
 cat > "$proj/package.json" <<JSON
 { "name": "agui-conform-ci", "private": true, "type": "module",
-  "devDependencies": { "vitest": "$VITEST", "typescript": "$TYPESCRIPT", "@types/node": "$TYPES_NODE", "jest": "$JEST" } }
+  "devDependencies": { "vitest": "$VITEST", "typescript": "$TYPESCRIPT", "@types/node": "$TYPES_NODE", "jest": "$JEST", "yaml": "$YAML" } }
 JSON
 (cd "$proj" && npmq install >/dev/null)
 # The tarballs offline: the platform packages of other platforms (optional
@@ -75,6 +76,8 @@ JSON
 (cd "$proj" && npmq install --offline "$work"/pack/agui-conform-0.1.0.tgz "$work"/pack/agui-conform-linux-x64-0.1.0.tgz >/dev/null)
 test -x "$proj/node_modules/@agui-conform/linux-x64/bin/agui-conform"
 cp -r "$repo/npm/agui-conform/test" "$proj/test"
+cp "$repo/action.yml" "$proj/action.yml"   # for test/action-yml.test.js
+export AGUI_TARBALLS="$work/pack/agui-conform-0.1.0.tgz $work/pack/agui-conform-linux-x64-0.1.0.tgz"
 mv "$proj/test/tsconfig.json" "$proj/tsconfig.json"
 
 # The docs' vitest file, copied as a user would, and an agent for it.
