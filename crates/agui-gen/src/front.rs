@@ -131,7 +131,9 @@ pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Ve
     // patch document does not apply.
     let site = &events[index];
     let ty = site.get("type").and_then(Value::as_str);
-    if index == 0 && ty.and_then(agui_model::EventType::from_name).is_none() {
+    // An item with a string `type` naming no event is dropped
+    // (`schema.unknown-type`): it is no first event.
+    if index == 0 && ty.is_none() {
         out.push((RuleId::RunFirstEvent, 0));
     }
     if ty == Some("STATE_DELTA")

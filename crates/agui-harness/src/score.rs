@@ -233,7 +233,7 @@ fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) 
     }
     // Valid, or may-reject violations only: the projection is scored.
     if let (Some(got), Some(want)) = (projection, expected.projection.as_ref())
-        && !eq_ignoring_nulls(got, want)
+        && !eq_ignoring_nulls(&agui_model::projection::by_place(want, got), want)
     {
         let mut s = Scored::new(
             Score::Fail,
