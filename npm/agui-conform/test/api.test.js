@@ -125,10 +125,14 @@ describe("explain, rules, fuzz", () => {
   });
 
   it("fuzzes the reference with a fixed seed and case count", async () => {
-    const summary = await fuzz({ impl: "reference", cases: 40, seed: 7 });
+    // Streams breaking one rule, built to break it: the reference must
+    // name it in every case.
+    const summary = await fuzz({ impl: "reference", cases: 40, seed: 7, mode: "invalid", rules: [plantedFinding.rule] });
     expect(summary.status).toBe("passed");
     expect(summary.cases).toBe(40);
     expect(summary.seed).toBe(7);
+    expect(summary.scores.PASS).toBe(40);
+    expect(summary.covered).toEqual([plantedFinding.rule]);
     expect(summary.findings).toEqual([]);
     await expect(fuzz({ impl: "reference" })).rejects.toThrow(/cases or time/);
   });
