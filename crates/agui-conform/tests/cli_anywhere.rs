@@ -224,7 +224,7 @@ fn corpus_export_writes_the_corpus_folder_byte_for_byte() {
     let check = s.run(&["corpus", "check", "out"]);
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
     assert!(
-        text(&check.stdout).contains("gates: 6 passed, 0 failed"),
+        text(&check.stdout).contains("gates: 7 passed, 0 failed"),
         "{}",
         text(&check.stdout)
     );

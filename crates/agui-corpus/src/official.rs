@@ -141,7 +141,10 @@ pub fn admitted_gap(name: &str) -> Option<(Option<OfficialOutcome>, &'static str
             None,
             "admitted gap: a truncated run is `run.unterminated` (may-reject; the run shows `unterminated`, never finished), whatever the client reports",
         )),
-        "truncated-stream-fails-the-run" => Some((None, "contradicts `truncated-run-reported-as-completed` (the same truncated stream, pinned completed); the transports page leaves it to the consumer (\"leaving the run unresolved, or raising a synthetic failure\"): judged as our rule says, `run.unterminated` (may-reject; the run shows `unterminated`), whatever the client reports")),
+        "truncated-stream-fails-the-run" => Some((
+            None,
+            "contradicts `truncated-run-reported-as-completed` (the same truncated stream, pinned completed); the transports page leaves it to the consumer (\"leaving the run unresolved, or raising a synthetic failure\"): judged as our rule says, `run.unterminated` (may-reject; the run shows `unterminated`), whatever the client reports",
+        )),
         _ => None,
     }
 }
@@ -253,12 +256,16 @@ fn message(m: &Value, i: usize, uncompared: &mut Vec<String>) -> Result<Value, S
         .ok_or_else(|| format!("`expect.messages[{i}]` is not an object"))?;
     let role = obj.get("role").and_then(Value::as_str);
     let mut out = Map::new();
+    use agui_model::wire::{SUBAGENT_RUN_ID, key::ActivitySnapshot};
     for (k, v) in obj {
         match k.as_str() {
-            "id" | "role" | "activityType" => {
+            "id" | "role" => {
                 out.insert(k.clone(), v.clone());
             }
-            "subagentRunId" => {
+            k if k == ActivitySnapshot::activity_type => {
+                out.insert(k.to_owned(), v.clone());
+            }
+            k if k == SUBAGENT_RUN_ID => {
                 out.insert("owner".into(), v.clone());
             }
             "content" => {

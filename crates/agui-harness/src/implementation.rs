@@ -2,7 +2,6 @@
 //! process or as a subprocess; the reference model is one implementation.
 
 use crate::outcome::Outcome;
-use agui_model::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -251,22 +250,10 @@ fn reference_checker(with_projection: bool) -> agui_model::Checker {
 }
 
 /// The answer of a conforming consumer that follows the reference
-/// clients: reject at the first error a consumer must or should reject
-/// for; else accept with the projection. An error a consumer may reject
-/// for (a truncated run, a patch that does not apply, …) is accepted —
-/// either answer conforms, and the official corpus pins `completed` for
-/// them where it speaks (`state-delta-unappliable-warns-and-keeps`,
-/// `truncated-run-reported-as-completed`); one it must accept (revision 4:
-/// an unknown event type, member or outcome) is dropped or stripped.
+/// clients ([`agui_model::Report::consumer_rejects_at`]), else accept with
+/// the projection.
 fn outcome_of(report: agui_model::Report) -> Outcome {
-    use agui_model::Obligation;
-    match report.violations.iter().find(|v| {
-        v.rule.severity() == Severity::Error
-            && matches!(
-                v.rule.obligation(),
-                Obligation::MustReject | Obligation::ShouldReject
-            )
-    }) {
+    match report.consumer_rejects_at() {
         Some(v) => Outcome::Reject {
             index: Some(v.index),
             rule: Some(v.rule.as_str().to_string()),

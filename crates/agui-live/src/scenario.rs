@@ -353,9 +353,10 @@ pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
         .filter_map(|m| {
             // A message no event named (a tool call's, shown without id)
             // gets the id the 1.0.0 reducer gives it: its first call's.
-            let id = m.get(ID).and_then(Value::as_str).or_else(|| {
-                m.get(TOOL_CALLS)?.get(0)?.get(ID)?.as_str()
-            })?;
+            let id = m
+                .get(ID)
+                .and_then(Value::as_str)
+                .or_else(|| m.get(TOOL_CALLS)?.get(0)?.get(ID)?.as_str())?;
             let role = m.get(ROLE)?.as_str()?;
             let content = m.get(CONTENT).and_then(Value::as_str).unwrap_or("");
             let mut out = json!({ ID: id, ROLE: role });

@@ -1058,6 +1058,23 @@ impl Report {
         self.counts.verdict()
     }
 
+    /// Where a conforming consumer that follows the AG-UI reference
+    /// clients rejects the stream: the first error a consumer must or
+    /// should reject for. An error it may reject for (a truncated run, a
+    /// patch that does not apply) is accepted — either answer conforms, and
+    /// the official corpus pins `completed` where it speaks — and one it
+    /// must accept (revision 4: an unknown event type, member or outcome)
+    /// is dropped or stripped.
+    pub fn consumer_rejects_at(&self) -> Option<&Violation> {
+        self.violations.iter().find(|v| {
+            v.rule.severity() == crate::rules::Severity::Error
+                && matches!(
+                    v.rule.obligation(),
+                    crate::rules::Obligation::MustReject | crate::rules::Obligation::ShouldReject
+                )
+        })
+    }
+
     /// The first violation of any severity.
     pub fn first(&self) -> Option<&Violation> {
         self.violations.first()
