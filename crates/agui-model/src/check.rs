@@ -6,7 +6,7 @@
 //! targets all read streams through here.
 
 use crate::checker::{Checker, Report};
-use crate::stream::{self, Item};
+use crate::stream::{self, Framing, Item, ReadOptions};
 use std::cell::RefCell;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -57,7 +57,7 @@ pub fn check_reader_ahead(
     feed_as(
         input,
         &mut checker,
-        Reading::ParseAhead,
+        (Reading::ParseAhead, Framing::Detect),
         shed,
         || false,
         |_, _| {},
@@ -87,13 +87,27 @@ pub fn feed(
     stop: impl FnMut() -> bool,
     observe: impl FnMut(usize, &serde_json::Value),
 ) -> io::Result<()> {
-    feed_as(input, checker, reading, Shed::default(), stop, observe)
+    feed_framed(input, checker, reading, Framing::Detect, stop, observe)
+}
+
+/// [`feed`] with the items framed as `framing` says (JSON Lines stated,
+/// or told apart from one array).
+pub fn feed_framed(
+    input: impl BufRead + Send,
+    checker: &mut Checker,
+    reading: Reading,
+    framing: Framing,
+    stop: impl FnMut() -> bool,
+    observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
+    let shed = Shed::default();
+    feed_as(input, checker, (reading, framing), shed, stop, observe)
 }
 
 fn feed_as(
     input: impl BufRead + Send,
     checker: &mut Checker,
-    reading: Reading,
+    (reading, framing): (Reading, Framing),
     shed: Shed,
     stop: impl FnMut() -> bool,
     observe: impl FnMut(usize, &serde_json::Value),
@@ -106,24 +120,37 @@ fn feed_as(
         return crate::pipeline::feed(
             &crate::pipeline::fast_stage::FastStage,
             input,
-            checker,
+            (checker, framing),
             stack,
             shed,
             stop,
             observe,
         );
     }
-    feed_here(input, checker, stop, observe)
+    feed_framed_here(input, checker, framing, stop, observe)
 }
 
 /// [`feed`] on the calling thread (the input need not be `Send`).
 pub fn feed_here(
     input: impl BufRead,
     checker: &mut Checker,
+    stop: impl FnMut() -> bool,
+    observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
+    feed_framed_here(input, checker, Framing::Detect, stop, observe)
+}
+
+fn feed_framed_here(
+    input: impl BufRead,
+    checker: &mut Checker,
+    framing: Framing,
     mut stop: impl FnMut() -> bool,
     mut observe: impl FnMut(usize, &serde_json::Value),
 ) -> io::Result<()> {
-    let opts = checker.limits().read_options();
+    let opts = ReadOptions {
+        framing,
+        ..checker.limits().read_options()
+    };
     let checker = RefCell::new(checker);
     let fast = |line: &[u8], _| checker.borrow_mut().try_push_line(line);
     stream::read_stream_with(input, &opts, fast, |item| {

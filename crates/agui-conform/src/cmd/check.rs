@@ -246,11 +246,11 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     // A corpus case (or `gen`'s JSON Lines of cases) is checked as the
     // stream it holds.
     let sniffed = case_input::sniff(input).with_context(|| format!("reading {name}"))?;
-    let (input, live, size): (Box<dyn BufRead + Send>, _, _) = match sniffed {
-        Sniffed::Stream(input) => (input, live, checking::file_size(&args.input)),
+    let (input, live, size, stated): (Box<dyn BufRead + Send>, _, _, _) = match sniffed {
+        Sniffed::Stream(input) => (input, live, checking::file_size(&args.input), false),
         Sniffed::Case(found) => {
             eprintln!("{}", found.note(&name));
-            (Box::new(io::Cursor::new(found.stream())), false, None)
+            (Box::new(io::Cursor::new(found.stream())), false, None, true)
         }
         Sniffed::Lines(cases) => {
             eprintln!("{}", case_input::Lines::note(&name));
@@ -268,6 +268,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         size,
         live,
         name: &name,
+        stated,
     };
     let copy = stdout::copy_to_stdout;
     let (json, json_out) = checking::json_file(&settings)?;
