@@ -3,12 +3,19 @@
 //! from docs/rules.md: a JSON syntax error is `schema.not-json` at its
 //! item's index and checking goes on (docs/check.md); a non-object item is
 //! `schema.not-json`; `subagentRunId: null` is `attribution.null`; content
-//! for a message never started is `text.not-open`.
+//! for a message never started is `text.not-open`; under a line limit of N
+//! bytes a line (an array element, an SSE event's data) of N bytes is read
+//! and one of N + 1 skipped ("Checker limits"); a stop of ours after the
+//! run is a `time` notice.
 
-use serde_json::Value;
+mod common;
+
+use common::server::{End, Reply, Server, sse_body};
+use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 
@@ -212,4 +219,98 @@ fn input_stated_as_json_lines_is_never_read_as_an_array() {
     // Told apart, it is one array of one event.
     let r = report(&[], "[{\"type\":\"RUN_STARTED\"}]\n", "b.jsonl");
     assert_ne!(found(&r).first(), Some(&("schema.not-json".to_owned(), 0)));
+}
+
+/// A `CUSTOM` event of exactly `len` bytes of JSON text.
+fn custom_of(len: usize) -> Value {
+    let bare = json!({"type": "CUSTOM", "name": "n", "value": ""}).to_string();
+    let v = json!({"type": "CUSTOM", "name": "n", "value": "x".repeat(len - bare.len())});
+    assert_eq!(v.to_string().len(), len);
+    v
+}
+
+/// `(kind, index)` of each limit notice.
+fn notices(report: &Value) -> Vec<(String, u64)> {
+    report["limits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["kind"].as_str().unwrap().to_owned(),
+                n["index"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn one_line_length_rule_on_every_reader() {
+    let limit = ["--max-line-bytes", "100"];
+    for (len, expected) in [(100, vec![]), (101, vec![("line-bytes".to_owned(), 1)])] {
+        let parse = |t: &str| serde_json::from_str::<Value>(t).unwrap();
+        let events = [parse(RS), custom_of(len), parse(RF)];
+        let texts: Vec<String> = events.iter().map(Value::to_string).collect();
+        let sse = String::from_utf8(sse_body(&events)).unwrap();
+        let crlf = texts.join("\r\n") + "\r\n";
+        for (text, name) in [
+            (texts.join("\n") + "\n", "lines.jsonl"),
+            (crlf, "crlf.jsonl"),
+            (format!("[\n{}\n]\n", texts.join(",\n")), "array.json"),
+            (sse, "body.sse"),
+        ] {
+            let r = report(&limit, &text, name);
+            assert_eq!(notices(&r), expected, "{name}, {len} bytes");
+            assert_eq!(r["events"], 3, "{name}, {len} bytes");
+        }
+        // Live SSE.
+        let server = Server::replying(Reply::sse(sse_body(&events)));
+        let out = run(
+            &[
+                "check",
+                "--url",
+                &server.url(),
+                "--format",
+                "json",
+                limit[0],
+                limit[1],
+            ],
+            b"",
+        );
+        let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(notices(&r), expected, "live, {len} bytes");
+    }
+}
+
+#[test]
+fn run_producer_reports_a_stop_after_the_run() {
+    let server = Server::replying(
+        Reply::sse(sse_body(&[
+            serde_json::from_str(RS).unwrap(),
+            serde_json::from_str(RF).unwrap(),
+        ]))
+        .end(End::Hang(Duration::from_secs(8))),
+    );
+    let out = run(
+        &[
+            "run",
+            "--producer",
+            &server.url(),
+            "--suite",
+            "producer",
+            "--filter",
+            "plain",
+            "--run-end-grace",
+            "0.3",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let first: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    // Not a PASS: what came after the cut was not judged.
+    assert_eq!(first["score"], "ERRORED", "{stdout}");
+    let failure = first["failure"].as_str().unwrap();
+    assert!(failure.contains("--run-end-grace 0.3"), "{failure}");
 }
