@@ -333,12 +333,26 @@ pub fn exchange(
         Err(e) => return Err(e),
     };
     let content_type = response.content_type.clone();
+    for hop in &response.redirects {
+        on(Progress::Warning(&format!(
+            "redirected: {hop} (the POST repeated with its body)"
+        )));
+    }
     on(Progress::Connected {
         status: response.status,
         content_type: content_type.as_deref(),
     });
     if !response.is_success() {
-        let why = response.status_error().to_string();
+        let mut why = response.status_error().to_string();
+        if let Some(note) = &response.not_followed {
+            why.push_str(&format!("; {note}"));
+        }
+        if !response.redirects.is_empty() {
+            why.push_str(&format!(
+                " (after redirects: {})",
+                response.redirects.join(", ")
+            ));
+        }
         let at = checker.events();
         checker.report_external(Violation::new(RuleId::TransportStatus, at, why));
         tell(checker, found, cap, on);

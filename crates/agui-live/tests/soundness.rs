@@ -117,3 +117,68 @@ fn a_stop_after_the_run_is_a_time_notice_naming_the_grace() {
     assert_eq!(rules(&run), [(RuleId::RunAfterFinished, 2)]);
     assert_eq!(run.report.verdict(), Verdict::Reject);
 }
+
+/// A producer at `/agent/` answering one valid run; `/agent` answers
+/// `status` with `Location: /agent/` (a missing trailing slash), and
+/// `/loop` redirects to itself through `/agent`.
+fn redirecting(status: u16) -> Server {
+    Server::start(move |req| match req.path.as_str() {
+        "/agent/" => Reply::sse(sse_body(&[start(), finish()])),
+        "/loop" => Reply::sse("").status(307).header("Location", "/agent"),
+        _ if status == 0 => Reply::sse("").status(307).header("Location", "/loop"),
+        _ => Reply::sse("").status(status).header("Location", "/agent/"),
+    })
+}
+
+#[test]
+fn a_307_or_308_repeats_the_post_with_its_body() {
+    for status in [307, 308] {
+        let server = redirecting(status);
+        let mut warnings = Vec::new();
+        let input = agui_live::input::default_input();
+        let run = check_url(&server.url(), &input, &opts(), None, &mut |p| {
+            if let agui_live::Progress::Warning(w) = p {
+                warnings.push(w.to_owned());
+            }
+        })
+        .unwrap();
+        assert_eq!(run.status, Some(200), "{status}");
+        assert_eq!(rules(&run), [], "{status}");
+        assert_eq!(run.report.events, 2);
+        let asked = server.requests();
+        assert_eq!(asked.len(), 2, "{status}");
+        assert!(asked.iter().all(|r| r.method == "POST"), "{asked:?}");
+        assert_eq!(asked[0].body, asked[1].body);
+        assert_eq!(asked[1].json(), input);
+        // The hop is named.
+        let hop = format!("{status} {} → {}/", server.url(), server.url());
+        assert!(warnings.iter().any(|w| w.contains(&hop)), "{warnings:?}");
+    }
+}
+
+#[test]
+fn a_301_302_or_303_is_judged_as_its_status_with_its_location() {
+    for status in [301, 302, 303] {
+        let server = redirecting(status);
+        let run = check(&server, &opts());
+        assert_eq!(rules(&run), [(RuleId::TransportStatus, 0)], "{status}");
+        let message = &run.report.violations[0].message;
+        assert!(message.contains(&format!("HTTP {status}")), "{message}");
+        let location = format!("Location: {}/", server.url());
+        assert!(message.contains(&location), "{message}");
+        assert!(message.contains("GET"), "{message}");
+        // Never followed: one request.
+        assert_eq!(server.requests().len(), 1, "{status}");
+    }
+}
+
+#[test]
+fn a_redirect_loop_is_named_and_not_followed() {
+    let server = redirecting(0);
+    let run = check(&server, &opts());
+    assert_eq!(rules(&run), [(RuleId::TransportStatus, 0)]);
+    let message = &run.report.violations[0].message;
+    assert!(message.contains("redirect loop"), "{message}");
+    assert!(message.contains("after redirects: 307"), "{message}");
+    assert_eq!(server.requests().len(), 2);
+}
