@@ -11,6 +11,7 @@
 mod common;
 
 use common::server::{End, Reply, Server, sse_body};
+use common::{Dir, agui_run, run_summary};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
@@ -313,4 +314,80 @@ fn run_producer_reports_a_stop_after_the_run() {
     assert_eq!(first["score"], "ERRORED", "{stdout}");
     let failure = first["failure"].as_str().unwrap();
     assert!(failure.contains("--run-end-grace 0.3"), "{failure}");
+}
+
+/// A persistent implementation accepting every case: `before` runs first
+/// (a byte order mark), each answer's `seq` is written `SEQ{suffix}`, and
+/// `after` runs after each answer.
+fn implementation(before: &str, suffix: &str, after: &str) -> String {
+    format!(
+        r#"{before}
+while read -r line; do
+  case "$line" in
+    *'"cmd":"start"'*) echo '{{"protocol":1,"implementation":{{"name":"x"}},"capabilities":["verdict","index","rule"]}}' ;;
+    *'"cmd":"stop"'*) exit 0 ;;
+    *) seq=$(printf '%s' "$line" | sed 's/^[^0-9]*"seq":\([0-9]*\).*/\1/')
+       echo "{{\"seq\":${{seq}}{suffix},\"result\":{{\"verdict\":\"accept\"}}}}"
+       {after} ;;
+  esac
+done
+"#
+    )
+}
+
+/// `run --suite quick --filter valid` of `script`: (summary, case lines).
+fn run_valid(d: &Dir, script: &str) -> (Value, Vec<Value>) {
+    let imp = d.script("imp.sh", script);
+    let out = agui_run()
+        .args(["--suite", "quick", "--filter", "valid", "--impl", &imp])
+        .output()
+        .unwrap();
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v.get("id").is_some())
+        .collect();
+    (run_summary(&out), lines)
+}
+
+#[test]
+fn a_byte_order_mark_before_the_handshake_and_a_seq_of_1_0_are_tolerated() {
+    let d = Dir::new("soundness-bom");
+    // The valid cases all accept: every one a PASS, none ERRORED.
+    for (before, suffix) in [
+        (r"printf '\357\273\277'", ""),
+        ("", ".0"),
+        (r"printf '\357\273\277'", "e0"),
+    ] {
+        let (summary, lines) = run_valid(&d, &implementation(before, suffix, ""));
+        assert!(!lines.is_empty());
+        assert_eq!(
+            summary["scores"]["ERRORED"], 0,
+            "{before} {suffix}: {lines:?}"
+        );
+        assert_eq!(summary["scores"]["PASS"], lines.len(), "{before} {suffix}");
+    }
+}
+
+#[test]
+fn an_implementation_gone_between_cases_charges_the_case_after_which_it_exited() {
+    let d = Dir::new("soundness-exit");
+    let marker = d.path("exited");
+    // The first process exits right after its first answer; the next
+    // case goes to a fresh process.
+    let after = format!(
+        "if [ ! -e '{0}' ]; then touch '{0}'; exit 0; fi",
+        marker.display()
+    );
+    let (summary, lines) = run_valid(&d, &implementation("", "", &after));
+    assert!(lines.len() > 2);
+    assert_eq!(summary["scores"]["ERRORED"], 1, "{lines:?}");
+    assert_eq!(lines[0]["score"], "ERRORED", "{lines:?}");
+    let reason = lines[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("exited after answering this case"),
+        "{reason}"
+    );
+    assert!(reason.contains("exit status 0"), "{reason}");
+    assert!(lines[1..].iter().all(|l| l["score"] == "PASS"), "{lines:?}");
 }
