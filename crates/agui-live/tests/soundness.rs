@@ -182,3 +182,23 @@ fn a_redirect_loop_is_named_and_not_followed() {
     assert!(message.contains("after redirects: 307"), "{message}");
     assert_eq!(server.requests().len(), 2);
 }
+
+#[test]
+fn raw_deflate_and_identity_in_a_list_are_decoded() {
+    use std::io::Write;
+    let body = sse_body(&[start(), finish()]);
+    let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    raw.write_all(&body).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&body).unwrap();
+    for (coding, bytes) in [
+        ("deflate", raw.finish().unwrap()),
+        ("identity, gzip", gz.finish().unwrap()),
+    ] {
+        let server = Server::replying(Reply::sse(bytes).header("Content-Encoding", coding));
+        let run = check(&server, &opts());
+        assert_eq!(run.failure, None, "{coding}");
+        assert_eq!(run.report.events, 2, "{coding}");
+        assert_eq!(rules(&run), [], "{coding}");
+    }
+}

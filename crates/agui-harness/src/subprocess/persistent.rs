@@ -216,7 +216,8 @@ impl Sealed for Persistent {}
 enum Asked {
     /// An answer (or an outcome of ours: cut at the deadline).
     Answered(Outcome),
-    /// The process was gone before answering (stdout closed, exited).
+    /// The process was gone before answering, having exited with status
+    /// 0 (stdout closed, exited): perhaps between cases.
     Gone(String),
     /// Any other failure (a bad answer, silence): the process is killed.
     Failed(String),
@@ -298,8 +299,8 @@ impl Persistent {
             return Outcome::errored(format!("cannot encode the case: {e}"));
         }
         self.buf.push(b'\n');
-        // The process answered the previous case: if it is gone before
-        // answering this one, it may have exited between cases. The case
+        // The process answered the previous case: if it exited cleanly
+        // before answering this one, it may have left between cases. The case
         // is then sent again to a fresh process, and the exit charged to
         // the case after which it happened.
         let retry = self.prev.clone().map(|(prev, _)| (prev, self.buf.clone()));
@@ -398,7 +399,16 @@ impl Persistent {
                 self.explain = explain;
                 Asked::Answered(o)
             }
-            Err(reason) if gone => Asked::Gone(reason),
+            // Exited cleanly (status 0) without answering: it may have
+            // left after the previous case. A crash is this case's.
+            Err(reason)
+                if gone
+                    && proc
+                        .wait_until(Instant::now() + self.timeouts.stop)
+                        .is_some_and(|s| s.success()) =>
+            {
+                Asked::Gone(reason)
+            }
             Err(reason) => {
                 self.prev = None;
                 Asked::Failed(reason)
