@@ -107,7 +107,7 @@ fn flate(coding: Coding) -> Engine {
 /// Whether two bytes start a zlib stream (RFC 1950 §2.2: method 8, a
 /// window of at most 32 KiB, and the check bits).
 fn is_zlib(head: [u8; 2]) -> bool {
-    head[0] & 0x0F == 8 && head[0] >> 4 <= 7 && u16::from_be_bytes(head) % 31 == 0
+    head[0] & 0x0F == 8 && head[0] >> 4 <= 7 && u16::from_be_bytes(head).is_multiple_of(31)
 }
 
 fn flate_with(d: Decompress) -> Engine {
