@@ -213,8 +213,42 @@ pub(crate) fn push_item_ref(checker: &mut Checker, item: &Item) {
     }
 }
 
+/// Checks JSON Lines held in memory, stated as such (a corpus case's
+/// `lines`): a first line holding an array is one item, never the whole
+/// input ([`Framing::Lines`]).
+pub fn check_lines(bytes: &[u8], checker: Checker) -> Report {
+    let mut checker = checker;
+    // Reading from memory cannot fail.
+    let _ = feed_framed_here(bytes, &mut checker, Framing::Lines, || false, |_, _| {});
+    checker.finish()
+}
+
 /// Checks a stream held in memory as bytes (JSON Lines or one array).
 pub fn check_bytes(bytes: &[u8], checker: Checker) -> Report {
     // Reading from memory cannot fail.
     check_reader(bytes, checker).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+
+    #[test]
+    fn lines_stated_are_never_read_as_one_array() {
+        let text = b"[{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}]\n";
+        // Told apart, it is an array of one RUN_STARTED: the run is open.
+        let told = check_bytes(text, Checker::new());
+        assert_eq!(told.events, 1);
+        assert!(
+            told.violations
+                .iter()
+                .all(|v| v.rule != RuleId::SchemaNotJson)
+        );
+        // Stated as JSON Lines, its one item is an array: not an event.
+        let stated = check_lines(text, Checker::new());
+        assert_eq!(stated.events, 1);
+        assert_eq!(stated.violations[0].rule, RuleId::SchemaNotJson);
+        assert_eq!(stated.violations[0].index, 0);
+    }
 }
