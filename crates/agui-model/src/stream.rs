@@ -43,8 +43,9 @@
 //! built. A syntax error inside an element costs that element only (one
 //! unparseable item naming its line and column); reading goes on with the
 //! next element, as JSON Lines goes on with the next line. An element that
-//! never ends (an unbalanced bracket or quote) is read again from its
-//! syntax error. Truncation ends reading with one unparseable item; data
+//! never ends (an unbalanced bracket or quote) is one unparseable item up
+//! to the next `{` past its syntax error, where reading starts again (none:
+//! the item says the array is not read further). Truncation ends reading with one unparseable item; data
 //! after the closing `]` is one unparseable item too. An element longer than
 //! [`ReadOptions::max_line_bytes`] is skipped (a limit notice) and reading
 //! goes on with the next element.
@@ -640,9 +641,11 @@ impl Scan {
 /// brackets and strings balance) costs that element only: it is one
 /// unparseable item and reading goes on with the next element. An element
 /// that never ends (an unbalanced bracket or quote swallows the rest of the
-/// input) is parsed as far as it goes: a syntax error found in it is one
-/// unparseable item, and reading starts again at that byte, so the
-/// elements after it are still read.
+/// input) is parsed as far as it goes: from it to the next `{` past the
+/// syntax error found in it is one unparseable item, and reading starts
+/// again at that `{` (events are objects), so the events after it are
+/// still read; with no `{` left, the item says the array is not read
+/// further.
 fn read_array<Rd: Read>(
     rd: Rd,
     opts: &ReadOptions,
@@ -698,15 +701,28 @@ fn read_elements<R: BufRead>(
         if avail.is_empty() {
             if !over && let Some((offset, reason)) = broken_at(&elem, opts) {
                 let (at, c) = locate(&elem, start, offset);
+                // Events are objects: reading starts again at the next
+                // `{` past the error (past at least one byte, so each
+                // restart is shorter).
+                let past = offset.max(1).min(elem.len());
+                let from = memchr::memchr(b'{', &elem[past..]).map(|i| past + i);
+                let then = match from {
+                    Some(from) => {
+                        let (l, c) = locate(&elem, start, from);
+                        format!("reading goes on at line {l}, column {c}")
+                    }
+                    None => "no event follows it: the array is not read further".to_string(),
+                };
                 let _ = emit(Item::Unparseable {
                     line: at,
                     reason: format!(
                         "JSON syntax error in the JSON array: {reason} at column {c}; \
-                         the element never ends, reading goes on from there"
+                         the element never ends, {then}"
                     ),
                 });
-                // Past at least one byte, so each restart is shorter.
-                let from = offset.max(1).min(elem.len());
+                let Some(from) = from else {
+                    return Ok(None);
+                };
                 let (line, c) = locate(&elem, start, from);
                 elem.drain(..from);
                 return Ok(Some((elem, Pos { line, col: c - 1 })));
@@ -1731,6 +1747,38 @@ mod tests {
                 .collect();
             let got: Vec<usize> = items.iter().map(Item::line).collect();
             assert_eq!(got, lines, "input {:?}", String::from_utf8_lossy(&input));
+        }
+    }
+
+    #[test]
+    fn random_broken_arrays_never_panic_and_lose_no_later_element() {
+        const ALPHABET: &[u8] = b"{}[]\":,\n 0123456789aeflnrstu\\";
+        let mut rng = Rng::new(0x5851_F42D_4C95_7F2D);
+        for _ in 0..3000 {
+            let len = (rng.next() % 40) as usize;
+            let junk: Vec<u8> = (0..len)
+                .map(|_| ALPHABET[(rng.next() % ALPHABET.len() as u64) as usize])
+                .collect();
+            // A broken element mid-array, then a good one on its own line.
+            let mut input = b"[{\"a\":1},\n".to_vec();
+            input.extend_from_slice(&junk);
+            input.extend_from_slice(b",\n{\"z\":9}]\n");
+            let items = read(&input);
+            assert_eq!(items[0], value(1, json!({"a": 1})));
+            // Unless the junk holds a quote (a string swallows what
+            // follows) or a bracket (a `]` may close the array, a `[` may
+            // hold the rest as one valid element), the last element is
+            // read.
+            if !junk.iter().any(|&b| b == b'"' || b == b']' || b == b'[') {
+                assert!(
+                    items.contains(&value(
+                        3 + junk.iter().filter(|&&b| b == b'\n').count(),
+                        json!({"z": 9})
+                    )),
+                    "{:?}: {items:?}",
+                    String::from_utf8_lossy(&input)
+                );
+            }
         }
     }
 
