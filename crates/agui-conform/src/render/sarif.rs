@@ -45,7 +45,7 @@ fn driver_rule(r: RuleId) -> Value {
     let rule = r.rule();
     let mut full = rule.statement.to_owned();
     if let Some(q) = rule.quote {
-        full.push_str(&format!(" Draft: \"{q}\""));
+        full.push_str(&format!(" {}: \"{q}\"", rule.quote_from().label()));
     }
     let mut d = json!({
         "id": rule.id,
@@ -80,7 +80,7 @@ fn how_to_fix(rule: &Rule) -> String {
 fn help_text(rule: &Rule) -> String {
     let mut t = rule.statement.to_owned();
     if let Some(q) = rule.quote {
-        t.push_str(&format!("\n\nDraft: \"{q}\""));
+        t.push_str(&format!("\n\n{}: \"{q}\"", rule.quote_from().label()));
     }
     t.push_str("\n\nHow to fix: ");
     t.push_str(&how_to_fix(rule));
@@ -97,9 +97,7 @@ fn help_markdown(rule: &Rule) -> String {
         rule.statement
     );
     if let Some(q) = rule.quote {
-        t.push_str(&format!(
-            "\n\n> {q}\n>\n> — the AG-UI subagent attribution draft"
-        ));
+        t.push_str(&format!("\n\n> {q}\n>\n> — {}", rule.quote_from().name()));
     }
     t.push_str("\n\n**How to fix.** ");
     t.push_str(&how_to_fix(rule));
