@@ -413,6 +413,7 @@ fn check_input(
         size,
         live,
         name,
+        stated: case,
     };
     let json = settings.json.as_ref().map(|_| Shared::default());
     let json_out = json.clone().map(|j| Box::new(j) as Box<dyn Write>);

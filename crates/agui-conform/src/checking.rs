@@ -115,6 +115,9 @@ pub struct Source<'a> {
     pub size: Option<u64>,
     pub live: bool,
     pub name: &'a str,
+    /// A corpus case's events: JSON Lines as the case states them, never
+    /// sniffed for an array or an SSE body.
+    pub stated: bool,
 }
 
 /// Checks one input and writes its report to `out` (with `--sarif`,
@@ -135,6 +138,7 @@ pub fn check_one<W: Write + 'static>(
         size,
         live,
         name,
+        stated,
     } = source;
     // Every file is created before anything is read: an unwritable path
     // is an error before the check.
@@ -152,8 +156,13 @@ pub fn check_one<W: Write + 'static>(
         junit: None,
     };
     let html_file = create(settings.html.as_deref(), "--html")?;
-    let format = input_format::resolve(&mut *input, settings.input_format)
-        .with_context(|| format!("reading {name}"))?;
+    let format = if stated {
+        InputFormat::Jsonl
+    } else {
+        input_format::resolve(&mut *input, settings.input_format)
+            .with_context(|| format!("reading {name}"))?
+    };
+    let framing = input_format::framing(settings.input_format, stated);
     let started = std::time::Instant::now();
     // The page is drawn from the items as the check reads them (one
     // thread), and reuses the violations this check finds.
@@ -171,6 +180,7 @@ pub fn check_one<W: Write + 'static>(
     let input = Input {
         input,
         format,
+        framing,
         reading,
         page: page.clone(),
     };
@@ -216,7 +226,11 @@ pub fn check_one<W: Write + 'static>(
         // lines are not the file's).
         if let (false, Some(path)) = (sse, size.and(file)) {
             let file = BufReader::new(File::open(path).with_context(|| format!("reading {name}"))?);
-            stream::read_stream(file, &settings.limits.read_options(), |item| {
+            let opts = stream::ReadOptions {
+                framing,
+                ..settings.limits.read_options()
+            };
+            stream::read_stream(file, &opts, |item| {
                 tee.lines.push(item.line());
                 ControlFlow::Continue(())
             })
@@ -345,6 +359,7 @@ type Shared<T> = Rc<RefCell<T>>;
 struct Input {
     input: Box<dyn BufRead + Send>,
     format: InputFormat,
+    framing: stream::Framing,
     reading: Reading,
     page: Option<html::Page>,
 }
@@ -362,7 +377,7 @@ impl Input {
         let mut kept = Vec::new();
         let r = input_format::check(
             self.input,
-            self.format,
+            (self.format, self.framing),
             checker,
             self.reading,
             stop,

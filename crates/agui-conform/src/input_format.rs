@@ -4,8 +4,8 @@
 
 use crate::render::html::{self, Page};
 use agui_live::RunLog;
-use agui_model::check::{Reading, feed, push_item};
-use agui_model::stream::{self, Item};
+use agui_model::check::{Reading, feed_framed, push_item};
+use agui_model::stream::{self, Framing, Item, ReadOptions};
 use agui_model::{Checker, Report};
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -41,6 +41,17 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
     })
 }
 
+/// How JSON input is framed: JSON Lines when `--input-format jsonl` says
+/// so or the input is a corpus case's events (`stated`), else JSON Lines
+/// or one array as the reader tells them apart.
+pub fn framing(forced: Option<InputFormat>, stated: bool) -> Framing {
+    if stated || forced == Some(InputFormat::Jsonl) {
+        Framing::Lines
+    } else {
+        Framing::Detect
+    }
+}
+
 /// Checks `input` read as `format`, JSON input read as `reading` says
 /// (SSE is read on one thread); the log says how each run ended.
 ///
@@ -58,7 +69,7 @@ pub fn resolve(input: &mut dyn BufRead, forced: Option<InputFormat>) -> io::Resu
 /// ([`crate::no_events`]).
 pub fn check(
     input: impl BufRead + Send,
-    format: InputFormat,
+    (format, framing): (InputFormat, Framing),
     mut checker: Checker,
     reading: Reading,
     mut stop: impl FnMut() -> bool,
@@ -82,14 +93,16 @@ pub fn check(
             &mut runs,
         )?,
         (InputFormat::Jsonl | InputFormat::Json, None) => {
-            feed(input, &mut checker, reading, stop, |events, value| {
-                runs.observe(events, value)
-            })?;
+            let observe = |events, value: &_| runs.observe(events, value);
+            feed_framed(input, &mut checker, reading, framing, stop, observe)?;
             runs.finish(checker.events());
             checker.finish()
         }
         (InputFormat::Jsonl | InputFormat::Json, Some(p)) => {
-            let opts = checker.limits().read_options();
+            let opts = ReadOptions {
+                framing,
+                ..checker.limits().read_options()
+            };
             stream::read_stream(input, &opts, |item| {
                 p.borrow_mut().push(&html::item_value(&item));
                 if let Item::Value { value, .. } = &item {

@@ -33,7 +33,8 @@ pub struct LiveArgs {
     #[arg(long, value_name = "SECS", default_value_t = 120.0, requires = "url")]
     pub idle_timeout: f64,
     /// After the stream's last run ended, how long to wait for more before
-    /// letting a connection kept open go, in seconds (no blame).
+    /// letting a connection kept open go, in seconds (no blame, but a `time`
+    /// limit notice: what came later is not judged).
     #[arg(long, value_name = "SECS", default_value_t = agui_live::live::RUN_END_GRACE.as_secs_f64(), requires = "url")]
     pub run_end_grace: f64,
     /// Save the events received as JSON Lines (kept even if the stream fails).

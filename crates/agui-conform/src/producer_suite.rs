@@ -26,7 +26,8 @@ pub struct ProducerArgs {
     #[arg(long, value_name = "SECS", requires = "producer")]
     pub idle_timeout: Option<f64>,
     /// With --producer: after a run ended, how long to wait for more
-    /// before letting a connection kept open go, in seconds.
+    /// before letting a connection kept open go, in seconds (a `time`
+    /// limit notice: what came later is not judged).
     #[arg(long, value_name = "SECS", default_value_t = agui_live::live::RUN_END_GRACE.as_secs_f64(), requires = "producer")]
     pub run_end_grace: f64,
     /// With --producer: save each scenario's conversation (every step's

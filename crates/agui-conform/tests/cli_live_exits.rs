@@ -212,10 +212,13 @@ fn events_with_a_broken_chunk_are_checked() {
 }
 
 #[test]
-fn a_connection_kept_open_after_the_run_is_let_go() {
+fn a_connection_kept_open_after_the_run_is_let_go_with_a_time_notice() {
     let server = Server::replying(
         Reply::sse(sse_body(&[start(), finish()])).end(End::Hang(Duration::from_secs(8))),
     );
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("let-go");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (sarif, junit) = (dir.join("log.sarif"), dir.join("junit.xml"));
     let t = Instant::now();
     let out = run(&[
         "check",
@@ -225,13 +228,35 @@ fn a_connection_kept_open_after_the_run_is_let_go() {
         "json",
         "--run-end-grace",
         "0.3",
+        "--sarif",
+        sarif.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
     ]);
     assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Our stop after the run: a `time` notice, so inconclusive (exit 3):
+    // anything sent later was not judged (docs/rules.md "Checker limits").
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["verdict"], "accept");
-    assert_eq!(v["limits"], json!([]));
+    assert_eq!(v["verdict"], "inconclusive");
+    assert_eq!(v["violations"], json!([]));
+    assert_eq!(v["limits"][0]["kind"], "time");
+    assert_eq!(v["limits"][0]["index"], 2);
+    let message = v["limits"][0]["message"].as_str().unwrap();
+    assert!(message.contains("--run-end-grace 0.3"), "{message}");
+    let gaps = v["coverage"]["notEvaluable"].to_string();
+    assert!(gaps.contains("time limit"), "{gaps}");
     assert!(text(&out.stderr).contains("kept the connection open"));
+    for file in [&sarif, &junit] {
+        let written = std::fs::read_to_string(file).unwrap();
+        assert!(written.contains("--run-end-grace 0.3"), "{written}");
+    }
+    // The text report names it too.
+    let out = run(&["check", "--url", &server.url(), "--run-end-grace", "0.3"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("limit   time:"), "{report}");
+    assert!(report.contains("--run-end-grace 0.3"), "{report}");
 }
 
 /// `check --url --format json` against `url`, stopped by `signal` once

@@ -121,10 +121,11 @@ impl Case {
     }
 
     /// Checks the stream with `checker`: `lines` through the checker's
-    /// reader ([`agui_model::check::check_bytes`]), `events` value by value.
+    /// reader as JSON Lines ([`agui_model::check::check_lines`]), `events`
+    /// value by value.
     pub fn check(&self, mut checker: Checker) -> Report {
         match self.lines_bytes() {
-            Some(bytes) => agui_model::check::check_bytes(bytes.as_bytes(), checker),
+            Some(bytes) => agui_model::check::check_lines(bytes.as_bytes(), checker),
             None => {
                 for e in &self.events {
                     checker.push(e);
@@ -165,8 +166,12 @@ pub fn join_lines(lines: &[String]) -> String {
 pub fn read_lines(lines: &[String]) -> Vec<Item> {
     let mut items = Vec::with_capacity(lines.len());
     let text = join_lines(lines);
-    // Reading from memory cannot fail.
-    let _ = stream::read_stream(text.as_bytes(), &ReadOptions::default(), |item| {
+    // JSON Lines as the case states them; reading from memory cannot fail.
+    let opts = ReadOptions {
+        framing: stream::Framing::Lines,
+        ..ReadOptions::default()
+    };
+    let _ = stream::read_stream(text.as_bytes(), &opts, |item| {
         items.push(item);
         ControlFlow::Continue(())
     });

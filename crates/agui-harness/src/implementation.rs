@@ -235,7 +235,7 @@ pub fn reference_outcome(events: &[Value], with_projection: bool) -> Outcome {
 /// `agui-conform check` reads it ([`agui_model::check`]).
 pub fn reference_outcome_lines(lines: &[String], with_projection: bool) -> Outcome {
     let bytes = agui_corpus::case::join_lines(lines);
-    outcome_of(agui_model::check::check_bytes(
+    outcome_of(agui_model::check::check_lines(
         bytes.as_bytes(),
         reference_checker(with_projection),
     ))

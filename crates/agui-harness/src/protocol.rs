@@ -197,7 +197,7 @@ pub fn parse_run_answer_explained(
 ) -> Result<(Outcome, Option<Value>), String> {
     let a: RunAnswer = read_answer(line)
         .map_err(|e| format!("not a protocol message ({e}): {}", snippet(line)))?;
-    if a.seq.as_u64() != Some(seq) {
+    if seq_number(&a.seq) != Some(seq) {
         return Err(format!("answer has seq {}, expected {seq}", a.seq));
     }
     match (a.result, a.skipped, a.errored) {
@@ -225,9 +225,22 @@ pub fn parse_run_answer_explained(
 pub fn answer_seq(line: &[u8]) -> Option<u64> {
     #[derive(Deserialize)]
     struct Seq {
-        seq: u64,
+        seq: Value,
     }
-    serde_json::from_slice::<Seq>(line).ok().map(|s| s.seq)
+    serde_json::from_slice::<Seq>(line)
+        .ok()
+        .and_then(|s| seq_number(&s.seq))
+}
+
+/// A `seq` as the JSON number it is: `1`, `1.0` and `1e0` are all 1 (a
+/// JavaScript or Python writer may print a whole number as a float).
+fn seq_number(v: &Value) -> Option<u64> {
+    if let Some(n) = v.as_u64() {
+        return Some(n);
+    }
+    let f = v.as_f64()?;
+    // Exact only up to 2^53; a seq is a small counter.
+    (f >= 0.0 && f.fract() == 0.0 && f < 9_007_199_254_740_992.0).then_some(f as u64)
 }
 
 /// Parses a one-shot result line.
@@ -271,6 +284,13 @@ mod tests {
                 message: None
             })
         );
+        assert_eq!(
+            parse_run_answer(br#"{"seq":7.0,"result":{"verdict":"accept"}}"#, 7),
+            Ok(Outcome::Accept { projection: None })
+        );
+        assert_eq!(answer_seq(br#"{"seq":7e0}"#), Some(7));
+        assert_eq!(answer_seq(br#"{"seq":7.5}"#), None);
+        assert!(parse_run_answer(br#"{"seq":7.5,"result":{"verdict":"accept"}}"#, 7).is_err());
         assert!(
             parse_run_answer(br#"{"seq":8,"result":{"verdict":"accept"}}"#, 7)
                 .unwrap_err()

@@ -20,6 +20,7 @@
 
 use crate::encoding::{Coding, Decoder};
 use crate::error::{LiveError, body_start};
+use crate::redirect::{Hops, Next};
 use crate::stop::Stop;
 use crate::tap::Tap;
 use crate::transfer::{Fault, Framing, Transfer};
@@ -78,6 +79,11 @@ pub struct Request<'a> {
 pub struct Response {
     pub status: u16,
     pub content_type: Option<String>,
+    /// Each 307/308 hop followed to this response (`307 URL → URL`).
+    pub redirects: Vec<String>,
+    /// A redirect this response asked for and that was not followed (its
+    /// `Location`, a loop, too many hops).
+    pub not_followed: Option<String>,
     chunks: Receiver<Msg>,
     deadline: Instant,
     limits: Limits,
@@ -95,6 +101,8 @@ enum Msg {
     Head {
         status: u16,
         content_type: Option<String>,
+        redirects: Vec<String>,
+        not_followed: Option<String>,
     },
     Bytes(Vec<u8>),
     End,
@@ -142,6 +150,8 @@ pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
         // The response head is awaited at most the idle limit too.
         .timeout_recv_response(Some(req.limits.idle))
         .user_agent(concat!("agui-conform/", env!("CARGO_PKG_VERSION")))
+        // Redirects are ours to follow ([`crate::redirect`]).
+        .max_redirects(0)
         .build();
     let connector = DefaultConnector::new().chain(tap.connector());
     let agent = ureq::Agent::with_parts(config, connector, DefaultResolver::default());
@@ -162,6 +172,8 @@ pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
     let mut response = Response {
         status: 0,
         content_type: None,
+        redirects: Vec::new(),
+        not_followed: None,
         chunks: rx,
         deadline,
         limits: req.limits,
@@ -175,9 +187,13 @@ pub fn send(req: &Request<'_>) -> Result<Response, LiveError> {
         Some(Msg::Head {
             status,
             content_type,
+            redirects,
+            not_followed,
         }) => {
             response.status = status;
             response.content_type = content_type;
+            response.redirects = redirects;
+            response.not_followed = not_followed;
             response.last = Instant::now();
             Ok(response)
         }
@@ -213,29 +229,23 @@ struct Job {
 
 impl Job {
     fn run(self) {
-        let mut builder = self.agent.post(&self.url);
-        let has = |name: &str| {
-            self.headers
-                .iter()
-                .any(|(k, _)| k.eq_ignore_ascii_case(name))
-        };
-        if !has("accept") {
-            builder = builder.header("Accept", "text/event-stream");
-        }
-        if !has("content-type") {
-            builder = builder.header("Content-Type", "application/json");
-        }
-        if !has("accept-encoding") {
-            builder = builder.header("Accept-Encoding", "gzip, deflate, br");
-        }
-        for (k, v) in &self.headers {
-            builder = builder.header(k.as_str(), v.as_str());
-        }
-        let response = match builder.send(&self.body[..]) {
-            Ok(r) => r,
-            Err(e) => {
-                let _ = self.tx.send(Msg::Failed(request_error(e, self.limits)));
-                return;
+        let mut hops = Hops::new(&self.url);
+        let mut url = self.url.clone();
+        let (response, not_followed) = loop {
+            let response = match self.send(&url) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = self.tx.send(Msg::Failed(request_error(e, self.limits)));
+                    return;
+                }
+            };
+            let location = response
+                .headers()
+                .get("location")
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+            match hops.next(response.status().as_u16(), location.as_deref()) {
+                Next::Follow(to) => url = to,
+                Next::Stop(note) => break (response, note),
             }
         };
         let header = |name: &str| {
@@ -258,6 +268,8 @@ impl Job {
         let head = Msg::Head {
             status,
             content_type: header("content-type"),
+            redirects: hops.followed,
+            not_followed,
         };
         if self.tx.send(head).is_err() {
             return;
@@ -274,6 +286,31 @@ impl Job {
         if !body.gone {
             let _ = self.tx.send(end);
         }
+    }
+}
+
+impl Job {
+    /// POSTs the input to `url` with our headers and the caller's.
+    fn send(&self, url: &str) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let mut builder = self.agent.post(url);
+        let has = |name: &str| {
+            self.headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case(name))
+        };
+        if !has("accept") {
+            builder = builder.header("Accept", "text/event-stream");
+        }
+        if !has("content-type") {
+            builder = builder.header("Content-Type", "application/json");
+        }
+        if !has("accept-encoding") {
+            builder = builder.header("Accept-Encoding", "gzip, deflate, br");
+        }
+        for (k, v) in &self.headers {
+            builder = builder.header(k.as_str(), v.as_str());
+        }
+        builder.send(&self.body[..])
     }
 }
 

@@ -22,22 +22,34 @@ pub const PIECE_BYTES: usize = 64 * 1024;
 pub enum Coding {
     Identity,
     Gzip,
-    /// zlib (RFC 1950), as RFC 9110 defines `deflate`.
+    /// zlib (RFC 1950), as RFC 9110 defines `deflate`, or raw DEFLATE
+    /// (RFC 1951), which servers send under that name too (browsers read
+    /// both): told apart by the zlib header's check bits.
     Deflate,
     Brotli,
 }
 
 impl Coding {
-    /// The coding a `Content-Encoding` value names. Anything else (a coding
+    /// The coding a `Content-Encoding` value names; `identity` in a list
+    /// is no coding (`identity, gzip` is gzip). Anything else (a coding
     /// not asked for, several codings) is read as it is, as ureq did.
     pub fn of(header: Option<&str>) -> Coding {
-        match header.map(str::trim) {
-            Some(v) if v.eq_ignore_ascii_case("gzip") || v.eq_ignore_ascii_case("x-gzip") => {
-                Coding::Gzip
-            }
-            Some(v) if v.eq_ignore_ascii_case("deflate") => Coding::Deflate,
-            Some(v) if v.eq_ignore_ascii_case("br") => Coding::Brotli,
-            _ => Coding::Identity,
+        let mut named = header
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|c| !c.is_empty() && !c.eq_ignore_ascii_case("identity"));
+        let (Some(v), None) = (named.next(), named.next()) else {
+            return Coding::Identity;
+        };
+        if v.eq_ignore_ascii_case("gzip") || v.eq_ignore_ascii_case("x-gzip") {
+            Coding::Gzip
+        } else if v.eq_ignore_ascii_case("deflate") {
+            Coding::Deflate
+        } else if v.eq_ignore_ascii_case("br") {
+            Coding::Brotli
+        } else {
+            Coding::Identity
         }
     }
 
@@ -53,6 +65,9 @@ impl Coding {
 
 enum Engine {
     Identity,
+    /// `deflate` before its first two bytes came: zlib or raw is told
+    /// from them.
+    Sniff(Vec<u8>),
     /// `ended`: the stream (for gzip, its member) reached its end.
     Flate {
         d: Box<Decompress>,
@@ -83,10 +98,19 @@ impl std::fmt::Debug for Decoder {
 }
 
 fn flate(coding: Coding) -> Engine {
-    let d = match coding {
-        Coding::Gzip => Decompress::new_gzip(15),
-        _ => Decompress::new(true),
-    };
+    match coding {
+        Coding::Gzip => flate_with(Decompress::new_gzip(15)),
+        _ => Engine::Sniff(Vec::with_capacity(2)),
+    }
+}
+
+/// Whether two bytes start a zlib stream (RFC 1950 §2.2: method 8, a
+/// window of at most 32 KiB, and the check bits).
+fn is_zlib(head: [u8; 2]) -> bool {
+    head[0] & 0x0F == 8 && head[0] >> 4 <= 7 && u16::from_be_bytes(head).is_multiple_of(31)
+}
+
+fn flate_with(d: Decompress) -> Engine {
     Engine::Flate {
         d: Box::new(d),
         ended: false,
@@ -150,6 +174,18 @@ impl Decoder {
                     }
                 }
                 Ok(())
+            }
+            Engine::Sniff(held) => {
+                let take = (2 - held.len()).min(input.len());
+                held.extend_from_slice(&input[..take]);
+                let head = [held.first().copied(), held.get(1).copied()];
+                let [Some(a), Some(b)] = head else {
+                    return Ok(());
+                };
+                let zlib = is_zlib([a, b]);
+                self.engine = flate_with(Decompress::new(zlib));
+                self.feed(&[a, b], out)?;
+                self.feed(&input[take..], out)
             }
             Engine::Flate { .. } => loop {
                 let Engine::Flate { d, ended } = &mut self.engine else {
@@ -246,9 +282,10 @@ impl Decoder {
     pub fn finish(&self) -> Result<(), Fault> {
         let ended = match &self.engine {
             Engine::Identity => true,
+            Engine::Sniff(held) => held.is_empty(),
             Engine::Flate { ended, .. } | Engine::Brotli { ended, .. } => *ended,
         };
-        if ended || self.offset == 0 {
+        if ended || (self.offset == 0 && !matches!(self.engine, Engine::Sniff(_))) {
             Ok(())
         } else {
             Err(self.fault(format!("the {} stream is cut short", self.coding.name())))
@@ -358,6 +395,29 @@ mod tests {
     }
 
     #[test]
+    fn raw_deflate_under_deflate_is_read_too() {
+        let text = b"data: {\"type\":\"RUN_STARTED\"}\n\n".repeat(30);
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), Compression::default());
+        e.write_all(&text).unwrap();
+        let raw = e.finish().unwrap();
+        let mut z = ZlibEncoder::new(Vec::new(), Compression::default());
+        z.write_all(&text).unwrap();
+        let zlib = z.finish().unwrap();
+        for body in [&raw, &zlib] {
+            for size in [1, 2, 3, body.len()] {
+                assert_eq!(
+                    decode(Coding::Deflate, body, size),
+                    (text.clone(), None),
+                    "{size}"
+                );
+            }
+        }
+        // One byte, then the end: cut short.
+        assert!(decode(Coding::Deflate, &raw[..1], 1).1.is_some());
+        assert_eq!(decode(Coding::Deflate, b"", 1), (Vec::new(), None));
+    }
+
+    #[test]
     fn gzip_members_follow_each_other() {
         let mut body = Vec::new();
         for part in [&b"one "[..], b"two"] {
@@ -386,6 +446,9 @@ mod tests {
         assert_eq!(Coding::of(Some("GZip")), Coding::Gzip);
         assert_eq!(Coding::of(Some(" br ")), Coding::Brotli);
         assert_eq!(Coding::of(Some("gzip, br")), Coding::Identity);
+        assert_eq!(Coding::of(Some("identity, gzip")), Coding::Gzip);
+        assert_eq!(Coding::of(Some("br,identity")), Coding::Brotli);
+        assert_eq!(Coding::of(Some("identity")), Coding::Identity);
         assert_eq!(Coding::of(None), Coding::Identity);
     }
 }

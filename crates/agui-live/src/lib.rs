@@ -14,6 +14,7 @@ pub mod error;
 pub mod input;
 pub mod live;
 pub mod outcome;
+pub mod redirect;
 pub mod scenario;
 pub mod sse;
 pub mod sse_file;

@@ -21,8 +21,8 @@
 //! producer's fault: our time limits, and a stop the user asked for
 //! ([`Stop`], SIGINT or SIGTERM) — before the response head too. After the
 //! stream's last run ended, a producer that keeps the connection open is
-//! waited on only [`RUN_END_GRACE`] for more events, then let go, with no
-//! blame. Either way the events received so far are checked and saved,
+//! waited on only [`RUN_END_GRACE`] for more events, then let go: a
+//! `time` notice naming the grace and `--run-end-grace`, no blame. Either way the events received so far are checked and saved,
 //! and the reason is returned beside the report.
 
 use crate::capture::{CaptureWriter, line_for, oversize_line};
@@ -248,6 +248,9 @@ pub struct Exchange {
     pub failure: Option<LiveError>,
     /// The first error writing the capture, if any.
     pub capture_error: Option<String>,
+    /// The connection was let go after the last run ended
+    /// ([`Options::run_end_grace`]): the `time` notice's message.
+    pub let_go: Option<String>,
 }
 
 /// Cuts the stream with a `time` notice when `e` is a stop of ours (a
@@ -324,17 +327,32 @@ pub fn exchange(
                 body_bytes: 0,
                 failure: Some(e),
                 capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+                let_go: None,
             });
         }
         Err(e) => return Err(e),
     };
     let content_type = response.content_type.clone();
+    for hop in &response.redirects {
+        on(Progress::Warning(&format!(
+            "redirected: {hop} (the POST repeated with its body)"
+        )));
+    }
     on(Progress::Connected {
         status: response.status,
         content_type: content_type.as_deref(),
     });
     if !response.is_success() {
-        let why = response.status_error().to_string();
+        let mut why = response.status_error().to_string();
+        if let Some(note) = &response.not_followed {
+            why.push_str(&format!("; {note}"));
+        }
+        if !response.redirects.is_empty() {
+            why.push_str(&format!(
+                " (after redirects: {})",
+                response.redirects.join(", ")
+            ));
+        }
         let at = checker.events();
         checker.report_external(Violation::new(RuleId::TransportStatus, at, why));
         tell(checker, found, cap, on);
@@ -344,6 +362,7 @@ pub fn exchange(
             body_bytes: 0,
             failure: None,
             capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+            let_go: None,
         });
     }
     if !content_type.as_deref().is_some_and(is_event_stream) {
@@ -370,7 +389,7 @@ pub fn exchange(
     let mut first_event: Option<Instant> = None;
     let mut last_event = Instant::now();
     // The connection was let go after the last run ended (no blame).
-    let mut let_go = false;
+    let mut let_go = None;
     let events_before = checker.events();
     loop {
         let until = checker.run_ended().then(|| last_event + opts.run_end_grace);
@@ -400,13 +419,25 @@ pub fn exchange(
             }
             Ok(Read::End) => break,
             Ok(Read::Quiet) => {
-                let_go = true;
                 response.close();
-                on(Progress::Warning(&format!(
-                    "the producer kept the connection open {:.1} s after its run ended; \
-                     stopped reading there (not a violation)",
-                    opts.run_end_grace.as_secs_f64()
-                )));
+                let grace = opts.run_end_grace;
+                let what = format!(
+                    "the producer kept the connection open {0:.1} s after its run ended \
+                     with nothing more (the wait of --run-end-grace {0:.1}; a larger \
+                     --run-end-grace waits longer); stopped reading there",
+                    grace.as_secs_f64(),
+                );
+                on(Progress::Warning(&format!("{what} (not a violation)")));
+                // Our own stop: a `time` notice (docs/rules.md "Checker
+                // limits"); what came later is not judged.
+                let at = checker.events();
+                checker.cut(LimitNotice::new(
+                    LimitKind::Time,
+                    at,
+                    u64::try_from(grace.as_millis()).unwrap_or(u64::MAX),
+                    format!("{what}; anything sent later is not judged"),
+                ));
+                let_go = Some(what);
                 break;
             }
             Err(e) => {
@@ -415,7 +446,11 @@ pub fn exchange(
             }
         }
     }
-    let ended = if let_go { last_event } else { Instant::now() };
+    let ended = if let_go.is_some() {
+        last_event
+    } else {
+        Instant::now()
+    };
     let unfinished = parser.finish();
     match &failure {
         // Our own time limits, or a stop: a limit notice, never the
@@ -436,7 +471,7 @@ pub fn exchange(
         Some(_) => {}
         None => {
             // A partial event after the run ended was cut by us.
-            if let Some(u) = unfinished.filter(|_| !let_go) {
+            if let Some(u) = unfinished.filter(|_| let_go.is_none()) {
                 let at = checker.events();
                 checker.report_external(Violation::new(
                     RuleId::TransportUnterminatedEvent,
@@ -467,6 +502,7 @@ pub fn exchange(
         body_bytes,
         failure,
         capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+        let_go,
     })
 }
 

@@ -318,7 +318,10 @@ impl SseParser {
         if self.oversize {
             return;
         }
-        if self.data.len() + part.len() > self.max_event_bytes {
+        // The buffer holds each data line followed by its `\n`; the last
+        // one is not the event's: `max_event_bytes` of data are kept, one
+        // more byte is over (as a line of N bytes is read, N + 1 skipped).
+        if self.data.len() + part.len() > self.max_event_bytes.saturating_add(1) {
             self.oversize = true;
             self.data = Vec::new();
         } else {
@@ -594,9 +597,16 @@ mod tests {
         let big = format!("data: {}\n\ndata: ok\n\n", "x".repeat(100));
         let got = events_in_chunks(big.as_bytes(), &[7], 50);
         assert_eq!(got, ["<100>", "ok"]);
-        // Exactly at the limit is kept (data plus its joining newline).
-        let at = format!("data: {}\n\n", "y".repeat(49));
-        assert_eq!(events_in_chunks(at.as_bytes(), &[3], 50), ["y".repeat(49)]);
+        // Exactly at the limit is kept, one byte more is over (the data's
+        // last newline is not counted).
+        let at = format!("data: {}\n\n", "y".repeat(50));
+        assert_eq!(events_in_chunks(at.as_bytes(), &[3], 50), ["y".repeat(50)]);
+        let over = format!("data: {}\r\n\r\n", "y".repeat(51));
+        assert_eq!(events_in_chunks(over.as_bytes(), &[3], 50), ["<51>"]);
+        // Two lines of 24 bytes and their joining newline: 49 bytes, kept.
+        let two = format!("data: {0}\ndata: {0}\n\n", "z".repeat(24));
+        assert_eq!(events_in_chunks(two.as_bytes(), &[4], 49).len(), 1);
+        assert_eq!(events_in_chunks(two.as_bytes(), &[4], 48), ["<49>"]);
         // Multi-line data counts every line and newline.
         let lines = "data: aaaaaaaaaa\n".repeat(10) + "\n";
         assert_eq!(events_in_chunks(lines.as_bytes(), &[5], 50), ["<109>"]);

@@ -10,7 +10,8 @@
 //! cut inside a run, an unclosed event), or when the producer answered a
 //! valid input with `RUN_ERROR` ("the producer refused a valid input",
 //! kept apart from the violations); otherwise ERRORED when the exchange
-//! failed in a way no rule judges (our own time limit, no events — the
+//! failed in a way no rule judges (our own time limit, the connection
+//! let go after `--run-end-grace`, no events — the
 //! end-of-input rules are not held against a stream we cut); otherwise
 //! SKIPPED when a step's precondition was not met (the producer never
 //! interrupted, so there was nothing to resume): INFO, never PASS;
@@ -451,6 +452,12 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
         });
         if let Some(f) = ex.failure {
             r.failure = Some(format!("step {} ({kind}): {f}", n + 1));
+            break;
+        }
+        // Our own stop after the run (a `time` notice): what came later
+        // was not judged, so the scenario is not a PASS.
+        if let Some(why) = ex.let_go {
+            r.failure = Some(format!("step {} ({kind}): {why}", n + 1));
             break;
         }
         if !ex.status.is_some_and(|s| (200..300).contains(&s)) {

@@ -6,7 +6,7 @@
 //! targets all read streams through here.
 
 use crate::checker::{Checker, Report};
-use crate::stream::{self, Item};
+use crate::stream::{self, Framing, Item, ReadOptions};
 use std::cell::RefCell;
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
@@ -57,7 +57,7 @@ pub fn check_reader_ahead(
     feed_as(
         input,
         &mut checker,
-        Reading::ParseAhead,
+        (Reading::ParseAhead, Framing::Detect),
         shed,
         || false,
         |_, _| {},
@@ -87,13 +87,27 @@ pub fn feed(
     stop: impl FnMut() -> bool,
     observe: impl FnMut(usize, &serde_json::Value),
 ) -> io::Result<()> {
-    feed_as(input, checker, reading, Shed::default(), stop, observe)
+    feed_framed(input, checker, reading, Framing::Detect, stop, observe)
+}
+
+/// [`feed`] with the items framed as `framing` says (JSON Lines stated,
+/// or told apart from one array).
+pub fn feed_framed(
+    input: impl BufRead + Send,
+    checker: &mut Checker,
+    reading: Reading,
+    framing: Framing,
+    stop: impl FnMut() -> bool,
+    observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
+    let shed = Shed::default();
+    feed_as(input, checker, (reading, framing), shed, stop, observe)
 }
 
 fn feed_as(
     input: impl BufRead + Send,
     checker: &mut Checker,
-    reading: Reading,
+    (reading, framing): (Reading, Framing),
     shed: Shed,
     stop: impl FnMut() -> bool,
     observe: impl FnMut(usize, &serde_json::Value),
@@ -106,24 +120,37 @@ fn feed_as(
         return crate::pipeline::feed(
             &crate::pipeline::fast_stage::FastStage,
             input,
-            checker,
+            (checker, framing),
             stack,
             shed,
             stop,
             observe,
         );
     }
-    feed_here(input, checker, stop, observe)
+    feed_framed_here(input, checker, framing, stop, observe)
 }
 
 /// [`feed`] on the calling thread (the input need not be `Send`).
 pub fn feed_here(
     input: impl BufRead,
     checker: &mut Checker,
+    stop: impl FnMut() -> bool,
+    observe: impl FnMut(usize, &serde_json::Value),
+) -> io::Result<()> {
+    feed_framed_here(input, checker, Framing::Detect, stop, observe)
+}
+
+fn feed_framed_here(
+    input: impl BufRead,
+    checker: &mut Checker,
+    framing: Framing,
     mut stop: impl FnMut() -> bool,
     mut observe: impl FnMut(usize, &serde_json::Value),
 ) -> io::Result<()> {
-    let opts = checker.limits().read_options();
+    let opts = ReadOptions {
+        framing,
+        ..checker.limits().read_options()
+    };
     let checker = RefCell::new(checker);
     let fast = |line: &[u8], _| checker.borrow_mut().try_push_line(line);
     stream::read_stream_with(input, &opts, fast, |item| {
@@ -186,8 +213,42 @@ pub(crate) fn push_item_ref(checker: &mut Checker, item: &Item) {
     }
 }
 
+/// Checks JSON Lines held in memory, stated as such (a corpus case's
+/// `lines`): a first line holding an array is one item, never the whole
+/// input ([`Framing::Lines`]).
+pub fn check_lines(bytes: &[u8], checker: Checker) -> Report {
+    let mut checker = checker;
+    // Reading from memory cannot fail.
+    let _ = feed_framed_here(bytes, &mut checker, Framing::Lines, || false, |_, _| {});
+    checker.finish()
+}
+
 /// Checks a stream held in memory as bytes (JSON Lines or one array).
 pub fn check_bytes(bytes: &[u8], checker: Checker) -> Report {
     // Reading from memory cannot fail.
     check_reader(bytes, checker).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+
+    #[test]
+    fn lines_stated_are_never_read_as_one_array() {
+        let text = b"[{\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}]\n";
+        // Told apart, it is an array of one RUN_STARTED: the run is open.
+        let told = check_bytes(text, Checker::new());
+        assert_eq!(told.events, 1);
+        assert!(
+            told.violations
+                .iter()
+                .all(|v| v.rule != RuleId::SchemaNotJson)
+        );
+        // Stated as JSON Lines, its one item is an array: not an event.
+        let stated = check_lines(text, Checker::new());
+        assert_eq!(stated.events, 1);
+        assert_eq!(stated.violations[0].rule, RuleId::SchemaNotJson);
+        assert_eq!(stated.violations[0].index, 0);
+    }
 }

@@ -163,6 +163,7 @@ impl Limits {
             max_line_bytes: self.line_bytes,
             max_depth: self.nesting,
             max_value_bytes: crate::stream::value_bytes(self.line_bytes),
+            framing: crate::stream::Framing::Detect,
         }
     }
 

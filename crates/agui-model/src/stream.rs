@@ -16,7 +16,9 @@
 //! is JSON Lines whose first item is an array or unparseable (either way a
 //! `schema.not-json` item), and reading goes on line by line. A first line
 //! longer than 1 MiB that starts with `[` means an array. Everything else is
-//! **JSON Lines**. A leading UTF-8 byte order mark is skipped.
+//! **JSON Lines**. A leading UTF-8 byte order mark is skipped. Input
+//! stated to be JSON Lines ([`Framing::Lines`]: `--input-format jsonl`, a
+//! corpus case's events) is never told apart: it is JSON Lines.
 //!
 //! # What is JSON
 //! Exactly the RFC 8259 grammar ([`crate::json`]): lone surrogate escapes,
@@ -38,9 +40,13 @@
 //! # JSON array
 //! Elements are cut out of the input one at a time (a byte scanner that
 //! tracks strings and brackets) and parsed one by one; the array is never
-//! built. A syntax error (or truncation) inside the array ends reading with
-//! one unparseable item naming its line; data after the closing `]` is one
-//! unparseable item too. An element longer than
+//! built. A syntax error inside an element costs that element only (one
+//! unparseable item naming its line and column); reading goes on with the
+//! next element, as JSON Lines goes on with the next line. An element that
+//! never ends (an unbalanced bracket or quote) is one unparseable item up
+//! to the next `{` past its syntax error, where reading starts again (none:
+//! the item says the array is not read further). Truncation ends reading with one unparseable item; data
+//! after the closing `]` is one unparseable item too. An element longer than
 //! [`ReadOptions::max_line_bytes`] is skipped (a limit notice) and reading
 //! goes on with the next element.
 
@@ -113,6 +119,20 @@ pub struct ReadOptions {
     /// ([`crate::patch::mem_size`]); a line that would hold more is skipped
     /// at the `line-bytes` limit ([`value_bytes`]).
     pub max_value_bytes: usize,
+    /// How items are framed: told apart from the input, or stated.
+    pub framing: Framing,
+}
+
+/// How the reader frames items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Framing {
+    /// JSON Lines, or one JSON array, told apart from the first line (see
+    /// the module doc).
+    #[default]
+    Detect,
+    /// JSON Lines, stated (`--input-format jsonl`, a case's stream): a
+    /// first line that is an array is one item, never the whole input.
+    Lines,
 }
 
 impl Default for ReadOptions {
@@ -121,6 +141,7 @@ impl Default for ReadOptions {
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_depth: DEFAULT_MAX_DEPTH,
             max_value_bytes: value_bytes(DEFAULT_MAX_LINE_BYTES),
+            framing: Framing::Detect,
         }
     }
 }
@@ -190,7 +211,9 @@ pub fn read_stream_with<R: BufRead>(
     skip_bom(&mut r, &mut pos)?;
     match skip_blank(&mut r, &mut pos)? {
         None => {}
-        Some(b'[') => read_array_or_lines(&mut r, opts, pos, &mut take, &mut emit)?,
+        Some(b'[') if opts.framing == Framing::Detect => {
+            read_array_or_lines(&mut r, opts, pos, &mut take, &mut emit)?
+        }
         Some(_) => {
             read_lines(&mut r, opts, pos, &mut take, &mut emit)?;
         }
@@ -613,6 +636,16 @@ impl Scan {
 
 /// Reads one JSON array of events, element by element. `rd` starts at the
 /// `[`, which stands at `pos`.
+///
+/// A syntax error inside an element that the scanner could cut out (its
+/// brackets and strings balance) costs that element only: it is one
+/// unparseable item and reading goes on with the next element. An element
+/// that never ends (an unbalanced bracket or quote swallows the rest of the
+/// input) is parsed as far as it goes: from it to the next `{` past the
+/// syntax error found in it is one unparseable item, and reading starts
+/// again at that `{` (events are objects), so the events after it are
+/// still read; with no `{` left, the item says the array is not read
+/// further.
 fn read_array<Rd: Read>(
     rd: Rd,
     opts: &ReadOptions,
@@ -620,15 +653,36 @@ fn read_array<Rd: Read>(
     emit: &mut impl FnMut(Item) -> ControlFlow<()>,
 ) -> io::Result<()> {
     let mut r = io::BufReader::with_capacity(1 << 16, rd);
+    let mut next = read_elements(&mut r, opts, pos, true, emit)?;
+    // Each restart reads a strictly shorter rest of the input.
+    while let Some((rest, at)) = next {
+        next = read_elements(&mut Cursor::new(rest), opts, at, false, emit)?;
+    }
+    Ok(())
+}
+
+/// Reads array elements from `r` (on the `[` when `open`, else just
+/// inside the array) to the closing `]`; returns the rest of the input
+/// and where it starts when reading must start again after an element
+/// that never ended (see [`read_array`]).
+fn read_elements<R: BufRead>(
+    r: &mut R,
+    opts: &ReadOptions,
+    pos: Pos,
+    open: bool,
+    emit: &mut impl FnMut(Item) -> ControlFlow<()>,
+) -> io::Result<Option<(Vec<u8>, Pos)>> {
     let mut line = pos.line;
     let mut col = pos.col;
-    // Consume the `[`.
-    match fill(&mut r)?.first() {
-        Some(b'[') => {
-            r.consume(1);
-            col += 1;
+    if open {
+        // Consume the `[`.
+        match fill(r)?.first() {
+            Some(b'[') => {
+                r.consume(1);
+                col += 1;
+            }
+            _ => return Ok(None),
         }
-        _ => return Ok(()),
     }
     let mut elem: Vec<u8> = Vec::new();
     // Where the element's text starts, and the line of its last byte
@@ -641,15 +695,43 @@ fn read_array<Rd: Read>(
     // bytes since its first (`seen`, trailing whitespace included).
     let (mut span, mut seen) = (0usize, 0usize);
     let mut scan = Scan::default();
-    let mut first = true;
+    let mut first = open;
     loop {
-        let avail = fill(&mut r)?;
+        let avail = fill(r)?;
         if avail.is_empty() {
+            if !over && let Some((offset, reason)) = broken_at(&elem, opts) {
+                let (at, c) = locate(&elem, start, offset);
+                // Events are objects: reading starts again at the next
+                // `{` past the error (past at least one byte, so each
+                // restart is shorter).
+                let past = offset.max(1).min(elem.len());
+                let from = memchr::memchr(b'{', &elem[past..]).map(|i| past + i);
+                let then = match from {
+                    Some(from) => {
+                        let (l, c) = locate(&elem, start, from);
+                        format!("reading goes on at line {l}, column {c}")
+                    }
+                    None => "no event follows it: the array is not read further".to_string(),
+                };
+                let _ = emit(Item::Unparseable {
+                    line: at,
+                    reason: format!(
+                        "JSON syntax error in the JSON array: {reason} at column {c}; \
+                         the element never ends, {then}"
+                    ),
+                });
+                let Some(from) = from else {
+                    return Ok(None);
+                };
+                let (line, c) = locate(&elem, start, from);
+                elem.drain(..from);
+                return Ok(Some((elem, Pos { line, col: c - 1 })));
+            }
             let _ = emit(Item::Unparseable {
                 line,
                 reason: "truncated input: it ends inside the JSON array".to_string(),
             });
-            return Ok(());
+            return Ok(None);
         }
         let mut used = 0;
         let mut ended = None;
@@ -692,7 +774,7 @@ fn read_array<Rd: Read>(
         }
         r.consume(used);
         if stop {
-            return Ok(());
+            return Ok(None);
         }
         let Some(end) = ended else { continue };
         let blank = elem.iter().all(u8::is_ascii_whitespace);
@@ -701,26 +783,22 @@ fn read_array<Rd: Read>(
         let item = if over || (blank && end == b']' && first) {
             None
         } else if blank {
-            let _ = emit(Item::Unparseable {
+            Some(Item::Unparseable {
                 line,
                 reason: format!(
                     "JSON syntax error in the JSON array: expected a value at column {col}"
                 ),
-            });
-            return Ok(());
+            })
         } else {
-            match parse_element(&elem, start, opts) {
-                Err((at, reason)) => {
-                    let _ = emit(Item::Unparseable { line: at, reason });
-                    return Ok(());
-                }
-                Ok(parsed) => Some(item_of(parsed, last_line)),
-            }
+            Some(match parse_element(&elem, start, opts) {
+                Err((at, reason)) => Item::Unparseable { line: at, reason },
+                Ok(parsed) => item_of(parsed, last_line),
+            })
         };
         if let Some(item) = item
             && emit(item).is_break()
         {
-            return Ok(());
+            return Ok(None);
         }
         first = false;
         elem.clear();
@@ -737,7 +815,7 @@ fn read_array<Rd: Read>(
     }
     // Only whitespace may follow the array.
     let mut after = Pos { line, col };
-    if skip_blank(&mut r, &mut after)?.is_some() {
+    if skip_blank(r, &mut after)?.is_some() {
         let _ = emit(Item::Unparseable {
             line: after.line,
             reason: format!(
@@ -746,27 +824,49 @@ fn read_array<Rd: Read>(
             ),
         });
     }
-    Ok(())
+    Ok(None)
 }
 
-/// Parses one array element whose text starts at `start`; an error that
-/// is not JSON comes with its line and a reason naming its column.
+/// Where an element the input ended inside breaks the grammar before its
+/// end (its byte offset and what was expected); `None` when it is only
+/// cut short (truncation).
+fn broken_at(elem: &[u8], opts: &ReadOptions) -> Option<(usize, String)> {
+    let text = match simdutf8::compat::from_utf8(elem) {
+        Ok(text) => text,
+        Err(e) => return Some((e.valid_up_to(), "invalid UTF-8".to_string())),
+    };
+    let popts = ParseOptions {
+        max_depth: opts.max_depth,
+    };
+    match json::parse_within(text, &popts, opts.max_value_bytes) {
+        Err(ParseError::Syntax { offset, what }) => Some((offset, what)),
+        Err(ParseError::Trailing { offset }) => Some((offset, "expected `,` or `]`".to_string())),
+        _ => None,
+    }
+}
+
+/// Line and column (1-based) of a byte offset of an element whose text
+/// starts at `start`.
+fn locate(elem: &[u8], start: Pos, offset: usize) -> (usize, usize) {
+    let before = &elem[..offset.min(elem.len())];
+    match memchr::memrchr(b'\n', before) {
+        None => (start.line, start.col + offset + 1),
+        Some(nl) => (
+            start.line + memchr::memchr_iter(b'\n', before).count(),
+            offset - nl,
+        ),
+    }
+}
+
+/// Parses one array element whose text starts at `start` (cut out by the
+/// scanner at a `,` or `]`); an error that is not JSON comes with its line
+/// and a reason naming its column.
 fn parse_element(
     elem: &[u8],
     start: Pos,
     opts: &ReadOptions,
 ) -> Result<Result<json::Parsed, Unparsed>, (usize, String)> {
-    // Line and column (1-based) of a byte offset of the element.
-    let locate = |offset: usize| {
-        let before = &elem[..offset.min(elem.len())];
-        match memchr::memrchr(b'\n', before) {
-            None => (start.line, start.col + offset + 1),
-            Some(nl) => (
-                start.line + memchr::memchr_iter(b'\n', before).count(),
-                offset - nl,
-            ),
-        }
-    };
+    let locate = |offset: usize| locate(elem, start, offset);
     let text = match simdutf8::compat::from_utf8(elem) {
         Ok(text) => text,
         Err(e) => {
@@ -789,10 +889,15 @@ fn parse_element(
                 reason: too_big(limit, col),
             }))
         }
-        Err(ParseError::Eof) => Err((
-            start.line,
-            "truncated input: it ends inside the JSON array".to_string(),
-        )),
+        Err(ParseError::Eof) => {
+            let (line, col) = locate(elem.len());
+            Err((
+                line,
+                format!(
+                    "JSON syntax error in the JSON array: the element ends inside a value at column {col}"
+                ),
+            ))
+        }
         Err(ParseError::Syntax { offset, what }) => {
             let (line, col) = locate(offset);
             Err((
@@ -1451,9 +1556,9 @@ mod tests {
     }
 
     #[test]
-    fn syntax_error_mid_array_ends_reading_with_its_position() {
+    fn syntax_error_mid_array_costs_that_element_only() {
         let items = read(b"[\n{\"a\":1},\n{\"b\" 2},\n{\"c\":3}\n]\n");
-        assert_eq!(items.len(), 2);
+        assert_eq!(items.len(), 3, "{items:?}");
         assert_eq!(items[0], value(2, json!({"a": 1})));
         let (line, reason) = bad(&items[1]);
         assert_eq!(line, 3);
@@ -1462,6 +1567,44 @@ mod tests {
             "{reason}"
         );
         assert!(reason.ends_with("at column 6"), "{reason}");
+        assert_eq!(items[2], value(4, json!({"c": 3})));
+    }
+
+    #[test]
+    fn an_empty_or_cut_short_element_costs_that_element_only() {
+        let items = read(b"[1,,2,tru,3,]");
+        assert_eq!(items.len(), 6, "{items:?}");
+        assert_eq!(items[0], value(1, json!(1)));
+        assert_eq!(
+            bad(&items[1]),
+            (
+                1,
+                "JSON syntax error in the JSON array: expected a value at column 4"
+            )
+        );
+        assert_eq!(items[2], value(1, json!(2)));
+        assert!(
+            bad(&items[3])
+                .1
+                .contains("ends inside a value at column 10")
+        );
+        assert_eq!(items[4], value(1, json!(3)));
+        assert!(bad(&items[5]).1.contains("expected a value at column 13"));
+    }
+
+    #[test]
+    fn an_element_that_never_ends_is_read_again_from_its_syntax_error() {
+        // The `{` of line 2 is never closed: the scanner takes the rest of
+        // the array for one element; reading starts again where the
+        // grammar broke (line 3, column 1).
+        let items = read(b"[{\"a\":1},\n{\"b\":1,\n{\"c\":2},\n{\"d\":3}]\n");
+        assert_eq!(items.len(), 4, "{items:?}");
+        assert_eq!(items[0], value(1, json!({"a": 1})));
+        let (line, reason) = bad(&items[1]);
+        assert_eq!(line, 3);
+        assert!(reason.contains("at column 1;"), "{reason}");
+        assert_eq!(items[2], value(3, json!({"c": 2})));
+        assert_eq!(items[3], value(4, json!({"d": 3})));
     }
 
     #[test]
@@ -1604,6 +1747,38 @@ mod tests {
                 .collect();
             let got: Vec<usize> = items.iter().map(Item::line).collect();
             assert_eq!(got, lines, "input {:?}", String::from_utf8_lossy(&input));
+        }
+    }
+
+    #[test]
+    fn random_broken_arrays_never_panic_and_lose_no_later_element() {
+        const ALPHABET: &[u8] = b"{}[]\":,\n 0123456789aeflnrstu\\";
+        let mut rng = Rng::new(0x5851_F42D_4C95_7F2D);
+        for _ in 0..3000 {
+            let len = (rng.next() % 40) as usize;
+            let junk: Vec<u8> = (0..len)
+                .map(|_| ALPHABET[(rng.next() % ALPHABET.len() as u64) as usize])
+                .collect();
+            // A broken element mid-array, then a good one on its own line.
+            let mut input = b"[{\"a\":1},\n".to_vec();
+            input.extend_from_slice(&junk);
+            input.extend_from_slice(b",\n{\"z\":9}]\n");
+            let items = read(&input);
+            assert_eq!(items[0], value(1, json!({"a": 1})));
+            // Unless the junk holds a quote (a string swallows what
+            // follows) or a bracket (a `]` may close the array, a `[` may
+            // hold the rest as one valid element), the last element is
+            // read.
+            if !junk.iter().any(|&b| b == b'"' || b == b']' || b == b'[') {
+                assert!(
+                    items.contains(&value(
+                        3 + junk.iter().filter(|&&b| b == b'\n').count(),
+                        json!({"z": 9})
+                    )),
+                    "{:?}: {items:?}",
+                    String::from_utf8_lossy(&input)
+                );
+            }
         }
     }
 

@@ -111,15 +111,19 @@ pub struct Args {
     /// `state-bytes` limit notice.
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
     pub max_state_bytes: usize,
-    /// Most a run's projection may hold in memory, in bytes; past it the
-    /// run is shown incomplete with a `projection-bytes` limit notice
-    /// (every rule is still judged; the verdict does not change).
+    /// Most a run's projection may hold in memory, in bytes (a growing
+    /// buffer's spare room counted: a message of a little over half of it
+    /// in text passes it); past it the run is shown incomplete with a
+    /// `projection-bytes` limit notice (every rule is still judged; the
+    /// verdict does not change).
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_PROJECTION_BYTES)]
     pub max_projection_bytes: usize,
     /// Most the checker may keep to judge the rules (a run's ids and what
-    /// is on record for them, the invocations of earlier runs), in bytes;
-    /// past it that is dropped with a `bookkeeping-bytes` limit notice and
-    /// the rest of the run is judged only per event.
+    /// is on record for them, the invocations of earlier runs), in bytes
+    /// held in memory (a growing buffer's spare room counted: tool-call
+    /// arguments of a little over half of it pass it); past it that is
+    /// dropped with a `bookkeeping-bytes` limit notice and the rest of the
+    /// run is judged only per event.
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_BOOKKEEPING_BYTES)]
     pub max_bookkeeping_bytes: usize,
     /// Also write the stream drawn as lanes (one per owner) with its
@@ -246,11 +250,11 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
     // A corpus case (or `gen`'s JSON Lines of cases) is checked as the
     // stream it holds.
     let sniffed = case_input::sniff(input).with_context(|| format!("reading {name}"))?;
-    let (input, live, size): (Box<dyn BufRead + Send>, _, _) = match sniffed {
-        Sniffed::Stream(input) => (input, live, checking::file_size(&args.input)),
+    let (input, live, size, stated): (Box<dyn BufRead + Send>, _, _, _) = match sniffed {
+        Sniffed::Stream(input) => (input, live, checking::file_size(&args.input), false),
         Sniffed::Case(found) => {
             eprintln!("{}", found.note(&name));
-            (Box::new(io::Cursor::new(found.stream())), false, None)
+            (Box::new(io::Cursor::new(found.stream())), false, None, true)
         }
         Sniffed::Lines(cases) => {
             eprintln!("{}", case_input::Lines::note(&name));
@@ -268,6 +272,7 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         size,
         live,
         name: &name,
+        stated,
     };
     let copy = stdout::copy_to_stdout;
     let (json, json_out) = checking::json_file(&settings)?;

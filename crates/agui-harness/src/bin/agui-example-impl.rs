@@ -54,7 +54,7 @@ fn run(case: &Value, projection: bool) -> Value {
             text.push_str(l.as_str().unwrap_or_default());
             text.push('\n');
         }
-        return result(agui_model::check::check_bytes(text.as_bytes(), c));
+        return result(agui_model::check::check_lines(text.as_bytes(), c));
     }
     let mut c = c;
     for e in case["events"].as_array().map(Vec::as_slice).unwrap_or(&[]) {

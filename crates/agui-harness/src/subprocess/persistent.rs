@@ -212,6 +212,17 @@ impl Implementation for Persistent {
 
 impl Sealed for Persistent {}
 
+/// How one request went.
+enum Asked {
+    /// An answer (or an outcome of ours: cut at the deadline).
+    Answered(Outcome),
+    /// The process was gone before answering, having exited with status
+    /// 0 (stdout closed, exited): perhaps between cases.
+    Gone(String),
+    /// Any other failure (a bad answer, silence): the process is killed.
+    Failed(String),
+}
+
 impl Instrumented for Persistent {
     /// Read on demand (only for cases that did not pass): the share of
     /// stderr since the case was sent.
@@ -237,6 +248,37 @@ impl Instrumented for Persistent {
 }
 
 impl Persistent {
+    /// Starts the process when none runs; an outcome for the case when
+    /// it cannot be.
+    fn ensure_started(&mut self) -> Option<Outcome> {
+        if self.proc.is_none() {
+            if self.start_failures >= MAX_START_FAILURES {
+                return Some(Outcome::errored(format!(
+                    "not restarted: the handshake failed {MAX_START_FAILURES} times in a row"
+                )));
+            }
+            match self.start() {
+                Ok(info) => {
+                    self.start_failures = 0;
+                    self.info.get_or_insert(info);
+                }
+                Err(f) if f.cut => {
+                    self.cut = true;
+                    return Some(Outcome::errored(f.reason));
+                }
+                Err(f) => {
+                    self.start_failures += 1;
+                    return Some(Outcome::Errored(Errored {
+                        reason: format!("restart failed: {}", f.reason),
+                        stderr_tail: f.stderr,
+                        context: None,
+                    }));
+                }
+            }
+        }
+        None
+    }
+
     /// Sends one `run` request for case `id` (written by `request` for a
     /// sequence number) and reads its answer, (re)starting the process
     /// first when needed.
@@ -247,30 +289,8 @@ impl Persistent {
     ) -> Outcome {
         self.explain = None;
         self.cut = false;
-        if self.proc.is_none() {
-            if self.start_failures >= MAX_START_FAILURES {
-                return Outcome::errored(format!(
-                    "not restarted: the handshake failed {MAX_START_FAILURES} times in a row"
-                ));
-            }
-            match self.start() {
-                Ok(info) => {
-                    self.start_failures = 0;
-                    self.info.get_or_insert(info);
-                }
-                Err(f) if f.cut => {
-                    self.cut = true;
-                    return Outcome::errored(f.reason);
-                }
-                Err(f) => {
-                    self.start_failures += 1;
-                    return Outcome::Errored(Errored {
-                        reason: format!("restart failed: {}", f.reason),
-                        stderr_tail: f.stderr,
-                        context: None,
-                    });
-                }
-            }
+        if let Some(o) = self.ensure_started() {
+            return o;
         }
         self.seq += 1;
         let seq = self.seq;
@@ -279,17 +299,52 @@ impl Persistent {
             return Outcome::errored(format!("cannot encode the case: {e}"));
         }
         self.buf.push(b'\n');
+        // The process answered the previous case: if it exited cleanly
+        // before answering this one, it may have left between cases. The case
+        // is then sent again to a fresh process, and the exit charged to
+        // the case after which it happened.
+        let retry = self.prev.clone().map(|(prev, _)| (prev, self.buf.clone()));
+        match (self.ask(id, seq), retry) {
+            (Asked::Gone(reason), Some((prev, again))) => {
+                self.fail(reason.clone());
+                self.prev = None;
+                if let Some(o) = self.ensure_started() {
+                    return o;
+                }
+                self.buf = again;
+                match self.ask(id, seq) {
+                    Asked::Answered(o) => {
+                        self.late.push((
+                            prev,
+                            format!(
+                                "the implementation exited after answering this case, before the next one ({reason}); it must keep running until `stop`"
+                            ),
+                        ));
+                        o
+                    }
+                    Asked::Gone(r) | Asked::Failed(r) => self.fail(r),
+                }
+            }
+            (Asked::Answered(o), _) => o,
+            (Asked::Gone(r) | Asked::Failed(r), _) => self.fail(r),
+        }
+    }
+
+    /// Sends the request in `self.buf` (case `id`, sequence number `seq`)
+    /// and reads its answer.
+    fn ask(&mut self, id: &str, seq: u64) -> Asked {
         let (deadline, outside) = self.until(self.timeouts.case);
         if outside && deadline <= Instant::now() {
             self.cut = true;
-            return Outcome::errored(cut_reason(Duration::ZERO));
+            return Asked::Answered(Outcome::errored(cut_reason(Duration::ZERO)));
         }
         let Some(proc) = self.proc.as_mut() else {
-            return Outcome::errored("no process");
+            return Asked::Answered(Outcome::errored("no process"));
         };
         proc.mark_stderr();
         proc.send_owned(std::mem::take(&mut self.buf));
         let sent = Instant::now();
+        let mut gone = false;
         let answer = loop {
             match proc.line(deadline) {
                 Ok(Line::Text(l)) => {
@@ -314,6 +369,12 @@ impl Persistent {
                     break Err(cut_reason(sent.elapsed()));
                 }
                 other => {
+                    gone = matches!(
+                        other,
+                        Ok(Line::Eof)
+                            | Err(process::Wait::Closed | process::Wait::Exited(_))
+                            | Err(process::Wait::StdinClosed { .. })
+                    );
                     break Err(describe_silence(
                         proc,
                         other,
@@ -336,11 +397,21 @@ impl Persistent {
             Ok((o, explain)) => {
                 self.prev = Some((id.to_string(), seq));
                 self.explain = explain;
-                o
+                Asked::Answered(o)
+            }
+            // Exited cleanly (status 0) without answering: it may have
+            // left after the previous case. A crash is this case's.
+            Err(reason)
+                if gone
+                    && proc
+                        .wait_until(Instant::now() + self.timeouts.stop)
+                        .is_some_and(|s| s.success()) =>
+            {
+                Asked::Gone(reason)
             }
             Err(reason) => {
                 self.prev = None;
-                self.fail(reason)
+                Asked::Failed(reason)
             }
         }
     }

@@ -96,6 +96,9 @@ pub struct Proc {
     eof: bool,
     eof_reported: bool,
     max_line: usize,
+    /// No line was returned yet: a UTF-8 byte order mark before it (what
+    /// a .NET console writer puts first) is dropped.
+    first_line: bool,
     stderr: Arc<Mutex<Tail>>,
     stderr_thread: Option<thread::JoinHandle<()>>,
     /// A duplicate of the stderr pipe, to see whether the reader thread
@@ -187,6 +190,7 @@ impl Proc {
             eof: false,
             eof_reported: false,
             max_line: spec.max_line,
+            first_line: true,
             stderr,
             stderr_thread: Some(stderr_thread),
             stderr_probe,
@@ -293,8 +297,22 @@ impl Proc {
         }
     }
 
-    /// A complete line already buffered, or a verdict on the buffer.
+    /// A complete line already buffered, or a verdict on the buffer; the
+    /// first line without a leading byte order mark.
     fn buffered_line(&mut self) -> Option<Line> {
+        let line = self.next_buffered_line();
+        match line {
+            Some(Line::Text(mut l)) if std::mem::take(&mut self.first_line) => {
+                if l.starts_with(b"\xEF\xBB\xBF") {
+                    l.drain(..3);
+                }
+                Some(Line::Text(l))
+            }
+            other => other,
+        }
+    }
+
+    fn next_buffered_line(&mut self) -> Option<Line> {
         if let Some(p) = self.buf[self.scanned..].iter().position(|b| *b == b'\n') {
             let end = self.scanned + p;
             let mut line = self.buf[self.start..end].to_vec();

@@ -155,13 +155,16 @@ fn item_bytes(item: &Item) -> usize {
 pub(crate) fn feed<S: Stage>(
     stage: &S,
     input: impl BufRead + Send,
-    checker: &mut Checker,
+    (checker, framing): (&mut Checker, stream::Framing),
     stack: usize,
     shed: Shed,
     mut stop: impl FnMut() -> bool,
     mut observe: impl FnMut(usize, &Value),
 ) -> io::Result<()> {
-    let opts = checker.limits().read_options();
+    let opts = ReadOptions {
+        framing,
+        ..checker.limits().read_options()
+    };
     let (to_checker, batches) = mpsc::sync_channel::<Batch<S::Parsed<'static>>>(IN_FLIGHT);
     let (to_reader, spent) = mpsc::channel::<Batch<S::Parsed<'static>>>();
     let closed = AtomicBool::new(false);
