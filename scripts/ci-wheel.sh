@@ -19,8 +19,10 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 (cd "$repo/python" && "$tools/bin/maturin" build --quiet --profile "$profile" --out "$work/wheels")
 python3 -m venv "$work/venv"
+# The tests' own needs beside the wheel: pytest, and ag-ui-protocol for the
+# ag_ui.core events check() and Checker.feed() take.
 "$work/venv/bin/pip" install --quiet --disable-pip-version-check "$work"/wheels/*.whl \
-  "$(grep '^pytest==' "$repo/python/requirements-ci.txt")"
+  $(grep -E '^(pytest|ag-ui-protocol)==' "$repo/python/requirements-ci.txt")
 mkdir "$work/tests"
 cp "$repo"/python/tests/*.py "$repo/python/README.md" "$work/tests/"  # README: its example runs
 cd "$work/tests"

@@ -27,7 +27,10 @@ import tempfile
 import threading
 import weakref
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _inputs
+from ._inputs import InputError, InputTypeError
 
 __all__ = [
     "check",
@@ -41,11 +44,18 @@ __all__ = [
     "rule_ids",
     "rule",
     "ConformError",
+    "InputError",
+    "InputTypeError",
+    "CheckerClosedError",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
-EventsOrPath = Union[str, "os.PathLike[str]", Iterable[Mapping[str, Any]]]
-Event = Union[Mapping[str, Any], str, bytes]
+Stream = Any
+"""What ``check`` takes: event dicts, pydantic events, JSON / JSON Lines /
+SSE text as str or bytes, a file object, an iterable of events, or a
+``pathlib.Path`` (a file to read)."""
+EventsOrPath = Stream
+Event = Union[Mapping[str, Any], str, bytes, Any]
 Report = Dict[str, Any]
 """A JSON report or record line, as the command printed it."""
 
@@ -62,6 +72,10 @@ class ConformError(RuntimeError):
         super().__init__(message)
         self.stderr = stderr
         self.returncode = returncode
+
+
+class CheckerClosedError(ValueError):
+    """A ``Checker`` used after ``finish()`` or ``close()``."""
 
 
 def binary() -> str:
@@ -150,10 +164,13 @@ def _json_file(tmp: str, name: str, value: Union[Mapping[str, Any], PathLike]) -
     return os.fspath(value)
 
 
-def _run(args: list[str], stdin: Optional[str] = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        args, input=stdin, capture_output=True, text=True, encoding="utf-8",
-        errors="replace", check=False,
+def _run(args: list[str], stdin: Optional[bytes] = None) -> subprocess.CompletedProcess[str]:
+    """Runs the command; ``stdin`` goes in as bytes (what the wrapper made
+    of the input, lone surrogates escaped), its output comes back as text."""
+    proc = subprocess.run(args, input=stdin, capture_output=True, check=False)
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode,
+        proc.stdout.decode("utf-8", errors="replace"), proc.stderr.decode("utf-8", errors="replace"),
     )
 
 
@@ -180,52 +197,70 @@ def _report(what: str, proc: subprocess.CompletedProcess[str]) -> Report:
 # ---------------------------------------------------------------- check
 
 
-def _stdin_of(events_or_path: EventsOrPath) -> tuple[str, Optional[str]]:
-    """The input argument and what goes on stdin: a path, or ``-`` and the
-    events as JSON Lines."""
-    if isinstance(events_or_path, (str, os.PathLike)):
-        return os.fspath(events_or_path), None
-    if isinstance(events_or_path, (bytes, Mapping)):
-        raise TypeError("check() takes a path or an iterable of events (a list of dicts)")
-    lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events_or_path)
-    return "-", lines
+def _stdin_of(events_or_path: Stream, path: Optional[PathLike] = None,
+              format: Optional[str] = None) -> Tuple[List[str], Optional[bytes]]:
+    """The input arguments (``--input-format F``, then a path or ``-``)
+    and what goes on stdin (``_inputs`` says how each kind of input is
+    sent)."""
+    if path is not None:
+        if events_or_path is not None:
+            raise InputTypeError("give the stream or path=..., not both")
+        events_or_path = Path(os.fspath(path))
+    if isinstance(events_or_path, os.PathLike):
+        fmt = ["--input-format", _inputs.sniff(b"", format)] if format else []
+        return [*fmt, os.fspath(events_or_path)], None
+    body, fmt = _inputs.stream_of(events_or_path, format)
+    return [*(["--input-format", fmt] if fmt else []), "-"], body
 
 
-def _check(source: str, stdin: Optional[str], options: Mapping[str, Any]) -> Report:
+def _check(source: List[str], stdin: Optional[bytes], options: Mapping[str, Any]) -> Report:
     if "url" in options:
         raise TypeError(
             "check() checks a file or a list of events; check a live endpoint with "
             "check_url(url, message=...) (or assert_endpoint_conforms)"
         )
-    proc = _run([binary(), "check", "--format", "json", *_flags(options), source], stdin)
+    proc = _run([binary(), "check", "--format", "json", *_flags(options), *source], stdin)
     return _report("agui-conform check", proc)
 
 
-def check(events_or_path: EventsOrPath, *, rules: Optional[Mapping[str, str]] = None, **options: Any) -> Report:
+def check(events_or_path: Stream = None, *, path: Optional[PathLike] = None, format: Optional[str] = None,
+          rules: Optional[Mapping[str, str]] = None, **options: Any) -> Report:
     """Checks a stream and returns the checker's JSON report.
 
-    ``events_or_path`` is a path to a recording (JSON Lines, one JSON array
-    or a saved SSE body) or an iterable of events (dicts), sent to the
-    checker as JSON Lines. The report is ``agui-conform check --format
-    json``'s: ``{"violations", "limits", "counts", "events", "verdict",
-    "runs", "projection"}``; a non-conforming stream is a report, not an
-    exception. ``rules`` maps rule ids to ``error``/``warning``/``off``
-    (``--rule ID=LEVEL``); other keywords become flags of ``check``:
-    ``sarif="out.sarif"``, ``junit=…``, ``html=…`` and ``json=…`` also write
-    those reports (``json``'s file is this report, byte for byte),
-    ``group=True`` adds a per-rule ``groups`` list, ``docs_url=BASE`` makes
-    each violation's ``doc`` an absolute URL.
+    The stream is given as it comes: a list (any iterable) of event dicts,
+    of pydantic events of ``ag_ui.core`` (serialized as its
+    ``EventEncoder`` writes them) or of one event's JSON text each; one
+    event dict or model; JSON text, JSON Lines text or a saved SSE body as
+    ``str`` or ``bytes``; a file object. ``format`` (``"jsonl"``,
+    ``"json"``, ``"sse"``) forces how text is read, else it is sniffed
+    (SSE when its first line starts ``data:``, ``event:``, ``id:``,
+    ``retry:`` or ``:``). A ``str`` is never taken for a path: a file is
+    checked with ``path="recording.jsonl"`` or ``pathlib.Path(...)`` (JSON
+    Lines, one JSON array, a saved SSE body, a corpus case). Strings reach
+    the checker losslessly (a lone surrogate as its ``\\uD83D`` escape).
+    A wrong type is an ``InputTypeError`` (a ``TypeError``) naming what is
+    accepted.
+
+    The report is ``agui-conform check --format json``'s: ``{"violations",
+    "limits", "counts", "events", "verdict", "runs", "projection"}``; a
+    non-conforming stream is a report, not an exception. ``rules`` maps
+    rule ids to ``error``/``warning``/``off`` (``--rule ID=LEVEL``); other
+    keywords become flags of ``check``: ``sarif="out.sarif"``, ``junit=…``,
+    ``html=…`` and ``json=…`` also write those reports (``json``'s file is
+    this report, byte for byte), ``group=True`` adds a per-rule ``groups``
+    list, ``docs_url=BASE`` makes each violation's ``doc`` an absolute URL.
     Raises ``ConformError`` when the checker cannot run or reports a usage
     or I/O error (exit status 2).
     """
-    source, stdin = _stdin_of(events_or_path)
+    source, stdin = _stdin_of(events_or_path, path, format)
     return _check(source, stdin, {"rules": rules, **options})
 
 
-def _text_report(source: str, stdin: Optional[str], options: Mapping[str, Any]) -> str:
+def _text_report(source: List[str], stdin: Optional[bytes], options: Mapping[str, Any]) -> str:
     """``check``'s readable report of the same input (every violation)."""
-    opts = {k: v for k, v in options.items() if k not in ("no_projection", "max_violations", "format")}
-    proc = _run([binary(), "check", "--all", *_flags(opts), source], stdin)
+    written = ("no_projection", "max_violations", "format", "json", "sarif", "junit", "html")
+    opts = {k: v for k, v in options.items() if k not in written}
+    proc = _run([binary(), "check", "--all", *_flags(opts), *source], stdin)
     return proc.stdout.rstrip("\n") or proc.stderr.rstrip("\n")
 
 
@@ -468,18 +503,24 @@ class Checker:
     shows those printed so far), and ``finish()`` closes the input and
     returns the whole report, as ``check`` does.
 
-    ``rules`` and other keywords are ``check``'s. Use it as a context
+    ``format`` (``"jsonl"``, ``"json"``, ``"sse"``) says how the fed
+    text is read; by default the first ``feed`` decides (SSE text makes it
+    an SSE stream, anything else JSON Lines). ``rules`` and other keywords
+    are ``check``'s. Use it as a context
     manager, or call ``close()``; the process is killed on close and when
     the Checker is garbage-collected. Its stdout and stderr are read on
     threads, so feeding never deadlocks on a full pipe.
     """
 
-    def __init__(self, *, rules: Optional[Mapping[str, str]] = None, **options: Any):
+    def __init__(self, *, format: Optional[str] = None, rules: Optional[Mapping[str, str]] = None,
+                 **options: Any):
         if "url" in options:
             raise TypeError("Checker checks events you feed; check a live endpoint with check_url(url)")
         self._options = {"rules": rules, **options}
+        self._mode: Optional[str] = _inputs.sniff(b"", format) if format else None
+        fmt = ["--input-format", format] if format else []
         self._proc = subprocess.Popen(
-            [binary(), "check", "--format", "json", *_flags(self._options), "-"],
+            [binary(), "check", "--format", "json", *_flags(self._options), *fmt, "-"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self._out = _Drain(self._proc.stdout, findings=True)  # type: ignore[arg-type]
@@ -489,7 +530,7 @@ class Checker:
         self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._spool)
         self._report: Optional[Report] = None
         self.fed = 0
-        """How many lines were fed."""
+        """How many events were fed (lines of JSON, or SSE ``data:`` lines)."""
 
     @property
     def violations(self) -> List[Report]:
@@ -500,27 +541,45 @@ class Checker:
             return list(self._report.get("violations", []))
         return list(self._out.findings)
 
-    @staticmethod
-    def _line(event: Event) -> bytes:
-        if isinstance(event, Mapping):
-            return json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n"
-        if isinstance(event, str):
-            data = event.encode("utf-8")
-        elif isinstance(event, (bytes, bytearray)):
-            data = bytes(event)
-        else:
-            raise TypeError(f"feed() takes an event (a dict) or one JSON line (str or bytes), not {type(event).__name__}")
-        data = data[:-2] if data.endswith(b"\r\n") else data[:-1] if data.endswith(b"\n") else data
-        if b"\n" in data or b"\r" in data:
-            raise ValueError("feed() takes one JSON line at a time (this one holds a line break)")
-        return data + b"\n"
+    def _chunk(self, event: Event) -> Tuple[bytes, int]:
+        """What ``event`` puts on the checker's stdin, and how many events
+        that is; the first feed fixes the stream's form (SSE or JSON)."""
+        if isinstance(event, Mapping) or _inputs.is_model(event):
+            line = _inputs.event_json(event)
+            self._mode = self._mode or "jsonl"
+            return (b"data: " + line + b"\n\n" if self._mode == "sse" else line + b"\n"), 1
+        if not isinstance(event, (str, bytes, bytearray, memoryview)):
+            raise InputTypeError(
+                "feed() takes an event dict, a pydantic event of ag_ui.core, or text (str or bytes): "
+                f"one event's JSON, JSON Lines, or SSE; not a {type(event).__name__}"
+            )
+        data = _inputs._data(event) or b""
+        sse = _inputs.looks_like_sse(data)
+        self._mode = self._mode or ("sse" if sse else "jsonl")
+        if self._mode == "sse":
+            if sse:
+                return data, data.count(b"data:")
+            return b"data: " + _inputs.element_line(event) + b"\n\n", 1
+        if sse:
+            raise InputError(
+                "this Checker reads JSON (its first feed was JSON): SSE text needs "
+                "Checker(format='sse') or SSE text as the first feed"
+            )
+        joined = _inputs.one_json_value(data)
+        if joined is not None:
+            return joined + b"\n", 1
+        data = data[:-1] if data.endswith(b"\n") else data
+        return data + b"\n", sum(1 for line in data.split(b"\n") if line.strip())
 
     def feed(self, event: Event) -> None:
-        """Sends one event: a dict, or one line of JSON (str or bytes, sent
-        as it is: a line that is not JSON is ``schema.not-json``)."""
+        """Sends one event or more: a dict, a pydantic event of
+        ``ag_ui.core``, one event's JSON text, JSON Lines text, or SSE text
+        (str or bytes; text is sent as it is: a line that is not JSON is
+        ``schema.not-json``). Raises ``InputTypeError`` for anything else,
+        ``CheckerClosedError`` after ``finish()`` or ``close()``."""
         if self._report is not None or not self._finalizer.alive:
-            raise ValueError("this Checker is finished or closed; start a new one")
-        line = self._line(event)
+            raise CheckerClosedError("this Checker is finished or closed; start a new one")
+        line, count = self._chunk(event)
         try:
             self._proc.stdin.write(line)  # type: ignore[union-attr]
             self._proc.stdin.flush()  # type: ignore[union-attr]
@@ -534,7 +593,7 @@ class Checker:
                 stderr=self._err.text(), returncode=self._proc.returncode,
             ) from None
         self._spool.write(line)
-        self.fed += 1
+        self.fed += count
 
     def feed_all(self, events: Iterable[Event]) -> None:
         """Feeds every event of ``events``, in order."""
@@ -549,7 +608,7 @@ class Checker:
         if self._report is not None:
             return self._report
         if not self._finalizer.alive:
-            raise ValueError("this Checker was closed before it finished")
+            raise CheckerClosedError("this Checker was closed before it finished")
         try:
             self._proc.stdin.close()  # type: ignore[union-attr]
         except (BrokenPipeError, OSError):
@@ -570,11 +629,12 @@ class Checker:
         """``check``'s readable report of what was fed (checked again from
         the copy kept on disk)."""
         if not self._finalizer.alive:
-            raise ValueError("this Checker is closed")
+            raise CheckerClosedError("this Checker is closed")
         self._spool.flush()
         self._spool.seek(0)
-        fed = self._spool.read().decode("utf-8", errors="replace")
-        return _text_report("-", fed, self._options)
+        fed = self._spool.read()
+        fmt = ["--input-format", self._mode] if self._mode else []
+        return _text_report([*fmt, "-"], fed, self._options)
 
     def assert_conforms(self, allow: Iterable[str] = (), strict: bool = False) -> Report:
         """``finish()``, then fails (``AssertionError``) as
@@ -671,10 +731,12 @@ def _judge(report: Mapping[str, Any], allowed: set[str], strict: bool, source: s
 
 
 def assert_conforms(
-    events_or_path: EventsOrPath,
+    events_or_path: Stream = None,
     allow: Iterable[str] = (),
     strict: bool = False,
     *,
+    path: Optional[PathLike] = None,
+    format: Optional[str] = None,
     rules: Optional[Mapping[str, str]] = None,
     **options: Any,
 ) -> Report:
@@ -691,10 +753,10 @@ def assert_conforms(
     """
     __tracebackhide__ = True
     allowed = _allowed(allow)
-    source, stdin = _stdin_of(events_or_path)
+    source, stdin = _stdin_of(events_or_path, path, format)
     opts = {"rules": rules, **options}
     report = _check(source, stdin, opts)
-    name = "the stream" if stdin is not None else source
+    name = "the stream" if stdin is not None else source[-1]
     _judge(report, allowed, strict, name, lambda: _text_report(source, stdin, opts))
     return report
 
