@@ -130,18 +130,10 @@ fn location(source: &Source<'_>, index: usize) -> Value {
     }
 }
 
-/// The SARIF log of one check; how each run ended goes in the
-/// invocation's properties (`runOutcomes`), a `RUN_ERROR` also as a
-/// notification (it breaks no rule, but the producer did not do the work).
-fn log(
-    source: &Source<'_>,
-    violations: &[Violation],
-    limits: &[LimitNotice],
-    runs: &RunLog,
-    coverage: &Value,
-) -> Value {
+/// One SARIF result per violation, pointing into [`rules`] by index.
+fn log_results(source: &Source<'_>, violations: &[Violation]) -> Vec<Value> {
     let rules = rules();
-    let results: Vec<Value> = violations
+    violations
         .iter()
         .map(|v| {
             let mut r = json!({
@@ -167,7 +159,21 @@ fn log(
             }
             r
         })
-        .collect();
+        .collect()
+}
+
+/// The SARIF log of one check; how each run ended goes in the
+/// invocation's properties (`runOutcomes`), a `RUN_ERROR` also as a
+/// notification (it breaks no rule, but the producer did not do the work).
+fn log(
+    source: &Source<'_>,
+    violations: &[Violation],
+    limits: &[LimitNotice],
+    runs: &RunLog,
+    coverage: &Value,
+) -> Value {
+    let rules = rules();
+    let results = log_results(source, violations);
     let mut notifications: Vec<Value> = limits
         .iter()
         .map(|n| {
@@ -306,6 +312,59 @@ pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
         runs,
         &coverage,
     )
+}
+
+/// The log of a producer-suite run (`run --producer --sarif`): one run,
+/// the driver once, each scenario's violations as results at the URL
+/// with the scenario in the logical location (`SCENARIO/events[N]`, the
+/// index in its conversation) and in the properties (`scenario`,
+/// `score`); a scenario that FAILed or ERRORED without a violation (the
+/// exchange failed) is an error notification, a SKIPPED one a note, and
+/// the invocation's properties list every scenario's score.
+pub fn producer_log(suite: &str, url: &str, results: &[agui_live::suite::InputResult]) -> Value {
+    use agui_live::suite::Score;
+    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new(), &Value::Null);
+    let (mut all, mut notes, mut scenarios) = (Vec::new(), Vec::new(), Vec::new());
+    for r in results {
+        let one = log_results(&Source::Url(url), &r.violations);
+        for mut result in one {
+            for l in result["locations"].as_array_mut().into_iter().flatten() {
+                if let Some(logical) = l["logicalLocations"][0].as_object_mut() {
+                    let fq = logical["fullyQualifiedName"].as_str().unwrap_or_default();
+                    logical.insert("fullyQualifiedName".into(), json!(format!("{}/{fq}", r.id)));
+                }
+            }
+            result["properties"]["scenario"] = json!(r.id);
+            result["properties"]["score"] = json!(r.score.as_str());
+            all.push(result);
+        }
+        let why = [&r.failure, &r.refused, &r.skipped]
+            .into_iter()
+            .flatten()
+            .next();
+        let level = match r.score {
+            Score::Fail | Score::Errored => Some("error"),
+            Score::Skipped => Some("note"),
+            Score::Pass | Score::Warn => None,
+        };
+        if let (Some(level), Some(why)) = (level, why) {
+            notes.push(json!({
+                "level": level,
+                "message": {"text": format!("{} {}: {why}", r.score.as_str(), r.id)},
+                "descriptor": {"id": format!("scenario.{}", r.score.as_str().to_lowercase())},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": url}},
+                               "logicalLocations": [{"name": r.id, "kind": "function"}]}],
+                "properties": {"scenario": r.id, "score": r.score.as_str()},
+            }));
+        }
+        scenarios.push(json!({"id": r.id, "score": r.score.as_str(), "events": r.events}));
+    }
+    let run = &mut log["runs"][0];
+    run["results"] = Value::Array(all);
+    let inv = &mut run["invocations"][0];
+    inv["toolExecutionNotifications"] = Value::Array(notes);
+    inv["properties"] = json!({"suite": suite, "scenarios": scenarios});
+    log
 }
 
 /// An input that held no events: nothing was judged, which the log says
