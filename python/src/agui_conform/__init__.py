@@ -16,6 +16,7 @@ re-implemented here.
 from __future__ import annotations
 
 import codecs
+import fnmatch
 import functools
 import json
 import os
@@ -43,6 +44,7 @@ __all__ = [
     "binary",
     "rule_ids",
     "rule",
+    "producer_scenarios",
     "ConformError",
     "InputError",
     "InputTypeError",
@@ -108,7 +110,7 @@ def _flags(options: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     for key, value in options.items():
         if key == "rules":
-            for rule_id, level in (value or {}).items():
+            for rule_id, level in _expand_rules(value or {}).items():
                 out += ["--rule", f"{rule_id}={level}"]
             continue
         flag = "--" + key.replace("_", "-")
@@ -121,6 +123,32 @@ def _flags(options: Mapping[str, Any]) -> list[str]:
                 out += [flag, os.fspath(v) if isinstance(v, os.PathLike) else str(v)]
         else:
             out += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+    return out
+
+
+def _is_glob(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
+def _matching(pattern: str, what: str) -> List[str]:
+    """The rule ids a family glob (``run.*``) matches, in catalogue
+    order; ``ValueError`` when none does."""
+    found = [r for r in _catalogue() if fnmatch.fnmatchcase(r, pattern)]
+    if not found:
+        raise ValueError(f"{what} {pattern!r} matches no rule id (see `agui-conform rules`)")
+    return found
+
+
+def _expand_rules(rules: Mapping[str, str]) -> Dict[str, str]:
+    """``rules`` with each family glob (``{"run.*": "off"}``) replaced by
+    the rule ids it matches, in order: a later entry wins over an earlier
+    one (so settings merged from an ini file and a marker keep the
+    marker's)."""
+    out: Dict[str, str] = {}
+    for pattern, level in rules.items():
+        for rule_id in (_matching(pattern, "rules pattern") if _is_glob(pattern) else (pattern,)):
+            out.pop(rule_id, None)
+            out[rule_id] = level
     return out
 
 
@@ -162,6 +190,22 @@ def _json_file(tmp: str, name: str, value: Union[Mapping[str, Any], PathLike]) -
             json.dump(value, f)
         return path
     return os.fspath(value)
+
+
+# Where every check also writes its SARIF log and JUnit file while a pytest
+# session asks for session-wide reports (``--agui-sarif``/``--agui-junit``:
+# the plugin sets it, merges the files at the end of the session).
+_session_reports: Optional[Callable[[], Dict[str, str]]] = None
+
+
+def _with_session_reports(options: Mapping[str, Any]) -> Dict[str, Any]:
+    """``options`` plus the session's ``sarif``/``junit`` files, where the
+    caller asked for none of its own."""
+    out = dict(options)
+    if _session_reports is not None:
+        for key, path in _session_reports().items():
+            out.setdefault(key, path)
+    return out
 
 
 def _run(args: list[str], stdin: Optional[bytes] = None) -> subprocess.CompletedProcess[str]:
@@ -219,6 +263,7 @@ def _check(source: List[str], stdin: Optional[bytes], options: Mapping[str, Any]
             "check() checks a file or a list of events; check a live endpoint with "
             "check_url(url, message=...) (or assert_endpoint_conforms)"
         )
+    options = _with_session_reports(options)
     proc = _run([binary(), "check", "--format", "json", *_flags(options), *source], stdin)
     return _report("agui-conform check", proc)
 
@@ -325,7 +370,7 @@ def _check_url(
         args += _input_flags(message, state, tools, forwarded_props, headers)
         if timeout is not None:
             args += ["--timeout", str(timeout)]
-        args += _flags({"rules": rules, **options})
+        args += _flags(_with_session_reports({"rules": rules, **options}))
         proc = _run(args)
     return _report(f"agui-conform check --url {url}", proc), proc.stderr
 
@@ -389,7 +434,7 @@ def run_producer(
         args += _input_flags(message, state, tools, forwarded_props, headers)
         if timeout is not None:
             args += ["--timeout-ms", str(max(1, round(timeout * 1000)))]
-        args += _flags({"rules": rules, **options})
+        args += _flags(_with_session_reports({"rules": rules, **options}))
         proc = _run(args)
         try:
             with open(record_path, encoding="utf-8") as f:
@@ -513,10 +558,11 @@ class Checker:
     """
 
     def __init__(self, *, format: Optional[str] = None, rules: Optional[Mapping[str, str]] = None,
-                 **options: Any):
+                 allow: Iterable[str] = (), strict: bool = False, **options: Any):
         if "url" in options:
             raise TypeError("Checker checks events you feed; check a live endpoint with check_url(url)")
-        self._options = {"rules": rules, **options}
+        self._options = _with_session_reports({"rules": rules, **options})
+        self._allow, self._strict = tuple([allow] if isinstance(allow, str) else allow), strict
         self._mode: Optional[str] = _inputs.sniff(b"", format) if format else None
         fmt = ["--input-format", format] if format else []
         self._proc = subprocess.Popen(
@@ -636,11 +682,13 @@ class Checker:
         fmt = ["--input-format", self._mode] if self._mode else []
         return _text_report([*fmt, "-"], fed, self._options)
 
-    def assert_conforms(self, allow: Iterable[str] = (), strict: bool = False) -> Report:
+    def assert_conforms(self, allow: Optional[Iterable[str]] = None, strict: Optional[bool] = None) -> Report:
         """``finish()``, then fails (``AssertionError``) as
-        ``assert_conforms`` does, with the readable report."""
+        ``assert_conforms`` does, with the readable report; ``allow`` and
+        ``strict`` default to the Checker's own."""
         __tracebackhide__ = True
-        allowed = _allowed(allow)
+        allowed = _allowed(self._allow if allow is None else allow)
+        strict = self._strict if strict is None else strict
         report = self.finish()
         _judge(report, allowed, strict, "the stream fed", self.text_report)
         return report
@@ -682,7 +730,9 @@ def rule(rule_id: str) -> Mapping[str, Any]:
 def _allowed(allow: Iterable[str]) -> set[str]:
     if isinstance(allow, str):
         allow = (allow,)
-    allowed = set(allow)
+    allowed: set[str] = set()
+    for a in allow:
+        allowed.update(_matching(a, "allow pattern") if _is_glob(a) else (a,))
     unknown = sorted(allowed - rule_ids())
     if unknown:
         raise ValueError(f"unknown rule id(s) in allow: {', '.join(unknown)} (see `agui-conform rules`)")
@@ -707,8 +757,13 @@ def _judge(report: Mapping[str, Any], allowed: set[str], strict: bool, source: s
                if v["rule"] not in allowed and v["severity"] in severities]
     if not failing and report.get("verdict") in ("accept", "reject"):
         return
-    head = (f"{source} does not conform: verdict {report.get('verdict')}, "
-            f"{len(failing)} failing violation(s)")
+    if report.get("verdict") == "inconclusive" and not any(v["severity"] == "error" for v in failing):
+        # A time-out or another limit: nothing shown wrong, nothing shown right.
+        head = (f"{source} could not be judged: verdict inconclusive (a limit stopped the check), "
+                f"{len(failing)} failing violation(s)")
+    else:
+        head = (f"{source} does not conform: verdict {report.get('verdict')}, "
+                f"{len(failing)} failing violation(s)")
     if allowed:
         head += f" (allowed: {', '.join(sorted(allowed))})"
     lines = [head]
@@ -777,18 +832,41 @@ def assert_endpoint_conforms(url: str, allow: Iterable[str] = (), strict: bool =
     return report
 
 
-def assert_producer_passes(url: str, suite: PathLike = "producer", strict: bool = False, **kwargs: Any) -> Report:
+def producer_scenarios(suite: PathLike = "producer") -> List[str]:
+    """The ids of a producer suite's scenarios (a name or a folder), in the
+    order ``run_producer`` runs them: what a test parametrizes over
+    (``agui-conform suites --scenarios SUITE``)."""
+    proc = _run([binary(), "suites", "--scenarios", os.fspath(suite)])
+    if proc.returncode != 0:
+        raise _failed(f"agui-conform suites --scenarios {os.fspath(suite)}", proc)
+    return [s["id"] for s in json.loads(proc.stdout)]
+
+
+def assert_producer_passes(url: str, suite: PathLike = "producer", strict: bool = False,
+                           scenario: Optional[str] = None, **kwargs: Any) -> Report:
     """``run_producer`` as an assertion: fails (``AssertionError``) when a
     scenario scored FAIL or ERRORED (with ``strict=True``, WARN too) or the
     run was incomplete, listing each such scenario with why and its
     violations (rule, index, statement). Keywords are ``run_producer``'s.
     Returns its result."""
     __tracebackhide__ = True
+    if scenario is not None:
+        kwargs["filter"] = scenario
     result = run_producer(url, suite, **kwargs)
+    if scenario is not None:
+        result["scenarios"] = [s for s in result["scenarios"] if s["id"] == scenario]
+        if not result["scenarios"]:
+            raise ConformError(f"the producer suite `{os.fspath(suite)}` has no scenario {scenario!r}")
+    scored = result["scenarios"]
+    if scored and all(s["score"] == "SKIPPED" for s in scored):
+        import pytest  # only here: the module runs without pytest too
+
+        reasons = "; ".join(f"{s['id']}: {s.get('skipped') or 'skipped'}" for s in scored)
+        pytest.skip(f"SKIPPED by the producer suite: {reasons}")
     bad = {"FAIL", "ERRORED", "WARN"} if strict else {"FAIL", "ERRORED"}
     failing = [s for s in result["scenarios"] if s["score"] in bad]
     footer = result["footer"] or {}
-    if not failing and footer.get("status") == "passed":
+    if not failing and (footer.get("status") == "passed" or scenario is not None):
         return result
     scores = (result["summary"] or {}).get("scores", footer.get("totals", {}))
     lines = [f"{url} fails the producer suite `{os.fspath(suite)}` "
