@@ -759,7 +759,7 @@ def _judge(report: Mapping[str, Any], allowed: set[str], strict: bool, source: s
         return
     if report.get("verdict") == "inconclusive" and not any(v["severity"] == "error" for v in failing):
         # A time-out or another limit: nothing shown wrong, nothing shown right.
-        head = (f"{source} could not be judged: verdict inconclusive (a limit stopped the check), "
+        head = (f"{source} could not be judged: verdict inconclusive, "
                 f"{len(failing)} failing violation(s)")
     else:
         head = (f"{source} does not conform: verdict {report.get('verdict')}, "
