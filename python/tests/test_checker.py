@@ -176,3 +176,18 @@ def test_assert_conforms_fails_with_checks_readable_report():
     with Checker() as checker:
         checker.feed_all(INVALID)
         assert checker.assert_conforms(allow=["ownership.continuation-disagrees"])["verdict"] == "reject"
+
+
+def test_feed_returns_once_the_event_is_judged():
+    # docs/rules.md: INVALID's event 3 continues s1's message under s2's
+    # tag (ownership.continuation-disagrees), detectable at that event.
+    for attempt in range(5):
+        with Checker() as checker:
+            for event in INVALID[:3]:
+                checker.feed(event)
+                assert checker.violations == []
+            checker.feed(INVALID[3])
+            assert [(v["rule"], v["index"]) for v in checker.violations] == [
+                ("ownership.continuation-disagrees", 3)], attempt
+            checker.feed_all(INVALID[4:])
+            assert checker.finish()["verdict"] == "reject"

@@ -3,7 +3,6 @@
 //! each scenario and the summary in the `--format` asked for, and writes
 //! `--json`, `--sarif`, `--junit` and `--record`.
 
-use crate::cmd::run::Format;
 use crate::producer::{InputArgs, headers, seconds};
 use crate::render::{json, junit, sarif, text};
 use crate::stdout::to_stdout;
@@ -72,6 +71,15 @@ fn base_input(path: &std::path::Path) -> anyhow::Result<serde_json::Value> {
         Ok(_) => anyhow::bail!("{}: a base input is a JSON object", path.display()),
         Err(e) => anyhow::bail!("{}: not JSON: {e}", path.display()),
     }
+}
+
+/// What `run --producer` prints on stdout (`run --format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Junit,
 }
 
 /// What `run --producer` was asked besides the producer's own flags

@@ -26,6 +26,7 @@ import sys
 import sysconfig
 import tempfile
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -464,17 +465,28 @@ class _Drain:
 
     _PREFIX = '{"violations":['
 
-    def __init__(self, pipe: IO[bytes], findings: bool):
+    def __init__(self, pipe: IO[bytes], findings: bool, acks: bool = False):
         self.chunks: list[bytes] = []
         self.findings: List[Report] = []
+        # Held while a chunk read from the pipe is being taken in: with the
+        # pipe empty and the lock free, everything written so far is taken.
+        self.lock = threading.Lock()
+        # ``check --ack``: the input bytes judged so far, from stderr.
+        self.acked = 0
+        self.ack_changed = threading.Condition()
+        self._acks = acks
+        self._line = b""
         self._state = "prefix" if findings else "done"
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._json = json.JSONDecoder()
         self._text = ""
+        self.fd = pipe.fileno()
         self.thread = threading.Thread(target=_drain, args=(pipe, self), daemon=True)
         self.thread.start()
 
     def take(self, chunk: bytes) -> None:
+        if self._acks:
+            chunk = self._take_acks(chunk)
         self.chunks.append(chunk)
         if self._state == "done":
             return
@@ -503,20 +515,72 @@ class _Drain:
             self.findings.append(obj)
         self._text = "" if self._state == "done" else text[pos:]
 
+    def _take_acks(self, chunk: bytes) -> bytes:
+        """``chunk`` without the ``agui-conform-ack N`` lines, which move
+        ``acked`` on."""
+        text, kept = self._line + chunk, []
+        lines = text.split(b"\n")
+        self._line = lines.pop()  # an unfinished line waits for the rest
+        acked = None
+        for line in lines:
+            if line.startswith(_ACK):
+                try:
+                    acked = int(line[len(_ACK):])
+                except ValueError:
+                    kept.append(line + b"\n")
+            else:
+                kept.append(line + b"\n")
+        if acked is not None:
+            with self.ack_changed:
+                self.acked = max(self.acked, acked)
+                self.ack_changed.notify_all()
+        return b"".join(kept)
+
+    def pending(self) -> Optional[int]:
+        """Bytes written to the pipe and not yet read (``None`` where the
+        platform cannot tell)."""
+        try:
+            import fcntl
+            import termios
+
+            buf = bytearray(4)
+            fcntl.ioctl(self.fd, termios.FIONREAD, buf)
+            return int.from_bytes(buf, sys.byteorder)
+        except (ImportError, OSError, AttributeError, ValueError):
+            return None
+
     def text(self) -> str:
-        return b"".join(self.chunks).decode("utf-8", errors="replace")
+        return (b"".join(self.chunks) + self._line).decode("utf-8", errors="replace")
+
+
+_ACK = b"agui-conform-ack "
 
 
 def _drain(pipe: IO[bytes], sink: _Drain) -> None:
     try:
+        use_select = sys.platform != "win32"
         while True:
-            chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+            if use_select:
+                import select
+
+                select.select([pipe], [], [])
+                with sink.lock:
+                    chunk = os.read(sink.fd, 1 << 16)
+                    if chunk:
+                        sink.take(chunk)
+            else:
+                chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+                if chunk:
+                    sink.take(chunk)
             if not chunk:
                 break
-            sink.take(chunk)
     except (OSError, ValueError):
         pass
     finally:
+        if sink._acks:
+            with sink.ack_changed:
+                sink._acks = False  # no more acks: nobody waits for one
+                sink.ack_changed.notify_all()
         try:
             pipe.close()
         except OSError:
@@ -565,12 +629,17 @@ class Checker:
         self._allow, self._strict = tuple([allow] if isinstance(allow, str) else allow), strict
         self._mode: Optional[str] = _inputs.sniff(b"", format) if format else None
         fmt = ["--input-format", format] if format else []
+        # Where the pipes can be polled, feed() waits for the checker's
+        # acknowledgement that what it fed is judged (check --ack).
+        self._judged_sync = sys.platform != "win32"
+        ack = ["--ack"] if self._judged_sync else []
         self._proc = subprocess.Popen(
-            [binary(), "check", "--format", "json", *_flags(self._options), *fmt, "-"],
+            [binary(), "check", "--format", "json", *ack, *_flags(self._options), *fmt, "-"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self._out = _Drain(self._proc.stdout, findings=True)  # type: ignore[arg-type]
-        self._err = _Drain(self._proc.stderr, findings=False)  # type: ignore[arg-type]
+        self._err = _Drain(self._proc.stderr, findings=False, acks=self._judged_sync)  # type: ignore[arg-type]
+        self._written = 0
         # What was fed, kept on disk for the readable report of a failure.
         self._spool: IO[bytes] = tempfile.TemporaryFile(prefix="agui-conform-")
         self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._spool)
@@ -580,9 +649,11 @@ class Checker:
 
     @property
     def violations(self) -> List[Report]:
-        """The violations the checker has printed so far (it reports each
-        when it becomes detectable, so this may lag behind ``feed``); the
-        report from ``finish`` has them all."""
+        """The violations found so far: ``feed`` returns once what it sent
+        is judged, so each event's violations are here when it returns
+        (on Windows they may lag a little). A violation only the end of the
+        stream shows (``run.unterminated``) comes with ``finish()``, whose
+        report has them all."""
         if self._report is not None:
             return list(self._report.get("violations", []))
         return list(self._out.findings)
@@ -640,6 +711,31 @@ class Checker:
             ) from None
         self._spool.write(line)
         self.fed += count
+        self._written += len(line)
+        self._wait_judged()
+
+    def _wait_judged(self, timeout: float = 30.0) -> None:
+        """Returns once the checker has judged every byte fed and its
+        findings are taken in (``violations`` shows them), or the checker
+        stopped reading, or after ``timeout`` seconds."""
+        if not self._judged_sync:
+            return
+        deadline = time.monotonic() + timeout
+        err = self._err
+        with err.ack_changed:
+            while err._acks and err.acked < self._written and self._proc.poll() is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                err.ack_changed.wait(min(left, 0.5))
+        # What the checker wrote before its acknowledgement is in the pipe:
+        # wait until the reading thread has taken it all in.
+        while time.monotonic() < deadline:
+            with self._out.lock:
+                pending = self._out.pending()
+                if pending is None or pending == 0:
+                    return
+            time.sleep(0.0005)
 
     def feed_all(self, events: Iterable[Event]) -> None:
         """Feeds every event of ``events``, in order."""

@@ -125,7 +125,12 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             suite: args.suite.clone(),
             filter: args.filter.clone(),
             timeout_ms: args.timeout_ms,
-            format: args.format,
+            format: match args.format {
+                Format::Text => producer_suite::Format::Text,
+                Format::Json => producer_suite::Format::Json,
+                Format::Sarif => producer_suite::Format::Sarif,
+                Format::Junit => producer_suite::Format::Junit,
+            },
             no_progress: args.no_progress,
             junit: args.junit.clone(),
             json: args.json.clone(),
