@@ -25,6 +25,7 @@ pub mod limits;
 pub mod patch;
 mod pipeline;
 pub mod projection;
+pub mod rule_help;
 pub mod rules;
 pub mod schema;
 pub mod stream;

@@ -62,33 +62,41 @@ fn driver_rule(r: RuleId) -> Value {
     d
 }
 
-/// How to fix a violation of `rule`, from what it asks of a producer.
-fn how_to_fix(rule: &Rule) -> String {
-    let weight = match rule.severity {
-        Severity::Error => "an error: consumers are entitled to reject the stream",
-        _ => "a warning: the stream is accepted, but a consumer may show it wrongly",
-    };
-    format!(
-        "Change the producer so that no event breaks this rule ({weight}). \
-         Each result's message names the event, ids and field involved; \
-         `agui-conform explain {}` shows the rule with every field.",
-        rule.id
-    )
+/// The rule's own help (agui_model::rule_help): what it protects, how to
+/// fix it, an example. Every rule a stream can break has one (a test in
+/// agui-model says so); the fallback names `explain`.
+fn help_of(rule: &Rule) -> (String, String, String) {
+    match RuleId::from_id(rule.id).and_then(agui_model::rule_help::help) {
+        Some(h) => (h.protects.into(), h.fix.into(), h.example.into()),
+        None => (
+            String::new(),
+            format!("`agui-conform explain {}` shows the rule.", rule.id),
+            String::new(),
+        ),
+    }
 }
 
-/// The rule's help as plain text: statement, draft sentence, how to fix.
+/// The rule's help as plain text: statement, draft sentence, what it
+/// protects, how to fix, an example.
 fn help_text(rule: &Rule) -> String {
+    let (protects, fix, example) = help_of(rule);
     let mut t = rule.statement.to_owned();
     if let Some(q) = rule.quote {
         t.push_str(&format!("\n\nDraft: \"{q}\""));
     }
-    t.push_str("\n\nHow to fix: ");
-    t.push_str(&how_to_fix(rule));
+    if !protects.is_empty() {
+        t.push_str(&format!("\n\nWhy it matters: {protects}"));
+    }
+    t.push_str(&format!("\n\nHow to fix: {fix}"));
+    if !example.is_empty() {
+        t.push_str(&format!("\n\nExample: {example}"));
+    }
     t
 }
 
 /// The rule's help as Markdown (code scanning shows this one).
 fn help_markdown(rule: &Rule) -> String {
+    let (protects, fix, example) = help_of(rule);
     let mut t = format!(
         "**`{}`** ({}, {})\n\n{}",
         rule.id,
@@ -101,8 +109,13 @@ fn help_markdown(rule: &Rule) -> String {
             "\n\n> {q}\n>\n> — the AG-UI subagent attribution draft"
         ));
     }
-    t.push_str("\n\n**How to fix.** ");
-    t.push_str(&how_to_fix(rule));
+    if !protects.is_empty() {
+        t.push_str(&format!("\n\n**Why it matters.** {protects}"));
+    }
+    t.push_str(&format!("\n\n**How to fix.** {fix}"));
+    if !example.is_empty() {
+        t.push_str(&format!("\n\n**Example.** {example}"));
+    }
     t
 }
 
@@ -432,5 +445,30 @@ mod tests {
             // No docs base is set in this test binary.
             assert!(d.get("helpUri").is_none(), "{d}");
         }
+    }
+
+    #[test]
+    fn each_rules_help_is_its_own() {
+        // Every rule's help says what it protects, how to fix it and an
+        // example, from agui_model::rule_help: no two rules share a fix.
+        let mut fixes = std::collections::HashSet::new();
+        for r in rules() {
+            let d = driver_rule(r);
+            let help = d["help"]["text"].as_str().unwrap_or_default();
+            let own = agui_model::rule_help::help(r).unwrap();
+            assert!(
+                help.contains(&format!("Why it matters: {}", own.protects)),
+                "{help}"
+            );
+            assert!(help.contains(&format!("How to fix: {}", own.fix)), "{help}");
+            assert!(
+                help.contains(&format!("Example: {}", own.example)),
+                "{help}"
+            );
+            let md = d["help"]["markdown"].as_str().unwrap_or_default();
+            assert!(md.contains(&format!("**How to fix.** {}", own.fix)), "{md}");
+            assert!(fixes.insert(own.fix), "{} shares its fix", r.as_str());
+        }
+        assert_eq!(fixes.len(), 55);
     }
 }
