@@ -138,6 +138,18 @@ def test_run_producer_returns_the_run_record(producer, requests_seen, tmp_path):
     assert assert_producer_passes(producer.url("/valid"), filter="plain")["footer"]["status"] == "passed"
 
 
+def test_run_producer_writes_sarif_junit_and_json(producer, tmp_path):
+    out = {k: tmp_path / f"producer.{k}" for k in ("sarif", "junit", "json")}
+    result = run_producer(producer.url("/invalid"), filter="plain", **out)
+    assert [s["score"] for s in result["scenarios"]] == ["FAIL"]
+    log = json.loads(out["sarif"].read_text())
+    assert [(r["ruleId"], r["properties"]["scenario"]) for r in log["runs"][0]["results"]] == [
+        ("ownership.continuation-disagrees", "plain")]
+    assert out["junit"].read_text().count("<failure") == 1
+    lines = [json.loads(line) for line in out["json"].read_text().splitlines()]
+    assert lines[-1]["summary"]["scores"]["FAIL"] == 1
+
+
 def test_run_producer_renames_the_client_tool(producer, requests_seen):
     # tool_name= becomes --tool-name: the suite offers the client tool under
     # that name, and no request names get_weather.
