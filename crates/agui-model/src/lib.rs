@@ -15,6 +15,7 @@ pub(crate) mod body;
 pub mod bounded;
 pub mod check;
 pub mod checker;
+pub mod difference;
 pub mod events;
 #[doc(hidden)]
 pub mod fast;
