@@ -86,13 +86,12 @@ fn sdk_of(key: &str) -> Result<Sdk, String> {
     })
 }
 
-/// `run`'s flags.
-fn parse(args: &[String]) -> Result<(Sdk, Options), String> {
-    let mut sdk = None;
-    let mut opts = Options {
-        suite: "default".into(),
-        ..Options::default()
-    };
+/// Walks `args` as flags: `on(flag, value)` handles each, `value()`
+/// taking the word after it (an error when there is none).
+fn each_flag(
+    args: &[String],
+    mut on: impl FnMut(&str, &mut dyn FnMut() -> Result<String, String>) -> Result<(), String>,
+) -> Result<(), String> {
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let mut value = || {
@@ -100,7 +99,20 @@ fn parse(args: &[String]) -> Result<(Sdk, Options), String> {
                 .cloned()
                 .ok_or_else(|| format!("{flag} needs a value"))
         };
-        match flag.as_str() {
+        on(flag, &mut value)?;
+    }
+    Ok(())
+}
+
+/// `run`'s flags.
+fn parse(args: &[String]) -> Result<(Sdk, Options), String> {
+    let mut sdk = None;
+    let mut opts = Options {
+        suite: "default".into(),
+        ..Options::default()
+    };
+    each_flag(args, |flag, value| {
+        match flag {
             "--sdk" => sdk = Some(sdk_of(&value()?)?),
             "--suite" => opts.suite = value()?,
             "--filter" => opts.filter = Some(value()?),
@@ -108,7 +120,8 @@ fn parse(args: &[String]) -> Result<(Sdk, Options), String> {
             "--verbose" | "-v" => opts.verbose = true,
             other => return Err(format!("unknown flag {other}")),
         }
-    }
+        Ok(())
+    })?;
     Ok((sdk.ok_or("--sdk is needed")?, opts))
 }
 
@@ -122,14 +135,8 @@ fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
 fn parse_fuzz(args: &[String]) -> Result<(Sdk, FuzzOptions), String> {
     let mut sdk = None;
     let mut opts = FuzzOptions::default();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        match flag.as_str() {
+    each_flag(args, |flag, value| {
+        match flag {
             "--sdk" => sdk = Some(sdk_of(&value()?)?),
             "--seed" => opts.seed = Some(number(flag, &value()?)?),
             "--cases" => opts.cases = Some(number(flag, &value()?)?),
@@ -140,6 +147,7 @@ fn parse_fuzz(args: &[String]) -> Result<(Sdk, FuzzOptions), String> {
             "--record" => opts.record = Some(value()?.into()),
             other => return Err(format!("unknown flag {other}")),
         }
-    }
+        Ok(())
+    })?;
     Ok((sdk.ok_or("--sdk is needed")?, opts))
 }

@@ -52,6 +52,19 @@ pub fn is_dir(dir: &str) -> bool {
     under(dir).next().is_some()
 }
 
+/// What the `suites/` folders of the current folder and its ancestors
+/// hold, nearest first: the suites on disk that are listed beside the
+/// embedded ones (agui-harness's suite files, agui-live's producer suites).
+pub fn local_suite_entries() -> Vec<std::fs::DirEntry> {
+    let Ok(cwd) = std::env::current_dir() else {
+        return Vec::new();
+    };
+    cwd.ancestors()
+        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
+        .flat_map(|entries| entries.flatten())
+        .collect()
+}
+
 /// The embedded path a path under [`ROOT`] names, with `.` and `..`
 /// resolved (`<built-in>/suites/../corpus` → `corpus`); `None` for any
 /// other path, or one that climbs out of the root.

@@ -26,6 +26,7 @@ mod input_format;
 mod live_check;
 mod live_progress;
 mod no_events;
+mod official_dir;
 mod pending;
 mod producer;
 mod producer_record;

@@ -187,6 +187,7 @@ pub fn render(
         problems: Vec::new(),
         elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
         fuzz: None,
+        official: None,
     };
     let mut out = String::new();
     let lines = std::iter::once(Line::Header(header))

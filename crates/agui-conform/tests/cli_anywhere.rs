@@ -55,25 +55,22 @@ fn suites_lists_the_built_in_ones() {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     // Name, kind, description; then where it comes from. The descriptions
-    // of suites/default.toml and suites/quick.toml; the producer suite's
-    // scenarios are suites/producer/*.json.
-    assert!(
-        lines[0].starts_with("default   consumer  The golden corpus and generated"),
-        "{stdout}"
-    );
-    assert_eq!(lines[1].trim(), "from built-in");
-    assert_eq!(
-        lines[2],
-        "producer  producer  7 scenarios sent to a producer: continue-thread, \
+    // of suites/default.toml, suites/official-*.toml and suites/quick.toml;
+    // the producer suite's scenarios are suites/producer/*.json.
+    let expected = [
+        "default         consumer  The golden corpus and generated valid and per-rule invalid streams.",
+        "official-1.0    consumer  The official AG-UI conformance fixtures of version 1.0 (the 1.1 file standing in where the 1.0 one is not stored, marked in each case).",
+        "official-1.1    consumer  The official AG-UI conformance fixtures of version 1.1.",
+        "official-draft  consumer  The official AG-UI conformance fixtures of version draft.",
+        "producer        producer  7 scenarios sent to a producer: continue-thread, \
          history-attributed, plain, resume-after-interrupt, resume-cancelled, \
          state-carrying, tool-results",
-        "{stdout}"
-    );
-    assert_eq!(lines[3].trim(), "from built-in");
-    assert!(
-        lines[4].starts_with("quick     consumer  The golden corpus and a handful"),
-        "{stdout}"
-    );
+        "quick           consumer  The golden corpus and a handful of generated cases.",
+    ];
+    for (k, want) in expected.iter().enumerate() {
+        assert_eq!(lines[2 * k], *want, "{stdout}");
+        assert_eq!(lines[2 * k + 1].trim(), "from built-in", "{stdout}");
+    }
     assert!(stdout.contains("`agui-conform run --producer URL [--suite NAME]`"));
 }
 
@@ -107,7 +104,7 @@ fn local_producer_suites_are_listed_and_override_the_built_in_one() {
     };
     let (mine, from) = row("mine");
     assert_eq!(
-        mine, "mine      producer  2 scenarios sent to a producer: a, b",
+        mine, "mine            producer  2 scenarios sent to a producer: a, b",
         "{listed}"
     );
     assert!(from.ends_with("suites/mine"), "{from}");
@@ -181,7 +178,10 @@ fn a_local_suite_overrides_the_built_in_one() {
     )
     .unwrap();
     let listed = text(&s.run(&["suites"]).stdout);
-    assert!(listed.contains("quick     consumer  Mine."), "{listed}");
+    assert!(
+        listed.contains("quick           consumer  Mine."),
+        "{listed}"
+    );
     assert!(listed.contains("(overrides the built-in one)"), "{listed}");
     let out = s.run(&["run", "--suite", "quick", "--no-progress"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -198,7 +198,9 @@ fn an_unknown_suite_names_the_built_in_ones() {
     let out = s.run(&["run", "--suite", "nope"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("built-in suites: default, quick"),
+        text(&out.stderr).contains(
+            "built-in suites: default, official-1.0, official-1.1, official-draft, quick"
+        ),
         "{}",
         text(&out.stderr)
     );
@@ -222,7 +224,7 @@ fn corpus_export_writes_the_corpus_folder_byte_for_byte() {
     let check = s.run(&["corpus", "check", "out"]);
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
     assert!(
-        text(&check.stdout).contains("gates: 6 passed, 0 failed"),
+        text(&check.stdout).contains("gates: 7 passed, 0 failed"),
         "{}",
         text(&check.stdout)
     );

@@ -2,52 +2,30 @@
 //! standard input, exit statuses and both output forms.
 //!
 //! Expected answers come from docs/rules.md: a first event without `type` is
-//! `schema.unknown-type` at index 0, a stream item that is not a JSON object
+//! `schema.missing-field` at index 0, a stream item that is not a JSON object
 //! (or not JSON at all) is `schema.not-json`, `subagentRunId` on
 //! `RUN_STARTED` is the warning `attribution.not-attributable` (accepted).
 
 mod common;
 
-use common::VALID;
+use common::{VALID, run_stdin, scratch_dir};
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+use std::process::Output;
 
 const RUN_STARTED: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const RUN_FINISHED: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;
 
 /// Writes `bytes` to a file of its own under the test scratch directory.
 fn file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_check");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = scratch_dir("cli_check").join(name);
     std::fs::write(&path, bytes).unwrap();
     path
 }
 
 /// Runs the binary with `args`, feeding `stdin` (empty when `None`).
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.unwrap_or_default();
-    std::thread::scope(|scope| {
-        // Written from a thread of its own (borrowing, not copying, the
-        // input) while this one collects the output.
-        scope.spawn(move || {
-            // The child may stop reading early; a broken pipe is not our failure.
-            let _ = pipe.write_all(input);
-        });
-        child.wait_with_output().unwrap()
-    })
+    run_stdin(args, stdin.unwrap_or_default())
 }
 
 fn check_file(name: &str, bytes: &[u8], extra: &[&str]) -> Output {
@@ -112,7 +90,10 @@ fn unknown_first_event_is_rejected_with_exit_1() {
     let (code, report) = json_report("unknown-type.jsonl", input.as_bytes());
     assert_eq!(code, 1, "{report}");
     assert_eq!(report["verdict"], "reject");
-    assert_eq!(rules_at(&report)[0], ("schema.unknown-type".to_string(), 0));
+    assert_eq!(
+        rules_at(&report)[0],
+        ("schema.missing-field".to_string(), 0)
+    );
 }
 
 #[test]
@@ -128,7 +109,7 @@ fn json_output_has_the_documented_keys() {
         assert!(keys.contains(&key), "{key} missing: {report}");
     }
     let first = &report["violations"][0];
-    assert_eq!(first["rule"], "schema.unknown-type");
+    assert_eq!(first["rule"], "schema.missing-field");
     assert_eq!(first["index"], 0);
     assert_eq!(first["severity"], "error");
     assert_eq!(first["obligation"], "must-reject");
@@ -238,7 +219,7 @@ fn stdin_is_read_by_default_and_with_a_dash() {
     assert_eq!(rejected.status.code(), Some(1));
     assert_eq!(
         rules_at(&one_json_object(&rejected))[0],
-        ("schema.unknown-type".to_string(), 0)
+        ("schema.missing-field".to_string(), 0)
     );
 }
 
@@ -328,7 +309,7 @@ fn bad_lines_are_not_json_with_the_line_named_and_checking_goes_on() {
     );
     // Checking goes on: the next line is checked as an event.
     assert!(
-        rules_at(&report).contains(&("schema.unknown-type".to_string(), 6)),
+        rules_at(&report).contains(&("schema.missing-field".to_string(), 6)),
         "{report}"
     );
     let message = not_json_at(&report, 7);
@@ -376,7 +357,7 @@ fn a_line_over_the_limit_is_a_limit_notice_and_the_next_line_is_read() {
         "a limit is not the producer's fault: {report}"
     );
     assert!(
-        rules_at(&report).contains(&("schema.unknown-type".to_string(), 2)),
+        rules_at(&report).contains(&("schema.missing-field".to_string(), 2)),
         "{report}"
     );
 }
@@ -488,7 +469,7 @@ fn text_report_has_header_lines_and_hint() {
     let name = file("text.jsonl", b"{\"foo\":1}\n").display().to_string();
     // Findings first, as found; the summary when the input ends.
     assert!(
-        lines[0].contains("#0") && lines[0].contains("schema.unknown-type"),
+        lines[0].contains("#0") && lines[0].contains("schema.missing-field"),
         "{text}"
     );
     // The untyped first item is also not a RUN_STARTED.
@@ -502,7 +483,7 @@ fn text_report_has_header_lines_and_hint() {
     );
     assert!(lines[2].ends_with(" in 1 event"), "{text}");
     assert!(
-        text.contains("hint: agui-conform explain schema.unknown-type"),
+        text.contains("hint: agui-conform explain schema.missing-field"),
         "{text}"
     );
     assert!(

@@ -5,49 +5,25 @@
 //! Before, the case's own JSON was read as a stream: dozens of
 //! `schema.*` violations.
 
-use serde_json::Value;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+use common::{jsonl, run_stdin, scratch_dir, text};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_check_cases")
-        .join(name);
+    let d = scratch_dir("cli_check_cases").join(name);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            let _ = pipe.write_all(stdin);
-        });
-        child.wait_with_output().unwrap()
-    })
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// `gen`'s JSON Lines of cases.
 fn generate(args: &[&str]) -> Vec<u8> {
     let mut all = vec!["gen"];
     all.extend_from_slice(args);
-    let out = run(&all, b"");
+    let out = run_stdin(&all, b"");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     out.stdout
 }
@@ -61,12 +37,7 @@ fn stream_of(case: &Value) -> String {
             s.push("");
             s.join("\n")
         }
-        None => case["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| format!("{e}\n"))
-            .collect(),
+        None => jsonl(case["events"].as_array().unwrap()),
     }
 }
 
@@ -75,7 +46,7 @@ fn checked_alone(stream: &str, args: &[&str]) -> Output {
     let mut all = vec!["check"];
     all.extend_from_slice(args);
     all.push("-");
-    run(&all, stream.as_bytes())
+    run_stdin(&all, stream.as_bytes())
 }
 
 #[test]
@@ -89,7 +60,7 @@ fn one_generated_case_on_stdin_is_its_stream() {
         let case_line = generate(&args);
         let case: Value = serde_json::from_slice(&case_line).unwrap();
         for format in ["text", "json"] {
-            let got = run(&["check", "--format", format, "-"], &case_line);
+            let got = run_stdin(&["check", "--format", format, "-"], &case_line);
             let want = checked_alone(&stream_of(&case), &["--format", format]);
             assert_eq!(text(&got.stdout), text(&want.stdout), "{mode:?} {format}");
             assert_eq!(got.status.code(), want.status.code());
@@ -114,7 +85,7 @@ fn generated_json_lines_of_cases_are_checked_case_by_case() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let out = run(&["check", "--format", "json", "-"], &cases);
+    let out = run_stdin(&["check", "--format", "json", "-"], &cases);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let lines: Vec<Value> = text(&out.stdout)
         .lines()
@@ -137,21 +108,21 @@ fn generated_json_lines_of_cases_are_checked_case_by_case() {
         "<stdin>:2 (gen/schema.unknown-type/12)"
     );
     assert!(text(&out.stderr).contains("holds JSON Lines of corpus cases"));
-    let out = run(&["check", "-"], &cases);
+    let out = run_stdin(&["check", "-"], &cases);
     assert!(
         text(&out.stdout).contains("\n4 cases: 0 accept, 4 reject, 0 inconclusive, 0 unreadable"),
         "{}",
         text(&out.stdout)
     );
     // One SARIF log over the cases, each case its entry.
-    let out = run(&["check", "--format", "sarif", "-"], &cases);
+    let out = run_stdin(&["check", "--format", "sarif", "-"], &cases);
     assert_eq!(out.status.code(), Some(1));
     let log: Value = serde_json::from_slice(&out.stdout).unwrap();
     let files = &log["runs"][0]["invocations"][0]["properties"]["files"];
     assert_eq!(files.as_array().map(Vec::len), Some(4));
     assert_eq!(files[1]["file"], "<stdin>:2 (gen/schema.unknown-type/12)");
     // A lane page draws one stream.
-    let out = run(&["check", "--html", "p.html", "-"], &cases);
+    let out = run_stdin(&["check", "--html", "p.html", "-"], &cases);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -172,8 +143,8 @@ fn a_case_file_is_its_stream() {
         let bytes = std::fs::read(&path).unwrap();
         let case: Value = serde_json::from_slice(&bytes).unwrap();
         let want = checked_alone(&stream_of(&case), &["--format", "json"]);
-        let from_path = run(&["check", "--format", "json", path.to_str().unwrap()], b"");
-        let from_stdin = run(&["check", "--format", "json", "-"], &bytes);
+        let from_path = run_stdin(&["check", "--format", "json", path.to_str().unwrap()], b"");
+        let from_stdin = run_stdin(&["check", "--format", "json", "-"], &bytes);
         for got in [&from_path, &from_stdin] {
             assert_eq!(text(&got.stdout), text(&want.stdout), "{id}");
             assert_eq!(got.status.code(), want.status.code(), "{id}");
@@ -181,7 +152,7 @@ fn a_case_file_is_its_stream() {
         }
         let report: Value = serde_json::from_slice(&from_path.stdout).unwrap();
         assert_eq!(report["violations"][0]["rule"], first);
-        let sarif = run(&["check", "--format", "sarif", path.to_str().unwrap()], b"");
+        let sarif = run_stdin(&["check", "--format", "sarif", path.to_str().unwrap()], b"");
         let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
         let r = &log["runs"][0]["results"][0];
         assert_eq!(r["ruleId"], first);
@@ -197,7 +168,7 @@ fn a_case_file_is_its_stream() {
 #[test]
 fn a_directory_of_cases_is_checked_case_by_case() {
     let d = dir("gen-out");
-    let out = run(
+    let out = run_stdin(
         &[
             "gen",
             "--seed",
@@ -212,14 +183,14 @@ fn a_directory_of_cases_is_checked_case_by_case() {
         b"",
     );
     assert_eq!(out.status.code(), Some(0));
-    let flat = run(&["check", d.to_str().unwrap()], b"");
+    let flat = run_stdin(&["check", d.to_str().unwrap()], b"");
     assert_eq!(flat.status.code(), Some(2));
     assert!(
         text(&flat.stderr).contains("--recursive"),
         "{}",
         text(&flat.stderr)
     );
-    let all = run(
+    let all = run_stdin(
         &["check", "-r", "--format", "json", d.to_str().unwrap()],
         b"",
     );
@@ -260,7 +231,7 @@ fn a_directory_of_cases_is_checked_case_by_case() {
     )
     .unwrap();
     std::fs::write(mixed.join("case.schema.json"), "{\"$schema\": \"x\"}").unwrap();
-    let out = run(&["check", "--format", "json", mixed.to_str().unwrap()], b"");
+    let out = run_stdin(&["check", "--format", "json", mixed.to_str().unwrap()], b"");
     let lines: Vec<Value> = text(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -6,7 +6,7 @@
 #![cfg(target_os = "linux")]
 
 mod common;
-use common::{BIN, Dir, accept_all, agui_run};
+use common::{BIN, Dir, accept_all, agui_run, procs};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -36,21 +36,7 @@ fn starts(d: &Dir) -> usize {
 /// Running (not zombie) processes whose environment holds
 /// `AGUI_TEST_MARK=marker`.
 fn marked(marker: &str) -> Vec<u32> {
-    let want = format!("AGUI_TEST_MARK={marker}");
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    dir.flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let running = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .ok()
-                .and_then(|s| s.rsplit_once(')').map(|(_, r)| r.trim_start().to_owned()))
-                .is_some_and(|r| !r.starts_with('Z'));
-            let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-            running && env.split(|b| *b == 0).any(|kv| kv == want.as_bytes())
-        })
-        .collect()
+    procs::running_with("AGUI_TEST_MARK", marker)
 }
 
 /// Asserts that no marked process runs; kills any found (by pid) first,

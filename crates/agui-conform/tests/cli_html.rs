@@ -2,14 +2,11 @@
 //! holds the stream and its violations (the page itself is tested in a
 //! browser by agui-view's tests).
 
-#[path = "../../agui-live/tests/support/server.rs"]
-mod server;
+mod common;
 
-use std::io::Write;
+use common::{BIN, run_stdin, scratch_dir, server};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+use std::process::{Command, Output};
 
 /// `s2` sends content into `s1`'s message at index 3:
 /// `ownership.continuation-disagrees`.
@@ -20,23 +17,13 @@ const STREAM: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}
 "#;
 
 fn dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_html");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    scratch_dir("cli_html")
 }
 
 fn check_stdin(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .arg("check")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A usage error may exit before reading: a broken pipe is not ours.
-    let _ = child.stdin.take().unwrap().write_all(STREAM.as_bytes());
-    child.wait_with_output().unwrap()
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    run_stdin(&all, STREAM.as_bytes())
 }
 
 #[test]

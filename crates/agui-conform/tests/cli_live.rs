@@ -8,30 +8,14 @@
 mod common;
 
 use common::server::{End, Framing, Reply, Server, corpus_events, sse_body};
-use common::suite_server;
+use common::{BIN, run, scratch_dir, suite_server, text};
 use serde_json::{Value, json};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_live");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    scratch_dir("cli_live").join(name)
 }
 
 fn valid_events() -> Vec<Value> {

@@ -10,23 +10,10 @@ mod common;
 
 use common::raw::{RawEnd, RawReply, RawServer, head};
 use common::server::{End, Reply, Server, corpus_events, sse_body};
+use common::{BIN, run, text};
 use serde_json::{Value, json};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn start() -> Value {
     json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"})

@@ -6,35 +6,19 @@
 //! not closed by a blank line is `transport.unterminated-event`), SARIF
 //! 2.1.0's required structure, and the streams as written here.
 
-#[path = "../../agui-live/tests/support/server.rs"]
-mod server;
+mod common;
 
+use common::server::{Reply, Server};
+use common::{run, scratch_dir, text};
 use serde_json::Value;
-use server::{Reply, Server};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+use std::process::Output;
 
 const START: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn scratch(name: &str, body: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_outputs");
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+    let p = scratch_dir("cli_outputs").join(name);
     std::fs::write(&p, body).unwrap();
     p
 }

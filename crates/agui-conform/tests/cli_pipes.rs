@@ -104,7 +104,7 @@ fn violations_from_a_stalled_pipe_arrive_before_the_input_ends() {
             )
             .unwrap();
         input.flush().unwrap();
-        let first = wait_for(&mut out, "schema.unknown-type");
+        let first = wait_for(&mut out, "schema.missing-field");
         assert!(first.is_some(), "{format}: nothing before the input ended");
         drop(input);
         // The rest comes at the end.

@@ -13,10 +13,10 @@ fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
 }
 
-/// The rule count docs/rules.md (revision 3) gives: 12 schema, 6 run, 9 entity,
-/// 3 consistency, 7 lifecycle, 4 ownership, 3 interrupt, 4 chunk, 7
-/// transport rules and 17 accept obligations.
-const RULES_MD_COUNT: usize = 12 + 6 + 9 + 3 + 7 + 4 + 3 + 4 + 7 + 17;
+/// The rule count docs/rules.md (revision 4) gives: 13 schema, 8 run, 9 entity,
+/// 3 consistency, 7 lifecycle, 4 ownership, 4 interrupt, 4 chunk, 7
+/// transport rules and 20 accept obligations.
+const RULES_MD_COUNT: usize = 13 + 8 + 9 + 3 + 7 + 4 + 4 + 4 + 7 + 20;
 
 #[test]
 fn rules_json_lists_every_catalogue_id_exactly_once() {
@@ -69,7 +69,14 @@ fn rules_json_fields_match_rules_md() {
         (Some("none"), Some("must-accept"))
     );
     assert_eq!(r["projection"], "those invocations `abandoned`");
-    assert!(find("run.first-event").get("quote").is_none());
+    // Revision 4: the official lifecycle page's sentence.
+    assert_eq!(
+        find("run.first-event")["quote"],
+        "a consumer MUST treat a stream that opens with anything else as a protocol violation"
+    );
+    assert_eq!(find("run.first-event")["obligation"], "must-reject");
+    assert!(find("run.after-error").get("quote").is_some());
+    assert!(find("schema.not-json").get("quote").is_none());
     // Revision 3's consistency warnings.
     for id in [
         "tool.args-not-json",
@@ -193,7 +200,10 @@ fn explain_markdown_is_a_one_row_table() {
     // From the catalogue: base rule, error, may-reject.
     assert!(
         lines[2].starts_with("| `run.unterminated` |")
-            && lines[2].ends_with("| base | error | may-reject |"),
+            && lines[2].ends_with(
+                "| base, spec | error | may-reject; projection: the run's status is `unterminated`, never finished |"
+            )
+            && lines[2].contains("Spec: \"has no outcome"),
         "{text}"
     );
 }

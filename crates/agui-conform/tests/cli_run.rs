@@ -115,12 +115,12 @@ fn a_silent_start_aborts_with_every_report_written() {
 fn strict_fails_on_warn() {
     let d = Dir::new("run-strict");
     let imp = d.script("accept.sh", &accept_all("accept-all", ""));
-    // `text.not-open` is should-reject: accepting it is a WARN.
+    // `ownership.step-owner` is should-reject: accepting it is a WARN.
     let args = [
         "--suite",
         "quick",
         "--filter",
-        "entities/text-not-open-interleaved",
+        "ownership/step-owner-interleaved",
         "--impl",
         &imp,
     ];
@@ -282,10 +282,15 @@ fn a_case_answered_twice_is_errored_alike_in_every_output() {
     assert_eq!(
         printed,
         [
-            ("run/after-error".to_owned(), "WARN".to_owned()),
+            // Accepted: `run.after-error` is must-reject (revision 4).
+            ("run/after-error".to_owned(), "FAIL".to_owned()),
             (
                 "run/after-error-interleaved".to_owned(),
                 "ERRORED".to_owned()
+            ),
+            (
+                "run/after-error-late-run-error".to_owned(),
+                "FAIL".to_owned()
             ),
             (
                 "run/after-error-run-finished".to_owned(),
@@ -302,7 +307,8 @@ fn a_case_answered_twice_is_errored_alike_in_every_output() {
         "{}",
         summary[0]
     );
-    assert_eq!(summary[0]["summary"]["scores"]["WARN"], 1, "{}", summary[0]);
+    // The two accepted cases break must-reject rules (revision 4).
+    assert_eq!(summary[0]["summary"]["scores"]["FAIL"], 2, "{}", summary[0]);
     let kept: Vec<Value> = std::fs::read_to_string(&record)
         .unwrap()
         .lines()
@@ -317,5 +323,5 @@ fn a_case_answered_twice_is_errored_alike_in_every_output() {
     let footer = kept.last().unwrap();
     assert_eq!(footer["kind"], "footer");
     assert_eq!(footer["totals"]["ERRORED"], 2, "{footer}");
-    assert_eq!(footer["totals"]["WARN"], 1, "{footer}");
+    assert_eq!(footer["totals"]["FAIL"], 2, "{footer}");
 }

@@ -43,6 +43,11 @@ pub struct Case {
     /// them"): see [`crate::load::unstated`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violations: Option<Vec<Stated>>,
+    /// A case converted from an official AG-UI fixture: its provenance and
+    /// the fixture's own expectation (`corpus/official/`,
+    /// [`crate::official`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub official: Option<Box<crate::official::Official>>,
 }
 
 /// One stated violation: a rule and the index where it becomes detectable.

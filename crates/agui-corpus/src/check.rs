@@ -101,6 +101,12 @@ pub fn gates_for(corpus: &crate::load::Corpus, which: Gates) -> Vec<GateResult> 
             problems: gate::areas(&corpus.cases),
         });
     }
+    if which == Gates::Golden {
+        g.push(GateResult {
+            name: "gate/official-outcomes",
+            problems: gate::official_outcomes(&corpus.cases),
+        });
+    }
     g
 }
 

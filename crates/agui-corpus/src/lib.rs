@@ -9,9 +9,11 @@ pub mod case_schema;
 pub mod check;
 pub mod gate;
 pub mod load;
+pub mod official;
 pub mod reference;
 
 pub use case::{Case, Expect, Stated};
 pub use check::{CheckSummary, check_dir, check_dir_with_spec};
 pub use load::{Corpus, LoadedCase, Problem, ProblemKind, load_builtin, load_dir, load_embedded};
+pub use official::{Official, OfficialOutcome};
 pub use reference::{Mismatch, run_case};

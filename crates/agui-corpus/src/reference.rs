@@ -94,7 +94,8 @@ pub use agui_model::projection::normalize as drop_nulls;
 /// `None` when the projections are equal; else a unified diff of their
 /// pretty JSON, expected first.
 pub fn projection_diff(expected: &Value, actual: &Value) -> Option<String> {
-    let (e, a) = (drop_nulls(expected), drop_nulls(actual));
+    let actual = agui_model::projection::by_place(expected, actual);
+    let (e, a) = (drop_nulls(expected), drop_nulls(&actual));
     (e != a).then(|| json_diff(&e, &a, ("expected projection", "actual projection"), 4))
 }
 

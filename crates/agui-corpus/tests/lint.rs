@@ -6,7 +6,7 @@ use agui_corpus::gate;
 use agui_corpus::load::{ProblemKind, load_dir};
 use agui_corpus::reference::{drop_nulls, projection_diff, run_case};
 use agui_corpus::{Case, check_dir};
-use agui_model::{RuleId, Severity};
+use agui_model::{Obligation, RuleId, Severity};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -339,7 +339,7 @@ fn interleaved_means_three_subagent_ids_and_a_parent_link() {
 }
 
 #[test]
-fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
+fn events_must_be_schema_valid_except_the_schema_faults_a_case_states() {
     let d = TempDir::new("events");
     let bad = json!({"type": "TEXT_MESSAGE_START"});
     d.case(
@@ -351,7 +351,10 @@ fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
     d.case("schema/y.json", json!({"id": "schema/y", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf()],
         "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1},
         "violations": [{"rule": "schema.missing-field", "index": 1}]}));
-    d.case("schema/z.json", json!({"id": "schema/z", "description": "d", "spec": "s", "events": [rs(), bad, rf(), {"type": "NOPE"}],
+    // A schema fault the case states at another event is exempt too (an
+    // unknown type at 3); one it does not state is not (the nameless
+    // start at 4).
+    d.case("schema/z.json", json!({"id": "schema/z", "description": "d", "spec": "s", "events": [rs(), bad.clone(), rf(), {"type": "NOPE"}, bad],
         "expect": {"verdict": "reject", "rule": "schema.missing-field", "index": 1},
         "violations": [{"rule": "schema.missing-field", "index": 1}, {"rule": "schema.unknown-type", "index": 3}]}));
     let c = load_dir(&d.0).unwrap();
@@ -363,8 +366,13 @@ fn events_must_be_schema_valid_except_the_target_of_a_schema_case() {
     );
     assert!(!p.iter().any(|p| p.contains("schema/y.json")), "{p:?}");
     assert!(
-        p.iter()
+        !p.iter()
             .any(|p| p.contains("schema/z.json") && p.contains("event 3")),
+        "{p:?}"
+    );
+    assert!(
+        p.iter()
+            .any(|p| p.contains("schema/z.json") && p.contains("event 4")),
         "{p:?}"
     );
 }
@@ -393,6 +401,17 @@ fn case_schema_lists_exactly_the_catalogue() {
     assert_eq!(list("errorRule"), of(Severity::Error));
     assert_eq!(list("warningRule"), of(Severity::Warning));
     assert_eq!(list("acceptId"), of(Severity::None));
+    // The must-accept violations, on which an `accept.*` obligation may be
+    // tested although the producer broke a rule (revision 4).
+    let must_accept: Vec<String> = RuleId::violations()
+        .filter(|r| r.obligation() == Obligation::MustAccept)
+        .map(|r| r.as_str().to_string())
+        .collect();
+    let mut listed = list("mustAcceptRule");
+    listed.sort();
+    let mut want = must_accept;
+    want.sort();
+    assert_eq!(listed, want);
 }
 
 #[test]
@@ -472,6 +491,54 @@ fn obligations_and_projections_belong_to_accepted_streams() {
     }));
 }
 
+/// Revision 4: an unknown event type is a producer error (verdict
+/// `reject`) that a consumer must accept, dropping the event; a case whose
+/// violations are all must-accept may test an `accept.*` obligation, and
+/// one with any other violation may not.
+#[test]
+fn an_obligation_may_sit_on_must_accept_violations_only() {
+    let d = TempDir::new("must-accept");
+    let unknown = json!({"type": "FUTURE_EVENT"});
+    let dropped = json!({"id": "accept/dropped", "description": "d", "spec": "s",
+        "events": [rs(), unknown, rf()],
+        "expect": {"verdict": "reject", "rule": "schema.unknown-type", "index": 1},
+        "violations": [{"rule": "schema.unknown-type", "index": 1}],
+        "obligation": "accept.unknown-type-dropped",
+        "projection": {"runs": []}});
+    d.case("accept/dropped.json", dropped.clone());
+    let stray = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
+    d.case(
+        "accept/not-open.json",
+        json!({"id": "accept/not-open", "description": "d", "spec": "s",
+            "events": [rs(), stray, rf()],
+            "expect": {"verdict": "reject", "rule": "text.not-open", "index": 1},
+            "violations": [{"rule": "text.not-open", "index": 1}],
+            "obligation": "accept.unknown-type-dropped"}),
+    );
+    let c = load_dir(&d.0).unwrap();
+    let ids: Vec<&str> = c.cases.iter().map(|c| c.case.id.as_str()).collect();
+    assert_eq!(ids, ["accept/dropped"]);
+    assert!(
+        problems_of(&c, "not-open.json").iter().any(|p| p
+            .message
+            .contains("must expect `accept`, or state `violations` that are all must-accept")),
+        "{:?}",
+        c.malformed
+    );
+    // The published schema says the same.
+    assert_eq!(case_schema::validate(&dropped).unwrap(), vec![]);
+    let bad = with(
+        with(
+            dropped,
+            "violations",
+            json!([{"rule": "text.not-open", "index": 1}]),
+        ),
+        "expect",
+        json!({"verdict": "reject", "rule": "text.not-open", "index": 1}),
+    );
+    assert!(!case_schema::validate(&bad).unwrap().is_empty());
+}
+
 /// docs/rules.md "Scoring a consumer": "A case states enough of its violations
 /// to fix F and M". A first violation that is not must-reject needs the
 /// stated list; the list must agree with `expect` and the verdict; with
@@ -480,7 +547,10 @@ fn obligations_and_projections_belong_to_accepted_streams() {
 fn cases_state_enough_to_fix_f_and_m() {
     let d = TempDir::new("fm");
     let open = json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"});
-    let stray = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
+    // `lifecycle.unknown-parent` (should-reject) at 1; the invocation is
+    // still active at RUN_FINISHED: `lifecycle.open-at-run-finish` at 2.
+    let stray =
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "parentSubagentRunId": "s9"});
     let case = |id: &str, expect: Value, violations: Option<Value>| {
         let mut v = json!({"id": id, "description": "d", "spec": "s",
             "events": [open.clone(), stray.clone(), rf()], "expect": expect});
@@ -489,7 +559,7 @@ fn cases_state_enough_to_fix_f_and_m() {
         }
         v
     };
-    let not_open = json!({"verdict": "reject", "rule": "text.not-open", "index": 1});
+    let not_open = json!({"verdict": "reject", "rule": "lifecycle.unknown-parent", "index": 1});
     d.case(
         "run/unstated.json",
         case("run/unstated", not_open.clone(), None),
@@ -499,7 +569,7 @@ fn cases_state_enough_to_fix_f_and_m() {
         case(
             "run/stated",
             not_open.clone(),
-            Some(json!([{"rule": "text.not-open", "index": 1}])),
+            Some(json!([{"rule": "lifecycle.unknown-parent", "index": 1}, {"rule": "lifecycle.open-at-run-finish", "index": 2}])),
         ),
     );
     d.case(
@@ -507,7 +577,7 @@ fn cases_state_enough_to_fix_f_and_m() {
         case(
             "run/other-first",
             not_open.clone(),
-            Some(json!([{"rule": "text.not-open", "index": 2}])),
+            Some(json!([{"rule": "lifecycle.unknown-parent", "index": 2}])),
         ),
     );
     d.case(
@@ -515,7 +585,7 @@ fn cases_state_enough_to_fix_f_and_m() {
         case(
             "run/unordered",
             not_open,
-            Some(json!([{"rule": "text.not-open", "index": 1}, {"rule": "run.unterminated", "index": 0}])),
+            Some(json!([{"rule": "lifecycle.unknown-parent", "index": 1}, {"rule": "run.unterminated", "index": 0}])),
         ),
     );
     // Two events, the run left open: `run.unterminated` (may-reject) at 1.
@@ -582,12 +652,13 @@ fn every_case_with_a_violation_lists_all_of_them() {
         "gen/schema.missing-field/1.json",
         with(missing.clone(), "id", json!("gen/schema.missing-field/1")),
     );
-    let stray = json!({"type": "TEXT_MESSAGE_END", "messageId": "m"});
+    let stray =
+        json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "parentSubagentRunId": "s9"});
     d.case(
-        "gen/text.not-open/1.json",
-        json!({"id": "gen/text.not-open/1", "description": "d", "spec": "s",
+        "gen/lifecycle.unknown-parent/1.json",
+        json!({"id": "gen/lifecycle.unknown-parent/1", "description": "d", "spec": "s",
             "events": [rs(), stray, rf()],
-            "expect": {"verdict": "reject", "rule": "text.not-open", "index": 1}}),
+            "expect": {"verdict": "reject", "rule": "lifecycle.unknown-parent", "index": 1}}),
     );
     let c = load_dir(&d.0).unwrap();
     let ids: Vec<&str> = c.cases.iter().map(|c| c.case.id.as_str()).collect();
@@ -602,7 +673,7 @@ fn every_case_with_a_violation_lists_all_of_them() {
     assert!(
         problems_of(&c, "1.json").iter().any(|p| p
             .message
-            .contains("case `gen/text.not-open/1` states no `violations`")
+            .contains("case `gen/lifecycle.unknown-parent/1` states no `violations`")
             && p.message.contains("M is not determined")),
         "{:?}",
         c.malformed

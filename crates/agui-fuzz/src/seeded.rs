@@ -11,14 +11,13 @@ use std::path::{Path, PathBuf};
 /// spreads test inputs here.
 pub use agui_gen::rng::SplitMix as Rng;
 
-/// Tokens spliced in by [`mutate`]: the grammar of the input format.
+/// JSON's structural characters: the first tokens [`mutate`] splices in,
+/// and the first entries of the fuzz dictionary ([`crate::seeds`]).
+pub const STRUCTURAL: [&[u8]; 6] = [b"{", b"}", b"[", b"]", b",", b":"];
+
+/// Tokens spliced in by [`mutate`] after [`STRUCTURAL`]: the rest of the
+/// grammar of the input format.
 const TOKENS: &[&[u8]] = &[
-    b"{",
-    b"}",
-    b"[",
-    b"]",
-    b",",
-    b":",
     b"\"",
     b"\n",
     b"\r\n",
@@ -54,7 +53,9 @@ pub fn mutate(rng: &mut Rng, input: &[u8]) -> Vec<u8> {
             }
             1 => {
                 let i = rng.below(out.len() + 1);
-                let t = TOKENS[rng.below(TOKENS.len())];
+                let n = rng.below(STRUCTURAL.len() + TOKENS.len());
+                let t = STRUCTURAL.iter().chain(TOKENS).nth(n).copied();
+                let t = t.unwrap_or_default();
                 out.splice(i..i, t.iter().copied());
             }
             2 if !out.is_empty() => {

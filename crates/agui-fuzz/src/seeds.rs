@@ -13,7 +13,7 @@
 //! - the dictionary: every event type name, every object key and every
 //!   short string value seen in the corpus, plus the JSON Lines grammar.
 
-use crate::seeded::Rng;
+use crate::seeded::{Rng, STRUCTURAL};
 use agui_gen::names::{MESSAGE_ID, RUN_ID, STEP_NAME, SUBAGENT_RUN_ID, THREAD_ID};
 use agui_model::EventType;
 use serde_json::Value;
@@ -299,13 +299,7 @@ pub fn dictionary(cases: &[Case]) -> String {
         "# agui-conform fuzz dictionary: written by `cargo run -p agui-fuzz --bin seed-corpus`\n\
          # from corpus/; do not edit by hand.\n\n# The JSON Lines grammar.\n",
     );
-    let grammar: [&[u8]; 14] = [
-        b"{",
-        b"}",
-        b"[",
-        b"]",
-        b",",
-        b":",
+    let grammar: [&[u8]; 8] = [
         b"\n",
         b"\r\n",
         b"null",
@@ -315,7 +309,7 @@ pub fn dictionary(cases: &[Case]) -> String {
         b"{\"type\":\"",
         b"\":\"",
     ];
-    for t in grammar {
+    for t in STRUCTURAL.iter().chain(&grammar) {
         out.push_str(&dict_entry(t));
         out.push('\n');
     }

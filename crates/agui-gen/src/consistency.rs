@@ -11,7 +11,7 @@
 //!
 //! Fresh ids start with `zz-`, which the scenario never uses.
 
-use crate::mutate::Mutated;
+use crate::mutated::Mutated;
 use crate::names::{ACTIVITY_TYPE, MESSAGE_ID, SUBAGENT_RUN_ID, TOOL_CALL_ID};
 use crate::render::{Rendered, render};
 use crate::scenario::{
@@ -329,7 +329,9 @@ pub fn snapshot_disagrees(mut sc: Scenario, u: &mut Unstructured) -> Result<Muta
         let args = c["args"].as_str().unwrap_or_default().to_owned();
         let name = c["name"].as_str().unwrap_or_default().to_owned();
         match u.int_in_range(0..=2u8)? {
-            0 => c["args"] = json!(format!("{args} ")),
+            // Another JSON value (whitespace alone no longer differs:
+            // revision 4 compares JSON arguments as values).
+            0 => c["args"] = json!(format!("[{args}]")),
             1 => {
                 let other = "{\"city\": \"Lisbon\"}";
                 c["args"] = json!(if args == other { "{}" } else { other });
@@ -338,6 +340,16 @@ pub fn snapshot_disagrees(mut sc: Scenario, u: &mut Unstructured) -> Result<Muta
                 let others: Vec<&str> = TOOLS.iter().copied().filter(|t| *t != name).collect();
                 c["name"] = json!(others[u.choose_index(others.len())?]);
             }
+        }
+    }
+    // A message no event named (a call's, shown without id) gets in the
+    // snapshot the id a client gives it (the 1.0.0 reducer: its first
+    // call's), and the snapshot names it from then on.
+    for m in shown.iter_mut() {
+        if m.get("id").is_none()
+            && let Some(id) = m.pointer("/toolCalls/0/id").cloned()
+        {
+            m["id"] = id;
         }
     }
     let messages = shown

@@ -131,12 +131,14 @@ pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Ve
     // patch document does not apply.
     let site = &events[index];
     let ty = site.get("type").and_then(Value::as_str);
-    if index == 0 && ty.and_then(agui_model::EventType::from_name).is_none() {
+    // An item with a string `type` naming no event is dropped
+    // (`schema.unknown-type`): it is no first event.
+    if index == 0 && ty.is_none() {
         out.push((RuleId::RunFirstEvent, 0));
     }
     if ty == Some("STATE_DELTA")
         && let Some(delta) = site.get("delta")
-        && serde_json::from_value::<Vec<json_patch::PatchOperation>>(delta.clone()).is_err()
+        && serde_json::from_value::<Vec<json_patch::PatchOperation>>(known_ops(delta)).is_err()
     {
         out.push((RuleId::StatePatchFails, index));
     }
@@ -152,6 +154,25 @@ pub fn cut_after_site(rule: RuleId, index: usize, events: &mut Vec<Value>) -> Ve
         out.push((RuleId::RunUnterminated, events.len()));
     }
     out
+}
+
+/// A patch document as a consumer keeps it: the operations whose `op` is a
+/// string naming no RFC 6902 operation are dropped (docs/rules.md
+/// `schema.unknown-member`); anything else stays for the patch to judge.
+fn known_ops(delta: &Value) -> Value {
+    match delta {
+        Value::Array(ops) => Value::Array(
+            ops.iter()
+                .filter(|op| {
+                    op.get("op")
+                        .and_then(Value::as_str)
+                        .is_none_or(|o| agui_model::wire::nested::PATCH_OPS.contains(&o))
+                })
+                .cloned()
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// For fuzzing: a valid stream from a swarm config drawn from the bytes.
@@ -284,6 +305,7 @@ impl Generated {
                     .map(|(rule, index)| Stated { rule, index })
                     .collect()
             }),
+            official: None,
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod ev;
 pub mod front;
 pub mod hostile;
 pub mod mutate;
+pub mod mutated;
 pub mod names;
 pub mod patch;
 pub mod raw;

@@ -15,6 +15,7 @@
 
 use crate::continuation::Form;
 use crate::ev::Ev;
+pub use crate::mutated::Mutated;
 use crate::names::{
     DELTA, MESSAGE_ID, OUTCOME, PARENT_MESSAGE_ID, PARENT_SUBAGENT_RUN_ID, RUN_ID, STEP_NAME,
     SUBAGENT_RUN_ID, THREAD_ID, TOOL_CALL_ID, TOOL_CALL_NAME,
@@ -26,21 +27,6 @@ use agui_model::wire::COMMON;
 use agui_model::{EventType as T, RuleId};
 use arbitrary::{Result, Unstructured};
 use serde_json::{Value, json};
-
-/// A mutated stream and what it breaks first.
-#[derive(Debug, Clone)]
-pub struct Mutated {
-    /// The stream items as values (for a `lines` stream: the valid stream
-    /// the lines were made from, which reads the same but for the warning).
-    pub events: Vec<Value>,
-    /// The stream as raw JSON Lines text, when a value cannot hold the
-    /// fault ([`crate::raw`]); then it is the stream.
-    pub lines: Option<Vec<String>>,
-    pub rule: RuleId,
-    pub index: usize,
-    /// Only for accepted streams (warning rules) whose projection is known.
-    pub projection: Option<Value>,
-}
 
 /// Whether a mutator exists for `rule`: [`mutate`] turns the smallest
 /// scenario into a stream for it (the `accept.*` obligations have none:
@@ -83,6 +69,7 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::SchemaUnknownType => |c| Ok((c.unknown_type()?, None)),
         R::SchemaMissingField => |c| Ok((c.missing_field()?, None)),
         R::SchemaWrongType => |c| Ok((c.wrong_type()?, None)),
+        R::SchemaUnknownMember => |c| Ok((c.unknown_member()?, None)),
         R::SchemaNullOptional => |c| Ok((c.null_optional()?, None)),
         R::AttributionNull => |c| Ok((c.attribution_null()?, None)),
         R::AttributionNotAttributable => |c| {
@@ -111,6 +98,14 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::RunOpenEntitiesAtFinish => {
             ensure_finished(&mut sc);
             |c| Ok((c.open_entities()?, None))
+        }
+        R::RunIdsDisagree => {
+            ensure_finished(&mut sc);
+            |c| Ok((c.ids_disagree()?, None))
+        }
+        R::RunThreadChanged => {
+            ensure_finished(&mut sc);
+            |c| Ok((c.thread_changed()?, None))
         }
         R::RunUnterminated => |c| Ok((c.unterminated()?, None)),
         R::TextAlreadyOpen => |c| Ok((c.already_open(T::TextMessageStart, MESSAGE_ID)?, None)),
@@ -155,6 +150,10 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         R::OwnershipReopenDisagrees => |c| Ok((c.reopen_disagrees()?, None)),
         R::OwnershipToolCallVsMessage => |c| Ok((c.tool_call_vs_message()?, None)),
         R::OwnershipStepOwner => |c| Ok((c.step_owner()?, None)),
+        R::InterruptDuplicateId => {
+            ensure_finished(&mut sc);
+            |c| Ok((c.duplicate_interrupt_id()?, None))
+        }
         R::ChunkAmbiguous => |c| Ok((c.chunk_ambiguous()?, None)),
         R::ChunkNoStream => |c| Ok((c.chunk_no_stream()?, None)),
         R::ChunkMissingName => |c| Ok((c.chunk_missing_name()?, None)),
@@ -185,7 +184,10 @@ pub fn mutate(rule: RuleId, mut sc: Scenario, u: &mut Unstructured) -> Result<Op
         | R::AcceptSuspendedNoInterrupts
         | R::AcceptInterruptAttribution
         | R::AcceptEmptyId
-        | R::AcceptUnknownFields => return Ok(None),
+        | R::AcceptUnknownFields
+        | R::AcceptLateRunError
+        | R::AcceptUnknownTypeDropped
+        | R::AcceptUnknownMemberStripped => return Ok(None),
     };
     let r = render(&sc);
     let v = r.values();
@@ -581,6 +583,9 @@ impl Ctx<'_, '_> {
         Ok(p)
     }
 
+    /// A string `type` naming no event type (an absent or non-string one
+    /// is `schema.missing-field` / `schema.wrong-type`): on an event of the
+    /// stream, or on a new one.
     fn unknown_type(&mut self) -> Result<usize> {
         let bad = self.pick(&["THINKING_START", "run_started", "TEXT_MESSAGE_BEGIN", ""])?;
         if self.flip()? {
@@ -589,18 +594,31 @@ impl Ctx<'_, '_> {
             Ok(i)
         } else {
             let p = self.u.int_in_range(0..=self.v.len())?;
-            let item = if self.flip()? {
-                event!(T::Custom, "name" => "n", "value" => 1)
-            } else {
-                json!({"name": "n"})
-            };
-            let mut item = item;
-            if item.get("type").is_some() {
-                item["type"] = json!(bad);
-            }
+            let mut item = event!(T::Custom, "name" => "n", "value" => 1);
+            item["type"] = json!(bad);
             self.insert(p, vec![item]);
             Ok(p)
         }
+    }
+
+    /// A string outside a closed set of several values: a text message's
+    /// `role` (optional: stripped, the message reads as `assistant`), or a
+    /// state delta whose one operation's `op` is unknown (that operation is
+    /// dropped: an empty patch, which applies).
+    fn unknown_member(&mut self) -> Result<usize> {
+        let bad = self.pick(&["narrator", "Assistant", "critic"])?;
+        let starts = self.find(|e, _| e.kind() == T::TextMessageStart);
+        if let Some(i) = self.site(&starts)? {
+            self.v[i]["role"] = json!(bad);
+            return Ok(i);
+        }
+        let p = self.any_body_pos()?;
+        let op = self.pick(&["merge", "increment", "ADD"])?;
+        self.insert(
+            p,
+            vec![event!(T::StateDelta, DELTA => json!([{"op": op, "path": "/zz", "value": 1}]))],
+        );
+        Ok(p)
     }
 
     fn missing_field(&mut self) -> Result<usize> {
@@ -653,7 +671,9 @@ impl Ctx<'_, '_> {
         let typed = |t: T| move |e: &Ev, _m: Meta| e.kind() == t;
         let (t, field, val): (T, &str, Value) = match choice {
             1 => (T::TextMessageContent, "delta", json!(7)),
-            2 => (T::TextMessageStart, "role", json!("robot")),
+            // Not a string: a role outside its set is an unknown member,
+            // stripped (revision 4).
+            2 => (T::TextMessageStart, "role", json!(["assistant"])),
             3 => (T::StepStarted, STEP_NAME, json!(1)),
             4 => (T::StateDelta, "delta", json!({"op": "add"})),
             5 => (T::ActivitySnapshot, "content", json!("not an object")),
@@ -777,6 +797,70 @@ impl Ctx<'_, '_> {
             vec![event!(T::RunStarted, THREAD_ID => thread, RUN_ID => "zz-run")],
         );
         Ok(p)
+    }
+
+    /// A `RUN_FINISHED` whose `runId` or `threadId` is not its run's.
+    fn ids_disagree(&mut self) -> Result<usize> {
+        let ends: Vec<usize> = self
+            .r
+            .runs
+            .iter()
+            .filter(|r| r.kind != EndKind::Error)
+            .map(|r| r.end)
+            .collect();
+        let i = self.pick(&ends)?;
+        let key = if self.flip()? { RUN_ID } else { THREAD_ID };
+        let id = self.fresh("other");
+        self.v[i][key] = json!(id);
+        Ok(i)
+    }
+
+    /// A new run, after a finished one, on another thread.
+    fn thread_changed(&mut self) -> Result<usize> {
+        let ends: Vec<usize> = self.r.runs.iter().map(|r| r.end).collect();
+        let p = self.pick(&ends)? + 1;
+        let thread = self.fresh("thread");
+        let run = self.fresh("run");
+        self.insert(
+            p,
+            vec![event!(T::RunStarted, THREAD_ID => thread, RUN_ID => run)],
+        );
+        Ok(p)
+    }
+
+    /// A `RUN_FINISHED` interrupt outcome with two interrupts of one id:
+    /// its first interrupt repeated, or a new outcome of two (a run that
+    /// did not end interrupted suspended nothing, so no interrupt warning
+    /// follows).
+    fn duplicate_interrupt_id(&mut self) -> Result<usize> {
+        let ends: Vec<usize> = self
+            .r
+            .runs
+            .iter()
+            .filter(|r| r.kind != EndKind::Error)
+            .map(|r| r.end)
+            .collect();
+        let i = self.pick(&ends)?;
+        let first = self.v[i]
+            .get(OUTCOME)
+            .and_then(|o| o.get("interrupts"))
+            .and_then(|a| a.get(0))
+            .cloned();
+        match first {
+            Some(interrupt) => {
+                if let Some(list) = self.v[i][OUTCOME]["interrupts"].as_array_mut() {
+                    list.push(interrupt);
+                }
+            }
+            None => {
+                let id = self.fresh("int");
+                self.v[i][OUTCOME] = json!({"type": "interrupt", "interrupts": [
+                    {"id": id, "reason": "approval"},
+                    {"id": id, "reason": "approval"},
+                ]});
+            }
+        }
+        Ok(i)
     }
 
     fn after_end(&mut self, kind: EndKind) -> Result<usize> {

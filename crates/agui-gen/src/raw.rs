@@ -7,7 +7,7 @@
 //! surrogate lands either in an unknown field (ignored) or at the very end
 //! of a message's text, which the projection then ends with U+FFFD.
 
-use crate::mutate::Mutated;
+use crate::mutated::Mutated;
 use crate::names::MESSAGE_ID;
 use crate::render::Rendered;
 use agui_model::{EventType as T, RuleId};

@@ -158,6 +158,9 @@ struct PMsg {
     content: Value,
     activity_type: Option<Str>,
     calls: Vec<(Str, Str, String)>,
+    /// No event names this message (a call's message the consumer makes
+    /// up): shown without `id` (docs/projection.md, revision 4).
+    invented: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -392,6 +395,7 @@ impl<S: Sink> Renderer<'_, S> {
                         content: Value::String(String::new()),
                         activity_type: None,
                         calls: Vec::new(),
+                        invented: false,
                     });
                 }
             }
@@ -403,7 +407,17 @@ impl<S: Sink> Renderer<'_, S> {
                 }
             }
             Effect::Call { id, name, parent } => {
-                let holder = parent.unwrap_or_else(|| id.clone());
+                // Onto the named assistant message; else a new one: named
+                // by `parent` when nothing of that id is shown, made up
+                // (shown without id) without a parent or when the named
+                // message is not an assistant's.
+                let named = parent.filter(|p| {
+                    v.msg_at
+                        .get(p)
+                        .is_none_or(|&at| v.msgs[at].role == "assistant")
+                });
+                let invented = named.is_none();
+                let holder = named.unwrap_or_else(|| id.clone());
                 if !v.msg_at.contains_key(&holder) {
                     v.msg_at.insert(holder.clone(), v.msgs.len());
                     v.msgs.push(PMsg {
@@ -413,6 +427,7 @@ impl<S: Sink> Renderer<'_, S> {
                         content: Value::String(String::new()),
                         activity_type: None,
                         calls: Vec::new(),
+                        invented,
                     });
                 }
                 let at = v.msg_at[&holder];
@@ -614,11 +629,17 @@ impl<S: Sink> Renderer<'_, S> {
                     _ => None,
                 }
                 .map(Box::new);
+                // Revision 4: a cancelled run is shown as such.
+                let status = if run.outcome_style == 3 {
+                    "cancelled"
+                } else {
+                    "finished"
+                };
                 if run.sched_seed.is_multiple_of(3) {
                     e.result = Some(Box::new(json!({"answer": 42})));
                 }
                 self.emit(e, Effect::None, 0);
-                ("finished", EndKind::Finished)
+                (status, EndKind::Finished)
             }
             RunEnd::Interrupt(list) => {
                 let mut e = Ev::new(T::RunFinished);
@@ -638,7 +659,7 @@ impl<S: Sink> Renderer<'_, S> {
                     ..Default::default()
                 })));
                 self.emit(e, Effect::None, 0);
-                ("finished", EndKind::Interrupt)
+                ("interrupted", EndKind::Interrupt)
             }
         };
         if let Some(span) = self.runs.last_mut() {
@@ -786,6 +807,7 @@ impl<S: Sink> Renderer<'_, S> {
                     content: Value::String(content),
                     activity_type: None,
                     calls: Vec::new(),
+                    invented: false,
                 });
             }
         }
@@ -866,6 +888,7 @@ impl<S: Sink> Renderer<'_, S> {
                     content: ev.content.as_deref().cloned().unwrap_or(Value::Null),
                     activity_type: ev.activity_type.clone(),
                     calls: Vec::new(),
+                    invented: false,
                 });
             }
         }
@@ -1018,6 +1041,45 @@ fn push_chunks(evs: Vec<(Ev, Effect, u8)>, sub: bool, out: &mut VecDeque<Group>)
     }
 }
 
+/// A message as chunks of `kind`, one per delta: the first carries the id,
+/// the tag and `role` (when given) and creates the message (`create`); the
+/// others continue it ([`chunk_addr`], with the `lane`'s tag, whether it is
+/// a subagent's, and its untag and noid bits).
+fn message_chunks(
+    kind: T,
+    id: &Str,
+    role: Option<&'static str>,
+    create: Effect,
+    deltas: &[&'static str],
+    lane: (Option<&Str>, bool, u32, u32),
+) -> Vec<(Ev, Effect, u8)> {
+    let (tag, sub, untag, noid) = lane;
+    let mut create = Some(create);
+    let mut evs = Vec::with_capacity(deltas.len());
+    for (i, d) in deltas.iter().enumerate() {
+        let d = *d;
+        let mut e = Ev::new(kind);
+        e.delta = Some(Delta::Static(d));
+        let text = Effect::Text {
+            id: id.clone(),
+            delta: d,
+        };
+        match create.take() {
+            Some(create) => {
+                e.message_id = Some(id.clone());
+                e.role = role;
+                e.subagent_run_id = tag.cloned();
+                evs.push((e, Effect::Both(Box::new(create), Box::new(text)), 1));
+            }
+            None => {
+                chunk_addr(&mut e, id, tag, sub, untag, noid, i);
+                evs.push((e, text, 2));
+            }
+        }
+    }
+    evs
+}
+
 /// A continuation chunk's id and tag: a subagent's carries its tag or its
 /// id (or both), so its lane is never in doubt; the parent's may carry
 /// neither (its lane is the parent's, emitted in one group).
@@ -1046,29 +1108,12 @@ fn expand_text(t: &TextOp, tag: Option<&Str>, sub: bool, out: &mut VecDeque<Grou
     let role = t.role.unwrap_or("assistant");
     let id = st(&t.id);
     if t.chunk {
-        let mut evs = Vec::with_capacity(t.deltas.len());
-        for (i, d) in t.deltas.iter().enumerate() {
-            let d = *d;
-            let mut e = Ev::new(T::TextMessageChunk);
-            e.delta = Some(Delta::Static(d));
-            let text = Effect::Text {
-                id: id.clone(),
-                delta: d,
-            };
-            if i == 0 {
-                e.message_id = Some(id.clone());
-                e.role = t.role;
-                e.subagent_run_id = tag.cloned();
-                let create = Effect::Create {
-                    id: id.clone(),
-                    role,
-                };
-                evs.push((e, Effect::Both(Box::new(create), Box::new(text)), 1));
-            } else {
-                chunk_addr(&mut e, &id, tag, sub, t.untag, t.noid, i);
-                evs.push((e, text, 2));
-            }
-        }
+        let create = Effect::Create {
+            id: id.clone(),
+            role,
+        };
+        let lane = (tag, sub, t.untag, t.noid);
+        let evs = message_chunks(T::TextMessageChunk, &id, t.role, create, &t.deltas, lane);
         push_chunks(evs, sub, out);
     } else {
         let mut s = Ev::new(T::TextMessageStart).tagged(tag);
@@ -1221,24 +1266,8 @@ fn expand_reasoning(r: &ReasoningOp, tag: Option<&Str>, sub: bool, out: &mut Vec
             role: "reasoning",
         };
         if m.chunk {
-            let mut evs = Vec::with_capacity(m.deltas.len());
-            for (i, d) in m.deltas.iter().enumerate() {
-                let d = *d;
-                let mut e = Ev::new(T::ReasoningMessageChunk);
-                e.delta = Some(Delta::Static(d));
-                let text = Effect::Text {
-                    id: id.clone(),
-                    delta: d,
-                };
-                if i == 0 {
-                    e.message_id = Some(id.clone());
-                    e.subagent_run_id = tag.cloned();
-                    evs.push((e, Effect::Both(Box::new(create.clone()), Box::new(text)), 1));
-                } else {
-                    chunk_addr(&mut e, &id, tag, sub, r.untag >> 1, m.noid, i);
-                    evs.push((e, text, 2));
-                }
-            }
+            let lane = (tag, sub, r.untag >> 1, m.noid);
+            let evs = message_chunks(T::ReasoningMessageChunk, &id, None, create, &m.deltas, lane);
             push_chunks(evs, sub, out);
         } else {
             // Under the span's own id the start continues the open span and
@@ -1350,7 +1379,9 @@ fn render_view(
         .into_iter()
         .map(|msg| {
             let mut m = Map::new();
-            m.insert("id".into(), Value::from(&*msg.id));
+            if !msg.invented {
+                m.insert("id".into(), Value::from(&*msg.id));
+            }
             m.insert("role".into(), Value::from(msg.role));
             if let Some(o) = msg.owner {
                 m.insert("owner".into(), Value::from(&*o));

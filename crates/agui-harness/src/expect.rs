@@ -40,6 +40,14 @@ pub struct Expected {
     pub all: Option<Vec<(RuleId, usize)>>,
     /// The number of events (a rejection index past it is malformed).
     pub events: usize,
+    /// A case converted from an official fixture: what the fixture expects
+    /// (the projection subset, the outcome the answer is compared with for
+    /// agreement).
+    pub official: Option<agui_corpus::Official>,
+    /// Read natively from an official fixture (`run --official-dir`): no
+    /// rule is known, the answer is scored at the outcome level
+    /// ([`crate::score`]).
+    pub outcome_only: bool,
 }
 
 impl Expected {
@@ -64,6 +72,8 @@ impl Expected {
                 .as_ref()
                 .map(|v| v.iter().map(|s| (s.rule, s.index)).collect()),
             events: case.len(),
+            official: case.official.as_deref().cloned(),
+            outcome_only: false,
         };
         x.consistent()?;
         Ok(x)
@@ -73,6 +83,15 @@ impl Expected {
     /// first violation with verdict `accept`, a `reject` with no violation)
     /// or that leave F or M undetermined.
     pub fn consistent(&self) -> Result<(), String> {
+        if self.outcome_only {
+            return match &self.official {
+                Some(_) if self.first.is_none() && self.all.is_none() => Ok(()),
+                _ => Err(
+                    "an outcome-level expectation names no rule and needs the official fixture's"
+                        .into(),
+                ),
+            };
+        }
         if let Some(all) = &self.all {
             if all.first() != self.first.as_ref() {
                 return Err("the stated violations do not start with the first violation".into());
@@ -235,6 +254,8 @@ pub(crate) fn exp(verdict: Verdict, first: Option<(RuleId, usize)>) -> Expected 
         projection: None,
         all: None,
         events: 10,
+        official: None,
+        outcome_only: false,
     }
 }
 
@@ -250,10 +271,10 @@ mod tests {
 
     #[test]
     fn a_first_should_reject_alone_is_undetermined() {
-        let e = exp(Verdict::Reject, Some((RuleId::TextNotOpen, 2)));
+        let e = exp(Verdict::Reject, Some((RuleId::OwnershipStepOwner, 2)));
         assert!(e.consistent().unwrap_err().contains("M is not determined"));
         let e = Expected {
-            all: Some(vec![(RuleId::TextNotOpen, 2)]),
+            all: Some(vec![(RuleId::OwnershipStepOwner, 2)]),
             ..e
         };
         assert_eq!(e.consistent(), Ok(()));
@@ -313,7 +334,7 @@ mod tests {
     fn all_violations_are_exact() {
         let f = Facts::from_all(&[
             (RuleId::AttributionNotAttributable, 0),
-            (RuleId::TextNotOpen, 2),
+            (RuleId::OwnershipStepOwner, 2),
             (RuleId::OwnershipContinuationDisagrees, 6),
             (RuleId::RunUnterminated, 9),
         ]);
@@ -326,14 +347,14 @@ mod tests {
     #[test]
     fn inconsistent_expectations_are_refused() {
         assert!(
-            exp(Verdict::Accept, Some((RuleId::TextNotOpen, 1)))
+            exp(Verdict::Accept, Some((RuleId::OwnershipStepOwner, 1)))
                 .consistent()
                 .is_err()
         );
         assert!(exp(Verdict::Reject, None).consistent().is_err());
         let listed_wrong = Expected {
-            all: Some(vec![(RuleId::TextNotOpen, 3)]),
-            ..exp(Verdict::Reject, Some((RuleId::TextNotOpen, 1)))
+            all: Some(vec![(RuleId::OwnershipStepOwner, 3)]),
+            ..exp(Verdict::Reject, Some((RuleId::OwnershipStepOwner, 1)))
         };
         assert!(listed_wrong.consistent().is_err());
     }

@@ -3,7 +3,6 @@
 //! The generator knows each case's answer by construction; the harness
 //! never asks the reference checker for it.
 
-use crate::suite::SuiteCase;
 use agui_model::RuleId;
 
 /// What to generate.
@@ -49,20 +48,18 @@ pub const AVAILABLE: bool = cfg!(feature = "gen");
 
 /// Generates one case.
 #[cfg(not(feature = "gen"))]
-pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+pub fn generate(seed: u64, mode: GenMode) -> Result<agui_corpus::Case, String> {
     let _ = (seed, mode);
     Err("no generator in this build".into())
 }
 
 /// Generates one case with the generator's default config; its expectation
 /// (and its id, [`GenMode::case_id`] under `gen`) is the generator's, by
-/// construction.
+/// construction. The suite makes it a suite case
+/// (`SuiteCase::generated`).
 #[cfg(feature = "gen")]
-pub fn generate(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
-    let case = agui_gen::generate_case(seed, mode.into());
-    let mut c = SuiteCase::from_corpus(case, std::path::PathBuf::new())?;
-    c.origin = crate::suite::Origin::Generated { seed, mode };
-    Ok(c)
+pub fn generate(seed: u64, mode: GenMode) -> Result<agui_corpus::Case, String> {
+    Ok(agui_gen::generate_case(seed, mode.into()))
 }
 
 #[cfg(all(test, feature = "gen"))]

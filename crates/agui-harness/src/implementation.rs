@@ -2,7 +2,6 @@
 //! process or as a subprocess; the reference model is one implementation.
 
 use crate::outcome::Outcome;
-use agui_model::Severity;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -250,13 +249,11 @@ fn reference_checker(with_projection: bool) -> agui_model::Checker {
     }
 }
 
-/// Reject at the first error, else accept with the projection.
+/// The answer of a conforming consumer that follows the reference
+/// clients ([`agui_model::Report::consumer_rejects_at`]), else accept with
+/// the projection.
 fn outcome_of(report: agui_model::Report) -> Outcome {
-    match report
-        .violations
-        .iter()
-        .find(|v| v.rule.severity() == Severity::Error)
-    {
+    match report.consumer_rejects_at() {
         Some(v) => Outcome::Reject {
             index: Some(v.index),
             rule: Some(v.rule.as_str().to_string()),

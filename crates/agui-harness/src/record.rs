@@ -120,6 +120,9 @@ pub struct Case {
     /// (`run --save-failures`), with the reference's expectation on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shrunk: Option<Shrunk>,
+    /// A case from an official fixture: whether the answer agrees with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub official: Option<crate::score::Agreement>,
     pub elapsed_us: u64,
 }
 
@@ -175,6 +178,41 @@ pub struct Footer {
     /// A fuzz campaign's coverage, failures per rule and cuts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuzz: Option<fuzz::Summary>,
+    /// Agreement with the official AG-UI corpus, when the run had cases
+    /// from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub official: Option<OfficialTotals>,
+}
+
+/// How many official-fixture cases agree, differ or could not be compared.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct OfficialTotals {
+    pub agree: u64,
+    pub differ: u64,
+    /// Not comparable, skipped or errored.
+    pub unjudged: u64,
+}
+
+impl OfficialTotals {
+    /// Over a run's results; `None` when no case came from an official fixture.
+    pub fn of(run: &RunResult) -> Option<OfficialTotals> {
+        let mut t = OfficialTotals::default();
+        let mut any = false;
+        for a in run
+            .results
+            .iter()
+            .filter_map(|r| r.scored.official.as_ref())
+        {
+            any = true;
+            match a.agrees {
+                Some(true) => t.agree += 1,
+                Some(false) => t.differ += 1,
+                None => t.unjudged += 1,
+            }
+        }
+        any.then_some(t)
+    }
 }
 
 /// Counts per score.
@@ -337,6 +375,7 @@ pub fn footer(run: &RunResult, cases: &[SuiteCase]) -> Footer {
         problems: run.problems.clone(),
         elapsed_ms: u64::try_from(run.elapsed.as_millis()).unwrap_or(u64::MAX),
         fuzz: None,
+        official: OfficialTotals::of(run),
     }
 }
 
@@ -428,6 +467,7 @@ fn line_of(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>, with_stream: 
         mode,
         stream,
         shrunk: shrunk.cloned(),
+        official: r.scored.official.clone(),
         elapsed_us: u64::try_from(r.elapsed.as_micros()).unwrap_or(u64::MAX),
     }
 }

@@ -96,6 +96,33 @@ pub struct Scored {
     /// SKIPPED (not scored); a FAIL found without it stays a FAIL. The run
     /// lists it with the suite's problems, which makes it incomplete.
     pub case_problem: Option<String>,
+    /// For a case converted from an official fixture: whether the answer
+    /// agrees with the fixture ([`agreement`]).
+    pub official: Option<Agreement>,
+}
+
+/// How an answer compares with an official fixture's expectation: the
+/// outcome (completed = accepted, failed = rejected) and, when the answer
+/// is an acceptance with a projection, the fixture's projection subset.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Agreement {
+    /// The fixture's name.
+    pub name: String,
+    /// `1.0`, `1.1`, `draft`.
+    pub version: String,
+    /// The outcome the fixture pins (`completed`, `failed`).
+    pub outcome: String,
+    /// The outcome the answer amounts to.
+    pub answered: String,
+    /// `None` when the fixture is not comparable (then `not_comparable`
+    /// says why).
+    pub agrees: Option<bool>,
+    /// Why the answer disagrees, or how an admitted gap was judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
 }
 
 impl Scored {
@@ -106,6 +133,7 @@ impl Scored {
             naming: None,
             projection_mismatch: None,
             case_problem: None,
+            official: None,
         }
     }
 
@@ -137,15 +165,28 @@ impl Scored {
 /// without `index`, a rule without `rule`, a projection without
 /// `projection` are ignored.
 pub fn score(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scored {
+    let mut s = score_answer(expected, outcome, caps);
+    s.official = agreement(expected, outcome, &s, caps);
+    s
+}
+
+fn score_answer(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scored {
+    if expected.outcome_only
+        && let Some(o) = &expected.official
+    {
+        return score_outcome_only(o, expected.events, outcome, caps);
+    }
     let facts = expected.facts();
     match outcome {
         Outcome::Skipped { reason } => Scored::new(Score::Skipped, reason.clone()),
         Outcome::Errored(e) => Scored::new(Score::Errored, e.reason.clone()),
-        Outcome::Accept { projection } => score_accept(
-            expected,
-            &facts,
-            projection.as_ref().filter(|_| caps.projection),
-        ),
+        Outcome::Accept { projection } => {
+            let projection = projection.as_ref().filter(|_| caps.projection);
+            match official_projection(expected, projection) {
+                Some(mismatch) if facts.m.is_none() => mismatch,
+                _ => score_accept(expected, &facts, projection),
+            }
+        }
         Outcome::Reject { index, rule, .. } => {
             let index = if caps.index {
                 match index {
@@ -192,6 +233,152 @@ pub fn score(expected: &Expected, outcome: &Outcome, caps: Capabilities) -> Scor
     }
 }
 
+/// The official fixture's projection expectations against a reported
+/// projection: `Some(FAIL)` when they differ.
+fn official_projection(expected: &Expected, projection: Option<&Value>) -> Option<Scored> {
+    let o = expected
+        .official
+        .as_ref()
+        .filter(|o| o.expects_projection())?;
+    let got = projection?;
+    let why = agui_corpus::official::check_projection(o, got).err()?;
+    let mut s = Scored::new(
+        Score::Fail,
+        format!("accepted with a projection that differs from the official fixture's: {why}"),
+    );
+    s.projection_mismatch = Some((official_summary(o), normalize(got)));
+    Some(s)
+}
+
+/// What an official fixture expects of the projection, for a report.
+fn official_summary(o: &agui_corpus::Official) -> Value {
+    let mut m = serde_json::Map::new();
+    if o.run_error {
+        m.insert("runError".into(), Value::Bool(true));
+    }
+    if let Some(n) = o.message_count {
+        m.insert("messageCount".into(), n.into());
+    }
+    if let Some(v) = &o.messages {
+        m.insert("messages".into(), Value::Array(v.clone()));
+    }
+    if let Some(v) = &o.state {
+        m.insert("state".into(), v.clone());
+    }
+    Value::Object(m)
+}
+
+/// A fixture read natively (`run --official-dir`): no rule is known, so
+/// `failed` passes a rejection anywhere at or after the first event and
+/// fails an acceptance; `completed` passes an acceptance whose projection
+/// (when reported) matches the fixture's subset, and fails a rejection.
+fn score_outcome_only(
+    o: &agui_corpus::Official,
+    events: usize,
+    outcome: &Outcome,
+    caps: Capabilities,
+) -> Scored {
+    let want = match agui_corpus::official::admitted_gap(&o.name) {
+        Some((ours, _)) => ours,
+        None => Some(o.outcome),
+    };
+    match outcome {
+        Outcome::Skipped { reason } => Scored::new(Score::Skipped, reason.clone()),
+        Outcome::Errored(e) => Scored::new(Score::Errored, e.reason.clone()),
+        Outcome::Reject { index: Some(i), .. } if caps.index && *i > events => Scored::new(
+            Score::Errored,
+            format!(
+                "malformed answer: rejection index {i} is past the end of the stream ({events} events)"
+            ),
+        ),
+        Outcome::Reject { .. } => match want {
+            Some(agui_corpus::OfficialOutcome::Completed) => Scored::new(
+                Score::Fail,
+                "rejected a stream the official fixture completes",
+            ),
+            _ => Scored::new(Score::Pass, ""),
+        },
+        Outcome::Accept { projection } => {
+            if want == Some(agui_corpus::OfficialOutcome::Failed) {
+                return Scored::new(Score::Fail, "accepted a stream the official fixture fails");
+            }
+            let projection = projection.as_ref().filter(|_| caps.projection);
+            if o.not_comparable.is_none()
+                && let Some(got) = projection
+                && let Err(why) = agui_corpus::official::check_projection(o, got)
+            {
+                let mut s = Scored::new(
+                    Score::Fail,
+                    format!(
+                        "accepted with a projection that differs from the official fixture's: {why}"
+                    ),
+                );
+                s.projection_mismatch = Some((official_summary(o), normalize(got)));
+                return s;
+            }
+            Scored::new(Score::Pass, "")
+        }
+    }
+}
+
+/// Whether the answer agrees with the official fixture (docs/rules.md
+/// revision 4, "The official corpus is a suite"): accepted for `completed`,
+/// rejected for `failed`, and an accepted projection (when reported)
+/// matching the fixture's subset. An admitted gap is judged by our rule
+/// (agrees unless the score is FAIL). Not comparable, skipped and errored
+/// answers agree with nothing (`agrees: None`).
+pub fn agreement(
+    expected: &Expected,
+    outcome: &Outcome,
+    scored: &Scored,
+    caps: Capabilities,
+) -> Option<Agreement> {
+    let o = expected.official.as_ref()?;
+    let answered = match outcome {
+        Outcome::Accept { .. } => "completed",
+        Outcome::Reject { .. } => "failed",
+        Outcome::Skipped { .. } => "skipped",
+        Outcome::Errored(_) => "errored",
+    };
+    let mut a = Agreement {
+        name: o.name.clone(),
+        version: o.version.clone(),
+        outcome: o.outcome.as_str().to_owned(),
+        answered: answered.to_owned(),
+        agrees: None,
+        why: None,
+        not_comparable: o.not_comparable.clone(),
+    };
+    if o.not_comparable.is_some()
+        || matches!(outcome, Outcome::Skipped { .. } | Outcome::Errored(_))
+    {
+        return Some(a);
+    }
+    if let Some(gap) = &o.gap {
+        a.agrees = Some(scored.score != Score::Fail);
+        a.why = Some(format!("{gap}; judged by our rule: {}", scored.score));
+        return Some(a);
+    }
+    if answered != o.outcome.as_str() {
+        a.agrees = Some(false);
+        a.why = Some(format!("the fixture expects `{}`", o.outcome.as_str()));
+        return Some(a);
+    }
+    if let Outcome::Accept {
+        projection: Some(got),
+    } = outcome
+        && caps.projection
+        && o.expects_projection()
+        && let Err(why) = agui_corpus::official::check_projection(o, got)
+    {
+        a.agrees = Some(false);
+        a.why = Some(why);
+        return Some(a);
+    }
+    a.agrees = Some(true);
+    Some(a)
+}
+
 fn describe_first(expected: &Expected) -> String {
     match expected.first {
         Some((r, i)) => format!("`{r}` ({}) at {i}", r.obligation().as_str()),
@@ -233,7 +420,7 @@ fn score_accept(expected: &Expected, facts: &Facts, projection: Option<&Value>) 
     }
     // Valid, or may-reject violations only: the projection is scored.
     if let (Some(got), Some(want)) = (projection, expected.projection.as_ref())
-        && !eq_ignoring_nulls(got, want)
+        && !eq_ignoring_nulls(&agui_model::projection::by_place(want, got), want)
     {
         let mut s = Scored::new(
             Score::Fail,
@@ -462,7 +649,10 @@ mod tests {
                 ),
                 Score::Fail,
             ),
-            (listed(Verdict::Reject, &[(R::TextNotOpen, 3)]), Score::Warn),
+            (
+                listed(Verdict::Reject, &[(R::OwnershipStepOwner, 3)]),
+                Score::Warn,
+            ),
             (
                 listed(Verdict::Reject, &[(R::RunUnterminated, 10)]),
                 Score::Info,
@@ -507,7 +697,7 @@ mod tests {
         assert_eq!(score(&must, &reject(3, None), ALL).score, Score::Pass);
         assert_eq!(score(&must, &reject(2, None), ALL).score, Score::Fail);
         assert_eq!(score(&must, &reject(4, None), ALL).score, Score::Fail);
-        let should = listed(Verdict::Reject, &[(R::TextNotOpen, 3)]);
+        let should = listed(Verdict::Reject, &[(R::OwnershipStepOwner, 3)]);
         assert_eq!(score(&should, &reject(7, None), ALL).score, Score::Pass);
         assert_eq!(score(&should, &reject(1, None), ALL).score, Score::Fail);
         assert_eq!(
@@ -518,7 +708,7 @@ mod tests {
 
     #[test]
     fn an_index_past_the_end_is_errored() {
-        let should = listed(Verdict::Reject, &[(R::TextNotOpen, 3)]);
+        let should = listed(Verdict::Reject, &[(R::OwnershipStepOwner, 3)]);
         // 10 events: index 10 is end of input, 11 is past it.
         assert_eq!(score(&should, &reject(10, None), ALL).score, Score::Pass);
         let s = score(&should, &reject(11, None), ALL);
@@ -530,7 +720,10 @@ mod tests {
     fn full_knowledge_fails_a_rejection_past_a_later_must_reject() {
         let e = listed(
             Verdict::Reject,
-            &[(R::TextNotOpen, 2), (R::OwnershipContinuationDisagrees, 5)],
+            &[
+                (R::OwnershipStepOwner, 2),
+                (R::OwnershipContinuationDisagrees, 5),
+            ],
         );
         assert_eq!(score(&e, &reject(5, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &reject(6, None), ALL).score, Score::Fail);
@@ -541,9 +734,9 @@ mod tests {
     fn a_misnamed_rule_fails() {
         let e = listed(
             Verdict::Reject,
-            &[(R::TextNotOpen, 3), (R::RunUnterminated, 10)],
+            &[(R::OwnershipStepOwner, 3), (R::RunUnterminated, 10)],
         );
-        let right = score(&e, &reject(3, Some("text.not-open")), ALL);
+        let right = score(&e, &reject(3, Some("ownership.step-owner")), ALL);
         assert_eq!(
             (right.score, right.naming),
             (Score::Pass, Some(Naming::Right))
@@ -555,7 +748,7 @@ mod tests {
         );
         assert!(wrong.reason.starts_with("misnamed"), "{}", wrong.reason);
         // Right rule, but not at the index named.
-        let elsewhere = score(&e, &reject(10, Some("text.not-open")), ALL);
+        let elsewhere = score(&e, &reject(10, Some("ownership.step-owner")), ALL);
         assert_eq!(elsewhere.score, Score::Fail);
         let later = score(&e, &reject(10, Some("run.unterminated")), ALL);
         assert_eq!(later.score, Score::Pass);
@@ -615,7 +808,7 @@ mod tests {
         assert!(late.case_problem.is_some());
         let valid = score(
             &exp(Verdict::Accept, None),
-            &reject(2, Some("text.not-open")),
+            &reject(2, Some("ownership.step-owner")),
             ALL,
         );
         assert_eq!(
@@ -624,7 +817,7 @@ mod tests {
         );
         // A warnings-only case breaks no error rule anywhere.
         let warned = exp(Verdict::Accept, Some((R::SchemaLoneSurrogate, 2)));
-        let error = score(&warned, &reject(5, Some("text.not-open")), ALL);
+        let error = score(&warned, &reject(5, Some("ownership.step-owner")), ALL);
         assert_eq!(
             (error.score, error.naming),
             (Score::Fail, Some(Naming::Wrong))
@@ -758,5 +951,98 @@ mod tests {
         assert_eq!(score(&e, &reject(4, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &reject(10, None), ALL).score, Score::Pass);
         assert_eq!(score(&e, &accept(), ALL).score, Score::Info);
+    }
+
+    /// An official fixture's expectation, as the mapping gives it.
+    fn official(name: &str, expect: serde_json::Value) -> agui_corpus::Official {
+        let fixture = json!({"name": name, "stream": [], "expect": expect});
+        let mut o = agui_corpus::official::map_fixture(&fixture)
+            .unwrap()
+            .official;
+        o.version = "1.1".into();
+        o
+    }
+
+    fn with_official(e: Expected, o: agui_corpus::Official) -> Expected {
+        Expected {
+            official: Some(o),
+            ..e
+        }
+    }
+
+    fn projection(content: &str) -> Outcome {
+        Outcome::Accept {
+            projection: Some(json!({"runs": [{"status": "finished",
+                "messages": [{"id": "m1", "role": "assistant", "content": content}]}]})),
+        }
+    }
+
+    #[test]
+    fn an_official_projection_is_compared_by_subset() {
+        let e = with_official(
+            exp(Verdict::Accept, None),
+            official(
+                "f",
+                json!({"outcome": "completed", "messages": [{"role": "assistant", "content": "hi"}]}),
+            ),
+        );
+        let s = score(&e, &projection("hi"), ALL);
+        assert_eq!(s.score, Score::Pass, "{s:?}");
+        assert_eq!(s.official.as_ref().unwrap().agrees, Some(true));
+        let s = score(&e, &projection("bye"), ALL);
+        assert_eq!(s.score, Score::Fail, "{s:?}");
+        assert!(s.reason.contains("messages[0].content"), "{}", s.reason);
+        let a = s.official.unwrap();
+        assert_eq!((a.agrees, a.answered.as_str()), (Some(false), "completed"));
+        // Without the projection capability nothing is compared.
+        let caps = Capabilities {
+            projection: false,
+            ..ALL
+        };
+        assert_eq!(score(&e, &projection("bye"), caps).score, Score::Pass);
+    }
+
+    #[test]
+    fn agreement_is_the_outcome_the_fixture_pins() {
+        let o = official("f", json!({"outcome": "failed"}));
+        let e = with_official(exp(Verdict::Reject, Some((R::TextNotOpen, 1))), o);
+        assert_eq!(
+            score(&e, &reject(1, None), ALL).official.unwrap().agrees,
+            Some(true)
+        );
+        let a = score(&e, &accept(), ALL).official.unwrap();
+        assert_eq!(a.agrees, Some(false));
+        assert_eq!(a.why.as_deref(), Some("the fixture expects `failed`"));
+        // Skipped and errored answers agree with nothing.
+        let skipped = Outcome::Skipped {
+            reason: "n/a".into(),
+        };
+        assert_eq!(score(&e, &skipped, ALL).official.unwrap().agrees, None);
+    }
+
+    #[test]
+    fn outcome_only_scores_without_rules() {
+        let mut e = with_official(
+            Expected {
+                verdict: Verdict::Reject,
+                first: None,
+                ..exp(Verdict::Reject, None)
+            },
+            official("f", json!({"outcome": "failed"})),
+        );
+        e.outcome_only = true;
+        assert_eq!(e.consistent(), Ok(()));
+        // Any rejection index passes; an acceptance fails.
+        assert_eq!(score(&e, &reject(0, None), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &reject(9, Some("x.y")), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Fail);
+        assert_eq!(score(&e, &reject(11, None), ALL).score, Score::Errored);
+        // The admitted gap of a fatal unknown role is expected completed.
+        e.official = Some(official(
+            "unknown-enum-value-role-fatal",
+            json!({"outcome": "failed"}),
+        ));
+        assert_eq!(score(&e, &accept(), ALL).score, Score::Pass);
+        assert_eq!(score(&e, &reject(1, None), ALL).score, Score::Fail);
     }
 }

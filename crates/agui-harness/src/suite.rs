@@ -71,6 +71,29 @@ impl TimeoutsFile {
 pub struct CorpusFile {
     #[serde(default)]
     pub dirs: Vec<String>,
+    /// Only the cases whose id starts with one of these (`official/1.1/`),
+    /// and only the problems of their files; all when empty. Case ids are
+    /// paths under a corpus folder, so a suite of one subfolder names the
+    /// folder in `dirs` and the subfolder here.
+    #[serde(default)]
+    pub select: Vec<String>,
+}
+
+impl CorpusFile {
+    /// Whether the suite takes the case with this id.
+    pub fn selects(&self, id: &str) -> bool {
+        self.select.is_empty() || self.select.iter().any(|p| id.starts_with(p.as_str()))
+    }
+
+    /// Whether a loading problem concerns a selected file (its text names
+    /// the file's path).
+    fn selects_problem(&self, problem: &str) -> bool {
+        self.select.is_empty()
+            || self
+                .select
+                .iter()
+                .any(|p| problem.contains(&format!("/{p}")))
+    }
 }
 
 /// Generated cases: `valid` valid streams and `invalid-per-rule` invalid
@@ -160,6 +183,14 @@ impl SuiteCase {
         })
     }
 
+    /// The generated case of `seed` and `mode` ([`generated::generate`]),
+    /// its expectation the generator's.
+    pub fn generated(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+        let mut c = SuiteCase::from_corpus(generated::generate(seed, mode)?, PathBuf::new())?;
+        c.origin = Origin::Generated { seed, mode };
+        Ok(c)
+    }
+
     /// The case in the corpus format (for `--save-failures`).
     pub fn to_corpus(&self, spec: &str) -> agui_corpus::Case {
         agui_corpus::Case {
@@ -180,6 +211,7 @@ impl SuiteCase {
                     .map(|&(rule, index)| agui_corpus::Stated { rule, index })
                     .collect()
             }),
+            official: self.expected.official.clone().map(Box::new),
         }
     }
 }
@@ -337,6 +369,9 @@ impl Suite {
             let dir = self.base.join(d);
             load_corpus(&dir, &mut cases, &mut problems);
         }
+        let corpus = &self.file.corpus;
+        cases.retain(|c| corpus.selects(&c.id));
+        problems.retain(|p| corpus.selects_problem(p));
         cases.sort_by(|a, b| a.id.cmp(&b.id));
         let mut plan: Vec<Planned> = cases.into_iter().map(Planned::Loaded).collect();
         if let Some(g) = &self.file.generated {
@@ -373,6 +408,9 @@ impl Suite {
             }
         }
         plan.extend(loaded.into_iter().map(Planned::Loaded));
+        let corpus = &self.file.corpus;
+        plan.retain(|p| corpus.selects(&p.id()));
+        problems.retain(|p| corpus.selects_problem(p));
         plan.sort_by_key(Planned::id);
         if let Some(g) = &self.file.generated {
             plan_generated(g, &mut plan, &mut problems);
@@ -454,13 +492,8 @@ pub fn find_local(name: &str) -> anyhow::Result<Option<PathBuf>> {
 /// The names of the suites in `suites/` folders of the current folder and
 /// its ancestors, sorted, each once.
 pub fn local_names() -> Vec<String> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = cwd
-        .ancestors()
-        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
-        .flat_map(|entries| entries.flatten())
+    let mut names: Vec<String> = agui_assets::local_suite_entries()
+        .into_iter()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             name.strip_suffix(".toml").map(str::to_owned)
@@ -503,7 +536,7 @@ impl Planned {
         match self {
             Planned::Loaded(c) => Ok(c),
             Planned::File { path, rel, .. } => read_case_file(&path, &rel),
-            Planned::Generated { seed, mode } => generated::generate(seed, mode),
+            Planned::Generated { seed, mode } => SuiteCase::generated(seed, mode),
         }
     }
 }
@@ -609,7 +642,16 @@ mod tests {
 
     #[test]
     fn built_in_suites_are_the_shipped_files_with_the_embedded_corpus() {
-        assert_eq!(builtin_names(), ["default", "quick"]);
+        assert_eq!(
+            builtin_names(),
+            [
+                "default",
+                "official-1.0",
+                "official-1.1",
+                "official-draft",
+                "quick"
+            ]
+        );
         for name in ["default", "quick"] {
             let b = Suite::builtin(name).unwrap().unwrap();
             let d = Suite::load(&suites_dir().join(format!("{name}.toml"))).unwrap();

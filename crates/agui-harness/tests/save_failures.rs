@@ -57,6 +57,8 @@ fn case() -> SuiteCase {
             projection: None,
             all: None,
             events: 10,
+            official: None,
+            outcome_only: false,
         },
         obligation: None,
         origin: Origin::Generated {
@@ -106,7 +108,11 @@ fn a_failing_generated_case_is_saved_and_shrunk() {
     // The disagreeing continuation needs its opener and itself; nothing
     // else is needed for an accept-all consumer to fail.
     assert!(shrunk.events.len() <= 3, "{:?}", shrunk.events);
-    assert!(shrunk.events.contains(&c.events[4]) && shrunk.events.contains(&c.events[5]));
+    assert!(
+        shrunk.events.contains(&c.events[4]) && shrunk.events.contains(&c.events[5]),
+        "{:?}",
+        shrunk.events
+    );
     assert_eq!(shrunk.expect.verdict, Verdict::Reject);
     assert!(shrunk.description.contains("review before adding"));
     let _ = std::fs::remove_dir_all(&dir);

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 /// (case, fake behaviour, expected score, expected naming)
 fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
     let must = Some((RuleId::OwnershipContinuationDisagrees, 2));
-    let should = &[(RuleId::TextNotOpen, 2)];
+    let should = &[(RuleId::OwnershipStepOwner, 2)];
     let may = &[(RuleId::RunUnterminated, 2)];
     vec![
         (valid("valid/accepted"), "accept", Score::Pass, None),
@@ -150,7 +150,7 @@ fn json_report_has_a_line_per_case_and_a_summary() {
         s["scores"],
         json!({"PASS": 4, "FAIL": 7, "WARN": 1, "INFO": 1, "SKIPPED": 1, "ERRORED": 2, "named_right": 1, "named_wrong": 2})
     );
-    assert_eq!(s["rules"]["text.not-open"]["WARN"], 1);
+    assert_eq!(s["rules"]["ownership.step-owner"]["WARN"], 1);
     assert_eq!(s["rules"]["valid"]["PASS"], 1);
     assert_eq!(s["ok"], false);
 }
@@ -176,7 +176,7 @@ fn terminal_report_lists_failures_and_the_rule_table() {
     assert!(text.contains("| fake: about to crash"), "{text}");
     assert!(
         text.contains(
-            "WARN    should/accepted: accepted a should-reject violation (`text.not-open` at 2)"
+            "WARN    should/accepted: accepted a should-reject violation (`ownership.step-owner` at 2)"
         ),
         "WARN is listed: {text}"
     );
@@ -235,7 +235,7 @@ fn junit_and_markdown() {
     );
     let md = markdown::render(&run, &cases);
     assert!(
-        md.contains("| `text.not-open` | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 1 |"),
+        md.contains("| `ownership.step-owner` | 1 | 1 | 1 | 0 | 0 | 0 | 0 | 1 |"),
         "{md}"
     );
     assert!(md.contains("| `must/late` | FAIL |"), "{md}");
@@ -270,7 +270,11 @@ fn schema_only_implementations_skip_stream_rule_cases() {
             Verdict::Reject,
             Some((RuleId::SchemaMissingField, 1)),
         ),
-        stated("stream-rule", Verdict::Reject, &[(RuleId::TextNotOpen, 2)]),
+        stated(
+            "stream-rule",
+            Verdict::Reject,
+            &[(RuleId::OwnershipStepOwner, 2)],
+        ),
     ];
     // It rejects everything at 1: right for the schema case, wrong for the
     // valid one, and never asked about the stream-rule case.
@@ -379,7 +383,7 @@ fn revision_3_fake_consumers() {
         // named before it.
         (
             case("must/rule-before-first", Verdict::Reject, must),
-            "reject:1:text.not-open",
+            "reject:1:ownership.step-owner",
             Score::Fail,
             Some(Naming::Wrong),
         ),

@@ -11,7 +11,12 @@
 use crate::input::{RUN_ID, TOOL_CALL_ID, fresh_id, user_message};
 use crate::outcome::{Outcome, RunRecord};
 use agui_model::events::{Content, Event, Message, ToolMessage};
-use agui_model::wire::SUBAGENT_RUN_ID;
+use agui_model::wire::key::RunStarted;
+use agui_model::wire::nested::{
+    ARGUMENTS, CONTENT, FORWARDED_PROPS, ID, INPUT_RESUME, INTERRUPT_ID, MESSAGES, NAME, PAYLOAD,
+    ROLE, STATE, STATUS, TOOL_CALLS, TOOL_FUNCTION,
+};
+use agui_model::wire::{SUBAGENT_RUN_ID, TYPE};
 use serde_json::{Map, Value, json};
 
 /// A scenario: the first request, then the steps built from the answers.
@@ -201,11 +206,11 @@ impl Digest {
 
     /// Takes in the answer's next event.
     pub fn observe(&mut self, e: &Value) {
-        match e.get("type").and_then(Value::as_str) {
+        match e.get(TYPE).and_then(Value::as_str) {
             Some("STATE_SNAPSHOT" | "STATE_DELTA") => self.changes_state = true,
             Some("RUN_STARTED")
-                if e.get("input")
-                    .and_then(|i| i.get("state"))
+                if e.get(RunStarted::input)
+                    .and_then(|i| i.get(STATE))
                     .is_some_and(|s| !s.is_null()) =>
             {
                 self.changes_state = true;
@@ -246,22 +251,22 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
         _ => Map::new(),
     };
     next.insert(RUN_ID.into(), json!(fresh_id("run")));
-    next.remove("resume");
-    let mut messages = match next.remove("messages") {
+    next.remove(INPUT_RESUME);
+    let mut messages = match next.remove(MESSAGES) {
         Some(Value::Array(m)) => m,
         _ => Vec::new(),
     };
     let produced = produced_messages(answer);
     for m in produced {
-        let id = m.get("id");
-        if !messages.iter().any(|old| old.get("id") == id) {
+        let id = m.get(ID);
+        if !messages.iter().any(|old| old.get(ID) == id) {
             messages.push(m);
         }
     }
     if answer.digest.changes_state
-        && let Some(state) = answer.projection.and_then(|p| p.get("state"))
+        && let Some(state) = answer.projection.and_then(|p| p.get(STATE))
     {
-        next.insert("state".into(), state.clone());
+        next.insert(STATE.into(), state.clone());
     }
     match step {
         Step::Resume { status, payload } => {
@@ -278,14 +283,14 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
             let resume: Vec<Value> = ids
                 .iter()
                 .map(|id| {
-                    let mut r = json!({"interruptId": id, "status": status});
+                    let mut r = json!({ INTERRUPT_ID: id, STATUS: status });
                     if let Some(p) = payload {
-                        r["payload"] = p.clone();
+                        r[PAYLOAD] = p.clone();
                     }
                     r
                 })
                 .collect();
-            next.insert("resume".into(), Value::Array(resume));
+            next.insert(INPUT_RESUME.into(), Value::Array(resume));
         }
         Step::Continue {
             message,
@@ -304,8 +309,8 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
                 messages.push(user_message(m));
             }
             if let Some(props) = forwarded_props {
-                let before = next.remove("forwardedProps").unwrap_or_else(|| json!({}));
-                next.insert("forwardedProps".into(), crate::input::merge(&before, props));
+                let before = next.remove(FORWARDED_PROPS).unwrap_or_else(|| json!({}));
+                next.insert(FORWARDED_PROPS.into(), crate::input::merge(&before, props));
             }
         }
         Step::ToolResults { content, by_name } => {
@@ -331,7 +336,7 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
             }
         }
     }
-    next.insert("messages".into(), Value::Array(messages));
+    next.insert(MESSAGES.into(), Value::Array(messages));
     Ok(Value::Object(next))
 }
 
@@ -341,33 +346,38 @@ pub fn next_request(step: &Step, answer: &Answer<'_>) -> Result<Value, String> {
 /// owner as `subagentRunId`.
 pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
     let results = &answer.digest.results;
-    let Some(Value::Array(list)) = answer.projection.and_then(|p| p.get("messages")) else {
+    let Some(Value::Array(list)) = answer.projection.and_then(|p| p.get(MESSAGES)) else {
         return Vec::new();
     };
     list.iter()
         .filter_map(|m| {
-            let id = m.get("id")?.as_str()?;
-            let role = m.get("role")?.as_str()?;
-            let content = m.get("content").and_then(Value::as_str).unwrap_or("");
-            let mut out = json!({"id": id, "role": role});
+            // A message no event named (a tool call's, shown without id)
+            // gets the id the 1.0.0 reducer gives it: its first call's.
+            let id = m
+                .get(ID)
+                .and_then(Value::as_str)
+                .or_else(|| m.get(TOOL_CALLS)?.get(0)?.get(ID)?.as_str())?;
+            let role = m.get(ROLE)?.as_str()?;
+            let content = m.get(CONTENT).and_then(Value::as_str).unwrap_or("");
+            let mut out = json!({ ID: id, ROLE: role });
             match role {
                 "assistant" => {
                     if !content.is_empty() {
-                        out["content"] = json!(content);
+                        out[CONTENT] = json!(content);
                     }
-                    if let Some(Value::Array(calls)) = m.get("toolCalls")
+                    if let Some(Value::Array(calls)) = m.get(TOOL_CALLS)
                         && !calls.is_empty()
                     {
-                        out["toolCalls"] = Value::Array(
+                        out[TOOL_CALLS] = Value::Array(
                             calls
                                 .iter()
                                 .map(|c| {
                                     json!({
-                                        "id": c.get("id").cloned().unwrap_or(json!("")),
-                                        "type": "function",
-                                        "function": {
-                                            "name": c.get("name").cloned().unwrap_or(json!("")),
-                                            "arguments": c.get("args").cloned().unwrap_or(json!("")),
+                                        ID: c.get(ID).cloned().unwrap_or(json!("")),
+                                        TYPE: "function",
+                                        TOOL_FUNCTION: {
+                                            NAME: c.get(NAME).cloned().unwrap_or(json!("")),
+                                            ARGUMENTS: c.get("args").cloned().unwrap_or(json!("")),
                                         },
                                     })
                                 })
@@ -378,9 +388,9 @@ pub fn produced_messages(answer: &Answer<'_>) -> Vec<Value> {
                 "tool" => {
                     let call = results.iter().find(|(msg, _)| msg == id)?;
                     out[TOOL_CALL_ID] = json!(call.1);
-                    out["content"] = json!(content);
+                    out[CONTENT] = json!(content);
                 }
-                "user" | "system" | "developer" => out["content"] = json!(content),
+                "user" | "system" | "developer" => out[CONTENT] = json!(content),
                 _ => return None,
             }
             if let Some(owner) = m.get("owner").and_then(Value::as_str) {

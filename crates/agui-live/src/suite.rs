@@ -146,13 +146,8 @@ fn holds_scenarios(dir: &Path) -> bool {
 /// folder and its ancestors (each sub-folder holding scenario files),
 /// sorted, each once.
 pub fn local_names() -> Vec<String> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = cwd
-        .ancestors()
-        .filter_map(|dir| std::fs::read_dir(dir.join("suites")).ok())
-        .flat_map(|entries| entries.flatten())
+    let mut names: Vec<String> = agui_assets::local_suite_entries()
+        .into_iter()
         .filter(|e| holds_scenarios(&e.path()))
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
@@ -442,6 +437,9 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             }
         };
         r.status = ex.status;
+        // The response is over: a run it ended is handed on now (the
+        // projector waits for a late RUN_ERROR within one stream).
+        checker.settle_projection();
         let new_runs = &runs.runs()[runs_before.min(runs.runs().len())..];
         r.steps.push(StepResult {
             kind,

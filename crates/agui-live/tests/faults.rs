@@ -15,7 +15,7 @@
 
 mod support;
 
-use agui_live::{Limits, LiveRun, Options, check_url};
+use agui_live::{Limits, Options, check_url};
 use agui_model::{Checker, RuleId};
 use flate2::Compression;
 use flate2::write::{GzEncoder, ZlibEncoder};
@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::time::Duration;
 use support::raw::{RawEnd, RawReply, RawServer, head};
+use support::rules;
 use support::server::sse_body;
 
 fn events() -> Vec<Value> {
@@ -154,14 +155,6 @@ fn expected(events: &[Value], n: usize) -> Vec<(RuleId, usize)> {
         want.push((RuleId::TransportEndedEarly, n));
     }
     want
-}
-
-fn rules(run: &LiveRun) -> Vec<(RuleId, usize)> {
-    run.report
-        .violations
-        .iter()
-        .map(|v| (v.rule, v.index))
-        .collect()
 }
 
 #[test]

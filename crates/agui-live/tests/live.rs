@@ -12,28 +12,15 @@ mod support;
 use agui_live::capture::CaptureWriter;
 use agui_live::{Limits, LiveError, LiveRun, Options, Progress, check_url};
 use agui_model::RuleId;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use support::server::{Body, End, Framing, Reply, Server, corpus_events, corpus_expect, sse_body};
+use support::{input, opts, rules};
 
 const START: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;
-
-fn opts() -> Options {
-    Options {
-        limits: Limits {
-            total: Duration::from_secs(20),
-            idle: Duration::from_secs(10),
-        },
-        ..Options::default()
-    }
-}
-
-fn input() -> Value {
-    agui_live::input::default_input()
-}
 
 /// Runs a live check; returns the run and the warnings reported.
 fn check(server: &Server, opts: &Options) -> (LiveRun, Vec<String>) {
@@ -72,14 +59,6 @@ fn check_saving(server: &Server, opts: &Options) -> (LiveRun, String) {
     let mut w = CaptureWriter::new(saved.clone());
     let run = check_url(&server.url(), &input(), opts, Some(&mut w), &mut |_| {}).unwrap();
     (run, saved.text())
-}
-
-fn rules(run: &LiveRun) -> Vec<(RuleId, usize)> {
-    run.report
-        .violations
-        .iter()
-        .map(|v| (v.rule, v.index))
-        .collect()
 }
 
 #[test]

@@ -14,24 +14,13 @@
 mod support;
 
 use agui_live::suite::{self, Score};
-use agui_live::{Limits, Options};
 use agui_model::RuleId;
 use serde_json::{Value, json};
-use std::time::Duration;
+use support::opts;
 use support::server::{Recorded, Reply, Server, sse_body};
 
 fn scenario(name: &str) -> Vec<suite::SuiteInput> {
     suite::load(&suite::built_in_dir().join(format!("{name}.json"))).unwrap()
-}
-
-fn opts() -> Options {
-    Options {
-        limits: Limits {
-            total: Duration::from_secs(20),
-            idle: Duration::from_secs(10),
-        },
-        ..Options::default()
-    }
 }
 
 fn run(server: &Server, name: &str) -> suite::InputResult {

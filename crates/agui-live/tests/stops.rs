@@ -10,12 +10,13 @@
 
 mod support;
 
-use agui_live::{Limits, LiveError, LiveRun, Options, Progress, Stop, check_url};
+use agui_live::{LiveError, LiveRun, Options, Progress, Stop, check_url};
 use agui_model::{LimitKind, RuleId, Verdict};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use support::raw::{RawEnd, RawReply, RawServer, head};
 use support::server::{End, Reply, Server, sse_body};
+use support::{input, opts, rules};
 
 fn start() -> Value {
     json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"})
@@ -27,28 +28,6 @@ fn finish() -> Value {
 
 fn not_open() -> Value {
     json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m9", "delta": "x"})
-}
-
-fn opts() -> Options {
-    Options {
-        limits: Limits {
-            total: Duration::from_secs(20),
-            idle: Duration::from_secs(10),
-        },
-        ..Options::default()
-    }
-}
-
-fn input() -> Value {
-    agui_live::input::default_input()
-}
-
-fn rules(run: &LiveRun) -> Vec<(RuleId, usize)> {
-    run.report
-        .violations
-        .iter()
-        .map(|v| (v.rule, v.index))
-        .collect()
 }
 
 fn limits(run: &LiveRun) -> Vec<(LimitKind, usize)> {

@@ -52,9 +52,41 @@ pub fn normalize(v: &Value) -> Value {
     }
 }
 
-/// Whether two projections are equal under the comparison rule.
-pub fn same(a: &Value, b: &Value) -> bool {
-    normalize(a) == normalize(b)
+/// Whether a reported projection equals the expected one under the
+/// comparison rule (docs/projection.md): `null`s dropped, and a message the
+/// expected projection shows without `id` (one the consumer made up) is
+/// compared by its place, whatever id the report gave it.
+pub fn same(expected: &Value, reported: &Value) -> bool {
+    normalize(expected) == normalize(&by_place(expected, reported))
+}
+
+/// `reported` with the `id` of each message removed where the message at
+/// the same place in `expected` has none (docs/projection.md: a message no
+/// event names is compared by its place).
+pub fn by_place(expected: &Value, reported: &Value) -> Value {
+    let mut out = reported.clone();
+    let (Some(want), Some(got)) = (
+        expected.get("runs").and_then(Value::as_array),
+        out.get_mut("runs").and_then(Value::as_array_mut),
+    ) else {
+        return out;
+    };
+    for (w, g) in want.iter().zip(got.iter_mut()) {
+        let (Some(wm), Some(gm)) = (
+            w.get("messages").and_then(Value::as_array),
+            g.get_mut("messages").and_then(Value::as_array_mut),
+        ) else {
+            continue;
+        };
+        for (w, g) in wm.iter().zip(gm.iter_mut()) {
+            if w.get("id").is_none_or(Value::is_null)
+                && let Some(g) = g.as_object_mut()
+            {
+                g.remove("id");
+            }
+        }
+    }
+    out
 }
 
 /// How an invocation stands at the end of a run.
@@ -87,8 +119,12 @@ pub fn content_text(v: Option<&Value>) -> String {
 pub struct Projector {
     done: Vec<Value>,
     view: RunView,
-    /// A run is open (`view` is its view).
+    /// A run is open (`view` is its view), not yet handed on.
     open: bool,
+    /// The open run ended (`RUN_FINISHED` or `RUN_ERROR`): it no longer
+    /// grows, and is handed on when the next run starts or the input ends
+    /// (a late `RUN_ERROR` may still mark it errored).
+    ended: bool,
     sink: Option<RunSink>,
     /// A lone surrogate was read in this run: its strings are settled
     /// ([`crate::json::settle_surrogates`]) when it ends.
@@ -174,7 +210,7 @@ impl Projector {
 
     /// Whether the open run may still grow.
     fn growing(&self) -> bool {
-        self.open && !self.full
+        self.open && !self.full && !self.ended
     }
 
     /// A projector that hands every run to `sink` as it ends (and the one
@@ -197,17 +233,18 @@ impl Projector {
         }
     }
 
-    /// A `RUN_STARTED` while a run is open: the open run is shown as it
-    /// stands (`running`), with the state as it stood, before the new one
-    /// starts (one entry per `RUN_STARTED`).
+    /// A `RUN_STARTED`: the run before it, if not yet handed on, is shown
+    /// as it stands (`unterminated` if nothing ended it), with the state as
+    /// it stood, before the new one starts (one entry per `RUN_STARTED`).
     pub fn run_left_open(&mut self, state: &Value) {
         if self.open {
             self.emit(state);
         }
     }
 
-    /// `RUN_STARTED`: a new run entry.
-    pub fn run_started(&mut self, thread_id: &str, run_id: &str) {
+    /// `RUN_STARTED` (or a `RUN_ERROR` opening the stream, with no ids): a
+    /// new run entry.
+    pub fn run_started(&mut self, thread_id: Option<&str>, run_id: Option<&str>) {
         // Buffers are kept from run to run, unless a large run left them
         // large: a run starts within its budget.
         if self.view.footprint() > KEEP_BYTES.min(self.budget / 4) {
@@ -215,12 +252,17 @@ impl Projector {
         }
         self.view.reset(thread_id, run_id);
         self.open = true;
+        self.ended = false;
         self.full = false;
         self.extra = 0;
     }
 
-    /// The run ends (`finished` or `errored`) with the state as it stands.
-    pub fn run_ended(&mut self, status: &'static str, state: &Value) {
+    /// The run ends (`finished`, `cancelled`, `interrupted` or
+    /// `errored`, docs/projection.md); it is handed on with the state as
+    /// it stands when the next run starts or the input ends. A `RUN_ERROR`
+    /// after the run finished marks it `errored` (docs/rules.md
+    /// `accept.late-run-error`).
+    pub fn run_ended(&mut self, status: &'static str) {
         if !self.open {
             return;
         }
@@ -232,7 +274,14 @@ impl Projector {
                 }
             }
         }
-        self.emit(state);
+        self.ended = true;
+    }
+
+    /// Hands on the run if it ended ([`crate::Checker::settle_projection`]).
+    pub fn settle(&mut self, state: &Value) {
+        if self.open && self.ended {
+            self.emit(state);
+        }
     }
 
     /// The checker dropped its records of the open run (its names, by
@@ -262,6 +311,7 @@ impl Projector {
     /// Writes the open run's text and hands it on (or keeps its `Value`).
     fn emit(&mut self, state: &Value) {
         self.open = false;
+        self.ended = false;
         self.text.clear();
         let lone = std::mem::take(&mut self.lone);
         let (text, view) = (&mut self.text, &self.view);
@@ -389,6 +439,7 @@ impl Projector {
             content,
             activity_type: activity_type.map(str::to_owned),
             tool_calls: Vec::new(),
+            invented: false,
         };
         Some(self.view.push_message(n, msg))
     }
@@ -413,8 +464,11 @@ impl Projector {
     }
 
     /// `TOOL_CALL_START` of the id named `n`: into the named message if
-    /// shown, else a new assistant message (id `parentMessageId`, else the
-    /// call's id).
+    /// it is an assistant message, else a new assistant message: id
+    /// `parentMessageId` when no message of that id is shown; the call's
+    /// id, shown as invented (docs/projection.md), without one or when the
+    /// named message is not an assistant's (the 1.0.0 reducer's choice;
+    /// the named message stays as it was).
     pub(crate) fn tool_call_started(
         &mut self,
         names: &mut Names,
@@ -426,10 +480,23 @@ impl Projector {
         if !self.growing() {
             return;
         }
-        let holder = match parent {
-            Some(p) => names.intern(p),
+        let named = parent.map(|p| names.intern(p));
+        let holder = match named {
+            Some(p) => match self.view.message_named(p) {
+                Some(at)
+                    if self
+                        .view
+                        .messages
+                        .get(at)
+                        .is_some_and(|m| m.role != "assistant") =>
+                {
+                    n
+                }
+                _ => p,
+            },
             None => n,
         };
+        let invented = holder == n && self.view.message_named(n).is_none();
         let lane = view::lane(owner);
         let (id, owner) = (names.str(n), owner.map(|o| names.str(o)));
         let empty = Content::Text(Text::EMPTY);
@@ -438,6 +505,9 @@ impl Projector {
         else {
             return;
         };
+        if invented && let Some(m) = self.view.messages.get_mut(at) {
+            m.invented = true;
+        }
         let call = ToolCall {
             id: self.view.strings.push(id),
             name: self.view.strings.push(name),
@@ -550,12 +620,58 @@ impl Projector {
         }
     }
 
-    /// `MESSAGES_SNAPSHOT`: the run's list becomes the snapshot's messages.
+    /// `MESSAGES_SNAPSHOT`: the run's list becomes the snapshot's
+    /// messages, and keeps the client-only messages (activity, reasoning)
+    /// it omits, each after the message it followed that the snapshot
+    /// still holds (docs/rules.md revision 4), unless the snapshot carries
+    /// a message of that role itself.
     pub(crate) fn messages_snapshot(&mut self, names: &mut Names, messages: &[Value]) {
         if !self.growing() {
             return;
         }
+        fn role_of(m: &Value) -> Option<&str> {
+            m.get("role").and_then(crate::json::text)
+        }
+        fn id_of(m: &Value) -> Option<&str> {
+            m.get("id").and_then(crate::json::text)
+        }
+        let carries = |r: &str| messages.iter().any(|m| role_of(m) == Some(r));
+        let named: std::collections::HashSet<&str> = messages.iter().filter_map(id_of).collect();
+        let keep_roles: Vec<&str> = ["activity", "reasoning"]
+            .into_iter()
+            .filter(|r| !carries(r))
+            .collect();
+        // Each kept message, by the id of the snapshot-held message it
+        // followed (`None`: the list's start).
+        let mut kept: Vec<(Option<String>, Option<Message>)> = Vec::new();
+        let mut anchor: Option<String> = None;
+        for m in std::mem::take(&mut self.view.messages) {
+            let id = self.view.str(m.id).to_owned();
+            if named.contains(id.as_str()) {
+                anchor = Some(id);
+            } else if keep_roles.contains(&m.role.as_ref()) && !m.invented {
+                kept.push((anchor.clone(), Some(m)));
+            }
+        }
         self.view.clear_messages();
+        fn push_kept(
+            view: &mut RunView,
+            names: &mut Names,
+            kept: &mut [(Option<String>, Option<Message>)],
+            after: Option<&str>,
+        ) {
+            for (a, slot) in kept.iter_mut() {
+                if a.as_deref() == after
+                    && let Some(m) = slot.take()
+                {
+                    let n = names.intern(view.str(m.id));
+                    if view.message_named(n).is_none() {
+                        view.push_message(n, m);
+                    }
+                }
+            }
+        }
+        push_kept(&mut self.view, names, &mut kept, None);
         for m in messages {
             let Some(id) = m.get("id").and_then(crate::json::text) else {
                 continue;
@@ -612,12 +728,23 @@ impl Projector {
                 content,
                 activity_type,
                 tool_calls,
+                invented: false,
             };
             self.view.push_message(n, msg);
+            push_kept(&mut self.view, names, &mut kept, Some(id));
+        }
+        // Kept messages whose anchor was never reached (the snapshot held
+        // no message of that id with a valid shape) stay at the end.
+        for m in kept.into_iter().filter_map(|(_, m)| m) {
+            let n = names.intern(self.view.str(m.id));
+            if self.view.message_named(n).is_none() {
+                self.view.push_message(n, m);
+            }
         }
     }
 
-    /// Ends the stream: a run still open is shown as `running`.
+    /// Ends the stream: a run still open is shown (`unterminated` if
+    /// nothing ended it).
     pub fn finish(mut self, state: &Value) -> Projection {
         if self.open {
             self.emit(state);

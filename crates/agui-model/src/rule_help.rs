@@ -26,6 +26,38 @@ pub fn help(rule: RuleId) -> Option<&'static RuleHelp> {
 
 static HELP: &[(&str, RuleHelp)] = &[
     (
+        "schema.unknown-member",
+        RuleHelp {
+            protects: r#"A value outside a closed set (an outcome type, a role, a patch op) is unrecognised material: consumers strip it, so what it carried (an outcome, a message) silently disappears."#,
+            fix: r#"Use only the values the AG-UI schema lists for discriminators and enums; send application data as `CUSTOM` events or in open fields."#,
+            example: r#"`{"role":"bot",…}` in `MESSAGES_SNAPSHOT` → `{"role":"assistant",…}`"#,
+        },
+    ),
+    (
+        "run.ids-disagree",
+        RuleHelp {
+            protects: r#"A run is identified by its boundary events; a terminal event naming another run or thread leaves the consumer unable to tell which run ended."#,
+            fix: r#"Give `RUN_FINISHED` and `RUN_ERROR` the `runId` and `threadId` of the run's `RUN_STARTED` (or leave them out where optional)."#,
+            example: r#"`RUN_STARTED r1, …, RUN_FINISHED r2` → `RUN_STARTED r1, …, RUN_FINISHED r1`"#,
+        },
+    ),
+    (
+        "run.thread-changed",
+        RuleHelp {
+            protects: r#"One stream answers one input of one thread; a run on another thread puts messages into the wrong conversation."#,
+            fix: r#"Start every run of the stream with the input's `threadId`."#,
+            example: r#"`RUN_STARTED t1 r1, …, RUN_STARTED t2 r2` → `RUN_STARTED t1 r1, …, RUN_STARTED t1 r2`"#,
+        },
+    ),
+    (
+        "interrupt.duplicate-id",
+        RuleHelp {
+            protects: r#"The client answers interrupts by id; two with one id make the answer to one of them go to both, or to the wrong one."#,
+            fix: r#"Give each interrupt of a run outcome its own `id`."#,
+            example: r#"`"interrupts":[{"id":"i1"},{"id":"i1"}]` → `"interrupts":[{"id":"i1"},{"id":"i2"}]`"#,
+        },
+    ),
+    (
         "schema.not-json",
         RuleHelp {
             protects: r#"A consumer parses every item as one JSON object; an item that is not one is dropped or stops the client, and whatever it carried is lost."#,

@@ -62,6 +62,15 @@ pub enum Source {
     DraftDocs,
     Base,
     Docs,
+    /// The official AG-UI specification (revision 4): its pages, schema
+    /// and conformance corpus, beside the schema.
+    SchemaSpec,
+    /// The official specification beside the draft.
+    DraftSpec,
+    /// The official specification beside the base rules.
+    BaseSpec,
+    /// The official specification alone.
+    Spec,
     /// The AG-UI HTTP agent (SSE) and the HTML Living Standard's
     /// server-sent events parsing.
     Transport,
@@ -75,7 +84,37 @@ impl Source {
             Source::DraftDocs => "draft, docs",
             Source::Base => "base",
             Source::Docs => "docs",
+            Source::SchemaSpec => "schema, spec",
+            Source::DraftSpec => "draft, spec",
+            Source::BaseSpec => "base, spec",
+            Source::Spec => "spec",
             Source::Transport => "transport",
+        }
+    }
+}
+
+/// Where a rule's quoted sentence comes from ([`Rule::quote_from`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuoteFrom {
+    Draft,
+    Spec,
+}
+
+impl QuoteFrom {
+    /// The label before the sentence in a table or a report: `Draft`,
+    /// `Spec`.
+    pub fn label(self) -> &'static str {
+        match self {
+            QuoteFrom::Draft => "Draft",
+            QuoteFrom::Spec => "Spec",
+        }
+    }
+
+    /// The source named in full.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuoteFrom::Draft => "the AG-UI subagent attribution draft",
+            QuoteFrom::Spec => "the official AG-UI specification",
         }
     }
 }
@@ -97,6 +136,16 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// Where the rule's `quote` comes from: `Draft` (the subagent draft,
+    /// which the official subagents page repeats word for word) or
+    /// `Spec` (another page of the official specification).
+    pub fn quote_from(&self) -> QuoteFrom {
+        match self.source {
+            Source::Spec | Source::BaseSpec | Source::SchemaSpec => QuoteFrom::Spec,
+            _ => QuoteFrom::Draft,
+        }
+    }
+
     /// True for rules a stream can violate (everything but `accept.*`).
     pub fn is_violation(&self) -> bool {
         self.severity != Severity::None
@@ -230,12 +279,18 @@ catalogue! {
     // ---- Schema rules (checked per event) ----
     SchemaNotJson => { id: "schema.not-json", area: "schema", source: Schema, severity: Error, obligation: MustReject,
         statement: "A stream item is not a JSON object." },
-    SchemaUnknownType => { id: "schema.unknown-type", area: "schema", source: Schema, severity: Error, obligation: MustReject,
-        statement: "`type` is absent or not one of the 31 AG-UI 1.0 event types." },
+    SchemaUnknownType => { id: "schema.unknown-type", area: "schema", source: SchemaSpec, severity: Error, obligation: MustAccept,
+        statement: "`type` is a string that names none of the 31 AG-UI 1.0 event types (an absent or non-string `type` is `schema.missing-field` / `schema.wrong-type`). The event is dropped: it opens, closes and changes nothing, and nothing of it is shown.",
+        quote: "An event of a type this implementation does not recognise MUST NOT abort the run.",
+        projection: "the event is absent" },
     SchemaMissingField => { id: "schema.missing-field", area: "schema", source: Schema, severity: Error, obligation: MustReject,
         statement: "A required field is absent, at any depth (an outcome without `type`, a patch operation without `path`, a message without `id`, …)." },
     SchemaWrongType => { id: "schema.wrong-type", area: "schema", source: Schema, severity: Error, obligation: MustReject,
-        statement: "A field has the wrong JSON type, or a value outside its enum, range, pattern or length (an empty `interrupts` list, a JSON Pointer that breaks its pattern, a negative token count, …)." },
+        statement: "A field has the wrong JSON type, or a value outside its range, pattern or length (an empty `interrupts` list, a JSON Pointer that breaks its pattern, a negative token count, a `role` other than the one its event type fixes, …): a malformed known value, fatal." },
+    SchemaUnknownMember => { id: "schema.unknown-member", area: "schema", source: SchemaSpec, severity: Error, obligation: MustAccept,
+        statement: "A string the schema gives a closed set of values (a discriminator such as an outcome's, a content part's or a patch operation's `type`/`op`, or an enum such as a message `role`) holds a value outside that set. For a consumer it is unrecognised material, stripped: in an optional position the field is removed (an unknown `RUN_FINISHED` outcome reads as absent, a success); in a required position the value containing it is removed (a message whose `role` is unknown leaves `MESSAGES_SNAPSHOT`; an event whose own required field holds it is dropped like an unknown type); in a list the element is dropped.",
+        quote: "A union member the implementation does not recognise … MUST NOT abort the run.",
+        projection: "stripped" },
     SchemaNullOptional => { id: "schema.null-optional", area: "schema", source: Schema, severity: Error, obligation: MustReject,
         statement: "An optional field is written as `null` (absent is the only spelling)." },
     AttributionNull => { id: "attribution.null", area: "schema", source: Draft, severity: Error, obligation: MustReject,
@@ -248,9 +303,10 @@ catalogue! {
     LifecycleMissingId => { id: "lifecycle.missing-id", area: "schema", source: Draft, severity: Error, obligation: MustReject,
         statement: "`SUBAGENT_STARTED`/`FINISHED`/`ERROR` without `subagentRunId`.",
         quote: "All three carry the subagentRunId they concern, and a producer MUST NOT omit it." },
-    LifecycleUnknownOutcome => { id: "lifecycle.unknown-outcome", area: "schema", source: Draft, severity: Error, obligation: MustReject,
-        statement: "`SUBAGENT_FINISHED.outcome.type` is neither `success` nor `suspended`.",
-        quote: "A producer MUST NOT send an outcome value the schema does not describe, and MUST NOT attach interrupt ids to a success outcome." },
+    LifecycleUnknownOutcome => { id: "lifecycle.unknown-outcome", area: "schema", source: DraftSpec, severity: Error, obligation: MustAccept,
+        statement: "`SUBAGENT_FINISHED.outcome.type` is a string that is neither `success` nor `suspended`. Stripped like `schema.unknown-member` (reported instead of it): the outcome reads as absent, a success.",
+        quote: "A producer MUST NOT send an outcome value the schema does not describe, and MUST NOT attach interrupt ids to a success outcome.",
+        projection: "status `finished`" },
     LifecycleSuccessWithInterrupts => { id: "lifecycle.success-with-interrupts", area: "schema", source: Draft, severity: Error, obligation: MayReject,
         statement: "A `success` outcome carries a non-empty `interruptIds` (the 1.0 schema objects are loose and let it through; an empty list attaches none).",
         quote: "A producer MUST NOT send an outcome value the schema does not describe, and MUST NOT attach interrupt ids to a success outcome." },
@@ -262,36 +318,46 @@ catalogue! {
         projection: "a pair split across deltas is one character; an unpaired surrogate is U+FFFD" },
 
     // ---- Run rules (base) ----
-    RunFirstEvent => { id: "run.first-event", area: "run", source: Base, severity: Error, obligation: ShouldReject,
-        statement: "The first event is neither `RUN_STARTED` nor `RUN_ERROR`." },
-    RunAlreadyActive => { id: "run.already-active", area: "run", source: Base, severity: Error, obligation: ShouldReject,
+    RunFirstEvent => { id: "run.first-event", area: "run", source: BaseSpec, severity: Error, obligation: MustReject,
+        statement: "The first event is neither `RUN_STARTED` nor `RUN_ERROR`.",
+        quote: "a consumer MUST treat a stream that opens with anything else as a protocol violation" },
+    RunAlreadyActive => { id: "run.already-active", area: "run", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`RUN_STARTED` while a run is active." },
-    RunAfterFinished => { id: "run.after-finished", area: "run", source: Base, severity: Error, obligation: ShouldReject,
-        statement: "Any event but `RUN_STARTED` after `RUN_FINISHED` (the TypeScript client also tolerates `RUN_ERROR` here)." },
-    RunAfterError => { id: "run.after-error", area: "run", source: Base, severity: Error, obligation: ShouldReject,
-        statement: "Any event but `RUN_STARTED` after `RUN_ERROR`.",
+    RunAfterFinished => { id: "run.after-finished", area: "run", source: BaseSpec, severity: Error, obligation: MustReject,
+        statement: "Any event but `RUN_STARTED` or `RUN_ERROR` after `RUN_FINISHED` (a late `RUN_ERROR` is `accept.late-run-error`).",
+        quote: "A consumer MUST reject any other event that arrives after a run has closed." },
+    RunAfterError => { id: "run.after-error", area: "run", source: BaseSpec, severity: Error, obligation: MustReject,
+        statement: "Any event but `RUN_STARTED` after `RUN_ERROR`, a late `RUN_ERROR` included.",
         quote: "RUN_ERROR ends everything. A consumer MUST treat every open invocation as abandoned when a run errors, and MUST NOT expect a closing event for any of them." },
-    RunOpenEntitiesAtFinish => { id: "run.open-entities-at-finish", area: "run", source: Base, severity: Error, obligation: ShouldReject,
-        statement: "`RUN_FINISHED` while a text message, tool call, reasoning span/message or step is open." },
-    RunUnterminated => { id: "run.unterminated", area: "run", source: Base, severity: Error, obligation: MayReject,
-        statement: "Input ends inside a run." },
+    RunOpenEntitiesAtFinish => { id: "run.open-entities-at-finish", area: "run", source: BaseSpec, severity: Error, obligation: MustReject,
+        statement: "`RUN_FINISHED` while a text message, tool call, reasoning span/message or step is open (anything still open at `RUN_FINISHED` is fatal)." },
+    RunIdsDisagree => { id: "run.ids-disagree", area: "run", source: Spec, severity: Error, obligation: MustReject,
+        statement: "A `RUN_FINISHED` or `RUN_ERROR` whose `runId` or `threadId`, where present, differs from its run's `RUN_STARTED`.",
+        quote: "each run's two boundary events MUST agree on their `runId`" },
+    RunThreadChanged => { id: "run.thread-changed", area: "run", source: Spec, severity: Error, obligation: MustReject,
+        statement: "A `RUN_STARTED` whose `threadId` differs from the `threadId` of an earlier run of the stream.",
+        quote: "Every run on the stream carries the input's `threadId` on its boundary events" },
+    RunUnterminated => { id: "run.unterminated", area: "run", source: BaseSpec, severity: Error, obligation: MayReject,
+        statement: "Input ends inside a run. A truncated run has no outcome: it is never shown as finished.",
+        quote: "has no outcome and MUST NOT be reported as having succeeded",
+        projection: "the run's status is `unterminated`, never finished" },
 
     // ---- Entity rules (base) ----
-    TextAlreadyOpen => { id: "text.already-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    TextAlreadyOpen => { id: "text.already-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`TEXT_MESSAGE_START` for a message id that is open." },
-    TextNotOpen => { id: "text.not-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    TextNotOpen => { id: "text.not-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`TEXT_MESSAGE_CONTENT`/`END` for a message id that is not open." },
-    ToolAlreadyOpen => { id: "tool.already-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    ToolAlreadyOpen => { id: "tool.already-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`TOOL_CALL_START` for a tool call id that is open." },
-    ToolNotOpen => { id: "tool.not-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    ToolNotOpen => { id: "tool.not-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`TOOL_CALL_ARGS`/`END` for a tool call id that is not open." },
-    ReasoningAlreadyOpen => { id: "reasoning.already-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    ReasoningAlreadyOpen => { id: "reasoning.already-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`REASONING_START` for a span id that is open, or `REASONING_MESSAGE_START` for a reasoning message id that is open." },
-    ReasoningNotOpen => { id: "reasoning.not-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    ReasoningNotOpen => { id: "reasoning.not-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`REASONING_MESSAGE_CONTENT`/`END` for a reasoning message id that is not open, or `REASONING_END` for a span id that is not open." },
-    StepAlreadyOpen => { id: "step.already-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    StepAlreadyOpen => { id: "step.already-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`STEP_STARTED` for a name already open under the same owner." },
-    StepNotOpen => { id: "step.not-open", area: "entities", source: Base, severity: Error, obligation: ShouldReject,
+    StepNotOpen => { id: "step.not-open", area: "entities", source: BaseSpec, severity: Error, obligation: MustReject,
         statement: "`STEP_FINISHED` for a name open under no owner at all." },
     StatePatchFails => { id: "state.patch-fails", area: "entities", source: Base, severity: Error, obligation: MayReject,
         statement: "A `STATE_DELTA` that does not apply (RFC 6902) to the state as it stands; the state is then left unchanged." },
@@ -302,7 +368,7 @@ catalogue! {
     ToolResultBeforeEnd => { id: "tool.result-before-end", area: "consistency", source: Base, severity: Warning, obligation: MustAccept,
         statement: "A `TOOL_CALL_RESULT` names a tool call that is open (started, not ended)." },
     MessagesSnapshotDisagrees => { id: "messages.snapshot-disagrees", area: "consistency", source: Base, severity: Warning, obligation: MustAccept,
-        statement: "A `MESSAGES_SNAPSHOT` holds a message whose id names a text message that this run streamed and ended before the snapshot, with a `content` different from the streamed text; or a tool call whose id names a call this run streamed and ended before the snapshot, with a different `function.name` or `function.arguments` (strings compared exactly). Index: the snapshot. Messages and calls not streamed in this run, or still open, are not compared." },
+        statement: "A `MESSAGES_SNAPSHOT` holds a message whose id names a text message that this run streamed and ended before the snapshot, with a `content` different from the streamed text; or a tool call whose id names a call this run streamed and ended before the snapshot, with a different `function.name` or `function.arguments` (arguments that are both one JSON value are compared as JSON values, so whitespace and member order do not differ; otherwise as strings, exactly). Index: the snapshot. Messages and calls not streamed in this run, or still open, are not compared." },
 
     // ---- Lifecycle rules (draft) ----
     LifecycleAnnounceAfterAttribution => { id: "lifecycle.announce-after-attribution", area: "lifecycle", source: Draft, severity: Error, obligation: MayReject,
@@ -314,12 +380,12 @@ catalogue! {
     LifecycleReusedId => { id: "lifecycle.reused-id", area: "lifecycle", source: Draft, severity: Error, obligation: ShouldReject,
         statement: "`SUBAGENT_STARTED` for an id that already finished or errored in this run.",
         quote: "A producer MUST NOT reuse the id of an invocation that has already finished in this run." },
-    LifecycleNotActive => { id: "lifecycle.not-active", area: "lifecycle", source: Draft, severity: Error, obligation: ShouldReject,
+    LifecycleNotActive => { id: "lifecycle.not-active", area: "lifecycle", source: DraftSpec, severity: Error, obligation: MustReject,
         statement: "`SUBAGENT_FINISHED`/`SUBAGENT_ERROR` for an id that is not active in this run (never announced, or already closed)." },
     LifecycleUnknownParent => { id: "lifecycle.unknown-parent", area: "lifecycle", source: Draft, severity: Error, obligation: ShouldReject,
         statement: "`parentSubagentRunId` names an invocation not announced in this run.",
         quote: "A producer MUST NOT name a parent invocation that has not been announced in this run." },
-    LifecycleOpenAtRunFinish => { id: "lifecycle.open-at-run-finish", area: "lifecycle", source: Draft, severity: Error, obligation: ShouldReject,
+    LifecycleOpenAtRunFinish => { id: "lifecycle.open-at-run-finish", area: "lifecycle", source: DraftSpec, severity: Error, obligation: MustReject,
         statement: "`RUN_FINISHED` while an invocation is active.",
         quote: "A run MUST NOT finish while an invocation is still active." },
     LifecycleResumedNotSuspended => { id: "lifecycle.resumed-not-suspended", area: "lifecycle", source: Draft, severity: Warning, obligation: MayReject,
@@ -340,7 +406,10 @@ catalogue! {
         statement: "`STEP_FINISHED` for a name that is open only under another owner.",
         quote: "A STEP_FINISHED MUST carry the same attribution as the STEP_STARTED it closes." },
 
-    // ---- Interrupt consistency (docs; warnings) ----
+    // ---- Interrupt consistency (docs; warnings; one error from the official spec) ----
+    InterruptDuplicateId => { id: "interrupt.duplicate-id", area: "interrupts", source: Spec, severity: Error, obligation: MustReject,
+        statement: "Two interrupts of one run outcome share an `id`.",
+        quote: "Each interrupt's `id` MUST be unique within the run" },
     InterruptRunNotInterrupted => { id: "interrupt.run-not-interrupted", area: "interrupts", source: Docs, severity: Warning, obligation: MayReject,
         statement: "An invocation finished `suspended` in a run whose `RUN_FINISHED` outcome is not `interrupt`." },
     InterruptUnknownId => { id: "interrupt.unknown-id", area: "interrupts", source: Docs, severity: Warning, obligation: MayReject,
@@ -350,13 +419,13 @@ catalogue! {
         quote: "An interrupt tagged with a subagentRunId was raised inside that invocation; an untagged one belongs to the parent agent." },
 
     // ---- Chunk shorthand ----
-    ChunkAmbiguous => { id: "chunk.ambiguous", area: "chunks", source: Docs, severity: Error, obligation: ShouldReject,
+    ChunkAmbiguous => { id: "chunk.ambiguous", area: "chunks", source: Spec, severity: Error, obligation: MustReject,
         statement: "An untagged, id-less chunk while the parent has no open stream of that kind and several lanes do." },
-    ChunkNoStream => { id: "chunk.no-stream", area: "chunks", source: Docs, severity: Error, obligation: ShouldReject,
+    ChunkNoStream => { id: "chunk.no-stream", area: "chunks", source: Spec, severity: Error, obligation: MustReject,
         statement: "A chunk that would open a stream has no id (`messageId` / `toolCallId`)." },
-    ChunkMissingName => { id: "chunk.missing-name", area: "chunks", source: Docs, severity: Error, obligation: ShouldReject,
+    ChunkMissingName => { id: "chunk.missing-name", area: "chunks", source: Spec, severity: Error, obligation: MustReject,
         statement: "A `TOOL_CALL_CHUNK` that would open a tool call has no `toolCallName`." },
-    ChunkOpenerDisagrees => { id: "chunk.opener-disagrees", area: "chunks", source: Docs, severity: Error, obligation: ShouldReject,
+    ChunkOpenerDisagrees => { id: "chunk.opener-disagrees", area: "chunks", source: Spec, severity: Error, obligation: MustReject,
         statement: "A continuing chunk states `role` or `name` (text), or `toolCallName` or `parentMessageId` (tool call), different from the stream's opener (a field the opener left out counts as different, except a text `role`, which the opener set to `assistant`)." },
 
     // ---- Transport rules (HTTP + SSE; producers only) ----
@@ -435,9 +504,22 @@ catalogue! {
     AcceptEmptyId => { id: "accept.empty-id", area: "accept", source: Draft, severity: None, obligation: MustAccept,
         statement: "`\"\"` used as a subagent id, distinct from the parent.",
         projection: "`\"\"` is its own group" },
-    AcceptUnknownFields => { id: "accept.unknown-fields", area: "accept", source: Schema, severity: None, obligation: MustAccept,
-        statement: "Unknown extra fields on events and messages (the 1.0 objects are loose).",
-        projection: "ignored" },
+    AcceptUnknownFields => { id: "accept.unknown-fields", area: "accept", source: SchemaSpec, severity: None, obligation: MustAccept,
+        statement: "Unknown extra fields on events and messages (where the schema leaves an object open, such as a JSON Patch operation, the member is kept).",
+        quote: "A property that is not described on an event MUST NOT abort the run",
+        projection: "stripped: never shown" },
+    AcceptLateRunError => { id: "accept.late-run-error", area: "accept", source: Spec, severity: None, obligation: MustAccept,
+        statement: "`RUN_ERROR` after `RUN_FINISHED`.",
+        quote: "A consumer MUST treat the run as failed.",
+        projection: "the run's status is errored" },
+    AcceptUnknownTypeDropped => { id: "accept.unknown-type-dropped", area: "accept", source: Spec, severity: None, obligation: MustAccept,
+        statement: "An event of an unknown type between valid events.",
+        quote: "An event of a type this implementation does not recognise MUST NOT abort the run.",
+        projection: "the event is absent; what follows continues as if it were not there" },
+    AcceptUnknownMemberStripped => { id: "accept.unknown-member-stripped", area: "accept", source: Spec, severity: None, obligation: MustAccept,
+        statement: "An unknown outcome, content part kind or enum value.",
+        quote: "A union member the implementation does not recognise … MUST NOT abort the run.",
+        projection: "the stripped form (an unknown `RUN_FINISHED` outcome: success)" },
 }
 
 #[cfg(test)]
@@ -458,20 +540,20 @@ mod tests {
 
     #[test]
     fn catalogue_matches_rules_md_counts() {
-        // docs/rules.md (revision 3) lists 12 schema, 6 run, 9 entity,
-        // 3 consistency, 7 lifecycle, 4 ownership, 3 interrupt, 4 chunk, 7
-        // transport rules and 17 accept obligations.
+        // docs/rules.md (revision 4) lists 13 schema, 8 run, 9 entity,
+        // 3 consistency, 7 lifecycle, 4 ownership, 4 interrupt, 4 chunk, 7
+        // transport rules and 20 accept obligations.
         let count = |area: &str| CATALOGUE.iter().filter(|r| r.area == area).count();
-        assert_eq!(count("schema"), 12);
+        assert_eq!(count("schema"), 13);
         assert_eq!(count("transport"), 7);
-        assert_eq!(count("run"), 6);
+        assert_eq!(count("run"), 8);
         assert_eq!(count("entities"), 9);
         assert_eq!(count("consistency"), 3);
         assert_eq!(count("lifecycle"), 7);
         assert_eq!(count("ownership"), 4);
-        assert_eq!(count("interrupts"), 3);
+        assert_eq!(count("interrupts"), 4);
         assert_eq!(count("chunks"), 4);
-        assert_eq!(count("accept"), 17);
+        assert_eq!(count("accept"), 20);
     }
 
     #[test]

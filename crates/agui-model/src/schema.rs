@@ -14,14 +14,16 @@
 
 mod check;
 mod path;
+mod strip;
 
 use crate::events::EventType;
 use crate::rules::RuleId;
-use crate::wire::{COMMON, SUBAGENT_RUN_ID};
+use crate::wire::{COMMON, SUBAGENT_RUN_ID, TYPE};
 pub(crate) use check::is_json_pointer;
 use check::{Ctx, Kind, found};
 use path::Path;
 use serde_json::{Map, Value};
+pub use strip::{Judged, Seg};
 
 /// One schema fault inside one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,40 +39,54 @@ pub struct SchemaIssue {
 /// by catalogue order (then by order of discovery).
 ///
 /// An item that is not an object is `schema.not-json` alone; one whose
-/// `type` is absent, not a string, or not a 1.0 type is
+/// `type` is absent is `schema.missing-field` alone, not a string
+/// `schema.wrong-type` alone, a string naming no 1.0 type
 /// `schema.unknown-type` alone. Otherwise every field is checked.
 pub fn validate(value: &Value) -> Vec<SchemaIssue> {
+    judge(value).issues
+}
+
+/// [`validate`], with what a consumer strips of the item (docs/rules.md
+/// `schema.unknown-type`, `schema.unknown-member`,
+/// `lifecycle.unknown-outcome`: unrecognised material is dropped, never
+/// fatal).
+pub fn judge(value: &Value) -> Judged {
     let root = Path::Root;
     let Some(obj) = value.as_object() else {
         let message = format!(
             "a stream item must be a JSON object, found {}",
             found(value)
         );
-        return vec![SchemaIssue {
-            rule: RuleId::SchemaNotJson,
-            path: String::new(),
-            message,
-        }];
+        return Judged::alone(RuleId::SchemaNotJson, "", message);
     };
     let Some(t) = event_type(obj) else {
-        let message = match obj.get("type") {
-            None => "missing `type`: an event names one of the 31 AG-UI 1.0 event types".to_owned(),
-            Some(v) => {
+        return match obj.get(TYPE) {
+            None => Judged::alone(
+                RuleId::SchemaMissingField,
+                TYPE,
+                "missing required field `type`: an event names one of the 31 AG-UI 1.0 event types"
+                    .to_owned(),
+            ),
+            Some(Value::String(name)) => {
                 let mut m = format!(
-                    "`type` must be one of the 31 AG-UI 1.0 event types, found {}",
-                    found(v)
+                    "`type` {name:?} names none of the 31 AG-UI 1.0 event types: a consumer drops the event (it opens, closes and changes nothing)"
                 );
-                if let Some(near) = v.as_str().and_then(near_type) {
+                if let Some(near) = near_type(name) {
                     m += &format!("; did you mean `{}`?", near.as_str());
                 }
-                m
+                let mut judged = Judged::alone(RuleId::SchemaUnknownType, TYPE, m);
+                judged.dropped = true;
+                judged
             }
+            Some(v) => Judged::alone(
+                RuleId::SchemaWrongType,
+                TYPE,
+                format!(
+                    "`type` must be a string naming one of the 31 AG-UI 1.0 event types, found {}",
+                    found(v)
+                ),
+            ),
         };
-        return vec![SchemaIssue {
-            rule: RuleId::SchemaUnknownType,
-            path: "type".to_owned(),
-            message,
-        }];
     };
     let mut ctx = Ctx::default();
     ctx.fields(obj, &root, COMMON);
@@ -78,7 +94,11 @@ pub fn validate(value: &Value) -> Vec<SchemaIssue> {
     check_attribution(&mut ctx, t, obj, &root);
     // Stable: keeps discovery order within one rule.
     ctx.issues.sort_by_key(|i| i.rule);
-    ctx.issues
+    Judged {
+        issues: ctx.issues,
+        strips: ctx.strips,
+        dropped: ctx.dropped,
+    }
 }
 
 /// Whether one value fits a field kind with no issue at all (the fast path
@@ -114,7 +134,7 @@ pub fn near_type(name: &str) -> Option<EventType> {
 
 /// The event type named by `type`, if it is one of the 31.
 fn event_type(obj: &Map<String, Value>) -> Option<EventType> {
-    obj.get("type")
+    obj.get(TYPE)
         .and_then(Value::as_str)
         .and_then(EventType::from_name)
 }

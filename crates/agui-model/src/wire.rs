@@ -42,7 +42,7 @@ pub const TYPE: &str = "type";
 /// Interrupt, RunAgentInput) that code reads by name; a message's or an
 /// interrupt's owner is [`SUBAGENT_RUN_ID`], a discriminator [`TYPE`].
 pub mod nested {
-    /// `Message.id`, `ToolCall.id`, `Interrupt.id`.
+    /// `Message.id`, `ToolCall.id`, `Interrupt.id`, `ContentPart.id`.
     pub const ID: &str = "id";
     /// `Message.role`.
     pub const ROLE: &str = "role";
@@ -58,6 +58,24 @@ pub mod nested {
     pub const INTERRUPT_IDS: &str = "interruptIds";
     /// A JSON Patch operation's `op`.
     pub const OP: &str = "op";
+    /// A message's `content`.
+    pub const CONTENT: &str = "content";
+    /// A message's, a tool's and `ToolCall.function`'s `name`.
+    pub const NAME: &str = "name";
+    /// `ToolCall.function`.
+    pub const TOOL_FUNCTION: &str = "function";
+    /// `ToolCall.function.arguments`.
+    pub const ARGUMENTS: &str = "arguments";
+    /// `RunAgentInput.forwardedProps`.
+    pub const FORWARDED_PROPS: &str = "forwardedProps";
+    /// `RunAgentInput.resume`.
+    pub const INPUT_RESUME: &str = "resume";
+    /// A resume entry's `interruptId`.
+    pub const INTERRUPT_ID: &str = "interruptId";
+    /// A resume entry's `status`.
+    pub const STATUS: &str = "status";
+    /// A resume entry's `payload`.
+    pub const PAYLOAD: &str = "payload";
 
     use super::{Field, Kind, SUBAGENT_RUN_ID, TYPE, opt, req};
 
@@ -88,24 +106,28 @@ pub mod nested {
     pub const SUBAGENT_SUSPENDED: &[Field] = &[opt(INTERRUPT_IDS, Kind::Strings)];
     pub const MESSAGE_BASE: &[Field] =
         &[req(ID, Kind::Str), opt(SUBAGENT_RUN_ID, Kind::Attribution)];
+    /// `developer` and `system`.
     pub const DEVELOPER: &[Field] = &[
-        req("content", Kind::Str),
-        opt("name", Kind::Str),
+        req(CONTENT, Kind::Str),
+        opt(NAME, Kind::Str),
         opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
     ];
     pub const ASSISTANT: &[Field] = &[
-        opt("content", Kind::Str),
+        opt(CONTENT, Kind::Str),
         opt(TOOL_CALLS, Kind::ToolCalls),
-        opt("name", Kind::Str),
+        opt(NAME, Kind::Str),
         opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
     ];
     pub const USER: &[Field] = &[
-        req("content", Kind::Content),
-        opt("name", Kind::Str),
+        req(CONTENT, Kind::Content),
+        opt(NAME, Kind::Str),
         opt("encryptedValue", Kind::Str),
+        opt("metadata", Kind::Object),
     ];
     pub const TOOL_MESSAGE: &[Field] = &[
-        req("content", Kind::Content),
+        req(CONTENT, Kind::Content),
         req("toolCallId", Kind::Str),
         opt("error", Kind::Str),
         opt("encryptedValue", Kind::Str),
@@ -113,11 +135,11 @@ pub mod nested {
     ];
     pub const ACTIVITY: &[Field] = &[
         req("activityType", Kind::Str),
-        req("content", Kind::Object),
+        req(CONTENT, Kind::Object),
         opt("metadata", Kind::Object),
     ];
     pub const REASONING: &[Field] = &[
-        req("content", Kind::Str),
+        req(CONTENT, Kind::Str),
         opt("encryptedValue", Kind::Str),
         opt("metadata", Kind::Object),
     ];
@@ -127,14 +149,24 @@ pub mod nested {
     pub const TOOL_CALL: &[Field] = &[
         req(ID, Kind::Str),
         req(TYPE, Kind::OneOf(&["function"])),
-        req("function", Kind::Function),
+        req(TOOL_FUNCTION, Kind::Function),
         opt("encryptedValue", Kind::Str),
         opt("metadata", Kind::Object),
     ];
-    pub const FUNCTION: &[Field] = &[req("name", Kind::Str), req("arguments", Kind::Str)];
+    pub const FUNCTION: &[Field] = &[req(NAME, Kind::Str), req(ARGUMENTS, Kind::Str)];
 
-    pub const TEXT_PART: &[Field] = &[req("text", Kind::Str)];
-    pub const MEDIA_PART: &[Field] = &[req("source", Kind::Source)];
+    /// A part's `metadata` is any JSON value (not an object only), as the
+    /// official schema has it.
+    pub const TEXT_PART: &[Field] = &[
+        req("text", Kind::Str),
+        opt(ID, Kind::Str),
+        opt("metadata", Kind::Any),
+    ];
+    pub const MEDIA_PART: &[Field] = &[
+        req("source", Kind::Source),
+        opt(ID, Kind::Str),
+        opt("metadata", Kind::Any),
+    ];
     pub const DATA_SOURCE: &[Field] = &[req("value", Kind::Str), req("mimeType", Kind::Str)];
     pub const URL_SOURCE: &[Field] = &[req("value", Kind::Str), opt("mimeType", Kind::Str)];
     pub const FILE_SOURCE: &[Field] = &[
@@ -174,16 +206,22 @@ pub mod nested {
         opt(STATE, Kind::State),
         opt("tools", Kind::Tools),
         opt("context", Kind::Context),
-        opt("forwardedProps", Kind::Any),
-        opt("resume", Kind::Resume),
+        opt(FORWARDED_PROPS, Kind::Any),
+        opt(INPUT_RESUME, Kind::Resume),
     ];
-    /// Checked loosely: `parameters` is not looked at.
-    pub const TOOL: &[Field] = &[req("name", Kind::Str), req("description", Kind::Str)];
+    /// Checked loosely: `parameters` is not looked at (a `null` there is
+    /// not reported; docs/decisions.md, "The official schema against our
+    /// wire table").
+    pub const TOOL: &[Field] = &[
+        req(NAME, Kind::Str),
+        req("description", Kind::Str),
+        opt("metadata", Kind::Object),
+    ];
     pub const CONTEXT: &[Field] = &[req("description", Kind::Str), req("value", Kind::Str)];
     pub const RESUME: &[Field] = &[
-        req("interruptId", Kind::Str),
-        req("status", Kind::OneOf(RESUME_STATUSES)),
-        opt("payload", Kind::Any),
+        req(INTERRUPT_ID, Kind::Str),
+        req(STATUS, Kind::OneOf(RESUME_STATUSES)),
+        opt(PAYLOAD, Kind::Any),
         opt("metadata", Kind::Object),
     ];
 }

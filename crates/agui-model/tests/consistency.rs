@@ -285,7 +285,7 @@ fn open_messages_and_earlier_runs_are_not_compared() {
             assistant("m1", "partial and more")
         ])),
         text_end("m1", None),
-        run_finished(),
+        run_finished_id("r2"),
     ];
     assert_eq!(rules(&events), []);
     // Nothing of an earlier run leaks into a message of a later one (the
@@ -301,7 +301,7 @@ fn open_messages_and_earlier_runs_are_not_compared() {
         text_content("m1", "new", None),
         text_end("m1", None),
         snapshot(json!([assistant("m1", "new")])),
-        run_finished(),
+        run_finished_id("r2"),
     ];
     assert_eq!(rules(&events), []);
     // Once m1 has ended, the same snapshot disagrees about it.
@@ -519,4 +519,47 @@ fn what_a_run_streamed_is_forgotten_at_the_next_run() {
     );
     assert!(r.limits.is_empty(), "{:?}", r.limits);
     assert_eq!(r.verdict(), Verdict::Accept);
+}
+
+#[test]
+fn snapshot_arguments_are_compared_as_json_values_when_both_are_one() {
+    // Revision 4: ag-ui-strands streams `{"city": "Lisbon"}` and its
+    // snapshot re-serialises it `{"city":"Lisbon"}`: the same value.
+    let streamed = |args: &str| {
+        vec![
+            run_started(),
+            tool_start("c1", "weather", Some("m1"), None),
+            tool_args("c1", args, None),
+            tool_end("c1", None),
+        ]
+    };
+    let mut same = streamed(r#"{"city": "Lisbon", "days": [1, 2]}"#);
+    same.push(snapshot(json!([with_call(
+        "m1",
+        "c1",
+        "weather",
+        r#"{"days":[1,2],"city":"Lisbon"}"#
+    )])));
+    same.push(run_finished());
+    assert_eq!(rules(&same), []);
+    // A different value is still a disagreement.
+    let mut other = streamed(r#"{"city": "Lisbon"}"#);
+    other.push(snapshot(json!([with_call(
+        "m1",
+        "c1",
+        "weather",
+        r#"{"city":"Porto"}"#
+    )])));
+    other.push(run_finished());
+    assert_eq!(rules(&other), [(R::MessagesSnapshotDisagrees, 4)]);
+    // Not both JSON: compared as strings, exactly.
+    let mut text = streamed("Lisbon ");
+    text.push(snapshot(json!([with_call(
+        "m1", "c1", "weather", "Lisbon"
+    )])));
+    text.push(run_finished());
+    assert_eq!(
+        rules(&text),
+        [(R::ToolArgsNotJson, 3), (R::MessagesSnapshotDisagrees, 4)]
+    );
 }

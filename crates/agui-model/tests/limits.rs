@@ -306,7 +306,7 @@ fn after_a_skip_resumption_and_state_are_not_judged_for_the_rest_of_the_stream()
 }
 
 #[test]
-fn a_run_left_open_by_a_run_started_is_shown_as_running() {
+fn a_run_left_open_by_a_run_started_is_shown_as_unterminated() {
     // One entry per RUN_STARTED (docs/projection.md): the run that a
     // second RUN_STARTED abandons is shown as it stood, not dropped.
     let lines = [
@@ -314,13 +314,14 @@ fn a_run_left_open_by_a_run_started_is_shown_as_running() {
         r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}"#,
         r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2"}"#,
-        FIN,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#,
     ];
     let report = check_bytes(&stream(&lines), Checker::new());
     assert_eq!(rules(&report), [(RuleId::RunAlreadyActive, 3)]);
     let runs = &report.projection.expect("projected").runs;
     assert_eq!(runs.len(), 2);
-    assert_eq!(runs[0]["status"], "running");
+    // Revision 4: a run nothing ended is never shown as finished.
+    assert_eq!(runs[0]["status"], "unterminated");
     assert_eq!(runs[0]["messages"][0]["content"], "hi");
     assert_eq!(
         (&runs[1]["runId"], &runs[1]["status"]),
@@ -351,7 +352,7 @@ fn a_projection_over_its_budget_is_shown_incomplete_and_every_rule_still_judged(
     lines.push(r#"{"type":"TEXT_MESSAGE_START","messageId":"m2","role":"assistant"}"#.to_owned());
     lines.push(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m2","delta":"ok"}"#.to_owned());
     lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"m2"}"#.to_owned());
-    lines.push(FIN.to_owned());
+    lines.push(r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r2"}"#.to_owned());
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let limits = Limits {
         projection_bytes: budget,
@@ -408,7 +409,9 @@ fn runs_kept_in_memory_count_against_the_projection_budget() {
             ));
         }
         lines.push(r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#.to_owned());
-        lines.push(FIN.to_owned());
+        lines.push(format!(
+            r#"{{"type":"RUN_FINISHED","threadId":"t","runId":"r{r}"}}"#
+        ));
     }
     let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
     let limits = Limits {

@@ -12,6 +12,14 @@ fn run(invocations: Value, messages: Value, state: Value, interrupts: Value) -> 
            "messages": messages, "state": state, "interrupts": interrupts})
 }
 
+/// [`run`] ended by a `RUN_FINISHED` interrupt outcome: status
+/// `interrupted` (docs/projection.md, revision 4).
+fn interrupted_run(invocations: Value, messages: Value, state: Value, interrupts: Value) -> Value {
+    let mut r = run(invocations, messages, state, interrupts);
+    r["status"] = json!("interrupted");
+    r
+}
+
 #[test]
 fn attribution_only() {
     expect_projection(
@@ -282,7 +290,7 @@ fn suspended_resume() {
             json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2"}),
         ],
         json!({"runs": [
-            run(json!([{"id": "s1", "name": "agent-s1", "status": "suspended", "interruptIds": ["i1"]}]),
+            interrupted_run(json!([{"id": "s1", "name": "agent-s1", "status": "suspended", "interruptIds": ["i1"]}]),
                 json!([]), json!({}), json!([{"id": "i1", "owner": "s1"}])),
             second
         ]}),
@@ -300,7 +308,7 @@ fn suspended_no_interrupts() {
             json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s2", "outcome": {"type": "suspended", "interruptIds": []}}),
             run_interrupted(json!([{"id": "i1", "reason": "x"}])),
         ],
-        json!({"runs": [run(
+        json!({"runs": [interrupted_run(
             json!([{"id": "s1", "name": "agent-s1", "status": "suspended", "interruptIds": []},
                    {"id": "s2", "name": "agent-s2", "status": "suspended", "interruptIds": []}]),
             json!([]), json!({}), json!([{"id": "i1"}]))]}),
@@ -318,7 +326,7 @@ fn interrupt_attribution() {
                 json!([{"id": "i1", "reason": "a", "subagentRunId": "s1"}, {"id": "i2", "reason": "b"}]),
             ),
         ],
-        json!({"runs": [run(
+        json!({"runs": [interrupted_run(
             json!([{"id": "s1", "name": "agent-s1", "status": "suspended", "interruptIds": ["i1"]}]),
             json!([]), json!({}), json!([{"id": "i1", "owner": "s1"}, {"id": "i2"}]))]}),
     );

@@ -150,7 +150,7 @@ fn a_run_of_every_shape_is_written_field_for_field() {
             r#""toolCalls":[{"args":"{\"a\":1}","id":"c1","name":"f"}]},"#,
             r#"{"content":"ok","id":"x1","role":"tool"},"#,
             r#"{"activityType":"progress","content":{"pct":2.5,"z":[true,null]},"id":"a1","owner":"s2","role":"activity"}],"#,
-            r#""runId":"r1","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"finished","threadId":"t\"1"}"#
+            r#""runId":"r1","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"interrupted","threadId":"t\"1"}"#
         )
     );
     assert_eq!(
@@ -166,7 +166,7 @@ fn a_run_of_every_shape_is_written_field_for_field() {
     );
     assert_eq!(
         text[2],
-        r#"{"interrupts":[],"invocations":[{"id":"s5","status":"running"}],"messages":[],"runId":"r3","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"running","threadId":"t"}"#
+        r#"{"interrupts":[],"invocations":[{"id":"s5","status":"running"}],"messages":[],"runId":"r3","state":{"a":{"x":null,"y":"é"},"b":[1,-2,0.5]},"status":"unterminated","threadId":"t"}"#
     );
     assert_eq!(text.len(), 3);
     assert_canonical("every shape", &lines(&events));
@@ -263,7 +263,9 @@ fn interleaved_deltas_join_into_each_text() {
             r#"{"interrupts":[],"invocations":[{"id":"s1","status":"unannounced"},{"id":"s2","status":"unannounced"}],"#,
             r#""messages":[{"content":"one \"a\"\ntwo\\","id":"m1","role":"assistant"},"#,
             "{\"content\":\"\u{FDD0}7\\t!\",\"id\":\"m2\",\"owner\":\"s1\",\"role\":\"assistant\"},",
-            r#"{"content":"","id":"c1","owner":"s2","role":"assistant","toolCalls":[{"args":"{\"q\": 1}","id":"c1","name":"f"}]},"#,
+            // The call's message: no event names its id (invented, shown
+            // without one).
+            r#"{"content":"","owner":"s2","role":"assistant","toolCalls":[{"args":"{\"q\": 1}","id":"c1","name":"f"}]},"#,
             r#"{"activityType":"p","content":{"k":2},"id":"a1","role":"activity"}],"#,
             r#""runId":"r1","state":{},"status":"finished","threadId":"t"}"#
         )

@@ -71,6 +71,8 @@ fn run_violations_name_the_run_start_or_the_previous_end() {
         found,
         [
             (RuleId::RunAlreadyActive, 1, Some(0)),
+            // finish("r1") ends the run `r1b` started.
+            (RuleId::RunIdsDisagree, 2, Some(1)),
             (RuleId::RunAfterFinished, 3, Some(2)),
             (RuleId::RunAfterError, 6, Some(5)),
             (RuleId::RunUnterminated, 8, Some(7)),

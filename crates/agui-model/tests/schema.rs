@@ -48,20 +48,23 @@ fn not_an_object_is_not_json_and_nothing_else() {
 
 #[test]
 fn near_miss_an_empty_object_is_json_but_has_no_type() {
-    only(json!({}), R::SchemaUnknownType, "type");
+    // Revision 4: an absent `type` is a missing required field.
+    only(json!({}), R::SchemaMissingField, "type");
 }
 
 // ------------------------------------------------------------ unknown-type
 
 #[test]
-fn type_absent_non_string_or_unknown_is_unknown_type_alone() {
+fn type_absent_non_string_or_unknown_is_each_its_rule_alone() {
+    // Revision 4: absent is `schema.missing-field`, not a string
+    // `schema.wrong-type`, a string naming no type `schema.unknown-type`.
     only(
         json!({"threadId": "t", "runId": "r"}),
-        R::SchemaUnknownType,
+        R::SchemaMissingField,
         "type",
     );
-    only(json!({"type": 5}), R::SchemaUnknownType, "type");
-    only(json!({"type": null}), R::SchemaUnknownType, "type");
+    only(json!({"type": 5}), R::SchemaWrongType, "type");
+    only(json!({"type": null}), R::SchemaWrongType, "type");
     only(
         json!({"type": "THINKING_START"}),
         R::SchemaUnknownType,
@@ -370,14 +373,18 @@ fn near_miss_required_any_json_fields_accept_null() {
 
 #[test]
 fn values_outside_their_enums() {
+    // Revision 4: a string outside a closed set of several values is
+    // `schema.unknown-member` (stripped); outside the one value its event
+    // type fixes (`role: "reasoning"`, `"tool"`, `type: "function"`) it is
+    // a malformed value, `schema.wrong-type`.
     only(
         json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "tool"}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "role",
     );
     only(
         json!({"type": "TEXT_MESSAGE_CHUNK", "role": "reasoning"}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "role",
     );
     only(
@@ -397,12 +404,17 @@ fn values_outside_their_enums() {
     );
     only(
         json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": "tool_call", "entityId": "e", "encryptedValue": "x"}),
+        R::SchemaUnknownMember,
+        "subtype",
+    );
+    only(
+        json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": 1, "entityId": "e", "encryptedValue": "x"}),
         R::SchemaWrongType,
         "subtype",
     );
     only(
         json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "robot"}]}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "messages[0].role",
     );
     only(
@@ -413,29 +425,34 @@ fn values_outside_their_enums() {
     );
     only(
         json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": "suspended"}}),
+        R::SchemaUnknownMember,
+        "outcome.type",
+    );
+    only(
+        json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": 2}}),
         R::SchemaWrongType,
         "outcome.type",
     );
     only(
         json!({"type": "STATE_DELTA", "delta": [{"op": "append", "path": "/a"}]}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "delta[0].op",
     );
     only(
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": {"threadId": "t", "runId": "r", "messages": [],
             "resume": [{"interruptId": "i1", "status": "done"}]}}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "input.resume[0].status",
     );
     only(
         json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "user", "content": [{"type": "gif"}]}]}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "messages[0].content[0].type",
     );
     only(
         json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "user",
             "content": [{"type": "text", "text": "see"}, {"type": "video", "source": {"type": "ftp", "value": "x"}}]}]}),
-        R::SchemaWrongType,
+        R::SchemaUnknownMember,
         "messages[0].content[1].source.type",
     );
     let msg = &validate(&json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "tool"}))
@@ -797,7 +814,7 @@ fn subagent_run_id_null_is_attribution_null_alone() {
             &json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "a", "role": "robot", "subagentRunId": null}]})
         ),
         vec![
-            (R::SchemaWrongType, "messages[0].role".to_owned()),
+            (R::SchemaUnknownMember, "messages[0].role".to_owned()),
             (R::AttributionNull, "messages[0].subagentRunId".to_owned())
         ]
     );
@@ -952,14 +969,11 @@ fn subagent_outcome_type_outside_success_and_suspended() {
         R::LifecycleUnknownOutcome,
         "outcome.type",
     );
-    only(
-        ev(json!({"type": 1})),
-        R::LifecycleUnknownOutcome,
-        "outcome.type",
-    );
+    // Not a string: malformed, not unrecognised.
+    only(ev(json!({"type": 1})), R::SchemaWrongType, "outcome.type");
     only(
         ev(json!({"type": null})),
-        R::LifecycleUnknownOutcome,
+        R::SchemaWrongType,
         "outcome.type",
     );
     let msg = &validate(&ev(json!({"type": "failed"})))[0].message;
@@ -1178,6 +1192,7 @@ fn every_schema_area_rule_is_reported_by_validate() {
     let faulty = [
         json!(1),
         json!({"type": "NOPE"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m", "role": "narrator"}),
         json!({"type": "STEP_STARTED"}),
         json!({"type": "STEP_STARTED", "stepName": 1}),
         json!({"type": "STEP_STARTED", "stepName": "s", "timestamp": null}),
@@ -1195,7 +1210,7 @@ fn every_schema_area_rule_is_reported_by_validate() {
         // Judged on the text, not on a `Value` (test below).
         .filter(|r| !matches!(r, R::SchemaDuplicateKey | R::SchemaLoneSurrogate))
         .collect();
-    assert_eq!(schema_area.len(), 10);
+    assert_eq!(schema_area.len(), 11);
     assert_eq!(reported, schema_area);
 }
 

@@ -143,6 +143,9 @@ fn write_rule(out: &mut impl Write, rule: &Rule) -> io::Result<()> {
         rule.obligation.as_str()
     )?;
     match rule.quote {
+        Some(q) if rule.quote_from() == agui_model::rules::QuoteFrom::Spec => {
+            writeln!(out, "  spec:        \"{q}\"")?
+        }
         Some(q) => writeln!(out, "  draft:       \"{q}\"")?,
         None => writeln!(
             out,

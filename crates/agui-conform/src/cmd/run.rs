@@ -34,8 +34,14 @@ pub enum Format {
 pub struct Args {
     /// Suite name (a local `suites/NAME.toml`, else a built-in suite; see
     /// `agui-conform suites`) or path to a suite file [default: default].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "official_dir")]
     pub suite: Option<String>,
+    /// Run the official AG-UI fixtures of a local checkout instead of a
+    /// suite: every `PATH/spec/<version>/conformance/streams/*.json` (or
+    /// `PATH/*.json`), scored at the outcome level with the fixture's
+    /// projection subset; fixtures that cannot be compared are listed.
+    #[arg(long, value_name = "PATH")]
+    pub official_dir: Option<PathBuf>,
     /// The implementation: `reference`, or a command line ('CMD ARGS', run
     /// without a shell) speaking suites/PROTOCOL.md.
     #[arg(long = "impl", value_name = "CMD ARGS")]
@@ -151,10 +157,30 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     agui_harness::subprocess::cleanup::install(
         agui_harness::subprocess::cleanup::OnSignal::WindDown,
     );
-    let suite = Suite::find(args.suite.as_deref().unwrap_or("default"))?;
+    let suite = match &args.official_dir {
+        Some(_) => Suite {
+            name: "official-dir".to_owned(),
+            file: Default::default(),
+            base: PathBuf::new(),
+        },
+        None => Suite::find(args.suite.as_deref().unwrap_or("default"))?,
+    };
     let jobs = args.jobs.max(1);
     // Cases are read (or generated) one at a time, as they are run.
-    let (plan, mut problems) = suite.plan_lazily(args.filter.as_deref());
+    let (plan, mut problems) = match &args.official_dir {
+        Some(dir) => {
+            let p = crate::official_dir::plan(dir)?;
+            for (id, why) in &p.not_comparable {
+                eprintln!("not comparable: {id}: {why}");
+            }
+            let mut plan = p.plan;
+            if let Some(f) = &args.filter {
+                plan.retain(|c| c.id().contains(f.as_str()));
+            }
+            (plan, p.problems)
+        }
+        None => suite.plan_lazily(args.filter.as_deref()),
+    };
     if let (Some(f), true) = (&args.filter, plan.is_empty()) {
         problems.push(format!("--filter `{f}` matches no case"));
     }
@@ -231,7 +257,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
                 continue;
             };
             // The run kept a summary of the case: generated again, the same.
-            let c = match agui_harness::generated::generate(seed, mode) {
+            let c = match agui_harness::SuiteCase::generated(seed, mode) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("could not save {}: {e}", cases[r.case].id);

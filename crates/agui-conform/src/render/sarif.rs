@@ -45,7 +45,7 @@ fn driver_rule(r: RuleId) -> Value {
     let rule = r.rule();
     let mut full = rule.statement.to_owned();
     if let Some(q) = rule.quote {
-        full.push_str(&format!(" Draft: \"{q}\""));
+        full.push_str(&format!(" {}: \"{q}\"", rule.quote_from().label()));
     }
     let mut d = json!({
         "id": rule.id,
@@ -82,7 +82,7 @@ fn help_text(rule: &Rule) -> String {
     let (protects, fix, example) = help_of(rule);
     let mut t = rule.statement.to_owned();
     if let Some(q) = rule.quote {
-        t.push_str(&format!("\n\nDraft: \"{q}\""));
+        t.push_str(&format!("\n\n{}: \"{q}\"", rule.quote_from().label()));
     }
     if !protects.is_empty() {
         t.push_str(&format!("\n\nWhy it matters: {protects}"));
@@ -105,9 +105,7 @@ fn help_markdown(rule: &Rule) -> String {
         rule.statement
     );
     if let Some(q) = rule.quote {
-        t.push_str(&format!(
-            "\n\n> {q}\n>\n> — the AG-UI subagent attribution draft"
-        ));
+        t.push_str(&format!("\n\n> {q}\n>\n> — {}", rule.quote_from().name()));
     }
     if !protects.is_empty() {
         t.push_str(&format!("\n\n**Why it matters.** {protects}"));
@@ -469,6 +467,6 @@ mod tests {
             assert!(md.contains(&format!("**How to fix.** {}", own.fix)), "{md}");
             assert!(fixes.insert(own.fix), "{} shares its fix", r.as_str());
         }
-        assert_eq!(fixes.len(), 55);
+        assert_eq!(fixes.len(), rules().len());
     }
 }

@@ -9,12 +9,65 @@ pub mod server;
 #[path = "../../../agui-live/tests/support/raw.rs"]
 pub mod raw;
 
+#[path = "../../../agui-harness/tests/common/procs.rs"]
+pub mod procs;
+
 use serde_json::{Value, json};
 use server::{Reply, Server, sse_body};
+use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
+
+/// Runs the CLI with `args` (no colour) and waits for its output.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// Runs the CLI with `args` (no colour) and `stdin` on its standard input,
+/// written from a thread of its own (borrowed, not copied) while this one
+/// collects the output. The CLI may stop reading early: a broken pipe is
+/// not the test's failure.
+pub fn run_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let _ = pipe.write_all(stdin);
+        });
+        child.wait_with_output().unwrap()
+    })
+}
+
+/// An output stream as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// `<CARGO_TARGET_TMPDIR>/<test>` (created): where a test binary keeps
+/// the files it writes, left for a look after a failure.
+pub fn scratch_dir(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(test);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Events as JSON Lines, one a line, each line ended.
+pub fn jsonl(events: &[Value]) -> String {
+    events.iter().map(|e| format!("{e}\n")).collect()
+}
 
 /// A scratch folder, removed at the end.
 pub struct Dir(pub PathBuf);

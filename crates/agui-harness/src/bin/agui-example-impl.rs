@@ -16,14 +16,11 @@ use agui_model::json::{self, Out};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 
-/// The result object for a stream: reject at the first error-severity
-/// violation, else accept with the projection.
+/// The result object for a stream: reject where a conforming consumer
+/// does ([`agui_model::Report::consumer_rejects_at`]), else accept with the
+/// projection.
 fn result(report: agui_model::Report) -> Value {
-    match report
-        .violations
-        .iter()
-        .find(|v| v.rule.severity() == agui_model::Severity::Error)
-    {
+    match report.consumer_rejects_at() {
         Some(v) => {
             json!({"verdict": "reject", "index": v.index, "rule": v.rule.as_str(), "message": v.message})
         }

@@ -221,6 +221,7 @@ pub fn campaign_footer(c: &Campaign) -> Footer {
         incidents: c.incidents.clone(),
         problems: s.problems.clone(),
         elapsed_ms: u64::try_from(c.elapsed.as_millis()).unwrap_or(u64::MAX),
+        official: None,
         fuzz: Some(Summary {
             valid: s.valid,
             declined: s.declined,

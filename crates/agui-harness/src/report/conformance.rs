@@ -8,17 +8,13 @@
 //! changes nothing.
 
 use super::md::{code, fence};
-use super::merged::{Merged, answer_text, explain_parts, untested};
+pub use super::merged::Notes;
+use super::merged::{Merged, answer_text, explain_parts, type_first, untested};
 use crate::record::{Case, Stream};
 use crate::score::Score;
 use agui_model::RuleId;
 use serde_json::Value;
 use std::fmt::Write;
-
-/// Hand-written analysis shown beside the findings, keyed by implementation
-/// (label or name), then by rule id or `case:<id>`; shown only where that
-/// implementation does not PASS.
-pub type Notes = serde_json::Map<String, Value>;
 
 /// Markers of the summary block in a README (`--readme`).
 pub const SUMMARY_START: &str = "<!-- conformance-summary:start -->";
@@ -323,21 +319,6 @@ fn failures(out: &mut String, m: &Merged, notes: &Notes) {
 /// streams); the others are listed by id, so a peer that fails hundreds of
 /// cases of one rule does not turn the report into a megabyte of streams.
 const CASES_SHOWN: usize = 3;
-
-/// An event on one line with its `type` first, as producers write it
-/// (the other keys in sorted order).
-pub(crate) fn type_first(e: &Value) -> String {
-    match e.as_object() {
-        Some(map) if map.contains_key("type") => {
-            let mut parts = vec![format!("\"type\":{}", map["type"])];
-            for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "type") {
-                parts.push(format!("{}:{v}", Value::String(k.clone())));
-            }
-            format!("{{{}}}", parts.join(","))
-        }
-        _ => e.to_string(),
-    }
-}
 
 fn stream_len(m: &Merged, id: &str) -> usize {
     match m.stream(id) {

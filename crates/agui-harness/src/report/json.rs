@@ -32,6 +32,9 @@ pub fn case_line(r: &CaseResult, c: &SuiteCase) -> Value {
     if let Some((want, got)) = &r.scored.projection_mismatch {
         v["projection"] = json!({"expected": want, "reported": got});
     }
+    if let Some(a) = &r.scored.official {
+        v["official"] = json!(a);
+    }
     if let Origin::Generated { seed, mode } = &c.origin {
         v["seed"] = json!(seed);
         v["mode"] = json!(mode.label());
@@ -56,7 +59,7 @@ pub fn summary_line(run: &RunResult, cases: &[SuiteCase]) -> Value {
         rules.insert(rule_label(k).into(), tally(&t));
     }
     let i = &run.implementation;
-    json!({"summary": {
+    let mut v = json!({"summary": {
         "suite": run.suite,
         "implementation": {"name": i.name, "version": i.version, "language": i.language, "capabilities": i.capabilities.names()},
         "cases": total.total(),
@@ -71,7 +74,11 @@ pub fn summary_line(run: &RunResult, cases: &[SuiteCase]) -> Value {
         "exit_status": run.status().exit_code(),
         "elapsed_ms": run.elapsed.as_millis() as u64,
         "ok": run.ok(),
-    }})
+    }});
+    if let Some(t) = crate::record::OfficialTotals::of(run) {
+        v["summary"]["official"] = json!(t);
+    }
+    v
 }
 
 /// Every line, for writing after the fact.

@@ -5,7 +5,9 @@
 //! runs); the Markdown and HTML renderers only draw it, so both show the
 //! same grid.
 
+use super::md::slug;
 use super::merged::Merged;
+use super::producers::producer_anchor;
 use crate::record::producer::Scenario;
 use crate::record::{Record, Totals};
 use crate::score::Score;
@@ -164,19 +166,6 @@ pub fn language_name(lang: &str) -> String {
     }
 }
 
-/// A fragment-safe form of `s`: lower-case letters, digits and `-`.
-pub fn slug(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    out.trim_matches('-').to_owned()
-}
-
 /// The anchor of a consumer's fuzz campaign section.
 pub fn fuzz_anchor(label: &str) -> String {
     format!("fuzz-{}", slug(label))
@@ -190,11 +179,6 @@ pub fn finding_anchor(label: &str, rule: &str, score: Score) -> String {
         slug(rule),
         score.as_str().to_lowercase()
     )
-}
-
-/// The anchor a producer's section of the producers page carries.
-pub fn producer_anchor(name: &str) -> String {
-    format!("producer-{}", slug(name))
 }
 
 fn add(t: &mut Totals, u: &Totals) {
@@ -383,7 +367,7 @@ fn producer(name: &str, records: &[&Record], producers_page: &str) -> Row {
         role: Role::Producer,
         language,
         versions,
-        anchor: format!("producer-{}", slug(name)),
+        anchor: producer_anchor(name),
         page: Some(page),
         fuzz: None,
         cells,

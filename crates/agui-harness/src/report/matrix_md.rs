@@ -6,7 +6,7 @@
 
 use super::matrix::{COLUMNS, Link, Mark, Matrix, finding_anchor, fuzz_anchor, language_name};
 use super::md::{code, fence, text};
-use super::merged::{Column, Merged};
+use super::merged::{Column, Merged, Notes, type_first};
 use crate::record::Stream;
 use crate::record::fuzz::Finding;
 use crate::score::Score;
@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 /// The anchor of a consumer rule's failing cases in this report.
 pub fn rule_anchor(rule: &str) -> String {
-    format!("rule-{}", super::matrix::slug(rule))
+    format!("rule-{}", super::md::slug(rule))
 }
 
 /// The anchor of the WARN section.
@@ -171,7 +171,7 @@ pub fn answer_words(a: &Value) -> String {
 
 /// The campaigns: for each, what ran and its findings, each with its
 /// minimal stream.
-pub fn campaigns(out: &mut String, m: &Merged, notes: &super::conformance::Notes) {
+pub fn campaigns(out: &mut String, m: &Merged, notes: &Notes) {
     if m.fuzz.is_empty() {
         return;
     }
@@ -182,7 +182,7 @@ pub fn campaigns(out: &mut String, m: &Merged, notes: &super::conformance::Notes
     }
 }
 
-fn campaign(out: &mut String, col: &Column, notes: &super::conformance::Notes) {
+fn campaign(out: &mut String, col: &Column, notes: &Notes) {
     let r = &col.record;
     let label = text(&col.label);
     let _ = writeln!(
@@ -260,7 +260,7 @@ fn campaign(out: &mut String, col: &Column, notes: &super::conformance::Notes) {
     }
 }
 
-fn finding(out: &mut String, col: &Column, f: &Finding, notes: &super::conformance::Notes) {
+fn finding(out: &mut String, col: &Column, f: &Finding, notes: &Notes) {
     let _ = writeln!(
         out,
         "<a id=\"{}\"></a>\n#### {}: {} {}\n",
@@ -295,7 +295,7 @@ fn finding(out: &mut String, col: &Column, f: &Finding, notes: &super::conforman
         }
     );
     let lines: Vec<String> = match &f.stream {
-        Stream::Events(e) => e.iter().map(super::conformance::type_first).collect(),
+        Stream::Events(e) => e.iter().map(type_first).collect(),
         Stream::Lines(l) => l.clone(),
     };
     out.push_str(&fence("json", lines.iter().map(String::as_str), ""));

@@ -103,6 +103,19 @@ fn longest_run(s: &str, c: char) -> usize {
     best
 }
 
+/// A fragment-safe form of `s`: lower-case letters, digits and `-`.
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

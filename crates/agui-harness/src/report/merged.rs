@@ -7,6 +7,7 @@
 use crate::record::{Case, Record, Totals};
 use crate::score::Score;
 use agui_model::RuleId;
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// One implementation's column.
@@ -249,4 +250,24 @@ pub fn explain_parts(c: &Case) -> (Option<&str>, Vec<&str>, Option<&str>) {
         .unwrap_or_default();
     let note = e.get("note").and_then(|s| s.as_str());
     (stage, warnings, note)
+}
+
+/// Hand-written analysis shown beside the findings, keyed by implementation
+/// (label or name), then by rule id or `case:<id>`; shown only where that
+/// implementation does not PASS.
+pub type Notes = serde_json::Map<String, Value>;
+
+/// An event on one line with its `type` first, as producers write it
+/// (the other keys in sorted order).
+pub(crate) fn type_first(e: &Value) -> String {
+    match e.as_object() {
+        Some(map) if map.contains_key("type") => {
+            let mut parts = vec![format!("\"type\":{}", map["type"])];
+            for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "type") {
+                parts.push(format!("{}:{v}", Value::String(k.clone())));
+            }
+            format!("{{{}}}", parts.join(","))
+        }
+        _ => e.to_string(),
+    }
 }

@@ -15,6 +15,7 @@ pub mod terminal;
 
 use crate::expect::Expected;
 use crate::outcome::{Errored, Outcome};
+pub use crate::runner::json_diff;
 use crate::runner::{CaseResult, RunResult, Tally};
 use crate::score::Score;
 use crate::suite::SuiteCase;
@@ -84,25 +85,6 @@ pub fn totals_line(t: &Tally) -> String {
         ));
     }
     line
-}
-
-/// A compact unified diff of two JSON values (pretty-printed), cut to
-/// `max_lines`: the corpus's [`agui_corpus::reference::json_diff`] with the
-/// report's headers.
-pub fn json_diff(
-    expected: &serde_json::Value,
-    got: &serde_json::Value,
-    max_lines: usize,
-) -> String {
-    let text = agui_corpus::reference::json_diff(expected, got, ("expected", "reported"), 1);
-    let mut lines: Vec<&str> = text.lines().collect();
-    let cut = lines.len() > max_lines;
-    lines.truncate(max_lines);
-    let mut out = lines.join("\n");
-    if cut {
-        out.push_str("\n… (diff cut)");
-    }
-    out
 }
 
 /// The seed and generator mode of a generated case, for reproduction.

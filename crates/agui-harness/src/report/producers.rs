@@ -80,6 +80,11 @@ impl Producer<'_> {
     }
 }
 
+/// The anchor a producer's section of the producers page carries.
+pub fn producer_anchor(name: &str) -> String {
+    format!("producer-{}", super::md::slug(name))
+}
+
 /// A producer's pinned versions, from the first of its records that names
 /// any, each written by `show`, joined by commas (empty when none does).
 pub(super) fn versions(records: &[&Record], show: impl Fn(&Version) -> String) -> String {
@@ -420,7 +425,7 @@ fn section(w: &mut Vec<String>, p: &Producer<'_>, info: &Info) {
     // The conformance report's matrix links each producer row here.
     w.push(format!(
         "<a id=\"{}\"></a>\n## {}\n",
-        super::matrix::producer_anchor(p.name),
+        producer_anchor(p.name),
         esc(label(info, p.name))
     ));
     w.push(format!("Versions: {}.\n", p.versions()));

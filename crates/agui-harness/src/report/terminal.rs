@@ -91,6 +91,7 @@ pub fn render(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
         }
         let _ = writeln!(out, "  {}/{}", t.named_right, t.named_wrong);
     }
+    official_lines(run, cases, &mut out);
     for p in &run.problems {
         let _ = writeln!(out, "problem: {}", printable(p));
     }
@@ -113,4 +114,44 @@ pub fn render(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
         rate
     );
     out
+}
+
+/// Agreement with the official AG-UI corpus (docs/rules.md revision 4):
+/// the totals, then every case that differs or could not be compared.
+fn official_lines(run: &RunResult, cases: &[SuiteCase], out: &mut String) {
+    let Some(t) = crate::record::OfficialTotals::of(run) else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "official corpus: {} agree, {} differ, {} not judged (not comparable, skipped or errored)",
+        t.agree, t.differ, t.unjudged
+    );
+    for r in &run.results {
+        let Some(a) = &r.scored.official else {
+            continue;
+        };
+        let id = cases.get(r.case).map_or("?", |c| c.id.as_str());
+        match (a.agrees, &a.not_comparable) {
+            (Some(false), _) => {
+                let _ = writeln!(
+                    out,
+                    "  differs: {} (fixture {}, answered {}): {}",
+                    printable(id),
+                    a.outcome,
+                    a.answered,
+                    printable(a.why.as_deref().unwrap_or(""))
+                );
+            }
+            (None, Some(why)) => {
+                let _ = writeln!(
+                    out,
+                    "  not comparable: {}: {}",
+                    printable(id),
+                    printable(why)
+                );
+            }
+            _ => {}
+        }
+    }
 }

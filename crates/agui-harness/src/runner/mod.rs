@@ -48,10 +48,29 @@ impl CaseResult {
             *p = serde_json::Value::Null;
         }
         if let Some((want, got)) = self.scored.projection_mismatch.take() {
-            self.projection_diff = Some(crate::report::json_diff(&want, &got, 30));
+            self.projection_diff = Some(json_diff(&want, &got, 30));
         }
         self.explain = None;
     }
+}
+
+/// A compact unified diff of two JSON values (pretty-printed), cut to
+/// `max_lines`: the corpus's [`agui_corpus::reference::json_diff`] with the
+/// report's headers (kept by a case's result, shown by the reports).
+pub fn json_diff(
+    expected: &serde_json::Value,
+    got: &serde_json::Value,
+    max_lines: usize,
+) -> String {
+    let text = agui_corpus::reference::json_diff(expected, got, ("expected", "reported"), 1);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let cut = lines.len() > max_lines;
+    lines.truncate(max_lines);
+    let mut out = lines.join("\n");
+    if cut {
+        out.push_str("\n… (diff cut)");
+    }
+    out
 }
 
 /// Counts per score (and rule naming) for one row of the summary.
@@ -199,7 +218,12 @@ pub fn run_case(
     index: usize,
 ) -> CaseResult {
     let t = Instant::now();
-    let projection_scored = case.expected.projection.is_some();
+    let projection_scored = case.expected.projection.is_some()
+        || case
+            .expected
+            .official
+            .as_ref()
+            .is_some_and(agui_corpus::Official::expects_projection);
     let outcome = if info.capabilities.schema_only && !case.expected.schema_decided() {
         Outcome::Skipped {
             reason: "schema-only implementation; the case is decided by stream rules".into(),

@@ -11,11 +11,9 @@
 //! implementation's process unblocks every signal before `exec`
 //! ([`super::process`]).
 
-use std::sync::Mutex;
+use super::groups;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-/// Process groups (leader pids) that may still have members.
-static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 /// The first signal received, 0 when none.
 static INTERRUPTED: AtomicI32 = AtomicI32::new(0);
 /// Whether [`install`] ran: this process is a CLI that owns every process
@@ -41,38 +39,27 @@ pub fn interrupted() -> Option<i32> {
     }
 }
 
-/// Records a process group (its leader's pid) as live. Returns false when
-/// the harness was already interrupted: the caller kills the group at once.
+/// Records a process group (its leader's pid) as live ([`groups`]).
+/// Returns false when the harness was already interrupted: the caller
+/// kills the group at once.
 pub(crate) fn register(pgid: i32) -> bool {
-    if let Ok(mut l) = LIVE.lock() {
-        l.push(pgid);
-    }
+    groups::add(pgid);
     interrupted().is_none()
 }
 
 /// Forgets a process group (after it was killed, before its leader is
 /// reaped: a pid is not reused while its zombie is unreaped).
 pub(crate) fn unregister(pgid: i32) {
-    if let Ok(mut l) = LIVE.lock() {
-        l.retain(|p| *p != pgid);
-    }
-}
-
-/// Whether `pid` leads a recorded process group (an implementation
-/// process whose owner reaps it).
-pub(crate) fn is_registered(pid: i32) -> bool {
-    LIVE.lock().map(|l| l.contains(&pid)).unwrap_or(false)
+    groups::remove(pgid);
 }
 
 /// Kills every recorded process group, then every descendant of this
 /// process (on Linux; see [`super::descendants`]).
 pub fn kill_all() {
-    if let Ok(l) = LIVE.lock() {
-        for pgid in l.iter() {
-            // SAFETY: plain syscall on a group this process started.
-            unsafe {
-                libc::kill(-*pgid, libc::SIGKILL);
-            }
+    for pgid in groups::all() {
+        // SAFETY: plain syscall on a group this process started.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
         }
     }
     super::descendants::kill_all_descendants();

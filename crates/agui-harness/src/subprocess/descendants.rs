@@ -157,7 +157,7 @@ mod linux {
                 unsafe {
                     libc::kill(e.pid, libc::SIGKILL);
                 }
-                if e.ppid == me && !super::super::cleanup::is_registered(e.pid) {
+                if e.ppid == me && !super::super::groups::contains(e.pid) {
                     orphans.insert(e.pid);
                 }
             }

@@ -5,6 +5,7 @@
 
 pub mod cleanup;
 pub mod descendants;
+mod groups;
 pub mod oneshot;
 pub mod persistent;
 pub mod process;

@@ -3,6 +3,8 @@
 //! are written out by hand (never computed).
 #![allow(dead_code)]
 
+pub mod procs;
+
 use agui_harness::expect::Expected;
 use agui_harness::generated::GenMode;
 use agui_harness::subprocess::{Persistent, Spawn, Timeouts};
@@ -58,6 +60,8 @@ pub fn case(id: &str, verdict: Verdict, first: Option<(RuleId, usize)>) -> Suite
             projection: None,
             all: None,
             events: 4,
+            official: None,
+            outcome_only: false,
         },
         obligation: None,
         origin: Origin::Generated {

@@ -26,6 +26,10 @@ impl Checker {
             Some(Value::Array(list)) if interrupted => list,
             _ => &[],
         };
+        if interrupts.len() > 1 {
+            self.judged(super::area::INTERRUPTS);
+            self.duplicate_interrupt_ids(i, interrupts);
+        }
         for (inv, ids) in std::mem::take(&mut self.book.suspended) {
             // The invocation's suspended SUBAGENT_FINISHED, which listed
             // the interrupt ids.
@@ -66,6 +70,28 @@ impl Checker {
         }
         interrupted.then_some(interrupts)
     }
+
+    /// `interrupt.duplicate-id`: two interrupts of the outcome share an
+    /// `id` (each repeat reported once, at the `RUN_FINISHED`).
+    fn duplicate_interrupt_ids(&mut self, i: usize, interrupts: &[Value]) {
+        let ids: Vec<Option<&str>> = interrupts
+            .iter()
+            .map(|x| x.get(nested::ID).and_then(crate::json::text))
+            .collect();
+        for (k, id) in ids.iter().enumerate() {
+            if let Some(id) = id
+                && ids[..k].contains(&Some(id))
+                && !ids[k + 1..].contains(&Some(id))
+            {
+                let n = ids.iter().filter(|x| **x == Some(id)).count();
+                self.report(
+                    RuleId::InterruptDuplicateId,
+                    i,
+                    format!("the run's interrupt outcome carries {n} interrupts with id {id:?}; each interrupt's id is unique within the run"),
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -76,6 +102,32 @@ mod tests {
     use crate::RuleId as R;
     use crate::checker::streams::*;
     use serde_json::json;
+
+    #[test]
+    fn interrupt_duplicate_id() {
+        expect_first(
+            &[
+                run_started(),
+                run_interrupted(json!([
+                    {"id": "i1", "reason": "approval"},
+                    {"id": "i2", "reason": "approval"},
+                    {"id": "i1", "reason": "input"}
+                ])),
+            ],
+            R::InterruptDuplicateId,
+            1,
+        );
+    }
+    #[test]
+    fn interrupt_duplicate_id_near_miss_distinct_ids() {
+        expect_clean(&[
+            run_started(),
+            run_interrupted(json!([
+                {"id": "i1", "reason": "approval"},
+                {"id": "i2", "reason": "approval"}
+            ])),
+        ]);
+    }
 
     #[test]
     fn interrupt_run_not_interrupted() {

@@ -367,7 +367,7 @@ mod tests {
             run_started_id("r2"),
             started("s1", None),
             finished("s1"),
-            run_finished(),
+            run_finished_id("r2"),
         ];
         expect_first(&events, R::LifecycleResumedNotSuspended, 5);
     }
@@ -381,7 +381,7 @@ mod tests {
             run_started_id("r2"),
             started("s1", None),
             finished("s1"),
-            run_finished(),
+            run_finished_id("r2"),
         ]);
     }
 }

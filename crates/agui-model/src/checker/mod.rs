@@ -209,6 +209,11 @@ pub struct Checker {
     /// is active, of its terminal event once it ended: the related event
     /// of the run rules.
     run_mark: usize,
+    /// The `threadId` of the stream's first run (`run.thread-changed`).
+    thread: Option<String>,
+    /// The current run's `threadId` and `runId`, from its `RUN_STARTED`
+    /// (`run.ids-disagree`).
+    run_ids: (Option<String>, Option<String>),
     book: RunBook,
     lanes: Lanes,
     state: Value,
@@ -275,6 +280,8 @@ impl Checker {
             pending: Vec::new(),
             phase: Phase::Start,
             run_mark: 0,
+            thread: None,
+            run_ids: (None, None),
             book: RunBook::default(),
             lanes: Lanes::default(),
             state: Value::Object(Map::new()),
@@ -530,7 +537,10 @@ impl Checker {
         let i = self.index;
         self.index += 1;
         self.judged(area::SCHEMA);
-        for issue in schema::validate(item) {
+        let judged = schema::judge(item);
+        let stripped = judged.stripped(item);
+        let dropped = judged.dropped;
+        for issue in judged.issues {
             let v = Violation::new(issue.rule, i, issue.message);
             self.pending.push(if issue.path.is_empty() {
                 v
@@ -538,6 +548,14 @@ impl Checker {
                 v.at_path(issue.path)
             });
         }
+        if dropped {
+            // docs/rules.md `schema.unknown-type`: the event opens, closes
+            // and changes nothing; nothing of it is shown.
+            self.flush();
+            return;
+        }
+        // What a consumer keeps of it, unrecognised members stripped.
+        let item = stripped.as_ref().unwrap_or(item);
         match item.as_object().and_then(|obj| {
             let ty = s(obj, wire::TYPE).and_then(EventType::from_name)?;
             Some((obj, ty))
@@ -614,7 +632,8 @@ impl Checker {
 
     /// [`Checker::report`] naming the earlier event the violation refers to
     /// (`Violation.related`):
-    /// - `run.already-active`, `run.unterminated`: the run's start;
+    /// - `run.already-active`, `run.unterminated`, `run.ids-disagree`:
+    ///   the run's start;
     ///   `run.after-finished`, `run.after-error`: the run's end;
     /// - `run.open-entities-at-finish`: the earliest opener still open;
     /// - `text`/`tool`/`reasoning`/`step.already-open`: the open one's opener;
@@ -634,7 +653,8 @@ impl Checker {
     ///
     /// None, with no single earlier event to name: `schema.*`,
     /// `attribution.*` and the `lifecycle.*` schema rules (the event
-    /// itself); `run.first-event`; `*.not-open` (nothing open: the id may
+    /// itself); `run.first-event`; `run.thread-changed` (any earlier run);
+    /// `interrupt.duplicate-id` (the outcome itself); `*.not-open` (nothing open: the id may
     /// never have been seen); `state.patch-fails` (the state is built by
     /// many events); `lifecycle.announce-after-attribution` (any of the
     /// attributed events); `lifecycle.not-active` and
@@ -645,6 +665,16 @@ impl Checker {
         let mut v = Violation::new(rule, i, message);
         v.related = at;
         self.pending.push(v);
+    }
+
+    /// Hands on the projection of a run that ended (a run is otherwise
+    /// handed on when the next one starts or the input ends, since a late
+    /// `RUN_ERROR` may still mark it errored): for a reader whose input
+    /// comes in separate responses, at the end of each.
+    pub fn settle_projection(&mut self) {
+        if let Some(p) = self.projector.as_mut() {
+            p.settle(&self.state);
+        }
     }
 
     /// Ends the input: end-of-input rules, then the report.
@@ -721,13 +751,13 @@ impl Checker {
         }
         if self.frozen {
             // Nothing is recorded; a run's end still ends what is shown.
-            let status = match ty {
-                EventType::RunFinished => "finished",
-                EventType::RunError => "errored",
+            let status = match &ev.body {
+                Body::RunFinished { outcome, .. } => run::status_of(outcome.as_ref()),
+                Body::RunError { .. } => "errored",
                 _ => return,
             };
             if let Some(p) = self.projector.as_mut() {
-                p.run_ended(status, &self.state);
+                p.run_ended(status);
             }
             return;
         }
@@ -772,7 +802,12 @@ impl Checker {
                 input,
                 ..
             } => self.run_started(i, thread_id.as_deref(), run_id.as_deref(), input.as_ref()),
-            Body::RunFinished { outcome, .. } => self.run_finished(i, outcome.as_ref()),
+            Body::RunFinished {
+                thread_id,
+                run_id,
+                outcome,
+                ..
+            } => self.run_finished(i, thread_id.as_deref(), run_id.as_deref(), outcome.as_ref()),
             Body::RunError { .. } => self.run_error(i),
             // Chunks (chunks.rs): the events a chunk stands for.
             Body::TextMessageChunk {
@@ -1021,6 +1056,23 @@ impl Report {
 
     pub fn verdict(&self) -> Verdict {
         self.counts.verdict()
+    }
+
+    /// Where a conforming consumer that follows the AG-UI reference
+    /// clients rejects the stream: the first error a consumer must or
+    /// should reject for. An error it may reject for (a truncated run, a
+    /// patch that does not apply) is accepted — either answer conforms, and
+    /// the official corpus pins `completed` where it speaks — and one it
+    /// must accept (revision 4: an unknown event type, member or outcome)
+    /// is dropped or stripped.
+    pub fn consumer_rejects_at(&self) -> Option<&Violation> {
+        self.violations.iter().find(|v| {
+            v.rule.severity() == crate::rules::Severity::Error
+                && matches!(
+                    v.rule.obligation(),
+                    crate::rules::Obligation::MustReject | crate::rules::Obligation::ShouldReject
+                )
+        })
     }
 
     /// The first violation of any severity.

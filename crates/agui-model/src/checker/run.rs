@@ -56,14 +56,24 @@ impl Checker {
             }
             (_, EventType::RunStarted) | (Phase::Active, _) => true,
             (Phase::Start, EventType::RunError) => {
+                // A run that failed before it started: shown errored
+                // (docs/rules.md revision 4, "A consumer MUST treat the
+                // run as failed").
                 self.run_mark = i;
                 self.phase = Phase::Errored;
+                if let Some(p) = self.projector.as_mut() {
+                    p.run_started(None, None);
+                    p.run_ended("errored");
+                }
                 false
             }
             (Phase::Start, _) => {
                 self.first_event_not_a_start(i, &format!("event is {ty}"));
                 true
             }
+            // docs/rules.md `accept.late-run-error`: the finished run
+            // failed after all.
+            (Phase::Finished, EventType::RunError) => true,
             (Phase::Finished, _) => {
                 self.report_related(
                     RuleId::RunAfterFinished,
@@ -97,6 +107,18 @@ impl Checker {
         input: Option<&Val<'_>>,
     ) {
         self.run_mark = i;
+        match (&self.thread, thread_id) {
+            (Some(first), Some(t)) if first != t => self.report(
+                RuleId::RunThreadChanged,
+                i,
+                format!(
+                    "RUN_STARTED on thread {t:?}, but an earlier run of this stream is on thread {first:?}: every run of a stream carries one threadId"
+                ),
+            ),
+            (None, Some(t)) => self.thread = Some(t.to_owned()),
+            _ => {}
+        }
+        self.run_ids = (thread_id.map(str::to_owned), run_id.map(str::to_owned));
         if let Some(p) = self.projector.as_mut() {
             p.run_left_open(&self.state);
         }
@@ -114,13 +136,20 @@ impl Checker {
             }
         }
         if let Some(p) = self.projector.as_mut() {
-            p.run_started(thread_id.unwrap_or_default(), run_id.unwrap_or_default());
+            p.run_started(thread_id, run_id);
         }
     }
 
     /// `RUN_FINISHED` at `i`: what it leaves open, then the lifecycle and
     /// interrupt rules of the run's end.
-    pub(super) fn run_finished(&mut self, i: usize, outcome: Option<&Val<'_>>) {
+    pub(super) fn run_finished(
+        &mut self,
+        i: usize,
+        thread_id: Option<&str>,
+        run_id: Option<&str>,
+        outcome: Option<&Val<'_>>,
+    ) {
+        self.ids_agree(i, EventType::RunFinished, thread_id, run_id);
         self.run_mark = i;
         let (open, first_opener) = self.book.open_entities();
         if !open.is_empty() {
@@ -140,18 +169,73 @@ impl Checker {
             if let Some(interrupts) = interrupts {
                 p.interrupts(interrupts);
             }
-            p.run_ended("finished", &self.state);
+            p.run_ended(status_of_outcome(outcome));
         }
     }
 
-    /// `RUN_ERROR` at `i` ends the run and abandons what it left active.
+    /// `RUN_ERROR` at `i` ends the run and abandons what it left active;
+    /// after `RUN_FINISHED` (`accept.late-run-error`) it marks the run
+    /// finished there as failed.
     pub(super) fn run_error(&mut self, i: usize) {
+        if self.phase != Phase::Finished {
+            self.abandon_active(i);
+        }
         self.run_mark = i;
-        self.abandon_active(i);
         self.phase = Phase::Errored;
         if let Some(p) = self.projector.as_mut() {
-            p.run_ended("errored", &self.state);
+            p.run_ended("errored");
         }
+    }
+
+    /// `run.ids-disagree`: a run's end names another run or thread than
+    /// its `RUN_STARTED` (an id left out agrees).
+    fn ids_agree(
+        &mut self,
+        i: usize,
+        ty: EventType,
+        thread_id: Option<&str>,
+        run_id: Option<&str>,
+    ) {
+        let (started_thread, started_run) = &self.run_ids;
+        let differs = [
+            ("threadId", thread_id, started_thread),
+            ("runId", run_id, started_run),
+        ]
+        .into_iter()
+        .find_map(|(what, said, started)| match (said, started.as_deref()) {
+            (Some(said), Some(started)) if said != started => {
+                Some((what, said, started.to_owned()))
+            }
+            _ => None,
+        });
+        if let Some((what, said, started)) = differs {
+            self.report_related(
+                RuleId::RunIdsDisagree,
+                i,
+                format!(
+                    "{ty} carries {what} {said:?}, but its run started with {what} {started:?}"
+                ),
+                Some(self.run_mark),
+            );
+        }
+    }
+}
+
+/// How a run shows that a `RUN_FINISHED` with this outcome ended it
+/// (docs/projection.md): `cancelled`, `interrupted`, else `finished`.
+pub(super) fn status_of(outcome: Option<&Val<'_>>) -> &'static str {
+    let outcome = outcome.and_then(Val::value);
+    status_of_outcome(outcome.as_deref().and_then(Value::as_object))
+}
+
+fn status_of_outcome(outcome: Option<&serde_json::Map<String, Value>>) -> &'static str {
+    match outcome
+        .and_then(|o| o.get(crate::wire::TYPE))
+        .and_then(Value::as_str)
+    {
+        Some("cancelled") => "cancelled",
+        Some("interrupt") => "interrupted",
+        _ => "finished",
     }
 }
 
@@ -190,7 +274,7 @@ mod tests {
             run_started(),
             run_finished(),
             run_started_id("r2"),
-            run_finished(),
+            run_finished_id("r2"),
         ]);
     }
     #[test]
@@ -200,10 +284,46 @@ mod tests {
             R::RunAfterFinished,
             2,
         );
-        // RUN_ERROR after RUN_FINISHED is still reported (docs/rules.md: only RUN_STARTED may follow).
+    }
+    #[test]
+    fn run_after_finished_near_miss_late_run_error() {
+        // Revision 4, `accept.late-run-error`: "A producer MAY emit
+        // RUN_ERROR after RUN_FINISHED".
+        expect_clean(&[run_started(), run_finished(), run_error()]);
+        // And nothing but RUN_STARTED after it (`run.after-error`).
         expect_first(
-            &[run_started(), run_finished(), run_error()],
-            R::RunAfterFinished,
+            &[run_started(), run_finished(), run_error(), run_error()],
+            R::RunAfterError,
+            3,
+        );
+    }
+    #[test]
+    fn run_ids_disagree() {
+        expect_first(
+            &[run_started(), run_finished_id("r9")],
+            R::RunIdsDisagree,
+            1,
+        );
+        let other_thread =
+            serde_json::json!({"type": "RUN_FINISHED", "threadId": "t9", "runId": "r1"});
+        expect_first(&[run_started(), other_thread], R::RunIdsDisagree, 1);
+    }
+    #[test]
+    fn run_ids_disagree_near_miss_each_run_its_own_id() {
+        expect_clean(&[
+            run_started(),
+            run_finished(),
+            run_started_id("r2"),
+            run_finished_id("r2"),
+        ]);
+    }
+    #[test]
+    fn run_thread_changed() {
+        let t2 = serde_json::json!({"type": "RUN_STARTED", "threadId": "t2", "runId": "r2"});
+        let t2_end = serde_json::json!({"type": "RUN_FINISHED", "threadId": "t2", "runId": "r2"});
+        expect_first(
+            &[run_started(), run_finished(), t2, t2_end],
+            R::RunThreadChanged,
             2,
         );
     }
@@ -221,7 +341,7 @@ mod tests {
             run_started(),
             run_error(),
             run_started_id("r2"),
-            run_finished(),
+            run_finished_id("r2"),
         ]);
     }
     #[test]

@@ -338,8 +338,54 @@ struct Call {
     /// when it ends); their print once it ended.
     args: String,
     print: Print,
+    /// The print of the arguments' canonical JSON form, when they are one
+    /// JSON value ([`json_print`]): compared with a snapshot's as values.
+    canon: Option<Print>,
     /// Index of that opening: the related event.
     at: u32,
+}
+
+/// The print of `text` read as one JSON value and written canonically
+/// (object members sorted by name, no whitespace), so two texts of the
+/// same value print the same (docs/rules.md `messages.snapshot-disagrees`,
+/// revision 4); `None` when `text` is not one JSON value.
+pub(crate) fn json_print(text: &str) -> Option<Print> {
+    fn write(v: &serde_json::Value, out: &mut String) {
+        use serde_json::Value;
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                out.push('{');
+                for (k, key) in keys.into_iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    if let Some(v) = m.get(key) {
+                        write(v, out);
+                    }
+                }
+                out.push('}');
+            }
+            Value::Array(a) => {
+                out.push('[');
+                for (k, v) in a.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    write(v, out);
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut out = String::with_capacity(text.len());
+    write(&v, &mut out);
+    Some(Print::of(&out))
 }
 
 /// The texts and calls of the run, by their id's name.
@@ -449,6 +495,7 @@ impl Said {
             tool,
             args,
             print: Print::default(),
+            canon: None,
             at: index(at),
         };
         match self.calls.get_mut(n) {
@@ -481,6 +528,7 @@ impl Said {
         let c = self.calls.get_mut(n)?;
         let args = std::mem::take(&mut c.args);
         c.print = Print::of_joined(&args);
+        c.canon = json_print(&args);
         let judged = judge(&args, c.at as usize);
         self.give(args);
         Some(judged)
@@ -494,10 +542,13 @@ impl Said {
         Some((print, t.at as usize))
     }
 
-    /// The tool name and the print of the arguments of the call named `n`,
-    /// and its opener's index, if this run streamed it.
-    pub(crate) fn call(&self, n: Name) -> Option<(Name, Print, usize)> {
-        self.calls.get(n).map(|c| (c.tool, c.print, c.at as usize))
+    /// The tool name, the print of the arguments of the call named `n`
+    /// (and of their canonical JSON form, when they are one value), and
+    /// its opener's index, if this run streamed it.
+    pub(crate) fn call(&self, n: Name) -> Option<(Name, Print, Option<Print>, usize)> {
+        self.calls
+            .get(n)
+            .map(|c| (c.tool, c.print, c.canon, c.at as usize))
     }
 }
 
@@ -681,7 +732,7 @@ mod tests {
         // Its string is kept spare (emptied) for the next call.
         assert_eq!((s.spare.len(), s.spare[0].len()), (1, 0));
         assert_eq!(s.held, s.spare[0].capacity());
-        let (t, print, at) = s.call(c).unwrap();
+        let (t, print, _, at) = s.call(c).unwrap();
         assert_eq!(
             (t, print.finish(), at),
             (tool, Print::of("{\"q\":1}").finish(), 3)
@@ -689,7 +740,7 @@ mod tests {
         // A new opening starts afresh.
         s.call_started(c, tool, 9);
         assert_eq!(
-            s.call(c).map(|(_, p, at)| (p.finish(), at)),
+            s.call(c).map(|(_, p, _, at)| (p.finish(), at)),
             Some((Print::of("").finish(), 9))
         );
         // Long arguments are freed when the call ends.

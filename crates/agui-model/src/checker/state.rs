@@ -119,7 +119,7 @@ mod tests {
             run_finished(),
             run_started_id("r2"),
             state_delta(json!([{"op": "replace", "path": "/n", "value": 2}]), None),
-            run_finished(),
+            run_finished_id("r2"),
         ]);
     }
     #[test]

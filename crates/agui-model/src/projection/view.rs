@@ -184,6 +184,9 @@ pub(super) struct Message {
     pub content: Content,
     pub activity_type: Option<String>,
     pub tool_calls: Vec<ToolCall>,
+    /// No event names this message's id: the consumer made it up (a
+    /// tool call's message). Shown without `id`, compared by its place.
+    pub invented: bool,
 }
 
 /// An interrupt of a `RUN_FINISHED` interrupt outcome: its `id` as given
@@ -218,8 +221,9 @@ pub(super) struct RunView {
     pub strings: Arena,
     /// The pieces of every [`Text::Pieces`] of the run.
     pub pieces: Vec<Piece>,
-    pub thread_id: Span,
-    pub run_id: Span,
+    /// Absent for a run that opened with `RUN_ERROR` (no `RUN_STARTED`).
+    pub thread_id: Option<Span>,
+    pub run_id: Option<Span>,
     pub status: &'static str,
     /// Part of the run is not shown (an event skipped at a limit, or the
     /// projection's byte budget spent): written as `"incomplete": true`.
@@ -240,9 +244,9 @@ impl Default for RunView {
         RunView {
             strings: Arena::default(),
             pieces: Vec::new(),
-            thread_id: Span { start: 0, end: 0 },
-            run_id: Span { start: 0, end: 0 },
-            status: "running",
+            thread_id: None,
+            run_id: None,
+            status: "unterminated",
             incomplete: false,
             invocations: Vec::new(),
             messages: Vec::new(),
@@ -261,7 +265,7 @@ fn ix(i: usize) -> u32 {
 
 impl RunView {
     /// Starts over for a new run, keeping every buffer's capacity.
-    pub fn reset(&mut self, thread_id: &str, run_id: &str) {
+    pub fn reset(&mut self, thread_id: Option<&str>, run_id: Option<&str>) {
         self.strings.text.clear();
         self.strings.lanes.clear();
         self.pieces.clear();
@@ -271,10 +275,10 @@ impl RunView {
         self.invocation_of.clear();
         self.message_of.clear();
         self.tool_of.clear();
-        self.status = "running";
+        self.status = "unterminated";
         self.incomplete = false;
-        self.thread_id = self.strings.push(thread_id);
-        self.run_id = self.strings.push(run_id);
+        self.thread_id = self.opt(thread_id);
+        self.run_id = self.opt(run_id);
     }
 
     pub fn str(&self, s: Span) -> &str {

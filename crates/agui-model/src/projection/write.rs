@@ -97,15 +97,20 @@ pub(super) fn run(
     }
     out.extend_from_slice(b"],");
     boundary(out, &mut piece);
-    name(out, key::RunStarted::run_id);
-    string(out, run.str(run.run_id));
-    out.extend_from_slice(br#","state":"#);
+    if let Some(id) = run.run_id {
+        name(out, key::RunStarted::run_id);
+        string(out, run.str(id));
+        out.push(b',');
+    }
+    out.extend_from_slice(br#""state":"#);
     value(out, state, lone);
     out.extend_from_slice(br#","status":"#);
     string(out, run.status);
-    out.push(b',');
-    name(out, key::RunStarted::thread_id);
-    string(out, run.str(run.thread_id));
+    if let Some(id) = run.thread_id {
+        out.push(b',');
+        name(out, key::RunStarted::thread_id);
+        string(out, run.str(id));
+    }
     out.push(b'}');
 }
 
@@ -129,8 +134,10 @@ fn message(out: &mut Vec<u8>, run: &RunView, m: &Message, lone: bool) {
         Content::Text(t) => text(out, run, t),
         Content::Json(v) => value(out, v, lone),
     }
-    out.extend_from_slice(br#","id":"#);
-    string(out, run.str(m.id));
+    if !m.invented {
+        out.extend_from_slice(br#","id":"#);
+        string(out, run.str(m.id));
+    }
     if let Some(o) = m.owner {
         out.extend_from_slice(br#","owner":"#);
         string(out, run.str(o));

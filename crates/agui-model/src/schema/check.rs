@@ -80,10 +80,22 @@ pub(crate) fn found(v: &Value) -> String {
     }
 }
 
-/// Collects the issues of one event.
+/// Collects the issues of one event, and what a consumer strips of it.
 #[derive(Default)]
 pub(crate) struct Ctx {
     pub(crate) issues: Vec<SchemaIssue>,
+    pub(crate) strips: Vec<Vec<super::Seg>>,
+    pub(crate) dropped: bool,
+}
+
+/// The nearest list element at or above `p`: what goes when a required
+/// value inside it is unrecognised.
+fn element<'p>(p: &'p Path<'p>) -> Option<&'p Path<'p>> {
+    match p {
+        Path::Root => None,
+        Path::Index(..) => Some(p),
+        Path::Key(up, _) => element(up),
+    }
 }
 
 impl Ctx {
@@ -110,6 +122,36 @@ impl Ctx {
         self.report(RuleId::SchemaNullOptional, path, msg);
     }
 
+    /// `schema.unknown-member`: the string `v` at `path` is outside its
+    /// closed set `names`. A consumer strips `strip` (a field or a list
+    /// element); `None` drops the whole event.
+    pub(crate) fn unknown_member(
+        &mut self,
+        path: &Path<'_>,
+        names: &[&str],
+        v: &str,
+        strip: Option<&Path<'_>>,
+    ) {
+        let what = match strip {
+            None => "the event is dropped".to_owned(),
+            Some(s) if matches!(s, Path::Index(..)) => format!("`{s}` is dropped"),
+            Some(s) => format!("`{s}` is removed"),
+        };
+        let msg = format!(
+            "`{path}` must be {}, found {v:?}: an unrecognised value a consumer strips ({what})",
+            one_of(names)
+        );
+        self.report(RuleId::SchemaUnknownMember, path, msg);
+        self.strip(strip);
+    }
+
+    fn strip(&mut self, strip: Option<&Path<'_>>) {
+        match strip {
+            Some(s) => self.strips.push(super::strip::segs(s)),
+            None => self.dropped = true,
+        }
+    }
+
     pub(crate) fn attribution_null(&mut self, path: &Path<'_>) {
         let msg = format!(
             "`{path}` is null; the parent agent is spelled by leaving subagentRunId out, never as null"
@@ -130,6 +172,17 @@ impl Ctx {
                     Kind::State => {}
                     _ => self.null_optional(&p),
                 },
+                // A closed set of several values (a role, a subtype, a
+                // status): an unknown string is stripped, not fatal. A set
+                // of one (`role: "tool"`) is the event type's own fixed
+                // value: another is malformed.
+                Some(val @ Value::String(v))
+                    if crate::json::is_string(val) && is_unknown_member(f.kind, v) =>
+                {
+                    let Kind::OneOf(names) = f.kind else { continue };
+                    let strip = if f.required { element(&p) } else { Some(&p) };
+                    self.unknown_member(&p, names, v, strip);
+                }
                 Some(v) => self.value(v, &p, f.kind),
             }
         }
@@ -217,13 +270,17 @@ impl Ctx {
     }
 
     /// Reads a discriminator (`role`, `type`, `op`): reports it missing or
-    /// outside `names`, and returns it when it is one of them.
+    /// of the wrong type, or an unknown string (`schema.unknown-member`,
+    /// which strips `strip`: the optional field holding the object, or the
+    /// list element that holds it), and returns it when it is one of
+    /// `names`.
     fn tag<'v>(
         &mut self,
         obj: &'v Map<String, Value>,
         p: &Path<'_>,
         key: &'static str,
         names: &'static [&'static str],
+        strip: Option<&Path<'_>>,
     ) -> Option<&'v str> {
         let kp = p.key(key);
         match obj.get(key) {
@@ -233,6 +290,10 @@ impl Ctx {
             }
             Some(v) => match v.as_str() {
                 Some(s) if names.contains(&s) => Some(s),
+                Some(s) if crate::json::is_string(v) => {
+                    self.unknown_member(&kp, names, s, strip);
+                    None
+                }
                 _ => {
                     self.wrong(&kp, Kind::OneOf(names), v);
                     None
@@ -248,7 +309,7 @@ impl Ctx {
             return self.wrong(p, Kind::Object, v);
         };
         self.fields(obj, p, MESSAGE_BASE);
-        let table = match self.tag(obj, p, ROLE, MESSAGE_ROLES) {
+        let table = match self.tag(obj, p, ROLE, MESSAGE_ROLES, element(p)) {
             Some("developer" | "system") => DEVELOPER,
             Some("assistant") => ASSISTANT,
             Some("user") => USER,
@@ -265,7 +326,7 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::Object, v);
         };
-        let table = match self.tag(obj, p, TYPE, PART_TYPES) {
+        let table = match self.tag(obj, p, TYPE, PART_TYPES, element(p)) {
             Some("text") => TEXT_PART,
             Some(_) => MEDIA_PART,
             None => return,
@@ -278,7 +339,7 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::Source, v);
         };
-        let table = match self.tag(obj, p, TYPE, SOURCE_TYPES) {
+        let table = match self.tag(obj, p, TYPE, SOURCE_TYPES, element(p)) {
             Some("data") => DATA_SOURCE,
             Some("url") => URL_SOURCE,
             Some(_) => FILE_SOURCE,
@@ -293,7 +354,7 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::Object, v);
         };
-        let op = self.tag(obj, p, OP, PATCH_OPS);
+        let op = self.tag(obj, p, OP, PATCH_OPS, element(p));
         self.fields(obj, p, PATCH_PATH);
         match op {
             Some("add" | "replace" | "test") => self.fields(obj, p, PATCH_VALUE),
@@ -307,7 +368,8 @@ impl Ctx {
         let Some(obj) = v.as_object() else {
             return self.wrong(p, Kind::RunOutcome, v);
         };
-        match self.tag(obj, p, TYPE, RUN_OUTCOMES) {
+        // The outcome is optional: an unknown one is removed (a success).
+        match self.tag(obj, p, TYPE, RUN_OUTCOMES, Some(p)) {
             Some("success") => self.fields(obj, p, RUN_SUCCESS),
             Some("interrupt") => self.fields(obj, p, RUN_INTERRUPT),
             _ => {}
@@ -316,8 +378,9 @@ impl Ctx {
 
     /// `SUBAGENT_FINISHED.outcome`: `{type: "success"}` (loose; a non-empty
     /// `interruptIds` there is `lifecycle.success-with-interrupts`) or
-    /// `{type: "suspended", interruptIds?: [str]}`; any other `type` is
-    /// `lifecycle.unknown-outcome`.
+    /// `{type: "suspended", interruptIds?: [str]}`; any other string `type`
+    /// is `lifecycle.unknown-outcome`, and the outcome is removed (a
+    /// success), any other value `schema.wrong-type`.
     fn subagent_outcome(&mut self, v: &Value, p: &Path<'_>) {
         let Some(outcome) = v.as_object() else {
             return self.wrong(p, Kind::SubagentOutcome, v);
@@ -342,16 +405,22 @@ impl Ctx {
                     );
                 }
             }
-            Some(v) => {
+            Some(v @ Value::String(s)) if crate::json::is_string(v) => {
                 let msg = format!(
-                    "`outcome.type` must be {}, found {}",
+                    "`outcome.type` must be {}, found {s:?}: an unrecognised outcome a consumer strips (`outcome` is removed: a success)",
                     one_of(SUBAGENT_OUTCOMES),
-                    found(v)
                 );
                 self.report(RuleId::LifecycleUnknownOutcome, &tp, msg);
+                self.strip(Some(p));
             }
+            Some(v) => self.wrong(&tp, Kind::OneOf(SUBAGENT_OUTCOMES), v),
         }
     }
+}
+
+/// Whether `v` is a string outside a closed set of several values.
+fn is_unknown_member(kind: Kind, v: &str) -> bool {
+    matches!(kind, Kind::OneOf(names) if names.len() > 1 && !names.contains(&v))
 }
 
 /// Whether a JSON number is an integer within the safe range (1.0 counts;

@@ -24,6 +24,10 @@ pub fn run_started_id(run: &str) -> Value {
 pub fn run_finished() -> Value {
     json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"})
 }
+/// The `RUN_FINISHED` of the run [`run_started_id`] started.
+pub fn run_finished_id(run: &str) -> Value {
+    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": run})
+}
 pub fn run_interrupted(interrupts: Value) -> Value {
     json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",
            "outcome": {"type": "interrupt", "interrupts": interrupts}})

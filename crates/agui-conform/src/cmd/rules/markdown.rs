@@ -88,7 +88,8 @@ pub fn row(rule: &Rule) -> String {
     } = *rule;
     let mut text = cell(statement);
     if let Some(q) = quote {
-        text.push_str(&format!(" Draft: \"{}\"", cell(q)));
+        let from = rule.quote_from().label();
+        text.push_str(&format!(" {from}: \"{}\"", cell(q)));
     }
     let mut consumer = obligation.as_str().to_string();
     if let Some(p) = projection {
