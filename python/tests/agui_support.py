@@ -6,7 +6,9 @@ Paths: ``/valid`` a run in which subagent s1 streams one message of its own;
 ``/invalid`` the same run with event 3 continuing s1's message under s2's tag
 (``ownership.continuation-disagrees``, error, must-reject); ``/status500``
 an HTTP 500 JSON error (``transport.status``); ``/hang`` RUN_STARTED, then
-keep-alive comments for up to ten seconds."""
+keep-alive comments for up to ten seconds; ``/warned`` a valid run with a
+tool call whose arguments are not JSON (``tool.args-not-json``, warning,
+at event 3)."""
 
 from __future__ import annotations
 
@@ -76,6 +78,14 @@ class _Handler(BaseHTTPRequestHandler):
                     time.sleep(0.05)
                     self.wfile.write(b": still thinking\n\n")
                     self.wfile.flush()
+                return
+            if self.path == "/warned":
+                for event in run(
+                    {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f"},
+                    {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{not json"},
+                    {"type": "TOOL_CALL_END", "toolCallId": "c1"}, **ids,
+                ):
+                    self._send(event)
                 return
             # Ids of the run's own: a later run of the thread announcing
             # "s1" again would resume an invocation that had finished.

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from agui_conform import Checker, ConformError, check
+from agui_conform import Checker, CheckerClosedError, ConformError, check
 from agui_support import INVALID, VALID, run
 
 
@@ -127,14 +127,14 @@ def test_lines_are_sent_as_they_are():
     assert [(v["rule"], v["index"]) for v in report["violations"]][0] == ("schema.not-json", 2)
 
 
-def test_feed_refuses_what_is_not_one_event():
+def test_feed_takes_a_pretty_printed_event_and_refuses_other_types():
     with Checker() as checker:
-        with pytest.raises(ValueError, match="one JSON line"):
-            checker.feed('{"type": "RUN_STARTED",\n "threadId": "t1", "runId": "r1"}')
-        with pytest.raises(TypeError, match="not int"):
+        with pytest.raises(TypeError, match="feed\\(\\) takes an event dict, a pydantic event.*not a int"):
             checker.feed(42)
         assert checker.fed == 0
-        checker.feed_all(VALID)
+        checker.feed('{"type": "RUN_STARTED",\n "threadId": "t1", "runId": "r1"}')  # one event, two lines
+        checker.feed_all(VALID[1:])
+        assert checker.fed == len(VALID)
         assert checker.finish()["verdict"] == "accept"
 
 
@@ -154,7 +154,7 @@ def test_close_and_garbage_collection_kill_the_process():
         proc = checker._proc
         assert proc.poll() is None
     assert proc.wait(timeout=10) is not None
-    with pytest.raises(ValueError, match="closed"):
+    with pytest.raises(CheckerClosedError, match="closed"):
         checker.feed(VALID[1])
 
     checker = Checker()
@@ -176,3 +176,18 @@ def test_assert_conforms_fails_with_checks_readable_report():
     with Checker() as checker:
         checker.feed_all(INVALID)
         assert checker.assert_conforms(allow=["ownership.continuation-disagrees"])["verdict"] == "reject"
+
+
+def test_feed_returns_once_the_event_is_judged():
+    # docs/rules.md: INVALID's event 3 continues s1's message under s2's
+    # tag (ownership.continuation-disagrees), detectable at that event.
+    for attempt in range(5):
+        with Checker() as checker:
+            for event in INVALID[:3]:
+                checker.feed(event)
+                assert checker.violations == []
+            checker.feed(INVALID[3])
+            assert [(v["rule"], v["index"]) for v in checker.violations] == [
+                ("ownership.continuation-disagrees", 3)], attempt
+            checker.feed_all(INVALID[4:])
+            assert checker.finish()["verdict"] == "reject"

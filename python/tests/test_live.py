@@ -107,8 +107,13 @@ def test_assert_endpoint_conforms(producer):
     assert assert_endpoint_conforms(producer.url("/invalid"), allow=[CONTINUATION])["verdict"] == "reject"
     with pytest.raises(AssertionError, match=r"transport.status \(error, none\) at #0"):
         assert_endpoint_conforms(producer.url("/status500"))
-    with pytest.raises(AssertionError, match="verdict inconclusive"):
+    # A time-out shows nothing wrong: the stream could not be judged, it
+    # is not said not to conform.
+    with pytest.raises(AssertionError) as timed_out:
         assert_endpoint_conforms(producer.url("/hang"), timeout=0.5)
+    assert str(timed_out.value).startswith(
+        f"{producer.url('/hang')} could not be judged: verdict inconclusive, 0 failing violation(s)")
+    assert "does not conform" not in str(timed_out.value)
 
 
 def test_run_producer_returns_the_run_record(producer, requests_seen, tmp_path):
@@ -131,6 +136,18 @@ def test_run_producer_returns_the_run_record(producer, requests_seen, tmp_path):
     assert requests_seen and all(r["headers"]["authorization"] == "Bearer token-2" for r in requests_seen)
     assert all(r["body"]["forwardedProps"].get("tenant") == "acme" for r in requests_seen)
     assert assert_producer_passes(producer.url("/valid"), filter="plain")["footer"]["status"] == "passed"
+
+
+def test_run_producer_writes_sarif_junit_and_json(producer, tmp_path):
+    out = {k: tmp_path / f"producer.{k}" for k in ("sarif", "junit", "json")}
+    result = run_producer(producer.url("/invalid"), filter="plain", **out)
+    assert [s["score"] for s in result["scenarios"]] == ["FAIL"]
+    log = json.loads(out["sarif"].read_text())
+    assert [(r["ruleId"], r["properties"]["scenario"]) for r in log["runs"][0]["results"]] == [
+        ("ownership.continuation-disagrees", "plain")]
+    assert out["junit"].read_text().count("<failure") == 1
+    lines = [json.loads(line) for line in out["json"].read_text().splitlines()]
+    assert lines[-1]["summary"]["scores"]["FAIL"] == 1
 
 
 def test_run_producer_renames_the_client_tool(producer, requests_seen):

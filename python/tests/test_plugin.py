@@ -14,10 +14,14 @@ def test_the_wheel_registers_the_plugin(pytester):
     help_text = pytester.runpytest("--help").stdout.str()
     assert "--agui-url=URL" in help_text
     assert "agui_url (string)" in help_text
+    for option in ("--agui-sarif=PATH", "--agui-junit=PATH", "agui_strict (bool)", "agui_allow (linelist)",
+                   "agui_rules (linelist)"):
+        assert option in help_text
     markers = pytester.runpytest("--markers").stdout.str()
-    assert "@pytest.mark.agui(url)" in markers
+    assert "@pytest.mark.agui(url=None, strict=None, allow=None, rules=None)" in markers
     fixtures = pytester.runpytest("--fixtures").stdout.str()
-    for name in ("agui_check", "agui_endpoint", "agui_checker"):
+    for name in ("agui_check", "agui_endpoint", "agui_checker", "agui_url", "agui_settings",
+                 "agui_assert_endpoint", "agui_assert_producer"):
         assert name in fixtures
 
 
@@ -133,7 +137,7 @@ def test_relative_marker_joins_the_base(agui_endpoint):
     override.stdout.fnmatch_lines([f"*URL {producer.url('/other')}*"])
 
 
-def test_no_endpoint_skips_and_a_relative_marker_needs_a_base(pytester):
+def test_no_endpoint_or_a_relative_marker_without_a_base_skips_with_the_reason(pytester):
     pytester.makepyfile("""
 import pytest
 
@@ -145,10 +149,10 @@ def test_relative(agui_endpoint):
     pass
 """)
     result = pytester.runpytest("-p", "no:cacheprovider", "-rs")
-    result.assert_outcomes(skipped=1, errors=1)
+    result.assert_outcomes(skipped=2)
     result.stdout.fnmatch_lines([
-        "*@pytest.mark.agui(url='/agent') is relative: give the base with --agui-url or agui_url",
         "*SKIPPED*no AG-UI endpoint: pass --agui-url URL*",
+        "*SKIPPED*@pytest.mark.agui(url='/agent') is relative and there is no base URL*",
     ])
 
 

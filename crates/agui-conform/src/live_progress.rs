@@ -93,11 +93,12 @@ impl LiveProgress {
                 }
                 if self.violations {
                     self.say(&format!(
-                        "  live #{:<5} {:<7} {}: {}",
+                        "  live #{:<5} {:<7} {}: {}{}",
                         v.index,
                         v.severity.as_str(),
                         v.rule,
-                        v.message
+                        v.message,
+                        crate::render::text::where_(v)
                     ));
                 }
             }

@@ -15,6 +15,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod ack;
 mod batch;
 mod case_input;
 mod checking;

@@ -1,9 +1,10 @@
 //! `run --producer URL`: the producer suite, run by agui-live against a
 //! live agent; this module turns `run`'s flags into its options, prints
-//! each scenario and the summary, and writes `--junit` and `--record`.
+//! each scenario and the summary in the `--format` asked for, and writes
+//! `--json`, `--sarif`, `--junit` and `--record`.
 
 use crate::producer::{InputArgs, headers, seconds};
-use crate::render::{json, junit, text};
+use crate::render::{json, junit, sarif, text};
 use crate::stdout::to_stdout;
 use agui_live::suite::{self, Score};
 use agui_live::{Limits, Options};
@@ -73,16 +74,29 @@ fn base_input(path: &std::path::Path) -> anyhow::Result<serde_json::Value> {
     }
 }
 
+/// What `run --producer` prints on stdout (`run --format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Junit,
+}
+
 /// What `run --producer` was asked besides the producer's own flags
 /// ([`ProducerArgs`]), from `run`'s.
 pub struct SuiteRun<'a> {
     pub suite: Option<String>,
     pub filter: Option<String>,
     pub timeout_ms: Option<u64>,
-    /// `--format json`.
-    pub json: bool,
+    /// `--format`: what goes on stdout.
+    pub format: Format,
     pub no_progress: bool,
     pub junit: Option<PathBuf>,
+    /// `--json FILE`: what `--format json` prints.
+    pub json: Option<PathBuf>,
+    /// `--sarif FILE`: the log `--format sarif` prints.
+    pub sarif: Option<PathBuf>,
     pub record: Option<PathBuf>,
     pub name: Option<String>,
     pub language: Option<String>,
@@ -144,22 +158,24 @@ pub fn run_suite(url: &str, args: &SuiteRun<'_>) -> anyhow::Result<u8> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let json = args.json;
+    let json = args.format == Format::Json;
+    let keep_json = args.json.is_some();
+    let mut json_lines = String::new();
     let setup = suite::Setup {
         base: base.as_ref(),
         captures: p.captures.as_deref(),
     };
     let started = std::time::Instant::now();
     let results = suite::run(url, &inputs, &opts, setup, &mut |r| {
+        if keep_json {
+            json_lines.push_str(&format!("{}\n", json::producer_scenario(r)));
+        }
         if json {
             let _ = to_stdout(|out| writeln!(out, "{}", json::producer_scenario(r)));
         } else if !args.no_progress {
             eprintln!("{} {}", r.score.as_str(), r.id);
         }
     });
-    if let Some(path) = &args.junit {
-        junit::write_producer_suite(path, &name, url, &results)?;
-    }
     // A signal: the scenarios that ran are reported, and the run says it
     // is incomplete.
     let interrupted = crate::signals::received().map(|sig| {
@@ -173,14 +189,34 @@ pub fn run_suite(url: &str, args: &SuiteRun<'_>) -> anyhow::Result<u8> {
             ),
         )
     });
-    to_stdout(|out| {
-        if json {
-            let mut summary = json::producer_summary(&name, url, &results);
-            if let Some((_, why)) = &interrupted {
-                summary["summary"]["incomplete"] = serde_json::json!(why);
-            }
-            writeln!(out, "{summary}")
-        } else {
+    let mut summary = json::producer_summary(&name, url, &results);
+    if let Some((_, why)) = &interrupted {
+        summary["summary"]["incomplete"] = serde_json::json!(why);
+    }
+    let log = (args.sarif.is_some() || args.format == Format::Sarif)
+        .then(|| sarif::producer_log(&name, url, &results));
+    let xml = match args.junit.is_some() || args.format == Format::Junit {
+        true => Some(junit::producer_suite(&name, url, &results)?),
+        false => None,
+    };
+    // The requested report files first: written whatever happens to stdout.
+    if let Some(path) = &args.json {
+        json_lines.push_str(&format!("{summary}\n"));
+        crate::render::write_file(path, &json_lines)?;
+    }
+    if let (Some(path), Some(log)) = (&args.sarif, &log) {
+        let mut bytes = Vec::new();
+        sarif::write(&mut bytes, log)?;
+        crate::render::write_file(path, &String::from_utf8(bytes)?)?;
+    }
+    if let (Some(path), Some(xml)) = (&args.junit, &xml) {
+        crate::render::write_file(path, xml)?;
+    }
+    to_stdout(|out| match args.format {
+        Format::Json => writeln!(out, "{summary}"),
+        Format::Sarif => sarif::write(&mut *out, log.as_ref().unwrap_or(&serde_json::Value::Null)),
+        Format::Junit => write!(out, "{}", xml.as_deref().unwrap_or_default()),
+        Format::Text => {
             write!(out, "{}", text::producer_suite(&name, url, &results))?;
             match &interrupted {
                 Some((_, why)) => writeln!(out, "incomplete: {why}"),

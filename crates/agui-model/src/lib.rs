@@ -15,6 +15,7 @@ pub(crate) mod body;
 pub mod bounded;
 pub mod check;
 pub mod checker;
+pub mod difference;
 pub mod events;
 #[doc(hidden)]
 pub mod fast;
@@ -25,6 +26,7 @@ pub mod limits;
 pub mod patch;
 mod pipeline;
 pub mod projection;
+pub mod rule_help;
 pub mod rules;
 pub mod schema;
 pub mod stream;

@@ -16,6 +16,7 @@ re-implemented here.
 from __future__ import annotations
 
 import codecs
+import fnmatch
 import functools
 import json
 import os
@@ -25,9 +26,13 @@ import sys
 import sysconfig
 import tempfile
 import threading
+import time
 import weakref
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import IO, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _inputs
+from ._inputs import InputError, InputTypeError
 
 __all__ = [
     "check",
@@ -40,12 +45,20 @@ __all__ = [
     "binary",
     "rule_ids",
     "rule",
+    "producer_scenarios",
     "ConformError",
+    "InputError",
+    "InputTypeError",
+    "CheckerClosedError",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
-EventsOrPath = Union[str, "os.PathLike[str]", Iterable[Mapping[str, Any]]]
-Event = Union[Mapping[str, Any], str, bytes]
+Stream = Any
+"""What ``check`` takes: event dicts, pydantic events, JSON / JSON Lines /
+SSE text as str or bytes, a file object, an iterable of events, or a
+``pathlib.Path`` (a file to read)."""
+EventsOrPath = Stream
+Event = Union[Mapping[str, Any], str, bytes, Any]
 Report = Dict[str, Any]
 """A JSON report or record line, as the command printed it."""
 
@@ -62,6 +75,10 @@ class ConformError(RuntimeError):
         super().__init__(message)
         self.stderr = stderr
         self.returncode = returncode
+
+
+class CheckerClosedError(ValueError):
+    """A ``Checker`` used after ``finish()`` or ``close()``."""
 
 
 def binary() -> str:
@@ -94,7 +111,7 @@ def _flags(options: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     for key, value in options.items():
         if key == "rules":
-            for rule_id, level in (value or {}).items():
+            for rule_id, level in _expand_rules(value or {}).items():
                 out += ["--rule", f"{rule_id}={level}"]
             continue
         flag = "--" + key.replace("_", "-")
@@ -107,6 +124,32 @@ def _flags(options: Mapping[str, Any]) -> list[str]:
                 out += [flag, os.fspath(v) if isinstance(v, os.PathLike) else str(v)]
         else:
             out += [flag, os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+    return out
+
+
+def _is_glob(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
+def _matching(pattern: str, what: str) -> List[str]:
+    """The rule ids a family glob (``run.*``) matches, in catalogue
+    order; ``ValueError`` when none does."""
+    found = [r for r in _catalogue() if fnmatch.fnmatchcase(r, pattern)]
+    if not found:
+        raise ValueError(f"{what} {pattern!r} matches no rule id (see `agui-conform rules`)")
+    return found
+
+
+def _expand_rules(rules: Mapping[str, str]) -> Dict[str, str]:
+    """``rules`` with each family glob (``{"run.*": "off"}``) replaced by
+    the rule ids it matches, in order: a later entry wins over an earlier
+    one (so settings merged from an ini file and a marker keep the
+    marker's)."""
+    out: Dict[str, str] = {}
+    for pattern, level in rules.items():
+        for rule_id in (_matching(pattern, "rules pattern") if _is_glob(pattern) else (pattern,)):
+            out.pop(rule_id, None)
+            out[rule_id] = level
     return out
 
 
@@ -150,10 +193,29 @@ def _json_file(tmp: str, name: str, value: Union[Mapping[str, Any], PathLike]) -
     return os.fspath(value)
 
 
-def _run(args: list[str], stdin: Optional[str] = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        args, input=stdin, capture_output=True, text=True, encoding="utf-8",
-        errors="replace", check=False,
+# Where every check also writes its SARIF log and JUnit file while a pytest
+# session asks for session-wide reports (``--agui-sarif``/``--agui-junit``:
+# the plugin sets it, merges the files at the end of the session).
+_session_reports: Optional[Callable[[], Dict[str, str]]] = None
+
+
+def _with_session_reports(options: Mapping[str, Any]) -> Dict[str, Any]:
+    """``options`` plus the session's ``sarif``/``junit`` files, where the
+    caller asked for none of its own."""
+    out = dict(options)
+    if _session_reports is not None:
+        for key, path in _session_reports().items():
+            out.setdefault(key, path)
+    return out
+
+
+def _run(args: list[str], stdin: Optional[bytes] = None) -> subprocess.CompletedProcess[str]:
+    """Runs the command; ``stdin`` goes in as bytes (what the wrapper made
+    of the input, lone surrogates escaped), its output comes back as text."""
+    proc = subprocess.run(args, input=stdin, capture_output=True, check=False)
+    return subprocess.CompletedProcess(
+        proc.args, proc.returncode,
+        proc.stdout.decode("utf-8", errors="replace"), proc.stderr.decode("utf-8", errors="replace"),
     )
 
 
@@ -180,52 +242,71 @@ def _report(what: str, proc: subprocess.CompletedProcess[str]) -> Report:
 # ---------------------------------------------------------------- check
 
 
-def _stdin_of(events_or_path: EventsOrPath) -> tuple[str, Optional[str]]:
-    """The input argument and what goes on stdin: a path, or ``-`` and the
-    events as JSON Lines."""
-    if isinstance(events_or_path, (str, os.PathLike)):
-        return os.fspath(events_or_path), None
-    if isinstance(events_or_path, (bytes, Mapping)):
-        raise TypeError("check() takes a path or an iterable of events (a list of dicts)")
-    lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events_or_path)
-    return "-", lines
+def _stdin_of(events_or_path: Stream, path: Optional[PathLike] = None,
+              format: Optional[str] = None) -> Tuple[List[str], Optional[bytes]]:
+    """The input arguments (``--input-format F``, then a path or ``-``)
+    and what goes on stdin (``_inputs`` says how each kind of input is
+    sent)."""
+    if path is not None:
+        if events_or_path is not None:
+            raise InputTypeError("give the stream or path=..., not both")
+        events_or_path = Path(os.fspath(path))
+    if isinstance(events_or_path, os.PathLike):
+        fmt = ["--input-format", _inputs.sniff(b"", format)] if format else []
+        return [*fmt, os.fspath(events_or_path)], None
+    body, fmt = _inputs.stream_of(events_or_path, format)
+    return [*(["--input-format", fmt] if fmt else []), "-"], body
 
 
-def _check(source: str, stdin: Optional[str], options: Mapping[str, Any]) -> Report:
+def _check(source: List[str], stdin: Optional[bytes], options: Mapping[str, Any]) -> Report:
     if "url" in options:
         raise TypeError(
             "check() checks a file or a list of events; check a live endpoint with "
             "check_url(url, message=...) (or assert_endpoint_conforms)"
         )
-    proc = _run([binary(), "check", "--format", "json", *_flags(options), source], stdin)
+    options = _with_session_reports(options)
+    proc = _run([binary(), "check", "--format", "json", *_flags(options), *source], stdin)
     return _report("agui-conform check", proc)
 
 
-def check(events_or_path: EventsOrPath, *, rules: Optional[Mapping[str, str]] = None, **options: Any) -> Report:
+def check(events_or_path: Stream = None, *, path: Optional[PathLike] = None, format: Optional[str] = None,
+          rules: Optional[Mapping[str, str]] = None, **options: Any) -> Report:
     """Checks a stream and returns the checker's JSON report.
 
-    ``events_or_path`` is a path to a recording (JSON Lines, one JSON array
-    or a saved SSE body) or an iterable of events (dicts), sent to the
-    checker as JSON Lines. The report is ``agui-conform check --format
-    json``'s: ``{"violations", "limits", "counts", "events", "verdict",
-    "runs", "projection"}``; a non-conforming stream is a report, not an
-    exception. ``rules`` maps rule ids to ``error``/``warning``/``off``
-    (``--rule ID=LEVEL``); other keywords become flags of ``check``:
-    ``sarif="out.sarif"``, ``junit=…``, ``html=…`` and ``json=…`` also write
-    those reports (``json``'s file is this report, byte for byte),
-    ``group=True`` adds a per-rule ``groups`` list, ``docs_url=BASE`` makes
-    each violation's ``doc`` an absolute URL.
+    The stream is given as it comes: a list (any iterable) of event dicts,
+    of pydantic events of ``ag_ui.core`` (serialized as its
+    ``EventEncoder`` writes them) or of one event's JSON text each; one
+    event dict or model; JSON text, JSON Lines text or a saved SSE body as
+    ``str`` or ``bytes``; a file object. ``format`` (``"jsonl"``,
+    ``"json"``, ``"sse"``) forces how text is read, else it is sniffed
+    (SSE when its first line starts ``data:``, ``event:``, ``id:``,
+    ``retry:`` or ``:``). A ``str`` is never taken for a path: a file is
+    checked with ``path="recording.jsonl"`` or ``pathlib.Path(...)`` (JSON
+    Lines, one JSON array, a saved SSE body, a corpus case). Strings reach
+    the checker losslessly (a lone surrogate as its ``\\uD83D`` escape).
+    A wrong type is an ``InputTypeError`` (a ``TypeError``) naming what is
+    accepted.
+
+    The report is ``agui-conform check --format json``'s: ``{"violations",
+    "limits", "counts", "events", "verdict", "runs", "projection"}``; a
+    non-conforming stream is a report, not an exception. ``rules`` maps
+    rule ids to ``error``/``warning``/``off`` (``--rule ID=LEVEL``); other
+    keywords become flags of ``check``: ``sarif="out.sarif"``, ``junit=…``,
+    ``html=…`` and ``json=…`` also write those reports (``json``'s file is
+    this report, byte for byte), ``group=True`` adds a per-rule ``groups``
+    list, ``docs_url=BASE`` makes each violation's ``doc`` an absolute URL.
     Raises ``ConformError`` when the checker cannot run or reports a usage
     or I/O error (exit status 2).
     """
-    source, stdin = _stdin_of(events_or_path)
+    source, stdin = _stdin_of(events_or_path, path, format)
     return _check(source, stdin, {"rules": rules, **options})
 
 
-def _text_report(source: str, stdin: Optional[str], options: Mapping[str, Any]) -> str:
+def _text_report(source: List[str], stdin: Optional[bytes], options: Mapping[str, Any]) -> str:
     """``check``'s readable report of the same input (every violation)."""
-    opts = {k: v for k, v in options.items() if k not in ("no_projection", "max_violations", "format")}
-    proc = _run([binary(), "check", "--all", *_flags(opts), source], stdin)
+    written = ("no_projection", "max_violations", "format", "json", "sarif", "junit", "html")
+    opts = {k: v for k, v in options.items() if k not in written}
+    proc = _run([binary(), "check", "--all", *_flags(opts), *source], stdin)
     return proc.stdout.rstrip("\n") or proc.stderr.rstrip("\n")
 
 
@@ -290,7 +371,7 @@ def _check_url(
         args += _input_flags(message, state, tools, forwarded_props, headers)
         if timeout is not None:
             args += ["--timeout", str(timeout)]
-        args += _flags({"rules": rules, **options})
+        args += _flags(_with_session_reports({"rules": rules, **options}))
         proc = _run(args)
     return _report(f"agui-conform check --url {url}", proc), proc.stderr
 
@@ -354,7 +435,7 @@ def run_producer(
         args += _input_flags(message, state, tools, forwarded_props, headers)
         if timeout is not None:
             args += ["--timeout-ms", str(max(1, round(timeout * 1000)))]
-        args += _flags({"rules": rules, **options})
+        args += _flags(_with_session_reports({"rules": rules, **options}))
         proc = _run(args)
         try:
             with open(record_path, encoding="utf-8") as f:
@@ -384,17 +465,28 @@ class _Drain:
 
     _PREFIX = '{"violations":['
 
-    def __init__(self, pipe: IO[bytes], findings: bool):
+    def __init__(self, pipe: IO[bytes], findings: bool, acks: bool = False):
         self.chunks: list[bytes] = []
         self.findings: List[Report] = []
+        # Held while a chunk read from the pipe is being taken in: with the
+        # pipe empty and the lock free, everything written so far is taken.
+        self.lock = threading.Lock()
+        # ``check --ack``: the input bytes judged so far, from stderr.
+        self.acked = 0
+        self.ack_changed = threading.Condition()
+        self._acks = acks
+        self._line = b""
         self._state = "prefix" if findings else "done"
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._json = json.JSONDecoder()
         self._text = ""
+        self.fd = pipe.fileno()
         self.thread = threading.Thread(target=_drain, args=(pipe, self), daemon=True)
         self.thread.start()
 
     def take(self, chunk: bytes) -> None:
+        if self._acks:
+            chunk = self._take_acks(chunk)
         self.chunks.append(chunk)
         if self._state == "done":
             return
@@ -423,20 +515,72 @@ class _Drain:
             self.findings.append(obj)
         self._text = "" if self._state == "done" else text[pos:]
 
+    def _take_acks(self, chunk: bytes) -> bytes:
+        """``chunk`` without the ``agui-conform-ack N`` lines, which move
+        ``acked`` on."""
+        text, kept = self._line + chunk, []
+        lines = text.split(b"\n")
+        self._line = lines.pop()  # an unfinished line waits for the rest
+        acked = None
+        for line in lines:
+            if line.startswith(_ACK):
+                try:
+                    acked = int(line[len(_ACK):])
+                except ValueError:
+                    kept.append(line + b"\n")
+            else:
+                kept.append(line + b"\n")
+        if acked is not None:
+            with self.ack_changed:
+                self.acked = max(self.acked, acked)
+                self.ack_changed.notify_all()
+        return b"".join(kept)
+
+    def pending(self) -> Optional[int]:
+        """Bytes written to the pipe and not yet read (``None`` where the
+        platform cannot tell)."""
+        try:
+            import fcntl
+            import termios
+
+            buf = bytearray(4)
+            fcntl.ioctl(self.fd, termios.FIONREAD, buf)
+            return int.from_bytes(buf, sys.byteorder)
+        except (ImportError, OSError, AttributeError, ValueError):
+            return None
+
     def text(self) -> str:
-        return b"".join(self.chunks).decode("utf-8", errors="replace")
+        return (b"".join(self.chunks) + self._line).decode("utf-8", errors="replace")
+
+
+_ACK = b"agui-conform-ack "
 
 
 def _drain(pipe: IO[bytes], sink: _Drain) -> None:
     try:
+        use_select = sys.platform != "win32"
         while True:
-            chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+            if use_select:
+                import select
+
+                select.select([pipe], [], [])
+                with sink.lock:
+                    chunk = os.read(sink.fd, 1 << 16)
+                    if chunk:
+                        sink.take(chunk)
+            else:
+                chunk = pipe.read1(1 << 16) if hasattr(pipe, "read1") else pipe.read(1 << 16)
+                if chunk:
+                    sink.take(chunk)
             if not chunk:
                 break
-            sink.take(chunk)
     except (OSError, ValueError):
         pass
     finally:
+        if sink._acks:
+            with sink.ack_changed:
+                sink._acks = False  # no more acks: nobody waits for one
+                sink.ack_changed.notify_all()
         try:
             pipe.close()
         except OSError:
@@ -468,59 +612,91 @@ class Checker:
     shows those printed so far), and ``finish()`` closes the input and
     returns the whole report, as ``check`` does.
 
-    ``rules`` and other keywords are ``check``'s. Use it as a context
+    ``format`` (``"jsonl"``, ``"json"``, ``"sse"``) says how the fed
+    text is read; by default the first ``feed`` decides (SSE text makes it
+    an SSE stream, anything else JSON Lines). ``rules`` and other keywords
+    are ``check``'s. Use it as a context
     manager, or call ``close()``; the process is killed on close and when
     the Checker is garbage-collected. Its stdout and stderr are read on
     threads, so feeding never deadlocks on a full pipe.
     """
 
-    def __init__(self, *, rules: Optional[Mapping[str, str]] = None, **options: Any):
+    def __init__(self, *, format: Optional[str] = None, rules: Optional[Mapping[str, str]] = None,
+                 allow: Iterable[str] = (), strict: bool = False, **options: Any):
         if "url" in options:
             raise TypeError("Checker checks events you feed; check a live endpoint with check_url(url)")
-        self._options = {"rules": rules, **options}
+        self._options = _with_session_reports({"rules": rules, **options})
+        self._allow, self._strict = tuple([allow] if isinstance(allow, str) else allow), strict
+        self._mode: Optional[str] = _inputs.sniff(b"", format) if format else None
+        fmt = ["--input-format", format] if format else []
+        # Where the pipes can be polled, feed() waits for the checker's
+        # acknowledgement that what it fed is judged (check --ack).
+        self._judged_sync = sys.platform != "win32"
+        ack = ["--ack"] if self._judged_sync else []
         self._proc = subprocess.Popen(
-            [binary(), "check", "--format", "json", *_flags(self._options), "-"],
+            [binary(), "check", "--format", "json", *ack, *_flags(self._options), *fmt, "-"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         self._out = _Drain(self._proc.stdout, findings=True)  # type: ignore[arg-type]
-        self._err = _Drain(self._proc.stderr, findings=False)  # type: ignore[arg-type]
+        self._err = _Drain(self._proc.stderr, findings=False, acks=self._judged_sync)  # type: ignore[arg-type]
+        self._written = 0
         # What was fed, kept on disk for the readable report of a failure.
         self._spool: IO[bytes] = tempfile.TemporaryFile(prefix="agui-conform-")
         self._finalizer = weakref.finalize(self, _shutdown, self._proc, self._spool)
         self._report: Optional[Report] = None
         self.fed = 0
-        """How many lines were fed."""
+        """How many events were fed (lines of JSON, or SSE ``data:`` lines)."""
 
     @property
     def violations(self) -> List[Report]:
-        """The violations the checker has printed so far (it reports each
-        when it becomes detectable, so this may lag behind ``feed``); the
-        report from ``finish`` has them all."""
+        """The violations found so far: ``feed`` returns once what it sent
+        is judged, so each event's violations are here when it returns
+        (on Windows they may lag a little). A violation only the end of the
+        stream shows (``run.unterminated``) comes with ``finish()``, whose
+        report has them all."""
         if self._report is not None:
             return list(self._report.get("violations", []))
         return list(self._out.findings)
 
-    @staticmethod
-    def _line(event: Event) -> bytes:
-        if isinstance(event, Mapping):
-            return json.dumps(event, ensure_ascii=False).encode("utf-8") + b"\n"
-        if isinstance(event, str):
-            data = event.encode("utf-8")
-        elif isinstance(event, (bytes, bytearray)):
-            data = bytes(event)
-        else:
-            raise TypeError(f"feed() takes an event (a dict) or one JSON line (str or bytes), not {type(event).__name__}")
-        data = data[:-2] if data.endswith(b"\r\n") else data[:-1] if data.endswith(b"\n") else data
-        if b"\n" in data or b"\r" in data:
-            raise ValueError("feed() takes one JSON line at a time (this one holds a line break)")
-        return data + b"\n"
+    def _chunk(self, event: Event) -> Tuple[bytes, int]:
+        """What ``event`` puts on the checker's stdin, and how many events
+        that is; the first feed fixes the stream's form (SSE or JSON)."""
+        if isinstance(event, Mapping) or _inputs.is_model(event):
+            line = _inputs.event_json(event)
+            self._mode = self._mode or "jsonl"
+            return (b"data: " + line + b"\n\n" if self._mode == "sse" else line + b"\n"), 1
+        if not isinstance(event, (str, bytes, bytearray, memoryview)):
+            raise InputTypeError(
+                "feed() takes an event dict, a pydantic event of ag_ui.core, or text (str or bytes): "
+                f"one event's JSON, JSON Lines, or SSE; not a {type(event).__name__}"
+            )
+        data = _inputs._data(event) or b""
+        sse = _inputs.looks_like_sse(data)
+        self._mode = self._mode or ("sse" if sse else "jsonl")
+        if self._mode == "sse":
+            if sse:
+                return data, data.count(b"data:")
+            return b"data: " + _inputs.element_line(event) + b"\n\n", 1
+        if sse:
+            raise InputError(
+                "this Checker reads JSON (its first feed was JSON): SSE text needs "
+                "Checker(format='sse') or SSE text as the first feed"
+            )
+        joined = _inputs.one_json_value(data)
+        if joined is not None:
+            return joined + b"\n", 1
+        data = data[:-1] if data.endswith(b"\n") else data
+        return data + b"\n", sum(1 for line in data.split(b"\n") if line.strip())
 
     def feed(self, event: Event) -> None:
-        """Sends one event: a dict, or one line of JSON (str or bytes, sent
-        as it is: a line that is not JSON is ``schema.not-json``)."""
+        """Sends one event or more: a dict, a pydantic event of
+        ``ag_ui.core``, one event's JSON text, JSON Lines text, or SSE text
+        (str or bytes; text is sent as it is: a line that is not JSON is
+        ``schema.not-json``). Raises ``InputTypeError`` for anything else,
+        ``CheckerClosedError`` after ``finish()`` or ``close()``."""
         if self._report is not None or not self._finalizer.alive:
-            raise ValueError("this Checker is finished or closed; start a new one")
-        line = self._line(event)
+            raise CheckerClosedError("this Checker is finished or closed; start a new one")
+        line, count = self._chunk(event)
         try:
             self._proc.stdin.write(line)  # type: ignore[union-attr]
             self._proc.stdin.flush()  # type: ignore[union-attr]
@@ -534,7 +710,32 @@ class Checker:
                 stderr=self._err.text(), returncode=self._proc.returncode,
             ) from None
         self._spool.write(line)
-        self.fed += 1
+        self.fed += count
+        self._written += len(line)
+        self._wait_judged()
+
+    def _wait_judged(self, timeout: float = 30.0) -> None:
+        """Returns once the checker has judged every byte fed and its
+        findings are taken in (``violations`` shows them), or the checker
+        stopped reading, or after ``timeout`` seconds."""
+        if not self._judged_sync:
+            return
+        deadline = time.monotonic() + timeout
+        err = self._err
+        with err.ack_changed:
+            while err._acks and err.acked < self._written and self._proc.poll() is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                err.ack_changed.wait(min(left, 0.5))
+        # What the checker wrote before its acknowledgement is in the pipe:
+        # wait until the reading thread has taken it all in.
+        while time.monotonic() < deadline:
+            with self._out.lock:
+                pending = self._out.pending()
+                if pending is None or pending == 0:
+                    return
+            time.sleep(0.0005)
 
     def feed_all(self, events: Iterable[Event]) -> None:
         """Feeds every event of ``events``, in order."""
@@ -549,7 +750,7 @@ class Checker:
         if self._report is not None:
             return self._report
         if not self._finalizer.alive:
-            raise ValueError("this Checker was closed before it finished")
+            raise CheckerClosedError("this Checker was closed before it finished")
         try:
             self._proc.stdin.close()  # type: ignore[union-attr]
         except (BrokenPipeError, OSError):
@@ -570,17 +771,20 @@ class Checker:
         """``check``'s readable report of what was fed (checked again from
         the copy kept on disk)."""
         if not self._finalizer.alive:
-            raise ValueError("this Checker is closed")
+            raise CheckerClosedError("this Checker is closed")
         self._spool.flush()
         self._spool.seek(0)
-        fed = self._spool.read().decode("utf-8", errors="replace")
-        return _text_report("-", fed, self._options)
+        fed = self._spool.read()
+        fmt = ["--input-format", self._mode] if self._mode else []
+        return _text_report([*fmt, "-"], fed, self._options)
 
-    def assert_conforms(self, allow: Iterable[str] = (), strict: bool = False) -> Report:
+    def assert_conforms(self, allow: Optional[Iterable[str]] = None, strict: Optional[bool] = None) -> Report:
         """``finish()``, then fails (``AssertionError``) as
-        ``assert_conforms`` does, with the readable report."""
+        ``assert_conforms`` does, with the readable report; ``allow`` and
+        ``strict`` default to the Checker's own."""
         __tracebackhide__ = True
-        allowed = _allowed(allow)
+        allowed = _allowed(self._allow if allow is None else allow)
+        strict = self._strict if strict is None else strict
         report = self.finish()
         _judge(report, allowed, strict, "the stream fed", self.text_report)
         return report
@@ -622,7 +826,9 @@ def rule(rule_id: str) -> Mapping[str, Any]:
 def _allowed(allow: Iterable[str]) -> set[str]:
     if isinstance(allow, str):
         allow = (allow,)
-    allowed = set(allow)
+    allowed: set[str] = set()
+    for a in allow:
+        allowed.update(_matching(a, "allow pattern") if _is_glob(a) else (a,))
     unknown = sorted(allowed - rule_ids())
     if unknown:
         raise ValueError(f"unknown rule id(s) in allow: {', '.join(unknown)} (see `agui-conform rules`)")
@@ -647,8 +853,13 @@ def _judge(report: Mapping[str, Any], allowed: set[str], strict: bool, source: s
                if v["rule"] not in allowed and v["severity"] in severities]
     if not failing and report.get("verdict") in ("accept", "reject"):
         return
-    head = (f"{source} does not conform: verdict {report.get('verdict')}, "
-            f"{len(failing)} failing violation(s)")
+    if report.get("verdict") == "inconclusive" and not any(v["severity"] == "error" for v in failing):
+        # A time-out or another limit: nothing shown wrong, nothing shown right.
+        head = (f"{source} could not be judged: verdict inconclusive, "
+                f"{len(failing)} failing violation(s)")
+    else:
+        head = (f"{source} does not conform: verdict {report.get('verdict')}, "
+                f"{len(failing)} failing violation(s)")
     if allowed:
         head += f" (allowed: {', '.join(sorted(allowed))})"
     lines = [head]
@@ -671,10 +882,12 @@ def _judge(report: Mapping[str, Any], allowed: set[str], strict: bool, source: s
 
 
 def assert_conforms(
-    events_or_path: EventsOrPath,
+    events_or_path: Stream = None,
     allow: Iterable[str] = (),
     strict: bool = False,
     *,
+    path: Optional[PathLike] = None,
+    format: Optional[str] = None,
     rules: Optional[Mapping[str, str]] = None,
     **options: Any,
 ) -> Report:
@@ -691,10 +904,10 @@ def assert_conforms(
     """
     __tracebackhide__ = True
     allowed = _allowed(allow)
-    source, stdin = _stdin_of(events_or_path)
+    source, stdin = _stdin_of(events_or_path, path, format)
     opts = {"rules": rules, **options}
     report = _check(source, stdin, opts)
-    name = "the stream" if stdin is not None else source
+    name = "the stream" if stdin is not None else source[-1]
     _judge(report, allowed, strict, name, lambda: _text_report(source, stdin, opts))
     return report
 
@@ -715,18 +928,41 @@ def assert_endpoint_conforms(url: str, allow: Iterable[str] = (), strict: bool =
     return report
 
 
-def assert_producer_passes(url: str, suite: PathLike = "producer", strict: bool = False, **kwargs: Any) -> Report:
+def producer_scenarios(suite: PathLike = "producer") -> List[str]:
+    """The ids of a producer suite's scenarios (a name or a folder), in the
+    order ``run_producer`` runs them: what a test parametrizes over
+    (``agui-conform suites --scenarios SUITE``)."""
+    proc = _run([binary(), "suites", "--scenarios", os.fspath(suite)])
+    if proc.returncode != 0:
+        raise _failed(f"agui-conform suites --scenarios {os.fspath(suite)}", proc)
+    return [s["id"] for s in json.loads(proc.stdout)]
+
+
+def assert_producer_passes(url: str, suite: PathLike = "producer", strict: bool = False,
+                           scenario: Optional[str] = None, **kwargs: Any) -> Report:
     """``run_producer`` as an assertion: fails (``AssertionError``) when a
     scenario scored FAIL or ERRORED (with ``strict=True``, WARN too) or the
     run was incomplete, listing each such scenario with why and its
     violations (rule, index, statement). Keywords are ``run_producer``'s.
     Returns its result."""
     __tracebackhide__ = True
+    if scenario is not None:
+        kwargs["filter"] = scenario
     result = run_producer(url, suite, **kwargs)
+    if scenario is not None:
+        result["scenarios"] = [s for s in result["scenarios"] if s["id"] == scenario]
+        if not result["scenarios"]:
+            raise ConformError(f"the producer suite `{os.fspath(suite)}` has no scenario {scenario!r}")
+    scored = result["scenarios"]
+    if scored and all(s["score"] == "SKIPPED" for s in scored):
+        import pytest  # only here: the module runs without pytest too
+
+        reasons = "; ".join(f"{s['id']}: {s.get('skipped') or 'skipped'}" for s in scored)
+        pytest.skip(f"SKIPPED by the producer suite: {reasons}")
     bad = {"FAIL", "ERRORED", "WARN"} if strict else {"FAIL", "ERRORED"}
     failing = [s for s in result["scenarios"] if s["score"] in bad]
     footer = result["footer"] or {}
-    if not failing and footer.get("status") == "passed":
+    if not failing and (footer.get("status") == "passed" or scenario is not None):
         return result
     scores = (result["summary"] or {}).get("scores", footer.get("totals", {}))
     lines = [f"{url} fails the producer suite `{os.fspath(suite)}` "

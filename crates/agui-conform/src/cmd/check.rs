@@ -144,6 +144,10 @@ pub struct Args {
     /// agui-conform.toml).
     #[command(flatten)]
     pub rule_config: crate::config::RuleArgs,
+    /// Acknowledge on stderr what standard input has been judged (the
+    /// Python wrapper's `Checker`; crate::ack).
+    #[arg(long, hide = true)]
+    pub ack: bool,
     /// A live producer instead of a file (`--url` and its flags).
     #[command(flatten)]
     pub live: live_check::LiveArgs,
@@ -245,7 +249,13 @@ fn run_here(args: Args) -> anyhow::Result<u8> {
         settings.collect = true;
         return batch::run(&settings, args.jobs, &files);
     }
-    let (input, live) = checking::open_input(&args.input)?;
+    let (input, live) = match (args.ack, args.input.as_os_str() == "-") {
+        (true, true) => (
+            Box::new(crate::ack::stdin()) as Box<dyn BufRead + Send>,
+            true,
+        ),
+        _ => checking::open_input(&args.input)?,
+    };
     let name = checking::label(&args.input);
     // A corpus case (or `gen`'s JSON Lines of cases) is checked as the
     // stream it holds.

@@ -2,6 +2,8 @@
 //! `agui_model::CATALOGUE`, for people and for machines.
 
 mod markdown;
+#[cfg(test)]
+mod summary;
 
 use crate::stdout::to_stdout;
 use agui_model::{CATALOGUE, Rule};

@@ -22,6 +22,10 @@ pub enum Format {
     Text,
     /// One JSON object per case, then `{"summary": …}`.
     Json,
+    /// With --producer: one SARIF 2.1.0 log of every scenario's findings.
+    Sarif,
+    /// JUnit XML: one test case per case (per scenario with --producer).
+    Junit,
 }
 
 /// Arguments of `agui-conform run`. `Default` is "the default suite against
@@ -73,6 +77,14 @@ pub struct Args {
     /// Also write JUnit XML here.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// With --producer: also write what `--format json` prints (a line per
+    /// scenario, then the summary) here.
+    #[arg(long, value_name = "FILE", requires = "producer")]
+    pub json: Option<PathBuf>,
+    /// With --producer: also write the SARIF 2.1.0 log of `--format
+    /// sarif` here.
+    #[arg(long, value_name = "FILE", requires = "producer")]
+    pub sarif: Option<PathBuf>,
     /// Also write a Markdown summary here.
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
@@ -119,9 +131,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             suite: args.suite.clone(),
             filter: args.filter.clone(),
             timeout_ms: args.timeout_ms,
-            json: args.format == Format::Json,
+            format: match args.format {
+                Format::Text => producer_suite::Format::Text,
+                Format::Json => producer_suite::Format::Json,
+                Format::Sarif => producer_suite::Format::Sarif,
+                Format::Junit => producer_suite::Format::Junit,
+            },
             no_progress: args.no_progress,
             junit: args.junit.clone(),
+            json: args.json.clone(),
+            sarif: args.sarif.clone(),
             record: args.record.clone(),
             name: args.name.clone(),
             language: args.language.clone(),
@@ -131,6 +150,9 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     }
     if let Some(flag) = args.producer.input_flags.any() {
         anyhow::bail!("{flag} is part of the input sent to a producer: it needs --producer");
+    }
+    if args.format == Format::Sarif {
+        anyhow::bail!("--format sarif reports a producer suite: it needs --producer");
     }
     agui_harness::subprocess::cleanup::install(
         agui_harness::subprocess::cleanup::OnSignal::WindDown,
@@ -295,6 +317,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     if args.format == Format::Json {
         writeln!(stdout.lock(), "{}", render::json::run_summary(&run, &cases))?;
+    } else if args.format == Format::Junit {
+        write!(stdout.lock(), "{}", render::junit::run(&run, &cases)?)?;
     } else {
         write!(
             stdout.lock(),

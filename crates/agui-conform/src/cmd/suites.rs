@@ -9,7 +9,29 @@ use std::io::Write;
 
 /// Arguments of `agui-conform suites`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Instead of the list: the scenarios of this producer suite (a name
+    /// or a folder), as one JSON array of `{"id", "description"}`, in the
+    /// order `run --producer` runs them (what a test parametrizes over).
+    #[arg(long, value_name = "SUITE")]
+    pub scenarios: Option<String>,
+}
+
+/// `suites --scenarios SUITE`: the suite's scenarios as JSON.
+fn scenarios(suite: &str) -> anyhow::Result<u8> {
+    use agui_live::suite as producer;
+    let dir = producer::find(suite)?;
+    let listed: Vec<serde_json::Value> = producer::load(&dir)?
+        .iter()
+        .map(|i| {
+            let description = i.input.as_ref().ok().and_then(|s| s.description.clone());
+            serde_json::json!({"id": i.id, "description": description})
+        })
+        .collect();
+    let text = serde_json::Value::Array(listed).to_string();
+    crate::stdout::to_stdout(|out| writeln!(out, "{text}"))?;
+    Ok(0)
+}
 
 /// One suite listed.
 struct Listed {
@@ -82,7 +104,10 @@ fn producer_suites() -> anyhow::Result<Vec<Listed>> {
         .collect()
 }
 
-pub fn run(_: Args) -> anyhow::Result<u8> {
+pub fn run(args: Args) -> anyhow::Result<u8> {
+    if let Some(suite) = &args.scenarios {
+        return scenarios(suite);
+    }
     let mut all = consumer_suites()?;
     all.extend(producer_suites()?);
     all.sort_by(|a, b| (&a.name, a.kind).cmp(&(&b.name, b.kind)));

@@ -42,12 +42,12 @@ pub fn check_case(check: &Check<'_>) -> TestCase {
         )
     } else {
         format!(
-            "{}: {} errors, {} warnings, {} limit notices in {} events",
+            "{}: {}, {}, {} in {}",
             report.verdict().as_str(),
-            c.errors,
-            c.warnings,
-            c.limits,
-            report.events
+            counted(c.errors, "error"),
+            counted(c.warnings, "warning"),
+            counted(c.limits, "limit notice"),
+            counted(report.events, "event")
         )
     };
     let mut details = runs.render_text(usize::MAX);
@@ -72,9 +72,21 @@ pub fn check_case(check: &Check<'_>) -> TestCase {
         None => TestCaseStatus::success(),
     };
     let mut case = TestCase::new(name.to_owned(), status);
+    case.set_classname(CHECK_CLASS);
     case.set_time(elapsed);
     case.set_system_out(format!("{summary}\n{details}"));
     case
+}
+
+/// The class of `check`'s test cases (JUnit viewers group by it).
+const CHECK_CLASS: &str = "agui-conform.check";
+
+/// `1 error`, `2 errors`: a count with its noun.
+fn counted(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
 }
 
 /// Writes the JUnit file of a batch (`check A B…`, `check DIR`, JSON
@@ -142,28 +154,23 @@ pub fn error_case(name: &str, why: &str) -> TestCase {
             why,
         ),
     );
+    case.set_classname(CHECK_CLASS);
     case.set_system_out(format!("could not check: {why}\n"));
     case
 }
 
-/// Writes the JUnit file of a producer-suite run (`run --producer
-/// --junit`): one test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
+/// The JUnit XML of a producer-suite run (`run --producer --junit`,
+/// `--format junit`): one test case per scenario. FAIL is a failure, ERRORED an error, SKIPPED a
 /// skipped case with its reason; the output lists the steps, how each run
 /// ended and the violations.
-pub fn write_producer_suite(
-    path: &Path,
+pub fn producer_suite(
     suite: &str,
     url: &str,
     results: &[agui_live::suite::InputResult],
-) -> anyhow::Result<()> {
+) -> anyhow::Result<String> {
     use agui_live::suite::Score;
     let mut ts = TestSuite::new(format!("agui-conform producer suite {suite}"));
     for r in results {
-        let note = [&r.refused, &r.failure, &r.skipped]
-            .into_iter()
-            .flatten()
-            .next()
-            .cloned();
         let mut out = String::new();
         for st in &r.steps {
             let _ = writeln!(out, "step {} → {}", st.kind, st.outcomes.join("+"));
@@ -172,14 +179,7 @@ pub fn write_producer_suite(
             let _ = writeln!(out, "{run}");
         }
         write_violations(&mut out, &r.violations);
-        let summary = note.unwrap_or_else(|| {
-            format!(
-                "{} errors, {} warnings in {} events",
-                r.count(agui_model::Severity::Error),
-                r.count(agui_model::Severity::Warning),
-                r.events
-            )
-        });
+        let summary = scenario_summary(r);
         let status = match r.score {
             Score::Pass | Score::Warn => TestCaseStatus::success(),
             Score::Skipped => {
@@ -202,7 +202,33 @@ pub fn write_producer_suite(
         case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
         ts.add_test_case(case);
     }
-    write(path, &xml(ts)?)
+    xml(ts)
+}
+
+/// A scenario's one-line summary: why it scored as it did. A FAIL or an
+/// ERRORED says what failed (the exchange, a refusal, else its counts and
+/// first error), never why a later step was skipped; a SKIPPED says why.
+fn scenario_summary(r: &agui_live::suite::InputResult) -> String {
+    use agui_live::suite::Score;
+    let counts = format!(
+        "{}, {} in {}",
+        counted(r.count(agui_model::Severity::Error), "error"),
+        counted(r.count(agui_model::Severity::Warning), "warning"),
+        counted(r.events, "event")
+    );
+    let first_error = r
+        .violations
+        .iter()
+        .find(|v| v.severity == agui_model::Severity::Error)
+        .map(|v| format!("; first: #{} {}: {}", v.index, v.rule, v.message))
+        .unwrap_or_default();
+    let pick = |order: [&Option<String>; 3]| order.into_iter().flatten().next().cloned();
+    match r.score {
+        Score::Fail | Score::Errored => pick([&r.failure, &r.refused, &None])
+            .unwrap_or_else(|| format!("{counts}{first_error}")),
+        Score::Skipped => pick([&r.skipped, &r.refused, &r.failure]).unwrap_or(counts),
+        Score::Pass | Score::Warn => counts,
+    }
 }
 
 /// `run --junit`: one test case per suite case (agui-harness).

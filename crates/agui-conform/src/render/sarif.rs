@@ -62,33 +62,41 @@ fn driver_rule(r: RuleId) -> Value {
     d
 }
 
-/// How to fix a violation of `rule`, from what it asks of a producer.
-fn how_to_fix(rule: &Rule) -> String {
-    let weight = match rule.severity {
-        Severity::Error => "an error: consumers are entitled to reject the stream",
-        _ => "a warning: the stream is accepted, but a consumer may show it wrongly",
-    };
-    format!(
-        "Change the producer so that no event breaks this rule ({weight}). \
-         Each result's message names the event, ids and field involved; \
-         `agui-conform explain {}` shows the rule with every field.",
-        rule.id
-    )
+/// The rule's own help (agui_model::rule_help): what it protects, how to
+/// fix it, an example. Every rule a stream can break has one (a test in
+/// agui-model says so); the fallback names `explain`.
+fn help_of(rule: &Rule) -> (String, String, String) {
+    match RuleId::from_id(rule.id).and_then(agui_model::rule_help::help) {
+        Some(h) => (h.protects.into(), h.fix.into(), h.example.into()),
+        None => (
+            String::new(),
+            format!("`agui-conform explain {}` shows the rule.", rule.id),
+            String::new(),
+        ),
+    }
 }
 
-/// The rule's help as plain text: statement, draft sentence, how to fix.
+/// The rule's help as plain text: statement, draft sentence, what it
+/// protects, how to fix, an example.
 fn help_text(rule: &Rule) -> String {
+    let (protects, fix, example) = help_of(rule);
     let mut t = rule.statement.to_owned();
     if let Some(q) = rule.quote {
         t.push_str(&format!("\n\n{}: \"{q}\"", rule.quote_from().label()));
     }
-    t.push_str("\n\nHow to fix: ");
-    t.push_str(&how_to_fix(rule));
+    if !protects.is_empty() {
+        t.push_str(&format!("\n\nWhy it matters: {protects}"));
+    }
+    t.push_str(&format!("\n\nHow to fix: {fix}"));
+    if !example.is_empty() {
+        t.push_str(&format!("\n\nExample: {example}"));
+    }
     t
 }
 
 /// The rule's help as Markdown (code scanning shows this one).
 fn help_markdown(rule: &Rule) -> String {
+    let (protects, fix, example) = help_of(rule);
     let mut t = format!(
         "**`{}`** ({}, {})\n\n{}",
         rule.id,
@@ -99,8 +107,13 @@ fn help_markdown(rule: &Rule) -> String {
     if let Some(q) = rule.quote {
         t.push_str(&format!("\n\n> {q}\n>\n> — {}", rule.quote_from().name()));
     }
-    t.push_str("\n\n**How to fix.** ");
-    t.push_str(&how_to_fix(rule));
+    if !protects.is_empty() {
+        t.push_str(&format!("\n\n**Why it matters.** {protects}"));
+    }
+    t.push_str(&format!("\n\n**How to fix.** {fix}"));
+    if !example.is_empty() {
+        t.push_str(&format!("\n\n**Example.** {example}"));
+    }
     t
 }
 
@@ -128,18 +141,10 @@ fn location(source: &Source<'_>, index: usize) -> Value {
     }
 }
 
-/// The SARIF log of one check; how each run ended goes in the
-/// invocation's properties (`runOutcomes`), a `RUN_ERROR` also as a
-/// notification (it breaks no rule, but the producer did not do the work).
-fn log(
-    source: &Source<'_>,
-    violations: &[Violation],
-    limits: &[LimitNotice],
-    runs: &RunLog,
-    coverage: &Value,
-) -> Value {
+/// One SARIF result per violation, pointing into [`rules`] by index.
+fn log_results(source: &Source<'_>, violations: &[Violation]) -> Vec<Value> {
     let rules = rules();
-    let results: Vec<Value> = violations
+    violations
         .iter()
         .map(|v| {
             let mut r = json!({
@@ -165,7 +170,21 @@ fn log(
             }
             r
         })
-        .collect();
+        .collect()
+}
+
+/// The SARIF log of one check; how each run ended goes in the
+/// invocation's properties (`runOutcomes`), a `RUN_ERROR` also as a
+/// notification (it breaks no rule, but the producer did not do the work).
+fn log(
+    source: &Source<'_>,
+    violations: &[Violation],
+    limits: &[LimitNotice],
+    runs: &RunLog,
+    coverage: &Value,
+) -> Value {
+    let rules = rules();
+    let results = log_results(source, violations);
     let mut notifications: Vec<Value> = limits
         .iter()
         .map(|n| {
@@ -306,6 +325,59 @@ pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
     )
 }
 
+/// The log of a producer-suite run (`run --producer --sarif`): one run,
+/// the driver once, each scenario's violations as results at the URL
+/// with the scenario in the logical location (`SCENARIO/events[N]`, the
+/// index in its conversation) and in the properties (`scenario`,
+/// `score`); a scenario that FAILed or ERRORED without a violation (the
+/// exchange failed) is an error notification, a SKIPPED one a note, and
+/// the invocation's properties list every scenario's score.
+pub fn producer_log(suite: &str, url: &str, results: &[agui_live::suite::InputResult]) -> Value {
+    use agui_live::suite::Score;
+    let mut log = log(&Source::Url(url), &[], &[], &RunLog::new(), &Value::Null);
+    let (mut all, mut notes, mut scenarios) = (Vec::new(), Vec::new(), Vec::new());
+    for r in results {
+        let one = log_results(&Source::Url(url), &r.violations);
+        for mut result in one {
+            for l in result["locations"].as_array_mut().into_iter().flatten() {
+                if let Some(logical) = l["logicalLocations"][0].as_object_mut() {
+                    let fq = logical["fullyQualifiedName"].as_str().unwrap_or_default();
+                    logical.insert("fullyQualifiedName".into(), json!(format!("{}/{fq}", r.id)));
+                }
+            }
+            result["properties"]["scenario"] = json!(r.id);
+            result["properties"]["score"] = json!(r.score.as_str());
+            all.push(result);
+        }
+        let why = [&r.failure, &r.refused, &r.skipped]
+            .into_iter()
+            .flatten()
+            .next();
+        let level = match r.score {
+            Score::Fail | Score::Errored => Some("error"),
+            Score::Skipped => Some("note"),
+            Score::Pass | Score::Warn => None,
+        };
+        if let (Some(level), Some(why)) = (level, why) {
+            notes.push(json!({
+                "level": level,
+                "message": {"text": format!("{} {}: {why}", r.score.as_str(), r.id)},
+                "descriptor": {"id": format!("scenario.{}", r.score.as_str().to_lowercase())},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": url}},
+                               "logicalLocations": [{"name": r.id, "kind": "function"}]}],
+                "properties": {"scenario": r.id, "score": r.score.as_str()},
+            }));
+        }
+        scenarios.push(json!({"id": r.id, "score": r.score.as_str(), "events": r.events}));
+    }
+    let run = &mut log["runs"][0];
+    run["results"] = Value::Array(all);
+    let inv = &mut run["invocations"][0];
+    inv["toolExecutionNotifications"] = Value::Array(notes);
+    inv["properties"] = json!({"suite": suite, "scenarios": scenarios});
+    log
+}
+
 /// An input that held no events: nothing was judged, which the log says
 /// as a notification (no result is not "clean"); the verdict,
 /// `inconclusive`, in the invocation's properties.
@@ -371,5 +443,30 @@ mod tests {
             // No docs base is set in this test binary.
             assert!(d.get("helpUri").is_none(), "{d}");
         }
+    }
+
+    #[test]
+    fn each_rules_help_is_its_own() {
+        // Every rule's help says what it protects, how to fix it and an
+        // example, from agui_model::rule_help: no two rules share a fix.
+        let mut fixes = std::collections::HashSet::new();
+        for r in rules() {
+            let d = driver_rule(r);
+            let help = d["help"]["text"].as_str().unwrap_or_default();
+            let own = agui_model::rule_help::help(r).unwrap();
+            assert!(
+                help.contains(&format!("Why it matters: {}", own.protects)),
+                "{help}"
+            );
+            assert!(help.contains(&format!("How to fix: {}", own.fix)), "{help}");
+            assert!(
+                help.contains(&format!("Example: {}", own.example)),
+                "{help}"
+            );
+            let md = d["help"]["markdown"].as_str().unwrap_or_default();
+            assert!(md.contains(&format!("**How to fix.** {}", own.fix)), "{md}");
+            assert!(fixes.insert(own.fix), "{} shares its fix", r.as_str());
+        }
+        assert_eq!(fixes.len(), rules().len());
     }
 }

@@ -169,6 +169,20 @@ fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<
         Severity::Error => c.paint("31", &format!("{severity:<7}")),
         _ => c.paint("33", &format!("{severity:<7}")),
     };
+    writeln!(
+        out,
+        "  #{:<5} {severity} {}: {}{}",
+        v.index,
+        v.rule,
+        v.message,
+        where_(v)
+    )
+}
+
+/// ` (at path) (see #1)`: where in the event, and the related event (the
+/// opener on record, the run's start); what a violation's text line ends
+/// with, in a report and live.
+pub fn where_(v: &Violation) -> String {
     let at = v
         .path
         .as_deref()
@@ -178,11 +192,7 @@ fn violation_line(out: &mut impl Write, v: &Violation, c: Colour) -> io::Result<
         .related
         .map(|r| format!(" (see #{r})"))
         .unwrap_or_default();
-    writeln!(
-        out,
-        "  #{:<5} {severity} {}: {}{at}{related}",
-        v.index, v.rule, v.message
-    )
+    format!("{at}{related}")
 }
 
 /// `  12 × run.unterminated (error), first at #3: message` (`--group`).
