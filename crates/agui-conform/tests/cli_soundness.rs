@@ -13,12 +13,9 @@ mod common;
 use common::server::{End, Reply, Server, sse_body};
 use common::{Dir, agui_run, run_summary};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
-
-const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 
 const RS: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
 const RF: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
@@ -36,22 +33,9 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// The CLI with `args` and `stdin` (the suite's shared helper).
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            let _ = pipe.write_all(stdin);
-        });
-        child.wait_with_output().unwrap()
-    })
+    common::run_stdin(args, stdin)
 }
 
 /// `check --format json ARGS FILE`: the JSON report.

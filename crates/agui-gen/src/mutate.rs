@@ -799,8 +799,9 @@ impl Ctx<'_, '_> {
         Ok(p)
     }
 
-    /// A `RUN_FINISHED` whose `runId` or `threadId` is not its run's.
-    fn ids_disagree(&mut self) -> Result<usize> {
+    /// The index of some run's `RUN_FINISHED` (the mutator made sure one
+    /// run finishes: [`ensure_finished`]).
+    fn finished_end(&mut self) -> Result<usize> {
         let ends: Vec<usize> = self
             .r
             .runs
@@ -808,7 +809,12 @@ impl Ctx<'_, '_> {
             .filter(|r| r.kind != EndKind::Error)
             .map(|r| r.end)
             .collect();
-        let i = self.pick(&ends)?;
+        self.pick(&ends)
+    }
+
+    /// A `RUN_FINISHED` whose `runId` or `threadId` is not its run's.
+    fn ids_disagree(&mut self) -> Result<usize> {
+        let i = self.finished_end()?;
         let key = if self.flip()? { RUN_ID } else { THREAD_ID };
         let id = self.fresh("other");
         self.v[i][key] = json!(id);
@@ -833,14 +839,7 @@ impl Ctx<'_, '_> {
     /// did not end interrupted suspended nothing, so no interrupt warning
     /// follows).
     fn duplicate_interrupt_id(&mut self) -> Result<usize> {
-        let ends: Vec<usize> = self
-            .r
-            .runs
-            .iter()
-            .filter(|r| r.kind != EndKind::Error)
-            .map(|r| r.end)
-            .collect();
-        let i = self.pick(&ends)?;
+        let i = self.finished_end()?;
         let first = self.v[i]
             .get(OUTCOME)
             .and_then(|o| o.get("interrupts"))
