@@ -128,13 +128,24 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
     // What moved since the catalogue's previous revision, per consumer
     // (the notes' `moved` key): scores change with the rules, not only
     // with the implementations.
-    for (k, c) in m.columns.iter().enumerate() {
-        if let Some(n) = note(notes, m, k, MOVED) {
-            let _ = writeln!(out, "- **{}, what moved:** {}", cell(&c.label), cell(n));
-        }
-    }
-    if (0..m.columns.len()).any(|k| note(notes, m, k, MOVED).is_some()) {
-        out.push('\n');
+    // Suite runs, then campaigns with no suite run (an SDK fuzzed in process).
+    let consumers = m.columns.iter().chain(
+        m.fuzz
+            .iter()
+            .filter(|f| !m.columns.iter().any(|c| c.label == f.label)),
+    );
+    let moved: Vec<String> = consumers
+        .filter_map(|c| {
+            [&c.label, &c.record.header.implementation.name]
+                .iter()
+                .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(MOVED)))
+                .and_then(Value::as_str)
+                .map(|n| format!("- **{}, what moved:** {}", cell(&c.label), cell(n)))
+        })
+        .collect();
+    if !moved.is_empty() {
+        out.push_str(&moved.join("\n"));
+        out.push_str("\n\n");
     }
     for c in &m.columns {
         match &c.record.footer {
