@@ -35,7 +35,7 @@ pub const FORMAT: &str = "agui-conform-run-record/2";
 const READABLE: [&str; 2] = [FORMAT, "agui-conform-run-record/1"];
 
 /// The rule catalogue the scores are by.
-pub const CATALOGUE: &str = "docs/rules.md revision 3";
+pub const CATALOGUE: &str = "docs/rules.md revision 4";
 
 /// Lines of an implementation's stderr kept per case.
 const STDERR_LINES: usize = 20;
