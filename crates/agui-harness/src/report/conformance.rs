@@ -140,7 +140,7 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
                 .iter()
                 .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(MOVED)))
                 .and_then(Value::as_str)
-                .map(|n| format!("- **{}, what moved:** {}", cell(&c.label), cell(n)))
+                .map(|n| format!("- **{}, what moved:** {}", cell(&c.label), own(n)))
         })
         .collect();
     if !moved.is_empty() {
