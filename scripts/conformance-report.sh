@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Runs a suite against the reference model and each peer adapter
 # (adapters/), keeping one run record each (`agui-conform run --record`),
-# and merges the records into the side-by-side conformance report
-# (`agui-conform report`): docs/conformance/README.md and index.html.
+# runs the official corpus' suites (official-1.0, official-1.1,
+# official-draft) against each too (KEY.official-1.1.jsonl, …: the report's
+# official corpus section), and merges the records into the side-by-side
+# conformance report (`agui-conform report`): docs/conformance/README.md and
+# index.html.
 #
 #   scripts/conformance-report.sh [--out FILE] [--html FILE] [--suite NAME]
 #                                 [--keep DIR] [--peer SPEC]... [--no-install]
 #                                 [--no-build] [--fuzz-records DIR]
 #                                 [--fuzz-only SPEC]... [--producer-records DIR]
-#                                 [--command TEXT]
+#                                 [--command TEXT] [--no-official]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/README.md]
 #   --html FILE   where the HTML page goes [default: next to --out, index.html]
@@ -28,6 +31,7 @@
 #   --producer-records DIR  producer run records (*.jsonl, kept by
 #                 scripts/producers-report.sh --keep DIR): matrix rows
 #   --command TEXT  what the page says regenerates it [default: this command]
+#   --no-official  do not run the official suites (no official corpus section)
 #
 # Exit status: 0 when every implementation ran to the end; 1 when a peer
 # could not be installed or started, a run did not finish (harness error),
@@ -38,7 +42,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
-fuzz_dir="" producer_dir="" fuzz_only=() command="scripts/conformance-report.sh${*:+ $*}"
+fuzz_dir="" producer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
 source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,7 +57,8 @@ while [ $# -gt 0 ]; do
     --fuzz-only) fuzz_only+=("$2"); shift 2 ;;
     --producer-records) producer_dir="$2"; shift 2 ;;
     --command) command="$2"; shift 2 ;;
-    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-official) official=(); shift ;;
+    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -96,6 +101,25 @@ for spec in "${peers[@]}"; do
   fi
   records+=("$record")
   labels+=(--label "$label")
+  # The official corpus' suites, one record each (the suite run above
+  # already holds their cases; these records give the section per version).
+  for o in "${official[@]+"${official[@]}"}"; do
+    [ "$o" = "$suite" ] && continue
+    orecord="$work/$key.$o.jsonl"
+    oimpl=()
+    [ -n "$cmd" ] && oimpl=(--impl "$cmd")
+    "$bin" run --suite "$o" --no-progress "${oimpl[@]}" --record "$orecord" \
+      > "$work/$key.$o.txt" 2> "$work/$key.$o.stderr"
+    rc=$?
+    if [ $rc -gt 1 ] || ! tail -n 1 "$orecord" 2>/dev/null | grep -q '"kind":"footer"'; then
+      say "$label: the $o run did not finish (exit $rc): $(tail -n 3 "$work/$key.$o.stderr" | tr '\n' ' ')"
+      status=1
+      continue
+    fi
+    say "$label, $o: $(tail -n 1 "$orecord" | grep -o '"official":{[^}]*}')"
+    records+=("$orecord")
+    labels+=(--label "$label")
+  done
 done
 
 # The fuzz campaigns' records, labelled as the suite runs of the same peer

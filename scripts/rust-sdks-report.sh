@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the in-process adapters of the Rust AG-UI SDKs (adapters/rust: ag-ui
 # 0.3, ag-ui-client 0.1), runs a suite against each SDK in process, one run
-# record each (the format `agui-conform run --record` writes), and merges
-# them with the reference model's record into a side-by-side report
-# (`agui-conform report`).
+# record each (the format `agui-conform run --record` writes), and the
+# official corpus' suites (official-1.0, official-1.1, official-draft) the
+# same way (SDK.official-1.1.jsonl, …), and merges them with the reference
+# model's records into a side-by-side report (`agui-conform report`, its
+# official corpus section from the official records).
 #
 #   scripts/rust-sdks-report.sh [--smoke] [--suite NAME] [--out DIR]
 #                               [--markdown FILE] [--html FILE]
@@ -69,10 +71,33 @@ for sdk in "${sdks[@]}"; do
 done
 [ "$smoke" = 1 ] && exit "$status"
 
+# The official corpus' suites against each SDK (the report's official
+# corpus section), unless the suite is one of them.
+official=()
+case "$suite" in official-*) ;; *) official=(official-1.0 official-1.1 official-draft) ;; esac
+for sdk in "${sdks[@]}"; do
+  for o in "${official[@]+"${official[@]}"}"; do
+    record="$out/$sdk.$o.jsonl"
+    "$bin" run --sdk "$sdk" --suite "$o" --record "$record" >"$out/$sdk.$o.txt"
+    code=$?
+    if [ "$code" -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
+      say "$sdk: the $o run did not finish (exit $code; see $out/$sdk.$o.txt)"
+      status=1
+      continue
+    fi
+    records+=("$record")
+  done
+done
+
 cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
 conform="$root/target/debug/agui-conform"
 "$conform" run --suite "$suite" --no-progress --record "$out/reference.jsonl" >/dev/null
 [ $? -le 1 ] || { say "the reference run did not finish"; status=1; }
+for o in "${official[@]+"${official[@]}"}"; do
+  "$conform" run --suite "$o" --no-progress --record "$out/reference.$o.jsonl" >/dev/null
+  [ $? -le 1 ] || { say "the reference's $o run did not finish"; status=1; continue; }
+  records+=("$out/reference.$o.jsonl")
+done
 page=()
 [ -n "$html" ] && page=(--html "$html")
 "$conform" report "$out/reference.jsonl" "${records[@]}" \

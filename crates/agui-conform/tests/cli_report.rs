@@ -239,6 +239,8 @@ fn a_report_merges_fixed_records() {
         "| Impl B | reject at 1 — “type: 'NOPE' is none of the union's tags” | PASS |  |  |",
         "| `text.not-open` | `entities/text-not-open` | reject at 1 (`text.not-open`, should-reject) | accept (WARN) | skipped: schema-only (SKIPPED) |",
         "- **Impl A, `text.not-open`:** Why: impl-a's reducer ignores content for unknown messages.",
+        // The `moved` note, under the summary table.
+        "- **Impl A, what moved:** Revision 4 made unknown types must-accept.",
         // The obligation column is the catalogue's today (revision 4),
         // whatever the records' revision said.
         "| `schema.unknown-type` | must-accept | **1 FAIL** | 1 PASS |",
@@ -570,4 +572,59 @@ fn a_campaign_without_a_suite_run_is_named_in_the_title() {
     );
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<h1>Conformance report: impl-b · impl-a</h1>"));
+}
+
+/// A run of an official suite beside another suite run makes the official
+/// corpus section, not a column; alone, it is a column as any run is.
+#[test]
+fn an_official_suite_record_makes_the_official_section() {
+    let d = dir("official");
+    let text = std::fs::read_to_string(fixtures().join("impl-a.jsonl")).unwrap();
+    // impl-a's record as a run of `official-1.1`, its first case from the
+    // fixture `x-fatal`, which pins `failed` and which impl-a accepted.
+    let mut lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines[0]["suite"] = json!("official-1.1");
+    lines[1]["official"] = json!({"name": "x-fatal", "version": "1.1", "outcome": "failed",
+        "answered": "completed", "agrees": false});
+    let official = d.join("official.jsonl");
+    let body: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&official, body.join("\n") + "\n").unwrap();
+    let a = fixtures().join("impl-a.jsonl");
+    let md = d.join("r.md");
+    let args = [
+        "report",
+        a.to_str().unwrap(),
+        official.to_str().unwrap(),
+        "--label",
+        "A",
+        "--label",
+        "A",
+        "--markdown",
+        md.to_str().unwrap(),
+    ];
+    let out = agui(&args);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("## Official corpus"), "{text}");
+    assert!(text.contains("| A | **agree 0/1** |"), "{text}");
+    assert!(text.contains("- `x-fatal` (`"), "{text}");
+    // One summary row for A: the official record is no column.
+    assert_eq!(text.matches("\n| A | `impl-a`").count(), 1, "{text}");
+    assert!(!text.contains("the records differ in suite"), "{text}");
+
+    // Alone, the official record is the report's one column.
+    let alone = [
+        "report",
+        official.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ];
+    let out = agui(&alone);
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("Suite `official-1.1`"), "{text}");
+    assert!(!text.contains("## Official corpus"), "{text}");
 }

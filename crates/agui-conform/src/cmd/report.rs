@@ -10,6 +10,7 @@ use crate::render::{self, html, markdown, write_file as write};
 use agui_harness::record::Record;
 use agui_harness::report::conformance::{Notes, Page};
 use agui_harness::report::merged::{Column, Merged};
+use agui_harness::report::official;
 use agui_harness::report::producers::Info;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -133,7 +134,8 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
 /// The records as one report: consumer suite runs as columns (labelled by
 /// `--label`, which names the records that are not producer records, in
 /// order), fuzz campaigns beside the column of the same label, producer
-/// runs as matrix rows.
+/// runs as matrix rows, runs of the official suites as the official corpus
+/// section (when another suite run is there to be the columns).
 fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
     let labelled = records.iter().filter(|r| !r.is_producer()).count();
     if args.label.len() > labelled {
@@ -142,7 +144,13 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
             args.label.len()
         );
     }
+    // Official-suite runs make the official corpus section when the report
+    // has another suite run to show; alone, they are its columns.
+    let official_section = records
+        .iter()
+        .any(|r| !r.is_producer() && !r.is_fuzz() && !official::is_official_suite(&r.header.suite));
     let (mut columns, mut fuzz, mut producers) = (Vec::new(), Vec::new(), Vec::new());
+    let mut official_runs = Vec::new();
     let mut labels = args.label.iter();
     for record in records {
         if record.is_producer() {
@@ -156,6 +164,8 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
         let column = Column::new(label, record);
         if column.record.is_fuzz() {
             fuzz.push(column);
+        } else if official_section && official::is_official_suite(&column.record.header.suite) {
+            official_runs.push(column);
         } else {
             columns.push(column);
         }
@@ -163,6 +173,7 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
     let mut merged = Merged::new(columns);
     merged.fuzz = fuzz;
     merged.producers = producers;
+    merged.official = official_runs;
     merged.missing = missing(args);
     Ok(merged)
 }

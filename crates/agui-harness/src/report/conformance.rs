@@ -22,6 +22,10 @@ pub const SUMMARY_END: &str = "<!-- conformance-summary:end -->";
 
 const SCORES: [Score; 6] = Score::ALL;
 
+/// The notes' key for what moved in a consumer's scores under the
+/// catalogue's latest revision, shown under the summary table.
+pub const MOVED: &str = "moved";
+
 const LEGEND: &str = "PASS: the answer the spec requires. FAIL: a must-reject violation accepted, a valid stream (or a valid prefix) rejected, or a rejection past a must-reject event. WARN: a should-reject violation accepted (a deviation from what the AG-UI reference clients enforce). INFO: a may-reject violation accepted (either answer conforms). SKIPPED: not asked — a schema-only implementation is scored only on cases the schema rules alone decide. ERRORED: the implementation or its adapter failed on the case.";
 
 /// A record's text in a table cell or a paragraph: every string of a
@@ -121,6 +125,28 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
     out.push_str("## Summary\n\n");
     out.push_str(&summary_table(m).join("\n"));
     out.push_str("\n\n");
+    // What moved since the catalogue's previous revision, per consumer
+    // (the notes' `moved` key): scores change with the rules, not only
+    // with the implementations.
+    // Suite runs, then campaigns with no suite run (an SDK fuzzed in process).
+    let consumers = m.columns.iter().chain(
+        m.fuzz
+            .iter()
+            .filter(|f| !m.columns.iter().any(|c| c.label == f.label)),
+    );
+    let moved: Vec<String> = consumers
+        .filter_map(|c| {
+            [&c.label, &c.record.header.implementation.name]
+                .iter()
+                .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(MOVED)))
+                .and_then(Value::as_str)
+                .map(|n| format!("- **{}, what moved:** {}", cell(&c.label), own(n)))
+        })
+        .collect();
+    if !moved.is_empty() {
+        out.push_str(&moved.join("\n"));
+        out.push_str("\n\n");
+    }
     for c in &m.columns {
         match &c.record.footer {
             None => {
@@ -156,6 +182,7 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
     failures(&mut out, m, notes);
     warnings(&mut out, m, notes);
     super::matrix_md::campaigns(&mut out, m, notes);
+    super::official::section(&mut out, m, notes);
     for k in 0..m.columns.len() {
         shown_section(&mut out, m, notes, k);
     }

@@ -55,6 +55,10 @@ pub struct Merged {
     pub fuzz: Vec<Column>,
     /// Producer run records (`run --producer --record`), in the order given.
     pub producers: Vec<Record>,
+    /// Runs of the official corpus' suites (`run --suite official-…`), each
+    /// labelled as the implementation it ran: the official corpus section
+    /// ([`super::official`]), not columns.
+    pub official: Vec<Column>,
 }
 
 impl Merged {
@@ -79,6 +83,7 @@ impl Merged {
             missing: Vec::new(),
             fuzz: Vec::new(),
             producers: Vec::new(),
+            official: Vec::new(),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod matrix;
 pub mod matrix_md;
 pub mod md;
 pub mod merged;
+pub mod official;
 pub mod producers;
 pub mod shown;
 pub mod terminal;
