@@ -60,8 +60,8 @@ impl Checker {
     /// `tool.args-not-json`: the call `id` (named `n`) ended at event `i`.
     pub(super) fn call_ended(&mut self, i: usize, id: &str, n: Name) {
         self.judged(super::area::CONSISTENCY);
-        let judged = self.book.said.call_ended(n, |args, at| {
-            (!args.is_empty() && !is_one_value(args)).then(|| {
+        let judged = self.book.said.call_ended(n, |args, at, one_value| {
+            (!args.is_empty() && !one_value && !is_one_value(args)).then(|| {
                 let msg = format!(
                     "tool call {id:?} ends with arguments that are not one JSON value: {}",
                     excerpt(args)
@@ -174,8 +174,8 @@ impl Checker {
         let (streamed, len) = streamed.finish();
         // Both one JSON value: compared as values (revision 4); else as
         // strings, exactly.
-        let same = |a: &str| match (canon, super::said::json_print(a)) {
-            (Some(s), Some(g)) => s.finish() == g.finish(),
+        let same = |a: &str| match (canon, super::json_value_print::value_print(a)) {
+            (Some(s), Some(g)) => s == g,
             _ => Print::of(a).finish() == (streamed, len),
         };
         if let Some(a) = args.filter(|a| !same(a)) {

@@ -43,6 +43,7 @@ mod entities;
 mod fast;
 mod interrupts;
 mod json;
+mod json_value_print;
 mod lifecycle;
 pub(crate) mod names;
 mod ownership;

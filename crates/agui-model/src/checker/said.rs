@@ -338,54 +338,11 @@ struct Call {
     /// when it ends); their print once it ended.
     args: String,
     print: Print,
-    /// The print of the arguments' canonical JSON form, when they are one
-    /// JSON value ([`json_print`]): compared with a snapshot's as values.
-    canon: Option<Print>,
+    /// The arguments' print as a JSON value, when they are one
+    /// ([`super::json_value_print`]): compared with a snapshot's as values.
+    canon: Option<u64>,
     /// Index of that opening: the related event.
     at: u32,
-}
-
-/// The print of `text` read as one JSON value and written canonically
-/// (object members sorted by name, no whitespace), so two texts of the
-/// same value print the same (docs/rules.md `messages.snapshot-disagrees`,
-/// revision 4); `None` when `text` is not one JSON value.
-pub(crate) fn json_print(text: &str) -> Option<Print> {
-    fn write(v: &serde_json::Value, out: &mut String) {
-        use serde_json::Value;
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                out.push('{');
-                for (k, key) in keys.into_iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&Value::String(key.clone()).to_string());
-                    out.push(':');
-                    if let Some(v) = m.get(key) {
-                        write(v, out);
-                    }
-                }
-                out.push('}');
-            }
-            Value::Array(a) => {
-                out.push('[');
-                for (k, v) in a.iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    write(v, out);
-                }
-                out.push(']');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let v: serde_json::Value = serde_json::from_str(text).ok()?;
-    let mut out = String::with_capacity(text.len());
-    write(&v, &mut out);
-    Some(Print::of(&out))
 }
 
 /// The texts and calls of the run, by their id's name.
@@ -523,13 +480,14 @@ impl Said {
     pub(crate) fn call_ended<R>(
         &mut self,
         n: Name,
-        judge: impl FnOnce(&str, usize) -> R,
+        judge: impl FnOnce(&str, usize, bool) -> R,
     ) -> Option<R> {
         let c = self.calls.get_mut(n)?;
         let args = std::mem::take(&mut c.args);
         c.print = Print::of_joined(&args);
-        c.canon = json_print(&args);
-        let judged = judge(&args, c.at as usize);
+        c.canon = super::json_value_print::value_print(&args);
+        // Read as one JSON value already (up to its depth bound).
+        let judged = judge(&args, c.at as usize, c.canon.is_some());
         self.give(args);
         Some(judged)
     }
@@ -545,7 +503,7 @@ impl Said {
     /// The tool name, the print of the arguments of the call named `n`
     /// (and of their canonical JSON form, when they are one value), and
     /// its opener's index, if this run streamed it.
-    pub(crate) fn call(&self, n: Name) -> Option<(Name, Print, Option<Print>, usize)> {
+    pub(crate) fn call(&self, n: Name) -> Option<(Name, Print, Option<u64>, usize)> {
         self.calls
             .get(n)
             .map(|c| (c.tool, c.print, c.canon, c.at as usize))
@@ -727,7 +685,7 @@ mod tests {
         s.call_args(c, "{\"q\":");
         s.call_args(c, "1}");
         assert!(s.footprint() >= 7 && s.held >= 7);
-        let seen = s.call_ended(c, |args, at| (args.to_owned(), at));
+        let seen = s.call_ended(c, |args, at, _| (args.to_owned(), at));
         assert_eq!(seen, Some(("{\"q\":1}".to_owned(), 3)));
         // Its string is kept spare (emptied) for the next call.
         assert_eq!((s.spare.len(), s.spare[0].len()), (1, 0));
@@ -748,7 +706,7 @@ mod tests {
         s.call_started(d, tool, 10);
         s.call_args(d, &"1".repeat(2 * SPARE_BYTES));
         assert!(s.held > 2 * SPARE_BYTES && s.growth() > 0);
-        s.call_ended(d, |_, _| ());
+        s.call_ended(d, |_, _, _| ());
         assert!(s.held <= SPARE_BYTES);
         // The next run forgets it, and the arguments of a call left open.
         s.call_args(c, "[1, 2");
