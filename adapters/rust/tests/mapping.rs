@@ -117,7 +117,9 @@ mod ag_ui {
     fn events_after_the_terminal_event_are_never_read_and_say_so() {
         let (o, s, x) = run(Sdk::AgUi, "run/after-finished");
         assert_eq!(o, Outcome::Accept { projection: None });
-        assert_eq!(s, Score::Warn);
+        // Revision 4: `run.after-finished` is must-reject, so the events it
+        // never reads make the accept a FAIL (it was a WARN).
+        assert_eq!(s, Score::Fail);
         let note = x
             .as_ref()
             .and_then(|x| x.get("note"))
