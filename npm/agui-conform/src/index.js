@@ -13,6 +13,7 @@ import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { binary } from "./binary.js";
 import { ConformError } from "./errors.js";
+import { failed, reportOf } from "./outcome.js";
 
 export { binary, PLATFORM_PACKAGES } from "./binary.js";
 export { ConformError } from "./errors.js";
@@ -169,25 +170,6 @@ async function run(args, stdin) {
     }),
   ]);
   return { ...result, args };
-}
-
-function failed(what, result, detail = "") {
-  const said = result.stderr.trim() || detail || result.stdout.trim().slice(0, 2000) || "no output";
-  const status = result.signal ? `was killed by ${result.signal}` : `exited with status ${result.code}`;
-  return new ConformError(`${what} ${status}: ${said}`, { stderr: result.stderr, exitCode: result.code, args: result.args });
-}
-
-function reportOf(what, result) {
-  let report;
-  try {
-    report = JSON.parse(result.stdout);
-  } catch {
-    report = undefined;
-  }
-  if (result.code === 2 || !report || typeof report !== "object" || !("verdict" in report)) {
-    throw failed(what, result, report && typeof report.error === "string" ? report.error : "");
-  }
-  return report;
 }
 
 function jsonLines(text) {

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { binary } from "./binary.js";
 import { ConformError } from "./errors.js";
 import { eventLine, flags, inputOf } from "./index.js";
+import { reportOf } from "./outcome.js";
 
 const MAX_BUFFER = 1 << 30;
 
@@ -22,21 +23,6 @@ function runSync(args, input) {
     stderr: proc.stderr.toString("utf8"),
     args,
   };
-}
-
-function reportOf(result) {
-  let report;
-  try {
-    report = JSON.parse(result.stdout);
-  } catch {
-    report = undefined;
-  }
-  if (result.code === 2 || !report || typeof report !== "object" || !("verdict" in report)) {
-    const said = result.stderr.trim() || report?.error || result.stdout.trim().slice(0, 2000) || "no output";
-    const status = result.signal ? `was killed by ${result.signal}` : `exited with status ${result.code}`;
-    throw new ConformError(`agui-conform check ${status}: ${said}`, { stderr: result.stderr, exitCode: result.code, args: result.args });
-  }
-  return report;
 }
 
 /**
@@ -57,7 +43,7 @@ export function checkSync(input, options = {}) {
     for (const event of stdin) lines.push(eventLine(event, i++));
     text = lines.join("");
   }
-  return reportOf(runSync(["check", "--format", "json", ...flags(options), arg], text));
+  return reportOf("agui-conform check", runSync(["check", "--format", "json", ...flags(options), arg], text));
 }
 
 let catalogue;
