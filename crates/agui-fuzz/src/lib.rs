@@ -16,12 +16,15 @@
 //! - [`patch`]: random JSON Patch documents through the checker's applier,
 //!   against `json_patch`;
 //! - [`body_decode`]: a live check's HTTP body decoding (framing, content
-//!   coding) with a fault anywhere, cut into reads anywhere.
+//!   coding) with a fault anywhere, cut into reads anywhere;
+//! - [`fast_scan`]: the fast path's scanner (its block string search)
+//!   against serde_json.
 
 pub mod body_decode;
 pub mod check_bytes;
 pub mod differential;
 pub mod event_value;
+pub mod fast_scan;
 pub mod invalid_streams;
 pub mod patch;
 pub mod roundtrip;
@@ -39,6 +42,7 @@ pub const TARGETS: &[&str] = &[
     "roundtrip",
     "patch",
     "body_decode",
+    "fast_scan",
 ];
 
 /// Runs the target `name` on one input, as its fuzz target does. Unknown
@@ -60,6 +64,10 @@ pub fn run_target(name: &str, data: &[u8]) -> Result<(), String> {
         }
         "body_decode" => {
             body_decode::run(data);
+            Ok(())
+        }
+        "fast_scan" => {
+            fast_scan::run(data);
             Ok(())
         }
         _ => return Err(format!("no fuzz target `{name}`")),

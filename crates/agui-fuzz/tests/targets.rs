@@ -64,6 +64,20 @@ fn check_bytes_on_random_and_mutated_streams() {
 }
 
 #[test]
+fn fast_scan_on_random_and_mutated_lines() {
+    random_inputs("fast_scan", 2000, 96);
+    // Lines of the seed streams, mutated: near misses of real events.
+    let seeds = corpus_files(&fuzz_dir().join("seeds/check_bytes")).unwrap();
+    let mut rng = Rng::new(46);
+    for i in 0..3000 {
+        let seed = std::fs::read(&seeds[i % seeds.len()]).unwrap();
+        let lines: Vec<&[u8]> = seed.split(|&b| b == b'\n').collect();
+        let line = lines[rng.below(lines.len())];
+        agui_fuzz::fast_scan::run(&mutate(&mut rng, line));
+    }
+}
+
+#[test]
 fn roundtrip_on_random_inputs() {
     random_inputs("roundtrip", 2000, 512);
 }

@@ -191,9 +191,9 @@ impl Projector {
     }
 
     /// What the projector holds now, in bytes (the open run, the runs
-    /// kept, the text buffer).
+    /// kept), counted as held, not by the spare room of growing buffers.
     pub fn footprint(&self) -> usize {
-        self.view.footprint() + self.extra + self.kept
+        self.view.held() + self.extra + self.kept
     }
 
     /// Called after each event: whether the open run just passed the
@@ -537,7 +537,7 @@ impl Projector {
             return;
         }
         let n = names.intern(message_id);
-        self.extra += content.capacity() + OWNED;
+        self.extra += content.len() + OWNED;
         if let Some(at) = self.view.message_named(n) {
             let owner = self.view.opt(owner);
             if let Some(m) = self.view.messages.get_mut(at) {
@@ -710,13 +710,13 @@ impl Projector {
             }
             self.extra += match &content {
                 Content::Json(v) => crate::patch::mem_size(v),
-                Content::Text(Text::Owned(t)) => t.capacity() + OWNED,
+                Content::Text(Text::Owned(t)) => t.len() + OWNED,
                 Content::Text(_) => 0,
             } + activity_type.as_ref().map_or(0, |t| t.len() + OWNED)
                 + tool_calls
                     .iter()
                     .map(|c| match &c.args {
-                        Text::Owned(a) => a.capacity() + OWNED,
+                        Text::Owned(a) => a.len() + OWNED,
                         Text::Pieces { .. } => 0,
                     } + 2 * std::mem::size_of::<ToolCall>())
                     .sum::<usize>();

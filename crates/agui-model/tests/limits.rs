@@ -331,13 +331,15 @@ fn a_run_left_open_by_a_run_started_is_shown_as_unterminated() {
 
 #[test]
 fn a_projection_over_its_budget_is_shown_incomplete_and_every_rule_still_judged() {
-    let budget = 64 * 1024;
+    // Not a power of two: the arena's capacity (64,000 then 128,000
+    // bytes) passes it at the 65th delta, what it holds at the 101st.
+    let budget = 100_000;
     let delta = "d".repeat(1000);
     let mut lines = vec![
         RUN.to_owned(),
         r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#.to_owned(),
     ];
-    let deltas = 200; // 200 KB of text: three times the budget.
+    let deltas = 200; // 200 KB of text: twice the budget.
     for _ in 0..deltas {
         lines.push(format!(
             r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"{delta}"}}"#
@@ -374,11 +376,15 @@ fn a_projection_over_its_budget_is_shown_incomplete_and_every_rule_still_judged(
         (n.kind, n.limit),
         (LimitKind::ProjectionBytes, budget as u64)
     );
-    // Passed no later than when the text fed passed the budget (the
-    // arena holds at least what was fed), no earlier than half of it
-    // (it holds at most twice).
-    let (first, last) = (2 + budget / 2 / 1000, 2 + budget / 1000 + 1);
-    assert!((first..=last).contains(&n.index), "notice at {}", n.index);
+    // The budget counts what the run holds, not its buffers' spare room:
+    // passed at the delta whose text passed it (the 101st, at index 102),
+    // or one before when the run's tables tip it (they hold less than 1 KB).
+    let at_text = 1 + budget.div_ceil(1000);
+    assert!(
+        (at_text - 1..=at_text).contains(&n.index),
+        "notice at {}",
+        n.index
+    );
     let runs = runs.borrow();
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["incomplete"], serde_json::json!(true));
@@ -386,7 +392,9 @@ fn a_projection_over_its_budget_is_shown_incomplete_and_every_rule_still_judged(
     let shown = runs[0]["messages"][0]["content"]
         .as_str()
         .map_or(0, str::len);
-    assert!(shown <= budget, "{shown} bytes shown");
+    // It stops growing after the event that passed the budget: the text
+    // shown is every delta up to that one.
+    assert_eq!(shown, 1000 * (n.index - 1), "{shown} bytes shown");
     assert!(runs[1].get("incomplete").is_none());
     assert_eq!(runs[1]["messages"][0]["content"], "ok");
 }

@@ -111,9 +111,9 @@ pub struct Args {
     /// `state-bytes` limit notice.
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_STATE_BYTES)]
     pub max_state_bytes: usize,
-    /// Most a run's projection may hold in memory, in bytes (a growing
-    /// buffer's spare room counted: a message of a little over half of it
-    /// in text passes it); past it the run is shown incomplete with a
+    /// Most a run's projection may hold, in bytes (what it holds, not its
+    /// growing buffers' spare room: a message of a little over it in text
+    /// passes it); past it the run is shown incomplete with a
     /// `projection-bytes` limit notice (every rule is still judged; the
     /// verdict does not change).
     #[arg(long, value_name = "BYTES", default_value_t = limits::DEFAULT_PROJECTION_BYTES)]

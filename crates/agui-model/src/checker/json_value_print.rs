@@ -176,6 +176,11 @@ impl Parser<'_> {
                     h = step(h, u64::from(ch));
                 }
                 0..=0x1f => return None,
+                // ASCII, the common case: the character is the byte.
+                0x20..=0x7f => {
+                    self.at += 1;
+                    h = step(h, u64::from(c));
+                }
                 _ => {
                     // One UTF-8 character (the text is a `str`: valid).
                     let len = match c {
@@ -262,6 +267,11 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(value_print(" \"A\"\n"), value_print(r#""\u0041""#));
         assert_eq!(value_print(r#""😀""#), value_print(r#""\ud83d\ude00""#));
+        // ASCII read byte by byte, the rest decoded: the same characters.
+        assert_eq!(
+            value_print("\" ~\u{7f}é\""),
+            value_print(r#""\u0020\u007e\u007f\u00e9""#)
+        );
     }
 
     #[test]

@@ -71,7 +71,8 @@ impl Checker {
         };
         let agrees = tag.is_some() && self.book.is_tag(rec, tag);
         self.tag_attributed = agrees && attributed;
-        if let Some(msg) = disagreement(&self.book, rec, id, tag, ty) {
+        // Judged once: a tag that agrees needs no second look.
+        if !agrees && let Some(msg) = disagreement(&self.book, rec, id, tag, ty) {
             let at = self.book.recorded_at(part.kind(), id);
             self.report_related(RuleId::OwnershipContinuationDisagrees, i, msg, at);
         }

@@ -321,9 +321,26 @@ impl RunView {
         at
     }
 
-    /// The bytes the view holds in its tables and arena (by capacity),
-    /// besides what [`Text::Owned`] strings and [`Content::Json`] values
-    /// hold (the projector counts those as it makes them).
+    /// The bytes the view holds in its tables and arena (what they hold,
+    /// not their spare room), besides what [`Text::Owned`] strings and
+    /// [`Content::Json`] values hold (the projector counts those as it
+    /// makes them): what the projection budget counts, so that a run is
+    /// cut where its content reaches the budget, not where a buffer last
+    /// doubled.
+    pub fn held(&self) -> usize {
+        use std::mem::size_of;
+        self.strings.text.len()
+            + self.strings.lanes.len() * size_of::<Span>()
+            + self.pieces.len() * size_of::<Piece>()
+            + self.invocations.len() * size_of::<Invocation>()
+            + self.messages.len() * size_of::<Message>()
+            + self.interrupts.len() * size_of::<Interrupt>()
+            + (self.invocation_of.len() + self.message_of.len()) * size_of::<u32>()
+            + self.tool_of.len() * size_of::<(u32, u32)>()
+    }
+
+    /// What [`RunView::held`] counts, by capacity: the memory the view
+    /// keeps for the next run.
     pub fn footprint(&self) -> usize {
         use std::mem::size_of;
         self.strings.text.capacity()
@@ -447,13 +464,13 @@ fn append(
             return 0;
         }
         let joined = join(strings, pieces, *first);
-        added += joined.capacity();
+        added += joined.len();
         *text = Text::Owned(joined);
     }
     if let Text::Owned(s) = text {
-        let before = s.capacity();
+        let before = s.len();
         crate::json::join_text(s, delta);
-        added += s.capacity().saturating_sub(before);
+        added += s.len().saturating_sub(before);
     }
     added
 }

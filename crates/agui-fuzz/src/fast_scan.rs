@@ -1,0 +1,73 @@
+//! The fast path's scanner against serde_json (`fuzz/fuzz_targets/fast_scan.rs`):
+//! the block string search ([`agui_model::fast`]'s stage that finds each
+//! string's end, 16 bytes at a time on x86-64) must agree with serde_json
+//! on every line.
+//!
+//! The input is used twice: as a whole line, and as the text between the
+//! quotes of a `TEXT_MESSAGE_CONTENT` delta (where every byte goes through
+//! the string search). Invariants:
+//! - a line the fast path accepts is one JSON object to serde_json;
+//! - a delta serde_json reads is accepted by the fast path too, unless it
+//!   holds a `\u` escape (the fast path declines those in the surrogate
+//!   range, which the `Value` path judges), and the other way round.
+
+use serde_json::Value;
+
+/// The delta line around `text`.
+fn delta_line(text: &[u8]) -> Vec<u8> {
+    let mut line = br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":""#.to_vec();
+    line.extend_from_slice(text);
+    line.extend_from_slice(br#""}"#);
+    line
+}
+
+/// Panics when the fast path and serde_json disagree on `data`.
+pub fn run(data: &[u8]) {
+    if agui_model::fast::parses(data) {
+        let v: Result<Value, _> = serde_json::from_slice(data);
+        assert!(
+            matches!(v, Ok(Value::Object(_))),
+            "the fast path accepted a line serde_json does not read as an object: {:?}",
+            String::from_utf8_lossy(data)
+        );
+    }
+    let line = delta_line(data);
+    let fast = agui_model::fast::parses(&line);
+    let serde = serde_json::from_slice::<Value>(&line).is_ok();
+    if fast {
+        assert!(
+            serde,
+            "the fast path accepted a delta serde_json rejects: {:?}",
+            String::from_utf8_lossy(&line)
+        );
+    }
+    if !data.windows(2).any(|w| w == b"\\u") {
+        assert_eq!(
+            fast,
+            serde,
+            "fast path {fast}, serde_json {serde} on {:?}",
+            String::from_utf8_lossy(&line)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run;
+
+    #[test]
+    fn agreeing_lines_pass() {
+        for data in [
+            &b""[..],
+            b"plain text across more than sixteen bytes",
+            b"escaped \\n \\\" \\\\ and \\u00e9",
+            "non-ASCII \u{e9}\u{65e5} \u{1f389} well past one block".as_bytes(),
+            b"bad \xff byte",
+            b"a control \x01 byte",
+            b"an unescaped \" quote",
+            br#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#,
+        ] {
+            run(data);
+        }
+    }
+}
