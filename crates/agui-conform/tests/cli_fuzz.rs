@@ -327,6 +327,8 @@ fn a_one_shot_implementation_is_fuzzed_under_its_name() {
         "verdict,index",
         "--name",
         "rejector",
+        "--language",
+        "sh",
         "--cases",
         "20",
         "--seed",
@@ -345,6 +347,7 @@ fn a_one_shot_implementation_is_fuzzed_under_its_name() {
     let text = std::fs::read_to_string(&record).unwrap();
     let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(header["implementation"]["name"], "rejector");
+    assert_eq!(header["implementation"]["language"], "sh");
     assert_eq!(
         header["implementation"]["capabilities"],
         serde_json::json!(["verdict", "index"])

@@ -52,6 +52,9 @@ pub struct Args {
     /// One-shot: the implementation's name in reports and the record.
     #[arg(long, requires = "one_shot")]
     pub name: Option<String>,
+    /// One-shot: the language it is written in (reports group by it).
+    #[arg(long, requires = "one_shot")]
+    pub language: Option<String>,
     /// Stop after this long (`90s`, `5m`, `1h`; plain numbers are seconds).
     #[arg(long, value_parser = campaign::parse_duration)]
     pub time: Option<Duration>,
@@ -161,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         one_shot: args.one_shot,
         capabilities: args.capabilities.clone(),
         name: args.name.clone(),
+        language: args.language.clone(),
         timeouts: Timeouts {
             case: Duration::from_millis(args.timeout_ms),
             start: Duration::from_millis(args.start_timeout_ms),
