@@ -21,7 +21,8 @@
 #                 --consumer-records DIR` (or fuzz-report.sh) shows them as
 #                 matrix rows
 #   --suite NAME  the suite [default: quick]
-#   --seed N, --cases N, --time T  the campaign [default: 20261205, 1000, 60s]
+#   --seed N, --cases N, --time T  the campaign [default: 20261205, 300, 10m:
+#                 the cases, not the time, end it, so a rerun is the same]
 #   --markdown FILE  the per-implementation page
 #                 [default: docs/conformance/community-sdks.md]
 #   --only KEY    only this SDK (repeatable)
@@ -40,7 +41,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-checkout="" out="target/community-sdks" suite="quick" seed=20261205 cases=1000 time=60s
+checkout="" out="target/community-sdks" suite="quick" seed=20261205 cases=300 time=10m
 markdown="docs/conformance/community-sdks.md" build=1 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,7 +53,7 @@ while [ $# -gt 0 ]; do
     --markdown) markdown="$2"; shift 2 ;;
     --only) only+=("$2"); shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "community-sdks: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) checkout="$1"; shift ;;
   esac
