@@ -146,7 +146,7 @@ done
 # The per-implementation page: the reference beside the SDKs.
 "$conform" run --suite "$suite" --no-progress --record "$out/reference.suite.jsonl" >/dev/null
 [ $? -le 1 ] || { say "the reference run did not finish"; exit 1; }
-"$conform" report "$out/reference.suite.jsonl" "${records[@]}" --notes adapters/community/notes.json \
+"$conform" report "$out/reference.suite.jsonl" "${records[@]}" --notes docs/conformance/notes.json \
   --markdown "$markdown" --command "scripts/community-sdks.sh PATH_TO_AG_UI_CHECKOUT (at $commit)" \
   || { say "agui-conform report failed"; exit 1; }
 # The reference's record stays out of DIR's *.jsonl (the matrix has its own).

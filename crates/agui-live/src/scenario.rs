@@ -25,8 +25,8 @@ pub struct Scenario {
     pub description: Option<String>,
     /// Why a producer may legitimately refuse this scenario's requests
     /// (`mayRefuse`: a state that does not fit its model, say): a refusal
-    /// — a 4xx answer with a body, or `RUN_ERROR` — then scores SKIPPED
-    /// with that reason instead of FAIL.
+    /// — a 4xx answer with a body — then scores SKIPPED with that reason
+    /// instead of FAIL.
     pub may_refuse: Option<String>,
     /// The first `RunAgentInput` (before a base input is merged in).
     pub first: Value,

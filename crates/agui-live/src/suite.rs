@@ -5,12 +5,13 @@
 //! as one multi-run stream) checked against every rule, so cross-run
 //! rules (`lifecycle.resumed-not-suspended`) are judged too.
 //!
-//! A refusal — a 4xx answer with a body, or a run ended by `RUN_ERROR` —
-//! is the producer declining the request, not a broken exchange: where
-//! the scenario says the producer may refuse it (`mayRefuse`, a state that
-//! does not fit its model, say) it scores SKIPPED with that reason;
-//! elsewhere it is "the producer refused a valid input" (FAIL, kept apart
-//! from the violations). A 5xx answer, or a 4xx without a body, is a
+//! A refusal — a 4xx answer with a body — is the producer declining the
+//! request, not a broken exchange: where the scenario says the producer
+//! may refuse it (`mayRefuse`, a state that does not fit its model, say)
+//! it scores SKIPPED with that reason; elsewhere it is "the producer
+//! refused a valid input" (FAIL, kept apart from the violations), as a run
+//! ended by `RUN_ERROR` always is (its message cannot tell a deliberate
+//! refusal from a failure). A 5xx answer, or a 4xx without a body, is a
 //! broken exchange: `transport.status`.
 //!
 //! Scores: FAIL when an error-severity violation was found in the events
@@ -276,8 +277,8 @@ pub struct InputResult {
     pub violations: Vec<Violation>,
     /// Why the exchange failed, if it did.
     pub failure: Option<String>,
-    /// The producer refused a valid input (`RUN_ERROR`, or a 4xx answer
-    /// with a body) that the scenario does not allow it to refuse.
+    /// The producer refused a valid input: `RUN_ERROR`, or a 4xx answer
+    /// with a body that the scenario does not allow.
     pub refused: Option<String>,
     /// Why a step was not sent (its precondition was not met), or the
     /// refusal the scenario allows (`mayRefuse`).
@@ -480,7 +481,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
                 "HTTP {}; body starts: {body}",
                 ex.status.unwrap_or_default()
             );
-            refusal(&mut r, scenario, n + 1, kind, &how);
+            refusal(&mut r, scenario.may_refuse.as_deref(), n + 1, kind, &how);
             break;
         }
         if !ex.status.is_some_and(|s| (200..300).contains(&s)) {
@@ -495,7 +496,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
                 .as_deref()
                 .map(|c| format!(" [code {c}]"))
                 .unwrap_or_default();
-            refusal(&mut r, scenario, n + 1, kind, &format!("{message}{code}"));
+            refusal(&mut r, None, n + 1, kind, &format!("{message}{code}"));
             break;
         }
         let Some(next) = scenario.then.get(n) else {
@@ -543,10 +544,10 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
 }
 
 /// The producer refused step `n` (`how`: the `RUN_ERROR` message, or the
-/// 4xx status and body): SKIPPED with the scenario's reason when it may
-/// refuse it, otherwise a refused valid input (FAIL).
-fn refusal(r: &mut InputResult, scenario: &Scenario, n: usize, kind: &str, how: &str) {
-    match &scenario.may_refuse {
+/// 4xx status and body): SKIPPED with `allowed`, the scenario's reason,
+/// when it may refuse it, otherwise a refused valid input (FAIL).
+fn refusal(r: &mut InputResult, allowed: Option<&str>, n: usize, kind: &str, how: &str) {
+    match allowed {
         Some(why) => {
             r.skipped = Some(format!(
                 "the producer refused step {n} ({kind}), which this scenario allows ({why}): {how}"

@@ -347,8 +347,10 @@ fn a_5xx_or_an_empty_4xx_stays_a_transport_status_finding() {
     }
 }
 
+/// `RUN_ERROR` says nothing of why: it stays a refused valid input, even
+/// where a 4xx refusal is allowed (a failure must not pass as a refusal).
 #[test]
-fn a_run_error_where_a_refusal_is_allowed_is_skipped() {
+fn a_run_error_is_a_refused_valid_input_even_where_a_refusal_is_allowed() {
     let server = Server::start(|req| {
         let v = req.json();
         let (t, r) = (v["threadId"].clone(), v["runId"].clone());
@@ -371,11 +373,10 @@ fn a_run_error_where_a_refusal_is_allowed_is_skipped() {
         results[0].refused.as_deref(),
         Some("the producer refused a valid input (step 1, input): state does not fit [code STATE]")
     );
-    assert_eq!(results[1].score, Score::Skipped);
-    assert!(
-        results[1]
-            .skipped
-            .as_deref()
-            .is_some_and(|s| s.ends_with("): state does not fit [code STATE]"))
+    assert_eq!(results[1].score, Score::Fail);
+    assert_eq!(results[1].skipped, None);
+    assert_eq!(
+        results[1].refused.as_deref(),
+        Some("the producer refused a valid input (step 1, input): state does not fit [code STATE]")
     );
 }
