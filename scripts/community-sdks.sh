@@ -33,7 +33,8 @@
 # golang-github-google-uuid-dev, golang-github-sirupsen-logrus-dev and
 # golang-github-stretchr-testify-dev (the SDK's dependencies, read from
 # /usr/share/gocode: nothing is downloaded); g++ (C++17) with
-# nlohmann-json3-dev. An SDK whose tools are missing is named and left out.
+# nlohmann-json3-dev; python3 (to pick the SDKs' notes). An SDK whose tools are
+# missing is named and left out.
 #
 # Exit status: 0 when every SDK asked for was built and ran to its end; 1
 # otherwise; 2 for a bad option. The SDKs' FAILs and findings are findings,
@@ -53,7 +54,7 @@ while [ $# -gt 0 ]; do
     --markdown) markdown="$2"; shift 2 ;;
     --only) only+=("$2"); shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "community-sdks: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) checkout="$1"; shift ;;
   esac
@@ -143,10 +144,18 @@ for key in go cpp; do
 done
 [ ${#records[@]} -gt 0 ] || { say "no SDK ran; $markdown left as it is"; exit 1; }
 
-# The per-implementation page: the reference beside the SDKs.
+# The per-implementation page: the reference beside the SDKs, with the
+# SDKs' own entries of docs/conformance/notes.json (the matrix's notes file;
+# the reference's there speak of the default suite, not of this page).
 "$conform" run --suite "$suite" --no-progress --record "$out/reference.suite.jsonl" >/dev/null
 [ $? -le 1 ] || { say "the reference run did not finish"; exit 1; }
-"$conform" report "$out/reference.suite.jsonl" "${records[@]}" --notes docs/conformance/notes.json \
+python3 - "$out/notes.json" "$(label go)" "$(label cpp)" <<'PY' || { say "could not read docs/conformance/notes.json"; exit 1; }
+import json, sys
+notes = json.load(open("docs/conformance/notes.json", encoding="utf-8"))
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    json.dump({k: notes[k] for k in sys.argv[2:] if k in notes}, f, ensure_ascii=False)
+PY
+"$conform" report "$out/reference.suite.jsonl" "${records[@]}" --notes "$out/notes.json" \
   --markdown "$markdown" --command "scripts/community-sdks.sh PATH_TO_AG_UI_CHECKOUT (at $commit)" \
   || { say "agui-conform report failed"; exit 1; }
 # The reference's record stays out of DIR's *.jsonl (the matrix has its own).
