@@ -22,11 +22,9 @@ The scenarios are chosen by the user message (common/script.py).
 
 import os
 import sys
-from importlib.metadata import version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import uvicorn  # noqa: E402
 from ag_ui_adk import ADKAgent, AGUIToolset, add_adk_fastapi_endpoint  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 from google.adk.agents import LlmAgent  # noqa: E402
@@ -37,6 +35,7 @@ from google.adk.tools.tool_context import ToolContext  # noqa: E402
 from google.genai import types  # noqa: E402
 
 from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, call_id, scenario_of  # noqa: E402
+from common.serve import add_versions, main  # noqa: E402
 
 RESEARCHER = "SUBAGENT:researcher"
 
@@ -134,13 +133,10 @@ def build_app() -> FastAPI:
                          use_in_memory_services=True, emit_interrupt_outcome=outcome)
         add_adk_fastapi_endpoint(app, agent, path=path)
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("ag_ui_adk", "google-adk", "ag-ui-protocol")}
+    add_versions(app, ("ag_ui_adk", "google-adk", "ag-ui-protocol"))
 
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8703
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8703)

@@ -22,11 +22,9 @@ agent-framework-ag-ui has no subagent events (it is built on ag-ui-protocol
 import json
 import os
 import sys
-from importlib.metadata import version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import uvicorn  # noqa: E402
 from agent_framework import (  # noqa: E402
     Agent, BaseChatClient, ChatResponse, ChatResponseUpdate, Content, FunctionInvocationLayer, Message,
     ResponseStream, tool)
@@ -34,6 +32,7 @@ from agent_framework_ag_ui import add_agent_framework_fastapi_endpoint, state_up
 from fastapi import FastAPI  # noqa: E402
 
 from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, call_id, scenario_of, words  # noqa: E402
+from common.serve import add_versions, main  # noqa: E402
 
 
 @tool
@@ -139,13 +138,10 @@ def build_app() -> FastAPI:
     app = FastAPI(title="agui-conform producer: agent-framework-ag-ui")
     add_agent_framework_fastapi_endpoint(app, agent, "/", single_user=True)
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("agent-framework-ag-ui", "agent-framework-core", "ag-ui-protocol")}
+    add_versions(app, ("agent-framework-ag-ui", "agent-framework-core", "ag-ui-protocol"))
 
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8705
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8705)

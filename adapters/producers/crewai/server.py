@@ -28,7 +28,6 @@ flow's first method, where the model is called.
 import json
 import os
 import sys
-from importlib.metadata import version
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -39,7 +38,6 @@ os.environ.setdefault("CREWAI_DISABLE_TRACKING", "true")
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 os.environ.setdefault("CREWAI_TRACING_ENABLED", "false")
 
-import uvicorn  # noqa: E402
 from ag_ui_crewai import (  # noqa: E402
     CopilotKitState, add_crewai_flow_fastapi_endpoint, agui_feedback_provider, copilotkit_emit_tool_result,
     copilotkit_stream)
@@ -52,6 +50,7 @@ from litellm import acompletion  # noqa: E402
 from litellm.types.utils import ChatCompletionMessageToolCall, Choices, Function, Message, ModelResponse  # noqa: E402
 
 from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, approved, call_id, scenario_of  # noqa: E402
+from common.serve import add_versions, main  # noqa: E402
 
 MODEL = "openai/scripted"
 APPROVAL_TOOLS = {"make_payment", "delete_drafts"}
@@ -232,13 +231,10 @@ def build_app() -> FastAPI:
     add_crewai_flow_fastapi_endpoint(app, ScriptedFlow(), "/", emit_interrupt_outcome=True)
     add_crewai_flow_fastapi_endpoint(app, ScriptedFlow(), "/legacy")
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("ag-ui-crewai", "crewai", "litellm", "ag-ui-protocol")}
+    add_versions(app, ("ag-ui-crewai", "crewai", "litellm", "ag-ui-protocol"))
 
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8707
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8707)

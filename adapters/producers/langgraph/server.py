@@ -18,11 +18,9 @@ The scenarios are chosen by the user message (common/script.py).
 import json
 import os
 import sys
-from importlib.metadata import version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import uvicorn  # noqa: E402
 from ag_ui_langgraph import LangGraphAgent, add_langgraph_fastapi_endpoint  # noqa: E402
 from deepagents import create_deep_agent  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
@@ -35,6 +33,7 @@ from langgraph.types import interrupt  # noqa: E402
 
 from common.script import (  # noqa: E402
     CLIENT_WEATHER_TOOL, ScriptedFailure, approved, call_id, scenario_of, words)
+from common.serve import add_versions, main  # noqa: E402
 
 RESEARCHER = "SUBAGENT:researcher"
 BOOKER = "SUBAGENT:booker"
@@ -158,14 +157,11 @@ def build_app() -> FastAPI:
     add_langgraph_fastapi_endpoint(app, attributed, "/")
     add_langgraph_fastapi_endpoint(app, legacy, "/legacy")
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("ag-ui-langgraph", "deepagents", "langgraph", "langchain-core",
-                                        "ag-ui-protocol")}
+    add_versions(app, ("ag-ui-langgraph", "deepagents", "langgraph", "langchain-core",
+                       "ag-ui-protocol"))
 
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8701
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8701)

@@ -31,13 +31,11 @@ import contextvars
 import json
 import os
 import sys
-from importlib.metadata import version
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 os.environ.setdefault("TIKTOKEN_CACHE_DIR", os.path.join(HERE, ".venv", "tiktoken-cache"))
 
-import uvicorn  # noqa: E402
 import langroid as lr  # noqa: E402
 from ag_ui.core import EventType, StateSnapshotEvent  # noqa: E402
 from ag_ui_langroid import LangroidAgent, add_langroid_fastapi_endpoint  # noqa: E402
@@ -45,6 +43,7 @@ from fastapi import FastAPI  # noqa: E402
 from langroid.language_models.mock_lm import MockLMConfig  # noqa: E402
 
 from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of  # noqa: E402
+from common.serve import add_versions, main  # noqa: E402
 
 # The tool names the current request offers (set per request; MockLM sees
 # only the latest message, so it learns the offer from here).
@@ -114,13 +113,10 @@ def build_app() -> FastAPI:
     app = FastAPI(title="agui-conform producer: ag-ui-langroid + langroid")
     add_langroid_fastapi_endpoint(app, served, "/")
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("ag-ui-langroid", "langroid", "ag-ui-protocol")}
+    add_versions(app, ("ag-ui-langroid", "langroid", "ag-ui-protocol"))
 
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8706
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8706)

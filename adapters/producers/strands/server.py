@@ -18,11 +18,9 @@ The scenarios are chosen by the user message (common/script.py).
 import json
 import os
 import sys
-from importlib.metadata import version
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import uvicorn  # noqa: E402
 from ag_ui_strands import StrandsAgent  # noqa: E402
 from ag_ui_strands.config import StrandsAgentConfig, ToolBehavior  # noqa: E402
 from ag_ui_strands.endpoint import add_strands_fastapi_endpoint  # noqa: E402
@@ -31,6 +29,7 @@ from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
 
 from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of, words  # noqa: E402
+from common.serve import add_versions, main  # noqa: E402
 
 
 @tool
@@ -135,13 +134,10 @@ def build_app() -> FastAPI:
     app = FastAPI(title="agui-conform producer: ag-ui-strands + strands-agents")
     add_strands_fastapi_endpoint(app, agent, "/")
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("ag_ui_strands", "strands-agents", "ag-ui-protocol")}
+    add_versions(app, ("ag_ui_strands", "strands-agents", "ag-ui-protocol"))
 
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8704
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8704)

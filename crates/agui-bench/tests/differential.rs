@@ -5,11 +5,11 @@
 //! every fallback). Also: the writer's streams are valid, and the fast path
 //! really is taken on them.
 
-mod common;
+mod support;
 
 use agui_model::{Checker, Report};
-use common::{Rng, corpus_files, read_case, synth_stream};
 use serde_json::{Map, Value};
+use support::{Rng, corpus_files, read_case, synth_stream};
 
 /// The report of the `Value` path on lines.
 fn by_values(lines: &[Vec<u8>], projection: bool) -> Report {

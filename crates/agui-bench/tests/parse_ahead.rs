@@ -10,14 +10,14 @@
 //! and every line raw, so both of the checking thread's paths are covered
 //! whatever the timing.
 
-mod common;
+mod support;
 
 use agui_model::check::{Reading, Shed, check_reader_ahead, check_reader_with};
 use agui_model::{Checker, Finding, Limits, Report};
-use common::{Rng, corpus_files, many_runs, read_case, synth_stream};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
+use support::{Rng, corpus_files, many_runs, read_case, synth_stream};
 
 /// Everything a check gives: the report and, from a second check with
 /// sinks, the findings and projected runs in the order they came.

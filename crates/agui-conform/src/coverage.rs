@@ -100,13 +100,7 @@ const SSE_BODY_RULES: [RuleId; 2] = [RuleId::TransportFraming, RuleId::Transport
 /// The catalogue's areas of rules a stream can break, in order, that
 /// `keep` selects.
 fn areas(keep: impl Fn(&agui_model::rules::Rule) -> bool) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = Vec::new();
-    for r in CATALOGUE.iter().filter(|r| r.is_violation() && keep(r)) {
-        if !out.contains(&r.area) {
-            out.push(r.area);
-        }
-    }
-    out
+    agui_model::rules::areas(|r| r.is_violation() && keep(r))
 }
 
 /// What was not judged (`empty`: the input held no events, and nothing

@@ -6,12 +6,12 @@
 //! (or not JSON at all) is `schema.not-json`, `subagentRunId` on
 //! `RUN_STARTED` is the warning `attribution.not-attributable` (accepted).
 
-mod common;
+mod support;
 
-use common::{VALID, run_stdin, scratch_dir};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
+use support::{VALID, run_stdin, scratch_dir};
 
 const RUN_STARTED: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const RUN_FINISHED: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;

@@ -5,12 +5,12 @@
 //! Before, the case's own JSON was read as a stream: dozens of
 //! `schema.*` violations.
 
-mod common;
+mod support;
 
-use common::{jsonl, run_stdin, scratch_dir, text};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
+use support::{jsonl, run_stdin, scratch_dir, text};
 
 fn dir(name: &str) -> PathBuf {
     let d = scratch_dir("cli_check_cases").join(name);

@@ -7,12 +7,12 @@
 //! is `schema.unknown-type` (reject), a run that never finishes is
 //! `run.unterminated` (reject), a well-formed run accepts.
 
-mod common;
+mod support;
 
-use common::VALID;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::VALID;
 
 const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 

@@ -3,7 +3,7 @@
 //! text report — by the kind of input, the limit notices the checker
 //! emitted and an input with no events.
 
-mod common;
+mod support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ fn input(name: &str) -> PathBuf {
 }
 
 fn check(args: &[&str]) -> Output {
-    Command::new(common::BIN)
+    Command::new(support::BIN)
         .arg("check")
         .args(args)
         .arg("--no-config")
@@ -147,7 +147,7 @@ fn no_events_is_nothing_judged() {
 
 #[test]
 fn a_live_check_judges_every_rule_and_sarif_says_the_same() {
-    let server = common::serve_jsonl(&input("gen-valid.jsonl"));
+    let server = support::serve_jsonl(&input("gen-valid.jsonl"));
     let url = server.url();
     let r = report(&["--url", &url]);
     assert!(gaps(&r).is_empty(), "{r}");

@@ -5,10 +5,10 @@
 //! marker in their environment.
 #![cfg(target_os = "linux")]
 
-mod common;
-use common::{BIN, Dir, accept_all, agui_run, procs};
+mod support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use support::{BIN, Dir, accept_all, agui_run, procs};
 
 /// An implementation that first starts a marked daemon (and counts its
 /// starts in `starts`), then accepts every case, except that a case whose
@@ -194,7 +194,7 @@ fn serve_sh_stops_a_server_that_daemonizes() {
 fn nothing_outlives_a_sigterm_of_a_producer_run_with_a_peer() {
     let d = Dir::new("descendants-peer");
     let m = marker("peer");
-    let server = common::suite_server();
+    let server = support::suite_server();
     let peer = format!("{} '\"cmd\":\"run\"' hang", script(&d, &m));
     let record = d.path("producer.jsonl");
     let mut child = Command::new(BIN)

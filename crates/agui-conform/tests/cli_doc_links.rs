@@ -4,12 +4,12 @@
 //! log is well formed and self-contained: each rule's description and
 //! help embedded, no placeholder link anywhere.
 
-mod common;
+mod support;
 
-use common::Dir;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use support::Dir;
 
 fn input(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -18,7 +18,7 @@ fn input(name: &str) -> PathBuf {
 }
 
 fn check_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(common::BIN)
+    Command::new(support::BIN)
         .arg("check")
         .args(args)
         .current_dir(dir)

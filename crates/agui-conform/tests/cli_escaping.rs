@@ -3,9 +3,9 @@
 //! `|` that would end a table cell) and terminal escape sequences, and
 //! every report of `run` and `report` keeps them as text.
 
-mod common;
-use common::{BIN, Dir};
+mod support;
 use std::process::Command;
+use support::{BIN, Dir};
 
 /// Names itself with markup, rejects every case at 0 naming a rule with
 /// markup, with a message full of it, and writes more to stderr.

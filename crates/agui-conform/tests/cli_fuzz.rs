@@ -8,8 +8,8 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-mod common;
-use common::{BIN, Dir, accept_all, agui_run, run_summary};
+mod support;
+use support::{BIN, Dir, accept_all, agui_run, run_summary};
 
 /// Accepts every case, except that a case whose line contains `$1` gets
 /// behaviour `$2`: `crash` (the process dies) or `hang` (no answer, ever).

@@ -1,14 +1,14 @@
 //! `check --group`: one line per rule broken with its count (text), a
 //! `groups` member (JSON), every violation counted whether printed or not.
 
-mod common;
+mod support;
 
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn check(args: &[&str]) -> Output {
-    Command::new(common::BIN)
+    Command::new(support::BIN)
         .arg("check")
         .args(args)
         .env("NO_COLOR", "1")

@@ -2,11 +2,11 @@
 //! holds the stream and its violations (the page itself is tested in a
 //! browser by agui-view's tests).
 
-mod common;
+mod support;
 
-use common::{BIN, run_stdin, scratch_dir, server};
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use support::{BIN, run_stdin, scratch_dir, server};
 
 /// `s2` sends content into `s1`'s message at index 3:
 /// `ownership.continuation-disagrees`.

@@ -5,14 +5,14 @@
 //! usage/IO/connection error); the corpus case `ownership/continuation-disagrees`
 //! states its first violation (`ownership.continuation-disagrees` at 2).
 
-mod common;
+mod support;
 
-use common::server::{End, Framing, Reply, Server, corpus_events, sse_body};
-use common::{BIN, run, scratch_dir, suite_server, text};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use support::server::{End, Framing, Reply, Server, corpus_events, sse_body};
+use support::{BIN, run, scratch_dir, suite_server, text};
 
 fn scratch(name: &str) -> PathBuf {
     scratch_dir("cli_live").join(name)

@@ -6,26 +6,15 @@
 //! connection open after its run is let go; events that came with a
 //! transport fault are checked.
 
-mod common;
+mod support;
 
-use common::raw::{RawEnd, RawReply, RawServer, head};
-use common::server::{End, Reply, Server, corpus_events, sse_body};
-use common::{BIN, run, text};
 use serde_json::{Value, json};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn start() -> Value {
-    json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"})
-}
-
-fn finish() -> Value {
-    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"})
-}
-
-fn not_open() -> Value {
-    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m9", "delta": "x"})
-}
+use support::events::{finish, not_open, start};
+use support::raw::{RawEnd, RawReply, RawServer, head};
+use support::server::{End, Reply, Server, corpus_events, sse_body};
+use support::{BIN, run, text};
 
 /// The exit status a verdict stands for.
 fn exit_of(verdict: &str) -> i32 {
@@ -337,7 +326,7 @@ fn a_signal_prints_the_report_of_what_was_received() {
 fn run_producer_writes_its_reports_on_a_signal() {
     let server =
         Server::replying(Reply::sse(sse_body(&[start()])).end(End::Hang(Duration::from_secs(20))));
-    let dir = common::Dir::new("producer-signal");
+    let dir = support::Dir::new("producer-signal");
     let record = dir.path("record.jsonl");
     let child = Command::new(BIN)
         .args([
@@ -444,7 +433,7 @@ fn run_producer_checks_the_events_before_a_broken_chunk() {
 
 #[test]
 fn outputs_say_so_when_nothing_was_checked_or_cannot_be_written() {
-    let dir = common::Dir::new("live-outputs");
+    let dir = support::Dir::new("live-outputs");
     // Nothing listens: `--junit` gets one erroring test case.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

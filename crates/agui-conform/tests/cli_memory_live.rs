@@ -9,13 +9,13 @@
 //! limits in force (the page's budget and the longest event) of the same
 //! check on 1 MB, whatever the size of the stream.
 
-mod common;
+mod support;
 
-use common::server::{Reply, Server};
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 use std::io::Write;
 use std::process::{Command, Stdio};
+use support::server::{Reply, Server};
 
 const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 
@@ -107,7 +107,7 @@ fn peak_fed(args: &[&str], lines: usize) -> (u64, i32) {
 fn checked(decoded: usize, extra: &[&str]) -> (u64, String) {
     let body = bomb(decoded);
     let server = Server::replying(Reply::sse(body).header("Content-Encoding", "deflate"));
-    let dir = common::Dir::new("memory-live");
+    let dir = support::Dir::new("memory-live");
     let page = dir.path("page.html");
     let (page_bytes, event_bytes) = (PAGE_BYTES.to_string(), EVENT_BYTES.to_string());
     let url = server.url();
@@ -161,7 +161,7 @@ fn a_decompression_bomb_over_http_stays_within_the_limits() {
 fn a_large_stream_on_stdin_draws_a_bounded_page() {
     const MB: usize = 1 << 20;
     let limits = (PAGE_BYTES + EVENT_BYTES) as u64;
-    let dir = common::Dir::new("memory-stdin");
+    let dir = support::Dir::new("memory-stdin");
     let page = dir.path("page.html");
     let (page_bytes, event_bytes) = (PAGE_BYTES.to_string(), EVENT_BYTES.to_string());
     let args = [
@@ -219,7 +219,7 @@ fn run_producer_on_a_decompression_bomb_stays_within_the_limits() {
         let server = Server::replying(
             Reply::sse(bomb_of_runs(decoded)).header("Content-Encoding", "deflate"),
         );
-        let dir = common::Dir::new("memory-producer");
+        let dir = support::Dir::new("memory-producer");
         let captures = dir.path("captures");
         let url = server.url();
         let (rss, code) = peak(&[

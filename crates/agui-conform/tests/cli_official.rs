@@ -6,8 +6,8 @@
 use serde_json::Value;
 use std::process::Command;
 
-mod common;
-use common::{BIN, Dir, accept_all, agui_run, run_summary};
+mod support;
+use support::{BIN, Dir, accept_all, agui_run, run_summary};
 
 fn fixtures() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/official").to_owned()

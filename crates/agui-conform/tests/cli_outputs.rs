@@ -6,13 +6,13 @@
 //! not closed by a blank line is `transport.unterminated-event`), SARIF
 //! 2.1.0's required structure, and the streams as written here.
 
-mod common;
+mod support;
 
-use common::server::{Reply, Server};
-use common::{run, scratch_dir, text};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
+use support::server::{Reply, Server};
+use support::{run, scratch_dir, text};
 
 const START: &str = r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#;
 const FINISH: &str = r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}"#;

@@ -17,11 +17,11 @@
 //! varies is masked: the scratch folder's path, the version, dates,
 //! durations and a server's port.
 
-mod common;
+mod support;
 
-use common::Dir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::Dir;
 
 /// Set `AGUI_CONFORM_BLESS=1` to rewrite the golden files from this
 /// build's output. Only for a deliberate output change (a defect fixed,
@@ -144,7 +144,7 @@ fn capture(c: &Case<'_>, dir: &Path, url: Option<&str>) -> String {
     for f in c.files.iter().filter(|f| f.starts_with("out/")) {
         let _ = std::fs::remove_file(dir.join(f));
     }
-    let mut cmd = Command::new(common::BIN);
+    let mut cmd = Command::new(support::BIN);
     cmd.args(&args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
@@ -342,7 +342,7 @@ fn check_outputs_are_unchanged() {
 #[test]
 fn check_url_outputs_are_unchanged() {
     let dir = scratch("check-url");
-    let server = common::serve_jsonl(&dir.path("in/gen-invalid.jsonl"));
+    let server = support::serve_jsonl(&dir.path("in/gen-invalid.jsonl"));
     let url = server.url();
     let cases = [
         case("url.text", "check --url {url} --all", &[]),
@@ -388,7 +388,7 @@ fn run_outputs_are_unchanged() {
 #[test]
 fn run_producer_outputs_are_unchanged() {
     let dir = scratch("producer");
-    let server = common::suite_server();
+    let server = support::suite_server();
     let url = server.url();
     let cases = [
         case("producer.text", "run --producer {url}", &[]),
@@ -442,7 +442,7 @@ fn report_outputs_are_unchanged() {
 #[test]
 fn fuzz_outputs_are_unchanged() {
     let dir = scratch("fuzz");
-    let imp = dir.script("accept.sh", &common::accept_all("accept-all", ""));
+    let imp = dir.script("accept.sh", &support::accept_all("accept-all", ""));
     let mut cases = Vec::new();
     for (name, rest, files) in [
         (

@@ -1,16 +1,16 @@
 //! `run --producer` writes the reports `check` writes: `--json`, `--sarif`
 //! and `--junit PATH`, and `--format json|sarif|junit` on stdout, each the
-//! same document. The suite server (tests/common) answers every scenario
+//! same document. The suite server (tests/support) answers every scenario
 //! with a valid run but the state-carrying one, which breaks
 //! `attribution.null` (error) at event 1: 3 PASS, 3 SKIPPED (the resume
 //! and tool scenarios: never interrupted, no tool call), 1 FAIL.
 
-mod common;
+mod support;
 
-use common::suite_server;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use support::suite_server;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agui-conform"))

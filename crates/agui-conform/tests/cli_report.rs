@@ -2,12 +2,12 @@
 //! schema (docs/run-record.schema.json), and a report made from fixed,
 //! hand-written records (tests/fixtures/records/) says what they hold.
 
-mod common;
+mod support;
 
-use common::suite_server;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use support::suite_server;
 
 const BIN: &str = env!("CARGO_BIN_EXE_agui-conform");
 

@@ -4,12 +4,12 @@
 //! cases (`-r`), JSON Lines of cases and a live producer — an unwritable
 //! path an error before the check, with nothing left half-written.
 
-mod common;
+mod support;
 
-use common::Dir;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use support::Dir;
 
 fn inputs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/inputs")
@@ -20,7 +20,7 @@ fn corpus() -> PathBuf {
 }
 
 fn check(args: &[&str]) -> Output {
-    Command::new(common::BIN)
+    Command::new(support::BIN)
         .arg("check")
         .args(args)
         .env("NO_COLOR", "1")
@@ -109,7 +109,7 @@ fn standard_input_files_match_the_formats() {
     let dir = Dir::new("files-stdin");
     let json = dir.path("r.json");
     let run = |args: &[&str]| {
-        Command::new(common::BIN)
+        Command::new(support::BIN)
             .arg("check")
             .args(args)
             .stdin(std::fs::File::open(inputs().join("gen-invalid.jsonl")).unwrap())
@@ -222,7 +222,7 @@ fn batch_sarif_file_is_the_one_log_format_sarif_prints() {
 #[test]
 fn live_check_files_match_each_format() {
     let dir = Dir::new("files-url");
-    let server = common::serve_jsonl(&inputs().join("gen-invalid.jsonl"));
+    let server = support::serve_jsonl(&inputs().join("gen-invalid.jsonl"));
     let url = server.url();
     let (json, sarif, junit) = (dir.path("r.json"), dir.path("r.sarif"), dir.path("r.xml"));
     let s = |p: &PathBuf| p.display().to_string();

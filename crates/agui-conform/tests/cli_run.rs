@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{Dir, accept_all, agui_run, run_summary};
+mod support;
+use support::{Dir, accept_all, agui_run, run_summary};
 
 fn run(args: &[&str]) -> Output {
     agui_run().args(args).output().unwrap()

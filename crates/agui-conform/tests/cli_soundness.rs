@@ -8,14 +8,14 @@
 //! and one of N + 1 skipped ("Checker limits"); a stop of ours after the
 //! run is a `time` notice.
 
-mod common;
+mod support;
 
-use common::server::{End, Reply, Server, sse_body};
-use common::{Dir, agui_run, run_summary};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Output;
 use std::time::Duration;
+use support::server::{End, Reply, Server, sse_body};
+use support::{Dir, agui_run, run_summary};
 
 const RS: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
 const RF: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
@@ -35,7 +35,7 @@ fn dir(name: &str) -> PathBuf {
 
 /// The CLI with `args` and `stdin` (the suite's shared helper).
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    common::run_stdin(args, stdin)
+    support::run_stdin(args, stdin)
 }
 
 /// `check --format json ARGS FILE`: the JSON report.

@@ -2,7 +2,7 @@
 //! (one module per subcommand) and `main.rs` name `cmd` (ARCHITECTURE.md
 //! "Reporting"). How the graph is drawn: common/module_graph.rs.
 
-#[path = "common/module_graph.rs"]
+#[path = "support/module_graph.rs"]
 mod module_graph;
 
 use module_graph::{cycles_in, edges, modules, stuck};

@@ -193,36 +193,35 @@ pub fn ids(corpus: &Corpus) -> Vec<String> {
         .collect()
 }
 
-/// The areas of the golden corpus (docs/rules.md sections) and `gen`, the
-/// folder of generated cases.
-pub const AREAS: [&str; 10] = [
-    "schema",
-    "run",
-    "entities",
-    "lifecycle",
-    "ownership",
-    "interrupts",
-    "chunks",
-    "accept",
-    "gen",
-    // Cases converted from the official AG-UI fixtures (`corpus/official/`).
-    "official",
-];
+/// The folders of the golden corpus beside the catalogue's areas: `gen`,
+/// the generated cases, and `official`, the cases converted from the
+/// official AG-UI fixtures (`corpus/official/`).
+const OTHER_FOLDERS: [&str; 2] = ["gen", "official"];
 
-/// Golden corpus only: every id starts with one of [`AREAS`].
+/// The areas a golden case's id may start with: the catalogue's areas
+/// (docs/rules.md sections, read from the catalogue so a new area needs no
+/// edit here), then [`OTHER_FOLDERS`].
+pub fn corpus_areas() -> Vec<&'static str> {
+    let mut out = agui_model::rules::areas(|_| true);
+    out.extend(OTHER_FOLDERS);
+    out
+}
+
+/// Golden corpus only: every id starts with one of [`corpus_areas`].
 pub fn areas(cases: &[LoadedCase]) -> Vec<String> {
+    let known = corpus_areas();
     cases
         .iter()
         .filter(|c| {
             let area = c.case.id.split('/').next().unwrap_or("");
-            !AREAS.contains(&area)
+            !known.contains(&area)
         })
         .map(|c| {
             format!(
                 "{}: id `{}` is in no area of the golden corpus ({})",
                 c.path.display(),
                 c.case.id,
-                AREAS.join(", ")
+                known.join(", ")
             )
         })
         .collect()
@@ -374,4 +373,43 @@ pub fn official_outcomes(cases: &[LoadedCase]) -> Vec<String> {
                 .map(|why| format!("{}: {why}", c.path.display()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod area_tests {
+    use super::*;
+
+    fn case(id: &str) -> LoadedCase {
+        let case: Case = serde_json::from_value(serde_json::json!({
+            "id": id, "description": "d", "spec": "s", "events": [],
+            "expect": {"verdict": "accept"}
+        }))
+        .expect("a case");
+        LoadedCase {
+            rel: format!("{id}.json").into(),
+            path: format!("corpus/{id}.json").into(),
+            case,
+        }
+    }
+
+    #[test]
+    fn a_golden_case_id_starts_with_a_catalogue_area_or_gen_or_official() {
+        let ok = [
+            "run/x",
+            "accept/x",
+            "chunks/y",
+            "gen/z",
+            "official/1.1/w",
+            "schema/v",
+        ];
+        assert!(areas(&ok.map(case)).is_empty());
+        let bad = areas(&[case("nowhere/x"), case("runs/x")]);
+        assert_eq!(bad.len(), 2, "{bad:?}");
+        assert!(
+            bad[0].contains("id `nowhere/x` is in no area"),
+            "{}",
+            bad[0]
+        );
+        assert!(bad[0].contains("schema, run, entities"), "{}", bad[0]);
+    }
 }

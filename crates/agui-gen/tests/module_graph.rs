@@ -1,8 +1,8 @@
 //! The generator's modules import each other without a cycle
 //! (ARCHITECTURE.md "Crates"). How the graph is drawn:
-//! agui-conform/tests/common/module_graph.rs.
+//! agui-conform/tests/support/module_graph.rs.
 
-#[path = "../../agui-conform/tests/common/module_graph.rs"]
+#[path = "../../agui-conform/tests/support/module_graph.rs"]
 mod module_graph;
 
 use std::path::Path;

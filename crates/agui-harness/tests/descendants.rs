@@ -5,12 +5,12 @@
 //! Survivors are found in `/proc` by a marker in their environment.
 #![cfg(target_os = "linux")]
 
-mod common;
+mod support;
 
 use agui_harness::subprocess::{OneShot, Persistent};
 use agui_harness::{Capabilities, ImplInfo, Implementation, Outcome};
-use common::*;
 use std::time::{Duration, Instant};
+use support::*;
 
 /// A marker unique to this test process and `name`.
 fn marker(name: &str) -> String {

@@ -3,12 +3,12 @@
 //! exactly as the reference answers in process: the protocol loses nothing
 //! (verdicts, indexes, rules, projections).
 
-mod common;
+mod support;
 
 use agui_harness::implementation::{Capabilities, ImplInfo, Reference};
 use agui_harness::subprocess::{OneShot, Persistent};
 use agui_harness::{Implementation, Suite};
-use common::*;
+use support::*;
 
 #[test]
 fn protocol_answers_equal_in_process_answers() {

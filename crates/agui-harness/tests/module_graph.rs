@@ -1,9 +1,9 @@
 //! The harness's modules import each other without a cycle: the runner
 //! produces results and the report reads them, never the other way
 //! (ARCHITECTURE.md "Crates"). How the graph is drawn:
-//! agui-conform/tests/common/module_graph.rs.
+//! agui-conform/tests/support/module_graph.rs.
 
-#[path = "../../agui-conform/tests/common/module_graph.rs"]
+#[path = "../../agui-conform/tests/support/module_graph.rs"]
 mod module_graph;
 
 use std::path::Path;

@@ -2,11 +2,11 @@
 //! order with the same scores as a sequential run, and a crash in one
 //! worker restarts only that worker's process (if it gets another case).
 
-mod common;
+mod support;
 
 use agui_harness::runner::run_cases_parallel;
 use agui_harness::{Implementation, Score};
-use common::*;
+use support::*;
 
 #[test]
 fn parallel_runs_keep_case_order_and_scores() {

@@ -1,7 +1,7 @@
 //! The JSON Schemas of `suites/protocol/` accept what the harness sends and
 //! what the example implementation answers, and refuse malformed answers.
 
-mod common;
+mod support;
 
 use agui_harness::protocol::{RunRequest, start_request, stop_request};
 use serde_json::{Value, json};
@@ -26,7 +26,7 @@ fn valid(s: &jsonschema::Validator, v: &Value) {
 fn what_the_harness_sends_is_valid() {
     valid(&schema("start"), &start_request());
     valid(&schema("stop"), &stop_request());
-    let events = common::valid_events();
+    let events = support::valid_events();
     let run = serde_json::to_value(RunRequest::new(7, "gen/valid/1", &events)).unwrap();
     valid(&schema("run"), &run);
     let lines =
@@ -43,13 +43,13 @@ fn what_the_harness_sends_is_valid() {
 /// Talks to the example implementation: start, two runs, stop.
 #[test]
 fn what_the_example_answers_is_valid() {
-    let mut child = Command::new(common::EXAMPLE)
+    let mut child = Command::new(support::EXAMPLE)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let events = common::valid_events();
+    let events = support::valid_events();
     let broken = vec![
         json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r"}),
         json!(42),

@@ -2,13 +2,13 @@
 //! each affected case is ERRORED with the reason and the stderr tail, the
 //! process is restarted, and the run ends within its limits.
 
-mod common;
+mod support;
 
 use agui_harness::outcome::Outcome;
 use agui_harness::subprocess::OneShot;
 use agui_harness::{Capabilities, ImplInfo, Implementation, Score};
-use common::*;
 use std::time::{Duration, Instant};
+use support::*;
 
 fn scores(r: &agui_harness::RunResult) -> Vec<Score> {
     r.results.iter().map(|c| c.scored.score).collect()

@@ -1,7 +1,7 @@
 //! `--save-failures`: a failing generated case is saved as it was and
 //! shrunk to a few events that still fail, both in the corpus format.
 
-mod common;
+mod support;
 
 use agui_harness::expect::Expected;
 use agui_harness::generated::GenMode;

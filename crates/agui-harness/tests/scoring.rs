@@ -3,13 +3,13 @@
 //! protocol, in each report format. Expectations are written by hand from
 //! the catalogue's obligations.
 
-mod common;
+mod support;
 
 use agui_harness::report::{json, junit, markdown, terminal};
 use agui_harness::{Naming, RunResult, Score, SuiteCase};
 use agui_model::{RuleId, Verdict};
-use common::*;
 use serde_json::{Value, json};
+use support::*;
 
 /// (case, fake behaviour, expected score, expected naming)
 fn scenarios() -> Vec<(SuiteCase, &'static str, Score, Option<Naming>)> {
@@ -257,7 +257,7 @@ fn projection_mismatch_fails_with_a_diff() {
     assert!(text.contains("-      \"status\": \"finished\""), "{text}");
     assert!(text.contains("+      \"status\": \"running\""), "{text}");
     let good = r#"--caps verdict,index,projection 'projection:{"runs":[{"status":"finished","runId":"r","owner":null}]}'"#;
-    let r = common::run(&mut fake(good), std::slice::from_ref(&c));
+    let r = support::run(&mut fake(good), std::slice::from_ref(&c));
     assert_eq!(r.results[0].scored.score, Score::Pass);
 }
 

@@ -10,29 +10,13 @@
 
 mod support;
 
-use agui_live::{Limits, LiveRun, Options, check_url};
+use agui_live::{LiveRun, Options, check_url};
 use agui_model::{LimitKind, RuleId, Verdict};
 use serde_json::{Value, json};
 use std::time::Duration;
+use support::events::{finish, start};
+use support::opts;
 use support::server::{End, Reply, Server, sse_body};
-
-fn start() -> Value {
-    json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"})
-}
-
-fn finish() -> Value {
-    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"})
-}
-
-fn opts() -> Options {
-    Options {
-        limits: Limits {
-            total: Duration::from_secs(20),
-            idle: Duration::from_secs(10),
-        },
-        ..Options::default()
-    }
-}
 
 fn check(server: &Server, o: &Options) -> LiveRun {
     let input = agui_live::input::default_input();

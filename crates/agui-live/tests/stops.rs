@@ -12,23 +12,12 @@ mod support;
 
 use agui_live::{LiveError, LiveRun, Options, Progress, Stop, check_url};
 use agui_model::{LimitKind, RuleId, Verdict};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::time::{Duration, Instant};
+use support::events::{finish, not_open, start};
 use support::raw::{RawEnd, RawReply, RawServer, head};
 use support::server::{End, Reply, Server, sse_body};
 use support::{input, opts, rules};
-
-fn start() -> Value {
-    json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"})
-}
-
-fn finish() -> Value {
-    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"})
-}
-
-fn not_open() -> Value {
-    json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m9", "delta": "x"})
-}
 
 fn limits(run: &LiveRun) -> Vec<(LimitKind, usize)> {
     run.report

@@ -7,7 +7,7 @@
 //! activity patches are applied by [`patch`] (RFC 6902, atomic, budgeted).
 
 // The unit tests share the integration tests' stream builders
-// (`tests/common`), which name the crate by its name.
+// (`tests/support`), which name the crate by its name.
 #[cfg(test)]
 extern crate self as agui_model;
 

@@ -135,6 +135,19 @@ pub struct Rule {
     pub projection: Option<&'static str>,
 }
 
+/// The catalogue's areas (docs/rules.md sections) of the rules `keep`
+/// selects, each once, in catalogue order: read from the catalogue, so a
+/// new area needs no list edited elsewhere.
+pub fn areas(keep: impl Fn(&Rule) -> bool) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in CATALOGUE.iter().filter(|r| keep(r)) {
+        if !out.contains(&r.area) {
+            out.push(r.area);
+        }
+    }
+    out
+}
+
 impl Rule {
     /// Where the rule's `quote` comes from: `Draft` (the subagent draft,
     /// which the official subagents page repeats word for word) or

@@ -4,12 +4,12 @@
 //! `Value` path and the fast path, with and without the projection), which
 //! must report the same; expectations are written from docs/rules.md.
 
-mod common;
+mod support;
 
 use agui_model::check::check_bytes;
 use agui_model::{Checker, LimitKind, Limits, RuleId as R, Verdict};
-use common::*;
 use serde_json::{Value, json};
+use support::*;
 
 /// `(rule, index, related)` of every violation, the same four ways; the
 /// verdict is `accept` whenever only warnings were found.

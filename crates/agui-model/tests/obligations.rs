@@ -2,10 +2,10 @@
 //! and the projection is the one docs/rules.md describes, written out by hand in
 //! the canonical form of docs/projection.md.
 
-mod common;
+mod support;
 
-use common::*;
 use serde_json::{Value, json};
+use support::*;
 
 fn run(invocations: Value, messages: Value, state: Value, interrupts: Value) -> Value {
     json!({"threadId": "t1", "runId": "r1", "status": "finished", "invocations": invocations,

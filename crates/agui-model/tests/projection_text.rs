@@ -5,16 +5,16 @@
 //! `Value` form is that text read back. Checked on every corpus case and
 //! on streams written here for the shapes the corpus has few of.
 
-mod common;
+mod support;
 
 use agui_model::Checker;
 use agui_model::check::check_bytes;
 use agui_model::json::{Out, ParseOptions, parse};
-use common::corpus_cases;
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
+use support::corpus_cases;
 
 /// Every corpus case as JSON Lines (events printed, or the raw lines).
 fn corpus() -> Vec<(PathBuf, String)> {

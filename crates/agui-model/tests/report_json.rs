@@ -3,14 +3,14 @@
 //! object of `Report::to_json`, on every corpus case, with and without the
 //! projection.
 
-mod common;
+mod support;
 
 use agui_model::{Checker, Finding, JsonStream};
-use common::corpus_cases;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::path::PathBuf;
 use std::rc::Rc;
+use support::corpus_cases;
 
 /// Every corpus case's events.
 fn corpus() -> Vec<(PathBuf, Vec<Value>)> {

@@ -3,11 +3,11 @@
 //! projection's changes. Every expectation is written by hand from
 //! docs/rules.md and docs/projection.md.
 
-mod common;
+mod support;
 
 use agui_model::{RuleId as R, check_values};
-use common::*;
 use serde_json::{Value, json};
+use support::*;
 
 /// The violations of a stream as (rule, index).
 fn found(events: &[Value]) -> Vec<(R, usize)> {

@@ -8,7 +8,7 @@
 //! (reading and parsing the HTML, parsing the JSON block, laying out and
 //! drawing the first frame). Prints each measurement and the median.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/support/mod.rs"]
 mod common;
 
 fn main() {

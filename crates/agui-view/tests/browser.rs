@@ -7,7 +7,7 @@
 //! violation markers and lane labels are DOM elements, so `--dump-dom`
 //! shows what was drawn.
 
-mod common;
+mod support;
 
 use agui_model::check_values;
 use agui_view::{Options, render_lanes};
@@ -23,7 +23,7 @@ fn page_of(events: &[Value], title: &str) -> PathBuf {
         ..Options::default()
     };
     let html = render_lanes(events, &report.violations, &options);
-    let path = common::tempdir("page").join("lanes.html");
+    let path = support::tempdir("page").join("lanes.html");
     std::fs::write(&path, html).expect("page written");
     path
 }
@@ -38,8 +38,8 @@ fn corpus_events(case: &str) -> Vec<Value> {
 }
 
 fn assert_drawn(dom: &str) {
-    assert_eq!(common::attribute(dom, "data-error"), None, "page error");
-    assert_eq!(common::attribute(dom, "data-ready"), Some("true"));
+    assert_eq!(support::attribute(dom, "data-error"), None, "page error");
+    assert_eq!(support::attribute(dom, "data-ready"), Some("true"));
 }
 
 /// The owners of the lane labels drawn, top to bottom.
@@ -70,13 +70,13 @@ fn colour_spread(png_path: &Path) -> (usize, f64) {
 
 #[test]
 fn interleaved_stream_with_a_violation_is_drawn_as_lanes() {
-    let Some(browser) = common::chromium("interleaved_stream_with_a_violation_is_drawn_as_lanes")
+    let Some(browser) = support::chromium("interleaved_stream_with_a_violation_is_drawn_as_lanes")
     else {
         return;
     };
     let events = corpus_events("ownership/continuation-disagrees-interleaved");
     let page = page_of(&events, "continuation-disagrees-interleaved");
-    let dom = common::dump_dom(browser, &page);
+    let dom = support::dump_dom(browser, &page);
     assert_drawn(&dom);
     // One lane per owner, in tree order, with the invocations' names.
     assert_eq!(owner_labels(&dom), ["parent", "s1", "s2", "s3"]);
@@ -84,7 +84,7 @@ fn interleaved_stream_with_a_violation_is_drawn_as_lanes() {
         assert!(dom.contains(&format!(r#"<span class="name">{name}</span>"#)));
     }
     // Every event has a mark (23 events, each in its own pixel column).
-    assert_eq!(common::attribute(&dom, "data-drawn-marks"), Some("23"));
+    assert_eq!(support::attribute(&dom, "data-drawn-marks"), Some("23"));
     // The violation: a red marker at index 11, listed with a link to the
     // rule's text and its catalogue statement; the page opens on it.
     assert!(
@@ -105,7 +105,7 @@ fn interleaved_stream_with_a_violation_is_drawn_as_lanes() {
     assert!(dom.contains(r#""subagentRunId": "s3""#));
 
     let png = page.with_extension("png");
-    common::screenshot(browser, &page, &png);
+    support::screenshot(browser, &page, &png);
     let (colours, ink) = colour_spread(&png);
     assert!(colours > 20, "{colours} colours");
     assert!(
@@ -116,13 +116,13 @@ fn interleaved_stream_with_a_violation_is_drawn_as_lanes() {
 
 #[test]
 fn a_fragment_selects_an_event() {
-    let Some(browser) = common::chromium("a_fragment_selects_an_event") else {
+    let Some(browser) = support::chromium("a_fragment_selects_an_event") else {
         return;
     };
     let events = corpus_events("ownership/continuation-disagrees-interleaved");
     let page = page_of(&events, "select");
     let url = PathBuf::from(format!("{}#event=5", page.display()));
-    let dom = common::dump_dom(browser, &url);
+    let dom = support::dump_dom(browser, &url);
     assert_drawn(&dom);
     assert!(
         dom.contains(r#"<div class="head">#5 TEXT_MESSAGE_CONTENT <code>in lane parent</code>"#)
@@ -132,24 +132,24 @@ fn a_fragment_selects_an_event() {
 
 #[test]
 fn owners_can_be_filtered() {
-    let Some(browser) = common::chromium("owners_can_be_filtered") else {
+    let Some(browser) = support::chromium("owners_can_be_filtered") else {
         return;
     };
     let events = corpus_events("ownership/continuation-disagrees-interleaved");
     let page = page_of(&events, "filter");
     let url = PathBuf::from(format!("{}#owners=parent,s3", page.display()));
-    let dom = common::dump_dom(browser, &url);
+    let dom = support::dump_dom(browser, &url);
     assert_drawn(&dom);
     assert_eq!(owner_labels(&dom), ["parent", "s3"]);
     // The parent's 6 events (0, 2, 5, 20, 21, 22) and s3's 6 (6, 9, 11,
     // 12, 16, 17: index 11 is tagged s3).
-    assert_eq!(common::attribute(&dom, "data-drawn-marks"), Some("12"));
+    assert_eq!(support::attribute(&dom, "data-drawn-marks"), Some("12"));
     assert!(dom.contains(r#"data-rule="ownership.continuation-disagrees" data-index="11""#));
 }
 
 #[test]
 fn strings_that_look_like_markup_stay_data() {
-    let Some(browser) = common::chromium("strings_that_look_like_markup_stay_data") else {
+    let Some(browser) = support::chromium("strings_that_look_like_markup_stay_data") else {
         return;
     };
     let events: Vec<Value> = vec![
@@ -158,7 +158,7 @@ fn strings_that_look_like_markup_stay_data() {
         serde_json::json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}),
     ];
     let page = page_of(&events, "<b>markup</b>");
-    let dom = common::dump_dom(browser, &page);
+    let dom = support::dump_dom(browser, &page);
     assert_drawn(&dom);
     assert!(dom.contains("<h1>&lt;b&gt;markup&lt;/b&gt;</h1>"));
     assert!(!dom.contains("<img src=\"x\""));
@@ -167,29 +167,29 @@ fn strings_that_look_like_markup_stay_data() {
 
 #[test]
 fn a_100000_event_stream_renders() {
-    let Some(browser) = common::chromium("a_100000_event_stream_renders") else {
+    let Some(browser) = support::chromium("a_100000_event_stream_renders") else {
         return;
     };
-    let events = common::big_stream();
+    let events = support::big_stream();
     let page = page_of(&events, "100k");
-    let dom = common::dump_dom(browser, &page);
+    let dom = support::dump_dom(browser, &page);
     assert_drawn(&dom);
     assert!(dom.contains("100,000 events · 4 runs · 129 lanes · 1 violation"));
     assert!(dom.contains(r#"data-rule="run.after-finished" data-index="50000""#));
-    let marks: usize = common::attribute(&dom, "data-drawn-marks")
+    let marks: usize = support::attribute(&dom, "data-drawn-marks")
         .and_then(|v| v.parse().ok())
         .expect("marks drawn");
     assert!(marks > 1000, "{marks} marks");
     // Measured, not asserted (no timed tests): see examples/render_time.rs.
     eprintln!(
         "first draw of 100,000 events: {} ms",
-        common::attribute(&dom, "data-first-draw-ms").unwrap_or("?")
+        support::attribute(&dom, "data-first-draw-ms").unwrap_or("?")
     );
 }
 
 #[test]
 fn pins_mark_the_expected_and_the_answered_index() {
-    let Some(browser) = common::chromium("pins_mark_the_expected_and_the_answered_index") else {
+    let Some(browser) = support::chromium("pins_mark_the_expected_and_the_answered_index") else {
         return;
     };
     let events = corpus_events("ownership/continuation-disagrees-interleaved");
@@ -210,9 +210,9 @@ fn pins_mark_the_expected_and_the_answered_index() {
         ],
         ..Options::default()
     };
-    let page = common::tempdir("pins").join("lanes.html");
+    let page = support::tempdir("pins").join("lanes.html");
     std::fs::write(&page, render_lanes(&events, &report.violations, &options)).expect("page");
-    let dom = common::dump_dom(browser, &page);
+    let dom = support::dump_dom(browser, &page);
     assert_drawn(&dom);
     assert!(
         dom.contains(r#"data-pin="expected" data-index="11""#),
@@ -238,24 +238,24 @@ fn fixture_report() -> PathBuf {
         .collect();
     let html =
         agui_view::report::render(&Merged::new(columns), "docs/rules.md", &Default::default());
-    let path = common::tempdir("report").join("report.html");
+    let path = support::tempdir("report").join("report.html");
     std::fs::write(&path, html).expect("page written");
     path
 }
 
 #[test]
 fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
-    let Some(browser) = common::chromium("the_report_matrix_is_drawn_and_a_case_opens_into_lanes")
+    let Some(browser) = support::chromium("the_report_matrix_is_drawn_and_a_case_opens_into_lanes")
     else {
         return;
     };
     let page = fixture_report();
     let url = PathBuf::from(format!("{}#open=schema%2Funknown-type", page.display()));
-    let dom = common::dump_dom(browser, &url);
-    assert_eq!(common::attribute(&dom, "data-error"), None, "page error");
-    assert_eq!(common::attribute(&dom, "data-ready"), Some("true"));
+    let dom = support::dump_dom(browser, &url);
+    assert_eq!(support::attribute(&dom, "data-error"), None, "page error");
+    assert_eq!(support::attribute(&dom, "data-ready"), Some("true"));
     // Both non-passing cases can open; the rule rows and cells are there.
-    assert_eq!(common::attribute(&dom, "data-openable"), Some("2"));
+    assert_eq!(support::attribute(&dom, "data-openable"), Some("2"));
     for rule in ["schema.unknown-type", "text.not-open", "valid"] {
         assert!(
             dom.contains(&format!(r#"<tr data-rule="{rule}">"#)),
@@ -269,17 +269,17 @@ fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
     assert!(dom.contains(r#"aria-expanded="true""#));
     assert_eq!(dom.matches("data-filled=").count(), 1, "one frame filled");
     assert_eq!(
-        common::attribute(&dom, "data-lanes-error"),
+        support::attribute(&dom, "data-lanes-error"),
         None,
         "lanes error"
     );
     assert!(
-        common::attribute(&dom, "data-lanes-first-draw-ms").is_some(),
+        support::attribute(&dom, "data-lanes-first-draw-ms").is_some(),
         "the lanes view drew"
     );
     // The expected index is pinned across the lanes (report.js copies the
     // frame's pins up).
-    let pins = common::attribute(&dom, "data-lanes-pins").unwrap_or_default();
+    let pins = support::attribute(&dom, "data-lanes-pins").unwrap_or_default();
     assert!(
         pins.contains("expected: reject at 1 (schema.unknown-type)"),
         "pins: {pins:?}"
@@ -291,7 +291,7 @@ fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
     // scroll offset (the part above the case came out blank), and with the
     // ecosystem matrix on top the case lies a whole window down.
     let png = page.with_extension("png");
-    common::screenshot(browser, &page, &png);
+    support::screenshot(browser, &page, &png);
     let (colours, ink) = colour_spread(&png);
     assert!(colours > 20, "{colours} colours");
     assert!(
@@ -301,13 +301,13 @@ fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
 }
 
 /// The fixture records with case `schema/unknown-type`'s stream replaced
-/// by the 100,000-event stream of `common::big_stream` (and its
+/// by the 100,000-event stream of `support::big_stream` (and its
 /// expectation by that stream's fault), as a report page.
 fn big_report() -> PathBuf {
     use agui_harness::record::Record;
     use agui_harness::report::merged::{Column, Merged};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agui-conform/tests/fixtures/records");
-    let events = Value::Array(common::big_stream());
+    let events = Value::Array(support::big_stream());
     let columns = ["impl-a", "impl-b"]
         .iter()
         .map(|name| {
@@ -332,32 +332,32 @@ fn big_report() -> PathBuf {
         .collect();
     let html =
         agui_view::report::render(&Merged::new(columns), "docs/rules.md", &Default::default());
-    let path = common::tempdir("big-report").join("report.html");
+    let path = support::tempdir("big-report").join("report.html");
     std::fs::write(&path, html).expect("page written");
     path
 }
 
 #[test]
 fn the_report_opens_a_100000_event_case_into_lanes() {
-    let Some(browser) = common::chromium("the_report_opens_a_100000_event_case_into_lanes") else {
+    let Some(browser) = support::chromium("the_report_opens_a_100000_event_case_into_lanes") else {
         return;
     };
     let page = big_report();
     let url = PathBuf::from(format!("{}#open=schema%2Funknown-type", page.display()));
     // `dump_dom` fails on any uncaught script error in the console log,
     // the report's or the frame's.
-    let dom = common::dump_dom(browser, &url);
-    assert_eq!(common::attribute(&dom, "data-error"), None, "report error");
-    assert_eq!(common::attribute(&dom, "data-ready"), Some("true"));
+    let dom = support::dump_dom(browser, &url);
+    assert_eq!(support::attribute(&dom, "data-error"), None, "report error");
+    assert_eq!(support::attribute(&dom, "data-ready"), Some("true"));
     assert_eq!(dom.matches("data-filled=").count(), 1, "one frame filled");
     // The frame's lanes page ran without an error and drew (report.js
     // copies its marks up: --dump-dom shows no frame's DOM).
     assert_eq!(
-        common::attribute(&dom, "data-lanes-error"),
+        support::attribute(&dom, "data-lanes-error"),
         None,
         "lanes error"
     );
-    let drawn: f64 = common::attribute(&dom, "data-lanes-first-draw-ms")
+    let drawn: f64 = support::attribute(&dom, "data-lanes-first-draw-ms")
         .and_then(|v| v.parse().ok())
         .expect("the lanes view drew");
     // Measured, not asserted (no timed tests): see scripts/report-100k.sh.
@@ -366,7 +366,7 @@ fn the_report_opens_a_100000_event_case_into_lanes() {
 
 #[test]
 fn a_page_over_its_budget_says_what_it_left_out() {
-    let Some(browser) = common::chromium("a_page_over_its_budget_says_what_it_left_out") else {
+    let Some(browser) = support::chromium("a_page_over_its_budget_says_what_it_left_out") else {
         return;
     };
     let mut events =
@@ -380,7 +380,7 @@ fn a_page_over_its_budget_says_what_it_left_out() {
         picture.push(e);
     }
     let drawn = picture.drawn();
-    let path = common::tempdir("budget").join("lanes.html");
+    let path = support::tempdir("budget").join("lanes.html");
     let mut out = Vec::new();
     let options = Options {
         verdict: Some("inconclusive".to_owned()),
@@ -390,7 +390,7 @@ fn a_page_over_its_budget_says_what_it_left_out() {
         .write(&mut out, &report.violations, &options)
         .expect("page");
     std::fs::write(&path, out).expect("page written");
-    let dom = common::dump_dom(browser, &path);
+    let dom = support::dump_dom(browser, &path);
     assert_drawn(&dom);
     assert!(
         dom.contains(&format!("events #{drawn}–#2,000 of 2,001")),

@@ -350,28 +350,22 @@ def check_url(
                       rules=rules, **options)[0]
 
 
-def _check_url(
-    url: str,
-    *,
-    message: Optional[str] = None,
-    input: Optional[Union[Mapping[str, Any], PathLike]] = None,
-    state: Any = None,
-    tools: Optional[Sequence[Union[Mapping[str, Any], PathLike]]] = None,
-    forwarded_props: Any = None,
-    headers: Optional[Mapping[str, str]] = None,
-    timeout: Optional[float] = None,
-    rules: Optional[Mapping[str, str]] = None,
-    **options: Any,
-) -> tuple[Report, str]:
+# check_url's keywords that shape the request rather than name a flag.
+_REQUEST_KEYWORDS = ("message", "input", "state", "tools", "forwarded_props", "headers", "timeout")
+
+
+def _check_url(url: str, **kwargs: Any) -> tuple[Report, str]:
     """``check_url``'s report and what the command printed on stderr."""
     with tempfile.TemporaryDirectory(prefix="agui-conform-") as tmp:
         args = [binary(), "check", "--url", url, "--format", "json"]
-        if input is not None:
-            args += ["--input", _json_file(tmp, "input.json", input)]
-        args += _input_flags(message, state, tools, forwarded_props, headers)
-        if timeout is not None:
-            args += ["--timeout", str(timeout)]
-        args += _flags(_with_session_reports({"rules": rules, **options}))
+        request = {k: kwargs.pop(k, None) for k in _REQUEST_KEYWORDS}
+        if request["input"] is not None:
+            args += ["--input", _json_file(tmp, "input.json", request["input"])]
+        args += _input_flags(request["message"], request["state"], request["tools"],
+                             request["forwarded_props"], request["headers"])
+        if request["timeout"] is not None:
+            args += ["--timeout", str(request["timeout"])]
+        args += _flags(_with_session_reports(kwargs))
         proc = _run(args)
     return _report(f"agui-conform check --url {url}", proc), proc.stderr
 

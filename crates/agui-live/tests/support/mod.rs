@@ -3,6 +3,7 @@
 //! run as (rule, index).
 #![allow(dead_code)] // each test binary uses its own share of these
 
+pub mod events;
 pub mod raw;
 pub mod server;
 

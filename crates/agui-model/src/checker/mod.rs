@@ -742,9 +742,9 @@ impl Checker {
 }
 
 /// The hand-written stream builders of the integration tests
-/// (`tests/common`), shared with the unit tests of each rule area.
+/// (`tests/support`), shared with the unit tests of each rule area.
 #[cfg(test)]
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../tests/support/mod.rs"]
 mod streams;
 
 #[cfg(test)]

@@ -310,10 +310,13 @@ mod tests {
     }
     #[test]
     fn run_ids_disagree_near_miss_each_run_its_own_id() {
+        // A second run's RUN_FINISHED agrees with its own RUN_STARTED, not
+        // with the first run's.
         expect_clean(&[
             run_started(),
             run_finished(),
             run_started_id("r2"),
+            custom(None),
             run_finished_id("r2"),
         ]);
     }

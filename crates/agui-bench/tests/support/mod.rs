@@ -7,7 +7,7 @@ use agui_bench::workload::{self, ManyRuns};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-#[path = "../../../agui-model/tests/common/corpus.rs"]
+#[path = "../../../agui-model/tests/support/corpus.rs"]
 mod corpus;
 
 /// Every corpus case file (`corpus/**/*.json`, the schema left out).

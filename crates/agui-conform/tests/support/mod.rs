@@ -6,10 +6,13 @@
 #[path = "../../../agui-live/tests/support/server.rs"]
 pub mod server;
 
+#[path = "../../../agui-live/tests/support/events.rs"]
+pub mod events;
+
 #[path = "../../../agui-live/tests/support/raw.rs"]
 pub mod raw;
 
-#[path = "../../../agui-harness/tests/common/procs.rs"]
+#[path = "../../../agui-harness/tests/support/procs.rs"]
 pub mod procs;
 
 use serde_json::{Value, json};
