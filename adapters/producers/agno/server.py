@@ -24,12 +24,10 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from importlib.metadata import version
 from typing import Any, AsyncIterator, Iterator, List
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import uvicorn  # noqa: E402
 from agno.agent import Agent  # noqa: E402
 from agno.db.in_memory import InMemoryDb  # noqa: E402
 from agno.models.base import Model  # noqa: E402
@@ -41,6 +39,7 @@ from agno.tools import tool  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 
 from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, call_id, scenario_of, words  # noqa: E402
+from common.serve import add_versions, main  # noqa: E402
 
 
 @tool
@@ -181,13 +180,9 @@ def build_app() -> FastAPI:
         run = next(r for r in router.routes if getattr(r, "name", "") == "run_agent")
         app.add_api_route(alias, run.endpoint, methods=["POST"])
 
-    @app.get("/versions")
-    def versions():
-        return {p: version(p) for p in ("agno", "ag-ui-protocol")}
-
+    add_versions(app, ("agno", "ag-ui-protocol"))
     return app
 
 
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8709
-    uvicorn.run(build_app(), host="127.0.0.1", port=port, log_level="warning")
+    main(build_app, 8709)
