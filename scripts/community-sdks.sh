@@ -115,13 +115,15 @@ build_cpp() {
 }
 
 label() { case "$1" in go) echo "Go SDK (ag-ui $short)" ;; cpp) echo "C++ SDK (ag-ui $short)" ;; esac; }
+# The language the matrix groups each under (shown as written).
+language() { case "$1" in go) echo "Go" ;; cpp) echo "C++" ;; esac; }
 
 records=()
 for key in go cpp; do
   wanted "$key" || continue
   rm -f "$out/$key.jsonl" "$out/$key.fuzz.jsonl"
   if ! "build_$key"; then status=1; continue; fi
-  impl=(--impl "$out/$key/adapter" --one-shot --capabilities verdict,index --name "$(label "$key")" --language "$key")
+  impl=(--impl "$out/$key/adapter" --one-shot --capabilities verdict,index --name "$(label "$key")" --language "$(language "$key")")
   "$conform" run --suite "$suite" "${impl[@]}" --no-progress --record "$out/$key.jsonl" >"$out/$key.txt"
   code=$?
   if [ "$code" -gt 1 ] || ! tail -n 1 "$out/$key.jsonl" 2>/dev/null | grep -q '"kind":"footer"'; then
