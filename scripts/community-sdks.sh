@@ -115,8 +115,8 @@ build_cpp() {
 }
 
 label() { case "$1" in go) echo "Go SDK (ag-ui $short)" ;; cpp) echo "C++ SDK (ag-ui $short)" ;; esac; }
-# The language the matrix groups each under (shown as written).
-language() { case "$1" in go) echo "Go" ;; cpp) echo "C++" ;; esac; }
+# The language the matrix groups each under (its id: go, cpp).
+language() { echo "$1"; }
 
 records=()
 for key in go cpp; do
