@@ -11,6 +11,7 @@
 #                                 [--keep DIR] [--peer SPEC]... [--no-install]
 #                                 [--no-build] [--fuzz-records DIR]
 #                                 [--fuzz-only SPEC]... [--producer-records DIR]
+#                                 [--consumer-records DIR]
 #                                 [--command TEXT] [--no-official]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/README.md]
@@ -30,6 +31,10 @@
 #                 a matrix row of its own; repeatable
 #   --producer-records DIR  producer run records (*.jsonl, kept by
 #                 scripts/producers-report.sh --keep DIR): matrix rows
+#   --consumer-records DIR  run records of consumers run by another script
+#                 (scripts/community-sdks.sh --out DIR: every *.jsonl, suite
+#                 runs and fuzz campaigns): matrix rows, each under the
+#                 implementation name its record carries
 #   --command TEXT  what the page says regenerates it [default: this command]
 #   --no-official  do not run the official suites (no official corpus section)
 #
@@ -42,7 +47,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
-fuzz_dir="" producer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
+fuzz_dir="" producer_dir="" consumer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
 source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -56,9 +61,10 @@ while [ $# -gt 0 ]; do
     --fuzz-records) fuzz_dir="$2"; shift 2 ;;
     --fuzz-only) fuzz_only+=("$2"); shift 2 ;;
     --producer-records) producer_dir="$2"; shift 2 ;;
+    --consumer-records) consumer_dir="$2"; shift 2 ;;
     --command) command="$2"; shift 2 ;;
     --no-official) official=(); shift ;;
-    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -154,6 +160,17 @@ if [ -n "$producer_dir" ]; then
     records+=("${found[@]}")
   else
     say "no producer run record in $producer_dir"
+    status=1
+  fi
+fi
+
+# Consumers run elsewhere (unlabelled: last, named by their records).
+if [ -n "$consumer_dir" ]; then
+  found=("$consumer_dir"/*.jsonl)
+  if [ -e "${found[0]}" ]; then
+    records+=("${found[@]}")
+  else
+    say "no consumer run record in $consumer_dir"
     status=1
   fi
 fi

@@ -12,6 +12,7 @@
 #
 #   scripts/fuzz-report.sh [--seed N] [--cases N] [--time T] [--shrink-budget N]
 #                          [--keep DIR] [--peer SPEC]... [--producer-records DIR]
+#                          [--consumer-records DIR]
 #                          [--no-report] [--no-install] [--no-build] [--no-rust]
 #                          [--out FILE]
 #
@@ -29,6 +30,8 @@
 #                  repeatable, passed on to the report too
 #   --producer-records DIR  producer run records kept by
 #                  `scripts/producers-report.sh --keep DIR`, shown as matrix rows
+#   --consumer-records DIR  run records of consumers run elsewhere
+#                  (`scripts/community-sdks.sh`: the Go and C++ SDKs), matrix rows
 #   --no-report    only run the campaigns
 #   --out FILE     where the report's Markdown goes (its HTML page beside it)
 #                  [default: docs/conformance/README.md]
@@ -50,7 +53,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1
-extra=() producers=() fuzz_only=() out=()
+extra=() producers=() consumers=() fuzz_only=() out=()
 source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -61,12 +64,13 @@ while [ $# -gt 0 ]; do
     --keep) keep="$2"; shift 2 ;;
     --peer) peers+=("$2"); extra+=(--peer "$2"); shift 2 ;;
     --producer-records) producers=(--producer-records "$2"); shift 2 ;;
+    --consumer-records) consumers=(--consumer-records "$2"); shift 2 ;;
     --no-report) report=0; shift ;;
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
     --no-rust) rust=0; shift ;;
     --out) out=(--out "$2"); shift 2 ;;
-    -h|--help) sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -144,9 +148,10 @@ if [ "$report" = 1 ]; then
     [ "$spec" = --peer ] || command+=" --peer '$spec'"
   done
   [ ${#producers[@]} -gt 0 ] && command="scripts/producers-report.sh --keep ${producers[1]} && $command --producer-records ${producers[1]}"
+  [ ${#consumers[@]} -gt 0 ] && command="scripts/community-sdks.sh PATH_TO_AG_UI_CHECKOUT --out ${consumers[1]} && $command --consumer-records ${consumers[1]}"
   scripts/conformance-report.sh --no-install --no-build --fuzz-records "$work" \
     "${fuzz_only[@]+"${fuzz_only[@]}"}" "${out[@]+"${out[@]}"}" \
-    "${producers[@]+"${producers[@]}"}" "${extra[@]+"${extra[@]}"}" --command "$command" \
+    "${producers[@]+"${producers[@]}"}" "${consumers[@]+"${consumers[@]}"}" "${extra[@]+"${extra[@]}"}" --command "$command" \
     || status=1
 fi
 say "campaign records in $work"

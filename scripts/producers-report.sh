@@ -11,7 +11,7 @@
 #   --out FILE    where the Markdown goes [default: docs/conformance/producers.md]
 #   --keep DIR    keep every run record, versions file and server log in DIR
 #   --only NAME   only this producer (repeatable): langgraph, pydantic-ai, adk, strands,
-#                 agent-framework, langroid, crewai, mastra
+#                 agent-framework, langroid, crewai, mastra, rust, agno
 #   --bin PATH    the agui-conform to use (implies --no-build) [default: target/debug/agui-conform]
 #   --no-install  do not run adapters/producers/install.sh first
 #   --no-build    use target/debug/agui-conform as it is
@@ -59,9 +59,14 @@ plan() {
             echo "/legacy interrupt" ;;
     mastra) echo "/ text tool state interrupt confirm subagents failure" ;;
     rust) echo "/ text tool state interrupt confirm subagents subagent-interrupt failure" ;;
+    # agno pauses a run on a tool that needs confirmation and streams the
+    # paused call for the client to answer: confirm-by-tool resumes it with
+    # a tool result. /team is an agno Team (a leader and two members).
+    agno) echo "/ text tool state interrupt confirm confirm-by-tool failure state-mismatch"
+          echo "/team text subagents failure" ;;
   esac
 }
-all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust)
+all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust agno)
 # The language each producer's AG-UI adapter is written in (the report's
 # matrix groups implementations by it).
 language() { case "$1" in mastra) echo typescript ;; rust) echo rust ;; *) echo python ;; esac; }

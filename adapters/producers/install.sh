@@ -9,10 +9,10 @@
 # Each producer is set up on its own; one that cannot be installed is
 # named, the others still are, and the script exits non-zero.
 # Usage: adapters/producers/install.sh [langgraph] [pydantic-ai] [adk] [strands]
-#          [agent-framework] [langroid] [crewai] [mastra] [rust]   (default: all)
+#          [agent-framework] [langroid] [crewai] [mastra] [rust] [agno]   (default: all)
 set -u
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust)
+all=(langgraph pydantic-ai adk strands agent-framework langroid crewai mastra rust agno)
 wanted=("$@")
 [ ${#wanted[@]} -eq 0 ] && wanted=("${all[@]}")
 failed=()

@@ -23,7 +23,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-ALL = ("langgraph", "pydantic-ai", "adk", "strands", "agent-framework", "langroid", "crewai", "mastra", "rust")
+ALL = ("langgraph", "pydantic-ai", "adk", "strands", "agent-framework", "langroid", "crewai", "mastra", "rust", "agno")
 SERVE = os.path.join(HERE, "serve.sh")  # the one copy of server start/stop
 sys.path.insert(0, HERE)
 

@@ -306,3 +306,56 @@ fn a_finding_shows_the_stderr_tail_of_the_implementation() {
         "{text}"
     );
 }
+
+/// `--one-shot`: the command runs once per case (events on stdin, one
+/// result line out) under the name given; a consumer that rejects every
+/// stream at its first event fails every valid case, one finding.
+#[test]
+fn a_one_shot_implementation_is_fuzzed_under_its_name() {
+    let d = Dir::new("fuzz-one-shot");
+    let imp = d.script(
+        "reject.sh",
+        "cat >/dev/null\necho '{\"verdict\":\"reject\",\"index\":0}'\n",
+    );
+    let record = d.path("fuzz.jsonl");
+    let record_s = record.display().to_string();
+    let (out, s) = fuzz(&[
+        "--impl",
+        &imp,
+        "--one-shot",
+        "--capabilities",
+        "verdict,index",
+        "--name",
+        "rejector",
+        "--language",
+        "sh",
+        "--cases",
+        "20",
+        "--seed",
+        "3",
+        "--mode",
+        "valid",
+        "--shrink-budget",
+        "3",
+        "--record",
+        &record_s,
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{s}");
+    assert_eq!(s["cases"], 20, "{s}");
+    assert_eq!(s["scores"]["FAIL"], 20, "{s}");
+    assert_eq!(s["findings"].as_array().map(Vec::len), Some(1), "{s}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(header["implementation"]["name"], "rejector");
+    assert_eq!(header["implementation"]["language"], "sh");
+    assert_eq!(
+        header["implementation"]["capabilities"],
+        serde_json::json!(["verdict", "index"])
+    );
+    // Without --one-shot, --name is refused (a persistent adapter names itself).
+    let out = Command::new(BIN)
+        .args(["fuzz", "--impl", &imp, "--name", "x", "--cases", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -15,6 +15,9 @@ pub struct ImplSpec {
     pub capabilities: Vec<String>,
     /// One-shot only: the name to report.
     pub name: Option<String>,
+    /// One-shot only: the language it is written in, for reports that
+    /// group implementations by it.
+    pub language: Option<String>,
     pub timeouts: Timeouts,
     pub memory_limit: Option<u64>,
     pub max_line: Option<usize>,
@@ -42,7 +45,8 @@ impl ImplSpec {
                     .map_err(anyhow::Error::msg)?
             };
             let name = self.name.as_deref().unwrap_or(&spawn.program);
-            let info = ImplInfo::new(name, "", "", caps);
+            let language = self.language.as_deref().unwrap_or_default();
+            let info = ImplInfo::new(name, "", language, caps);
             Ok(Box::new(OneShot::new(spawn, self.timeouts, info)))
         } else {
             Ok(Box::new(Persistent::new(spawn, self.timeouts)))

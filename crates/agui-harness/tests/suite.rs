@@ -116,6 +116,7 @@ fn main() {
             .map(|c| c.split(',').map(str::to_string).collect())
             .unwrap_or_default(),
         name: None,
+        language: None,
         timeouts: suite.file.timeouts.to_timeouts(),
         memory_limit: None,
         max_line: None,

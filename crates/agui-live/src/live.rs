@@ -72,6 +72,11 @@ pub struct Options {
     pub max_violations: usize,
     /// A stop asked for from outside (a signal).
     pub stop: Stop,
+    /// A 4xx answer with a body is the producer's refusal of the request
+    /// ([`Exchange::refusal`]), not a `transport.status` violation: the
+    /// producer suite scores it by what the scenario allows. A 5xx, or a
+    /// 4xx with an empty body, stays `transport.status`.
+    pub refusals: bool,
 }
 
 impl Default for Options {
@@ -86,6 +91,7 @@ impl Default for Options {
             levels: RuleLevels::default(),
             max_violations: agui_model::limits::DEFAULT_VIOLATIONS,
             stop: Stop::default(),
+            refusals: false,
         }
     }
 }
@@ -251,6 +257,9 @@ pub struct Exchange {
     /// The connection was let go after the last run ended
     /// ([`Options::run_end_grace`]): the `time` notice's message.
     pub let_go: Option<String>,
+    /// With [`Options::refusals`]: the first bytes of a 4xx answer's body
+    /// (the producer refused the request; no rule was judged).
+    pub refusal: Option<String>,
 }
 
 /// Cuts the stream with a `time` notice when `e` is a stop of ours (a
@@ -328,6 +337,7 @@ pub fn exchange(
                 failure: Some(e),
                 capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
                 let_go: None,
+                refusal: None,
             });
         }
         Err(e) => return Err(e),
@@ -343,7 +353,23 @@ pub fn exchange(
         content_type: content_type.as_deref(),
     });
     if !response.is_success() {
-        let mut why = response.status_error().to_string();
+        let error = response.status_error();
+        if let LiveError::Status { status, body_start } = &error
+            && opts.refusals
+            && (400..500).contains(status)
+            && !blank(body_start)
+        {
+            return Ok(Exchange {
+                status: Some(*status),
+                content_type,
+                body_bytes: 0,
+                failure: None,
+                capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+                let_go: None,
+                refusal: Some(body_start.clone()),
+            });
+        }
+        let mut why = error.to_string();
         if let Some(note) = &response.not_followed {
             why.push_str(&format!("; {note}"));
         }
@@ -363,6 +389,7 @@ pub fn exchange(
             failure: None,
             capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
             let_go: None,
+            refusal: None,
         });
     }
     if !content_type.as_deref().is_some_and(is_event_stream) {
@@ -503,7 +530,18 @@ pub fn exchange(
         failure,
         capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
         let_go,
+        refusal: None,
     })
+}
+
+/// Whether a body's first bytes ([`crate::error::body_start`], with line
+/// ends and tabs escaped) say nothing: empty or white space only.
+fn blank(body_start: &str) -> bool {
+    ["\\n", "\\r", "\\t"]
+        .iter()
+        .fold(body_start.to_owned(), |s, esc| s.replace(esc, ""))
+        .trim()
+        .is_empty()
 }
 
 /// Hands the violations found so far to `on` and keeps them, up to `cap`.

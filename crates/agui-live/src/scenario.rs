@@ -23,6 +23,11 @@ use serde_json::{Map, Value, json};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     pub description: Option<String>,
+    /// Why a producer may legitimately refuse this scenario's requests
+    /// (`mayRefuse`: a state that does not fit its model, say): a refusal
+    /// — a 4xx answer with a body — then scores SKIPPED with that reason
+    /// instead of FAIL.
+    pub may_refuse: Option<String>,
     /// The first `RunAgentInput` (before a base input is merged in).
     pub first: Value,
     pub then: Vec<Step>,
@@ -63,19 +68,30 @@ impl Step {
     }
 }
 
+/// The scenario key that says why a producer may refuse its requests.
+pub const MAY_REFUSE: &str = "mayRefuse";
+
 /// The kinds of steps after the first, as spelled in a file.
 const KINDS: [&str; 3] = ["resume", "continue", "toolResults"];
 
 impl Scenario {
     /// A scenario from a file's JSON: a `RunAgentInput` (one request), or
-    /// `{"description"?, "steps": [{"input": {…}}, {"resume": {…}}, …]}`.
+    /// `{"description"?, "mayRefuse"?, "steps": [{"input": {…}}, {"resume":
+    /// {…}}, …]}`; `mayRefuse` (a string: why) is taken out of a
+    /// one-request file, never sent.
     pub fn from_json(v: Value) -> Result<Scenario, String> {
         let Value::Object(mut o) = v else {
             return Err("a scenario is a JSON object".into());
         };
+        let may_refuse = match o.remove(MAY_REFUSE) {
+            None => None,
+            Some(Value::String(why)) if !why.trim().is_empty() => Some(why),
+            Some(_) => return Err(format!("`{MAY_REFUSE}` is a non-empty string (why)")),
+        };
         let Some(steps) = o.remove("steps") else {
             return Ok(Scenario {
                 description: None,
+                may_refuse,
                 first: Value::Object(o),
                 then: Vec::new(),
             });
@@ -103,6 +119,7 @@ impl Scenario {
             .collect::<Result<_, _>>()?;
         Ok(Scenario {
             description,
+            may_refuse,
             first,
             then,
         })
@@ -435,6 +452,24 @@ mod tests {
         let s = Scenario::from_json(json!({"messages": []})).unwrap();
         assert_eq!(s.first, json!({"messages": []}));
         assert!(s.then.is_empty());
+        assert_eq!(s.may_refuse, None);
+    }
+
+    #[test]
+    fn may_refuse_is_read_in_both_forms_and_never_sent() {
+        let one = Scenario::from_json(json!({"mayRefuse": "state", "messages": []})).unwrap();
+        assert_eq!(one.may_refuse.as_deref(), Some("state"));
+        assert_eq!(one.first, json!({"messages": []}));
+        let steps = Scenario::from_json(json!({
+            "mayRefuse": "history",
+            "steps": [{"input": {"messages": []}}]
+        }))
+        .unwrap();
+        assert_eq!(steps.may_refuse.as_deref(), Some("history"));
+        for bad in [json!({"mayRefuse": true}), json!({"mayRefuse": " "})] {
+            let e = Scenario::from_json(bad).unwrap_err();
+            assert!(e.starts_with("`mayRefuse` is a non-empty string"), "{e}");
+        }
     }
 
     #[test]

@@ -5,16 +5,25 @@
 //! as one multi-run stream) checked against every rule, so cross-run
 //! rules (`lifecycle.resumed-not-suspended`) are judged too.
 //!
+//! A refusal — a 4xx answer with a body — is the producer declining the
+//! request, not a broken exchange: where the scenario says the producer
+//! may refuse it (`mayRefuse`, a state that does not fit its model, say)
+//! it scores SKIPPED with that reason; elsewhere it is "the producer
+//! refused a valid input" (FAIL, kept apart from the violations), as a run
+//! ended by `RUN_ERROR` always is (its message cannot tell a deliberate
+//! refusal from a failure). A 5xx answer, or a 4xx without a body, is a
+//! broken exchange: `transport.status`.
+//!
 //! Scores: FAIL when an error-severity violation was found in the events
-//! received or in the exchange (`transport.*`: a non-2xx status, a body
-//! cut inside a run, an unclosed event), or when the producer answered a
-//! valid input with `RUN_ERROR` ("the producer refused a valid input",
-//! kept apart from the violations); otherwise ERRORED when the exchange
+//! received or in the exchange (`transport.*`: a 5xx status, a body
+//! cut inside a run, an unclosed event), or when the producer refused a
+//! valid input; otherwise ERRORED when the exchange
 //! failed in a way no rule judges (our own time limit, the connection
 //! let go after `--run-end-grace`, no events — the
 //! end-of-input rules are not held against a stream we cut); otherwise
 //! SKIPPED when a step's precondition was not met (the producer never
-//! interrupted, so there was nothing to resume): INFO, never PASS;
+//! interrupted, so there was nothing to resume) or the producer refused a
+//! request it may refuse: INFO, never PASS;
 //! otherwise WARN when warnings were found, PASS when nothing was.
 
 use crate::capture::CaptureWriter;
@@ -268,9 +277,11 @@ pub struct InputResult {
     pub violations: Vec<Violation>,
     /// Why the exchange failed, if it did.
     pub failure: Option<String>,
-    /// The producer answered a valid input with `RUN_ERROR`.
+    /// The producer refused a valid input: `RUN_ERROR`, or a 4xx answer
+    /// with a body that the scenario does not allow.
     pub refused: Option<String>,
-    /// Why a step was not sent (its precondition was not met).
+    /// Why a step was not sent (its precondition was not met), or the
+    /// refusal the scenario allows (`mayRefuse`).
     pub skipped: Option<String>,
     /// The status of the last response.
     pub status: Option<u16>,
@@ -333,6 +344,11 @@ pub fn run(
     each: &mut dyn FnMut(&InputResult),
 ) -> Vec<InputResult> {
     let mut results = Vec::with_capacity(inputs.len());
+    // A 4xx with a body is scored as a refusal, not `transport.status`.
+    let opts = &Options {
+        refusals: true,
+        ..opts.clone()
+    };
     for input in inputs {
         if opts.stop.requested().is_some() {
             break;
@@ -460,6 +476,14 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             r.failure = Some(format!("step {} ({kind}): {why}", n + 1));
             break;
         }
+        if let Some(body) = &ex.refusal {
+            let how = format!(
+                "HTTP {}; body starts: {body}",
+                ex.status.unwrap_or_default()
+            );
+            refusal(&mut r, scenario.may_refuse.as_deref(), n + 1, kind, &how);
+            break;
+        }
         if !ex.status.is_some_and(|s| (200..300).contains(&s)) {
             break;
         }
@@ -472,10 +496,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
                 .as_deref()
                 .map(|c| format!(" [code {c}]"))
                 .unwrap_or_default();
-            r.refused = Some(format!(
-                "the producer refused a valid input (step {}, {kind}): {message}{code}",
-                n + 1
-            ));
+            refusal(&mut r, None, n + 1, kind, &format!("{message}{code}"));
             break;
         }
         let Some(next) = scenario.then.get(n) else {
@@ -520,6 +541,24 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
     r.score = score(&r);
     r.elapsed = start.elapsed();
     r
+}
+
+/// The producer refused step `n` (`how`: the `RUN_ERROR` message, or the
+/// 4xx status and body): SKIPPED with `allowed`, the scenario's reason,
+/// when it may refuse it, otherwise a refused valid input (FAIL).
+fn refusal(r: &mut InputResult, allowed: Option<&str>, n: usize, kind: &str, how: &str) {
+    match allowed {
+        Some(why) => {
+            r.skipped = Some(format!(
+                "the producer refused step {n} ({kind}), which this scenario allows ({why}): {how}"
+            ))
+        }
+        None => {
+            r.refused = Some(format!(
+                "the producer refused a valid input (step {n}, {kind}): {how}"
+            ))
+        }
+    }
 }
 
 /// `DIR/ID.jsonl`, ready to take the conversation line by line.

@@ -285,3 +285,98 @@ fn a_suite_is_found_by_name_or_path() {
     assert!(suite::find(producer_dir().to_str().unwrap()).is_ok());
     assert!(suite::find("no-such-suite").is_err());
 }
+
+/// `plain` (must be accepted) and `state-carrying` (its state may be
+/// refused: `mayRefuse`), both answered with `status` and `body`.
+fn refused(status: u16, body: &'static str) -> Vec<suite::InputResult> {
+    let server = Server::start(move |_| Reply::sse(body).status(status));
+    let mut inputs = suite::load(&producer_dir()).unwrap();
+    inputs.retain(|i| i.id == "plain" || i.id == "state-carrying");
+    suite::run(
+        &server.url(),
+        &inputs,
+        &Options::default(),
+        suite::Setup::default(),
+        &mut |_| {},
+    )
+}
+
+#[test]
+fn a_4xx_with_a_body_is_a_refusal_not_a_transport_failure() {
+    let results = refused(422, "{\"detail\": \"state does not fit\"}");
+    let (plain, state) = (&results[0], &results[1]);
+    // No rule judges a refusal: no transport.status.
+    assert!(plain.violations.is_empty(), "{:?}", plain.violations);
+    assert!(state.violations.is_empty(), "{:?}", state.violations);
+    // A request the producer must accept: the producer refused a valid input.
+    assert_eq!(plain.score, Score::Fail);
+    let why = plain.refused.as_deref().unwrap();
+    assert!(
+        why.starts_with(
+            "the producer refused a valid input (step 1, input): HTTP 422; body starts: {\"detail\""
+        ),
+        "{why}"
+    );
+    // A request it may refuse: SKIPPED with the scenario's reason.
+    assert_eq!(state.score, Score::Skipped);
+    assert_eq!(state.refused, None);
+    let why = state.skipped.as_deref().unwrap();
+    assert!(
+        why.starts_with("the producer refused step 1 (input), which this scenario allows (its state is a todo list"),
+        "{why}"
+    );
+    assert!(
+        why.ends_with("HTTP 422; body starts: {\"detail\": \"state does not fit\"}"),
+        "{why}"
+    );
+    assert_eq!(state.status, Some(422));
+}
+
+#[test]
+fn a_5xx_or_an_empty_4xx_stays_a_transport_status_finding() {
+    for (status, body) in [(500, "Internal Server Error"), (422, ""), (400, " \n")] {
+        let results = refused(status, body);
+        for r in &results {
+            // Even where a refusal is allowed: a 5xx is a defect.
+            assert_eq!(r.score, Score::Fail, "{} on {status}", r.id);
+            assert_eq!(r.refused, None, "{} on {status}", r.id);
+            assert_eq!(r.skipped, None, "{} on {status}", r.id);
+            let rules: Vec<RuleId> = r.violations.iter().map(|v| v.rule).collect();
+            assert_eq!(rules, [RuleId::TransportStatus], "{} on {status}", r.id);
+        }
+    }
+}
+
+/// `RUN_ERROR` says nothing of why: it stays a refused valid input, even
+/// where a 4xx refusal is allowed (a failure must not pass as a refusal).
+#[test]
+fn a_run_error_is_a_refused_valid_input_even_where_a_refusal_is_allowed() {
+    let server = Server::start(|req| {
+        let v = req.json();
+        let (t, r) = (v["threadId"].clone(), v["runId"].clone());
+        Reply::sse(support::server::sse_body(&[
+            json!({"type": "RUN_STARTED", "threadId": t, "runId": r}),
+            json!({"type": "RUN_ERROR", "message": "state does not fit", "code": "STATE"}),
+        ]))
+    });
+    let mut inputs = suite::load(&producer_dir()).unwrap();
+    inputs.retain(|i| i.id == "plain" || i.id == "state-carrying");
+    let results = suite::run(
+        &server.url(),
+        &inputs,
+        &Options::default(),
+        suite::Setup::default(),
+        &mut |_| {},
+    );
+    assert_eq!(results[0].score, Score::Fail);
+    assert_eq!(
+        results[0].refused.as_deref(),
+        Some("the producer refused a valid input (step 1, input): state does not fit [code STATE]")
+    );
+    assert_eq!(results[1].score, Score::Fail);
+    assert_eq!(results[1].skipped, None);
+    assert_eq!(
+        results[1].refused.as_deref(),
+        Some("the producer refused a valid input (step 1, input): state does not fit [code STATE]")
+    );
+}

@@ -38,9 +38,23 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The implementation: `reference`, or a command line ('CMD ARGS', run
-    /// without a shell) speaking suites/PROTOCOL.md (persistent mode).
+    /// without a shell) speaking suites/PROTOCOL.md (persistent mode, or
+    /// one-shot with --one-shot).
     #[arg(long = "impl", value_name = "CMD ARGS")]
     pub implementation: String,
+    /// Run the command once per case (events on stdin, one result line
+    /// out), as `run --one-shot` does.
+    #[arg(long)]
+    pub one_shot: bool,
+    /// One-shot: what the command reports (verdict,index,rule,projection,schema-only).
+    #[arg(long, value_delimiter = ',', requires = "one_shot")]
+    pub capabilities: Vec<String>,
+    /// One-shot: the implementation's name in reports and the record.
+    #[arg(long, requires = "one_shot")]
+    pub name: Option<String>,
+    /// One-shot: the language it is written in (reports group by it).
+    #[arg(long, requires = "one_shot")]
+    pub language: Option<String>,
     /// Stop after this long (`90s`, `5m`, `1h`; plain numbers are seconds).
     #[arg(long, value_parser = campaign::parse_duration)]
     pub time: Option<Duration>,
@@ -147,6 +161,10 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     };
     let spec = ImplSpec {
         command: Some(args.implementation.clone()),
+        one_shot: args.one_shot,
+        capabilities: args.capabilities.clone(),
+        name: args.name.clone(),
+        language: args.language.clone(),
         timeouts: Timeouts {
             case: Duration::from_millis(args.timeout_ms),
             start: Duration::from_millis(args.start_timeout_ms),

@@ -56,8 +56,9 @@ pub struct Args {
     /// and --record: the producer's name in the record [default: its URL].
     #[arg(long)]
     pub name: Option<String>,
-    /// With --producer and --record: the producer's language in the record
-    /// (`python`, `typescript`, …), by which reports group implementations.
+    /// With --producer and --record, or --one-shot: the implementation's
+    /// language in the record (`python`, `go`, …), by which reports group
+    /// implementations.
     #[arg(long)]
     pub language: Option<String>,
     /// Time limit per case in ms [default: the suite's].
@@ -196,6 +197,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         one_shot: args.one_shot,
         capabilities: args.capabilities.clone(),
         name: args.name.clone(),
+        language: args.language.clone().filter(|_| args.one_shot),
         timeouts,
         memory_limit: args.memory_limit_mb.map(|m| m << 20),
         max_line: None,

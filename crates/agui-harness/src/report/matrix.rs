@@ -161,6 +161,8 @@ pub fn language_name(lang: &str) -> String {
         "typescript" => "TypeScript".into(),
         "javascript" => "JavaScript".into(),
         "python" => "Python".into(),
+        "go" => "Go".into(),
+        "cpp" | "c++" => "C++".into(),
         "" => "Language not stated".into(),
         other => other.to_owned(),
     }
@@ -534,6 +536,17 @@ impl Matrix {
 mod tests {
     use super::*;
     use crate::record::producer::Found;
+
+    /// Records state a language id (lowercased); groups show its name.
+    #[test]
+    fn language_groups_are_named() {
+        assert_eq!(language_name("go"), "Go");
+        assert_eq!(language_name("cpp"), "C++");
+        assert_eq!(language_name("c++"), "C++");
+        assert_eq!(language_name("python"), "Python");
+        assert_eq!(language_name(""), "Language not stated");
+        assert_eq!(language_name("zig"), "zig");
+    }
 
     #[test]
     fn columns_are_the_catalogue_areas() {

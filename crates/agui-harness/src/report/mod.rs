@@ -29,6 +29,19 @@ pub fn describe_expected(e: &Expected) -> String {
         (Verdict::Accept, Some((r, i))) => {
             format!("accept (warning `{r}` at {i}, {})", r.obligation().as_str())
         }
+        // The first violation is must-accept: a rejection at it is early.
+        // Say where a rejection may start, not "reject at" that index.
+        (Verdict::Reject, Some((r, i))) if r.obligation() == agui_model::Obligation::MustAccept => {
+            let from = e.all.as_ref().and_then(|all| {
+                all.iter()
+                    .find(|(x, _)| x.obligation() != agui_model::Obligation::MustAccept)
+            });
+            let from = match from {
+                Some((m, at)) => format!(" from {at} (`{m}`, {})", m.obligation().as_str()),
+                None => format!(" after {i}"),
+            };
+            format!("reject{from}; not at {i}: `{r}` there is must-accept")
+        }
         (Verdict::Reject, Some((r, i))) => {
             let mut d = format!("reject at {i} (`{r}`, {}", r.obligation().as_str());
             // A stated must-reject violation other than the first one
@@ -170,5 +183,46 @@ pub fn status_line(run: &RunResult) -> String {
                 ""
             }
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reject(all: Option<Vec<(RuleId, usize)>>) -> Expected {
+        Expected {
+            verdict: Verdict::Reject,
+            first: Some((RuleId::SchemaUnknownType, 3)),
+            projection: None,
+            all,
+            events: 8,
+            official: None,
+            outcome_only: false,
+        }
+    }
+
+    /// docs/rules.md: a consumer must not reject at a must-accept
+    /// violation, so the expectation never reads "reject at" its index.
+    #[test]
+    fn a_must_accept_first_violation_is_not_where_to_reject() {
+        let all = vec![
+            (RuleId::SchemaUnknownType, 3),
+            (RuleId::RunThreadChanged, 5),
+        ];
+        assert_eq!(
+            describe_expected(&reject(Some(all))),
+            "reject from 5 (`run.thread-changed`, must-reject); not at 3: `schema.unknown-type` there is must-accept"
+        );
+        assert_eq!(
+            describe_expected(&reject(None)),
+            "reject after 3; not at 3: `schema.unknown-type` there is must-accept"
+        );
+        let mut must = reject(None);
+        must.first = Some((RuleId::RunThreadChanged, 2));
+        assert_eq!(
+            describe_expected(&must),
+            "reject at 2 (`run.thread-changed`, must-reject)"
+        );
     }
 }
