@@ -31,7 +31,7 @@ use crate::error::{LiveError, body_start, is_event_stream};
 use crate::outcome::RunLog;
 use crate::sse::{Dispatch, SseParser, Unfinished};
 use crate::stop::{Stop, signal_name};
-use agui_model::json::{self, Note, ParseOptions};
+use agui_model::stream::{self, Item};
 use agui_model::{Checker, LimitKind, LimitNotice, Report, RuleId, RuleLevels, Violation};
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -590,32 +590,42 @@ pub fn feed(
                 framing_message(name),
             ));
         }
-        Dispatch::Data { data, .. } => match parse(data, checker.limits()) {
-            Ok(Parsed::Value(v, notes)) => {
-                runs.observe(i, &v);
-                checker.push_parsed(&v, &notes);
-                seen(&Seen::Json { value: &v, data });
+        Dispatch::Data { data, .. } => {
+            match stream::sse_data_item(data, 0, &checker.limits().read_options()) {
+                Item::Value { value, notes, .. } => {
+                    runs.observe(i, &value);
+                    checker.push_parsed(&value, &notes);
+                    seen(&Seen::Json {
+                        value: &value,
+                        data,
+                    });
+                }
+                Item::OverLimit {
+                    kind: LimitKind::Nesting,
+                    limit,
+                    reason,
+                    ..
+                } => {
+                    let why = format!("SSE event {i}: {reason}");
+                    checker.push_over_limit(LimitKind::Nesting, limit, &why);
+                    seen(&Seen::TooDeep { why: &why, data });
+                }
+                Item::OverLimit { reason, .. } => {
+                    let why = format!("SSE event {i}: {reason}");
+                    checker.push_over_limit(LimitKind::LineBytes, max, &why);
+                    seen(&Seen::OverLimit {
+                        why: &why,
+                        bytes: data.len() as u64,
+                        limit: max,
+                    });
+                }
+                Item::Unparseable { reason, .. } => {
+                    let why = format!("SSE event {i}: {reason}");
+                    checker.push_unparseable(&why);
+                    seen(&Seen::NotJson { why: &why, data });
+                }
             }
-            Ok(Parsed::TooDeep(limit, why)) => {
-                let why = format!("SSE event {i}: {why}");
-                checker.push_over_limit(LimitKind::Nesting, limit, &why);
-                seen(&Seen::TooDeep { why: &why, data });
-            }
-            Ok(Parsed::TooBig(why)) => {
-                let why = format!("SSE event {i}: {why}; skipped");
-                checker.push_over_limit(LimitKind::LineBytes, max, &why);
-                seen(&Seen::OverLimit {
-                    why: &why,
-                    bytes: data.len() as u64,
-                    limit: max,
-                });
-            }
-            Err(why) => {
-                let why = format!("SSE event {i}: {why}");
-                checker.push_unparseable(&why);
-                seen(&Seen::NotJson { why: &why, data });
-            }
-        },
+        }
         Dispatch::Oversize { bytes } => {
             let why =
                 format!("SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped");
@@ -626,36 +636,5 @@ pub fn feed(
                 limit: max,
             });
         }
-    }
-}
-
-/// What an event's data parses to.
-enum Parsed {
-    Value(Value, Vec<Note>),
-    /// Nested deeper than the limit (a limit notice, not a violation).
-    TooDeep(usize, String),
-    /// Parsed, it would hold more than a line may (a `line-bytes` notice,
-    /// as in a file: `agui_model::stream::value_bytes`).
-    TooBig(String),
-}
-
-/// An event's data as JSON (RFC 8259, `agui_model::json`), or why it is not.
-fn parse(data: &[u8], limits: &agui_model::Limits) -> Result<Parsed, String> {
-    let max_depth = limits.nesting;
-    let text = match std::str::from_utf8(data) {
-        Ok(t) => t,
-        Err(e) => return Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-    };
-    if data.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty data".to_owned());
-    }
-    let budget = agui_model::stream::value_bytes(limits.line_bytes);
-    match json::parse_within(text, &ParseOptions { max_depth }, budget) {
-        Ok(p) => Ok(Parsed::Value(p.value, p.notes)),
-        Err(e @ json::ParseError::TooDeep { limit, .. }) => {
-            Ok(Parsed::TooDeep(limit, e.to_string()))
-        }
-        Err(e @ json::ParseError::TooBig { .. }) => Ok(Parsed::TooBig(e.to_string())),
-        Err(e) => Err(e.to_string()),
     }
 }

@@ -28,6 +28,7 @@
 //! names, `event` and `id` values are capped too; comments and unknown
 //! fields are skipped without being stored.
 
+use agui_model::stream::over_line_limit;
 use memchr::memchr2;
 
 /// One dispatched event.
@@ -319,9 +320,10 @@ impl SseParser {
             return;
         }
         // The buffer holds each data line followed by its `\n`; the last
-        // one is not the event's: `max_event_bytes` of data are kept, one
-        // more byte is over (as a line of N bytes is read, N + 1 skipped).
-        if self.data.len() + part.len() > self.max_event_bytes.saturating_add(1) {
+        // one is not the event's, so the reader's one line-length rule
+        // applies to the buffer less that byte.
+        let held = self.data.len() + part.len();
+        if over_line_limit(held.saturating_sub(1), self.max_event_bytes) {
             self.oversize = true;
             self.data = Vec::new();
         } else {
