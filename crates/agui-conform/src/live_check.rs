@@ -70,6 +70,12 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         },
         headers: headers(&live.headers)?,
         max_event_bytes: args.limits.line_bytes,
+        // The checker's limits as for a file; violations are kept by the
+        // live check's own cap.
+        checker_limits: agui_model::Limits {
+            violations: agui_model::limits::DEFAULT_VIOLATIONS,
+            ..args.limits
+        },
         // `--json` carries the projection as `--format json` would.
         projection: args.projection || (args.json.is_some() && args.json_projection),
         run_end_grace: seconds("--run-end-grace", live.run_end_grace)?,

@@ -57,6 +57,9 @@ pub struct Options {
     pub limits: Limits,
     pub headers: Vec<(String, String)>,
     pub max_event_bytes: usize,
+    /// The checker's own limits (`--max-depth`, `--max-state-bytes`, …), as
+    /// for a file; its line limit is [`Options::max_event_bytes`].
+    pub checker_limits: agui_model::Limits,
     /// Build the projection (memory grows with the run's content).
     pub projection: bool,
     /// The silence that is `transport.idle` ([`IDLE_WARNING`]; shorter
@@ -80,6 +83,7 @@ impl Default for Options {
             limits: Limits::default(),
             headers: Vec::new(),
             max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
+            checker_limits: agui_model::Limits::default(),
             projection: false,
             idle_warning: IDLE_WARNING,
             run_end_grace: RUN_END_GRACE,
@@ -195,11 +199,15 @@ pub fn check_url(
     capture: Option<&mut CaptureWriter>,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<LiveRun, LiveError> {
-    let mut checker = if opts.projection {
+    let checker = if opts.projection {
         Checker::new()
     } else {
         Checker::without_projection()
     };
+    let mut checker = checker.with_limits(agui_model::Limits {
+        line_bytes: opts.max_event_bytes,
+        ..opts.checker_limits
+    });
     let mut runs = RunLog::new();
     let mut found = Found::default();
     let ex = exchange(
