@@ -427,7 +427,12 @@ fn report_of(args: &[&str], bytes: &[u8], name: &str, live: bool) -> Value {
         path = server.url();
         all.extend(["--url", path.as_str()]);
     } else {
-        path = dir(name).join(name).to_str().unwrap().to_owned();
+        // A folder of its own: other tests write files of these names.
+        path = dir(&format!("framings-{name}"))
+            .join(name)
+            .to_str()
+            .unwrap()
+            .to_owned();
         std::fs::write(&path, bytes).unwrap();
         all.push(path.as_str());
     }

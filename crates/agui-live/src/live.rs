@@ -29,6 +29,7 @@ use crate::capture::{CaptureWriter, line_for, oversize_line};
 use crate::client::{self, Limits, Read, Request};
 use crate::error::{LiveError, body_start, is_event_stream};
 use crate::outcome::RunLog;
+use crate::redirect::Hop;
 use crate::sse::{Dispatch, SseParser, Unfinished};
 use crate::stop::{Stop, signal_name};
 use agui_model::stream::{self, Item};
@@ -158,6 +159,9 @@ pub struct LiveRun {
     pub capture_error: Option<String>,
     /// How each run of the stream ended.
     pub runs: RunLog,
+    /// Each 307/308 hop followed to the response, in order (the report
+    /// names them).
+    pub redirects: Vec<Hop>,
 }
 
 /// Violations kept for a report, up to a cap (see
@@ -238,6 +242,7 @@ pub fn check_url(
         failure: ex.failure,
         capture_error: ex.capture_error,
         runs,
+        redirects: ex.redirects,
     })
 }
 
@@ -256,6 +261,8 @@ pub struct Exchange {
     pub failure: Option<LiveError>,
     /// The first error writing the capture, if any.
     pub capture_error: Option<String>,
+    /// Each 307/308 hop followed to the response.
+    pub redirects: Vec<Hop>,
     /// The connection was let go after the last run ended
     /// ([`Options::run_end_grace`]): the `time` notice's message.
     pub let_go: Option<String>,
@@ -335,6 +342,7 @@ pub fn exchange(
                 body_bytes: 0,
                 failure: Some(e),
                 capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+                redirects: Vec::new(),
                 let_go: None,
             });
         }
@@ -356,10 +364,8 @@ pub fn exchange(
             why.push_str(&format!("; {note}"));
         }
         if !response.redirects.is_empty() {
-            why.push_str(&format!(
-                " (after redirects: {})",
-                response.redirects.join(", ")
-            ));
+            let hops: Vec<String> = response.redirects.iter().map(Hop::to_string).collect();
+            why.push_str(&format!(" (after redirects: {})", hops.join(", ")));
         }
         let at = checker.events();
         checker.report_external(Violation::new(RuleId::TransportStatus, at, why));
@@ -370,6 +376,7 @@ pub fn exchange(
             body_bytes: 0,
             failure: None,
             capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+            redirects: response.redirects.clone(),
             let_go: None,
         });
     }
@@ -510,6 +517,7 @@ pub fn exchange(
         body_bytes,
         failure,
         capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+        redirects: std::mem::take(&mut response.redirects),
         let_go,
     })
 }
