@@ -22,8 +22,8 @@
 //!
 //! # One item reader, thin framings
 //! A framing only cuts items out: JSON Lines (`stream/lines.rs`), a JSON array
-//! (`stream/array.rs`) and an SSE event's data ([`sse_data_item`], framed by
-//! agui-live's SSE parser). What an item is once cut out is decided once,
+//! (`stream/array.rs`) and Server-Sent Events ([`sse`], each event's data
+//! made an item by [`sse_data_item`]). What an item is once cut out is decided once,
 //! in `stream/item.rs`: the line-length rule ([`over_line_limit`]: N bytes read,
 //! N + 1 skipped), the depth and memory limits, where a syntax error
 //! stands and what the skip notice says. So a limit or a fault is the same
@@ -63,6 +63,7 @@ mod array;
 mod input;
 mod item;
 mod lines;
+pub mod sse;
 #[cfg(test)]
 mod tests;
 
