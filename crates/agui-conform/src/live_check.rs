@@ -70,6 +70,12 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         },
         headers: headers(&live.headers)?,
         max_event_bytes: args.limits.line_bytes,
+        // The checker's limits as for a file; violations are kept by the
+        // live check's own cap.
+        checker_limits: agui_model::Limits {
+            violations: agui_model::limits::DEFAULT_VIOLATIONS,
+            ..args.limits
+        },
         // `--json` carries the projection as `--format json` would.
         projection: args.projection || (args.json.is_some() && args.json_projection),
         run_end_grace: seconds("--run-end-grace", live.run_end_grace)?,
@@ -116,6 +122,8 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
     }
     let report = &run.report;
     let runs = &run.runs;
+    // Every 307/308 hop followed is named in each output.
+    let hops = run.redirects.as_slice();
     let (all, group) = (args.all, args.group);
     // Kept for `--json` alone: the text report shows it only when asked.
     let text_report = (args.format == Format::Text
@@ -126,12 +134,13 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
         ..report.clone()
     });
     to_stdout(|out| match args.format {
-        Format::Json => json::write_report(out, report, runs, group),
+        Format::Json => json::write_report(out, report, runs, group, hops),
         Format::Text => {
             let shown = text_report.as_ref().unwrap_or(report);
-            text::write_text(out, url, shown, runs, (all, group), text::colour())
+            text::write_text(&mut *out, url, shown, runs, (all, group), text::colour())?;
+            text::redirects(out, hops)
         }
-        Format::Sarif => sarif::write(out, &sarif::url_log(url, report, runs)),
+        Format::Sarif => sarif::write(out, &sarif::url_log(url, report, runs, hops)),
     })?;
     let Files {
         json: json_file,
@@ -150,14 +159,14 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
             };
             &without_runs
         };
-        json::write_report(f, shown, runs, group)
+        json::write_report(f, shown, runs, group, hops)
             .map_err(|e| anyhow::anyhow!("writing the --json report: {e}"))?;
         pending.commit()?;
     }
     if let Some((pending, f)) = sarif_file {
         sarif::write(
             std::io::BufWriter::new(f),
-            &sarif::url_log(url, report, runs),
+            &sarif::url_log(url, report, runs, hops),
         )
         .map_err(|e| anyhow::anyhow!("writing the --sarif log: {e}"))?;
         pending.commit()?;
@@ -171,7 +180,7 @@ pub fn check_url(url: &str, args: &Settings, live: &LiveArgs) -> anyhow::Result<
             found: &found,
             elapsed: started.elapsed(),
         };
-        junit::write_check(pending.tmp(), &check)?;
+        junit::write_live_check(pending.tmp(), &check, hops)?;
         pending.commit()?;
     }
     if let (Some(p), Some(c)) = (&live.save, &capture) {

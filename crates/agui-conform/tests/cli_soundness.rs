@@ -375,3 +375,139 @@ fn an_implementation_gone_between_cases_charges_the_case_after_which_it_exited()
     assert!(reason.contains("exit status 0"), "{reason}");
     assert!(lines[1..].iter().all(|l| l["score"] == "PASS"), "{lines:?}");
 }
+
+/// The framings one list of items is written in: JSON Lines (`\n` and
+/// `\r\n`), one JSON array (an element a line, and all on one line), a
+/// saved SSE body (also served live), a corpus case's `lines`.
+fn framings(items: &[Vec<u8>]) -> Vec<(&'static str, Vec<u8>)> {
+    let join = |sep: &[u8], end: &[u8]| {
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(sep);
+            }
+            out.extend_from_slice(item);
+        }
+        out.extend_from_slice(end);
+        out
+    };
+    let mut sse = Vec::new();
+    for item in items {
+        sse.extend_from_slice(b"data: ");
+        sse.extend_from_slice(item);
+        sse.extend_from_slice(b"\n\n");
+    }
+    let mut all = vec![
+        ("lines.jsonl", join(b"\n", b"\n")),
+        ("crlf.jsonl", join(b"\r\n", b"\r\n")),
+        (
+            "array.json",
+            [b"[\n".to_vec(), join(b",\n", b"\n]\n")].concat(),
+        ),
+        ("one-line.json", [b"[".to_vec(), join(b",", b"]")].concat()),
+        ("body.sse", sse),
+    ];
+    // A corpus case stating its items as lines (JSON strings: UTF-8 only).
+    let texts: Result<Vec<&str>, _> = items.iter().map(|i| std::str::from_utf8(i)).collect();
+    if let Ok(texts) = texts {
+        all.push(("case.json", case("lines", json!(texts)).into_bytes()));
+    }
+    all
+}
+
+/// `check --format json ARGS` of `bytes`, saved as `name` or (`live`)
+/// served as an SSE body to `check --url`.
+fn report_of(args: &[&str], bytes: &[u8], name: &str, live: bool) -> Value {
+    let server;
+    let path;
+    let mut all = vec!["check", "--format", "json"];
+    all.extend_from_slice(args);
+    if live {
+        server = Server::replying(Reply::sse(bytes.to_vec()));
+        path = server.url();
+        all.extend(["--url", path.as_str()]);
+    } else {
+        // A folder of its own: other tests write files of these names.
+        path = dir(&format!("framings-{name}"))
+            .join(name)
+            .to_str()
+            .unwrap()
+            .to_owned();
+        std::fs::write(&path, bytes).unwrap();
+        all.push(path.as_str());
+    }
+    let out = run(&all, b"");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{name}: {e}: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// A `CUSTOM` event nesting `depth` levels (the event itself is one).
+fn nested(depth: usize) -> String {
+    let inner = "[".repeat(depth - 1) + "1" + &"]".repeat(depth - 1);
+    format!(r#"{{"type":"CUSTOM","name":"n","value":{inner}}}"#)
+}
+
+/// One table of recovery and limit cases through every framing (issue 42:
+/// each reader had its own copy of these rules, and they differed). The
+/// expected findings are docs/check.md's: input that is not JSON (a syntax
+/// error, invalid UTF-8) or not an object is `schema.not-json` at its
+/// item's index "and checking goes on" (the events after it are judged:
+/// content with `subagentRunId: null` is `attribution.null`, for a
+/// message never started `text.not-open`, and the run finishes); under
+/// `--max-depth N` an item nesting N levels is read, one nesting N + 1 is
+/// skipped with a `nesting` notice at its index and counted as an event.
+#[test]
+fn every_framing_recovers_and_limits_alike() {
+    let broken = [
+        r#"{"type": TEXT}"#.as_bytes().to_vec(),
+        b"{\"type\":\"\xff\"}".to_vec(),
+        b"[1]".to_vec(),
+        b"42".to_vec(),
+    ];
+    for bad in broken {
+        let items = [RS.into(), bad.clone(), NULL_CONTENT.into(), RF.into()];
+        let what = String::from_utf8_lossy(&bad).into_owned();
+        for (name, bytes) in framings(&items) {
+            for live in [false, true] {
+                if live && name != "body.sse" {
+                    continue;
+                }
+                let r = report_of(&[], &bytes, name, live);
+                let at = format!("{what} in {name}{}", if live { " (live)" } else { "" });
+                assert_eq!(
+                    found(&r),
+                    pairs(&[
+                        ("schema.not-json", 1),
+                        ("attribution.null", 2),
+                        ("text.not-open", 2),
+                    ]),
+                    "{at}"
+                );
+                assert_eq!(r["events"], 4, "{at}");
+                assert_eq!(outcomes(&r), ["finished"], "{at}");
+                assert_eq!(notices(&r), [], "{at}");
+            }
+        }
+    }
+    let limit = ["--max-depth", "5"];
+    for (depth, expected) in [(5, vec![]), (6, vec![("nesting".to_owned(), 1)])] {
+        let items = [RS.into(), nested(depth).into_bytes(), RF.into()];
+        for (name, bytes) in framings(&items) {
+            for live in [false, true] {
+                if live && name != "body.sse" {
+                    continue;
+                }
+                let r = report_of(&limit, &bytes, name, live);
+                let at = format!("depth {depth} in {name}, live: {live}");
+                assert_eq!(notices(&r), expected, "{at}");
+                assert_eq!(found(&r), [], "{at}");
+                assert_eq!(r["events"], 3, "{at}");
+            }
+        }
+    }
+}

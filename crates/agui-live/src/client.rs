@@ -20,7 +20,7 @@
 
 use crate::encoding::{Coding, Decoder};
 use crate::error::{LiveError, body_start};
-use crate::redirect::{Hops, Next};
+use crate::redirect::{Hop, Hops, Next};
 use crate::stop::Stop;
 use crate::tap::Tap;
 use crate::transfer::{Fault, Framing, Transfer};
@@ -79,8 +79,8 @@ pub struct Request<'a> {
 pub struct Response {
     pub status: u16,
     pub content_type: Option<String>,
-    /// Each 307/308 hop followed to this response (`307 URL → URL`).
-    pub redirects: Vec<String>,
+    /// Each 307/308 hop followed to this response.
+    pub redirects: Vec<Hop>,
     /// A redirect this response asked for and that was not followed (its
     /// `Location`, a loop, too many hops).
     pub not_followed: Option<String>,
@@ -101,7 +101,7 @@ enum Msg {
     Head {
         status: u16,
         content_type: Option<String>,
-        redirects: Vec<String>,
+        redirects: Vec<Hop>,
         not_followed: Option<String>,
     },
     Bytes(Vec<u8>),

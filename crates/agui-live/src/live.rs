@@ -29,9 +29,10 @@ use crate::capture::{CaptureWriter, line_for, oversize_line};
 use crate::client::{self, Limits, Read, Request};
 use crate::error::{LiveError, body_start, is_event_stream};
 use crate::outcome::RunLog;
+use crate::redirect::Hop;
 use crate::sse::{Dispatch, SseParser, Unfinished};
 use crate::stop::{Stop, signal_name};
-use agui_model::json::{self, Note, ParseOptions};
+use agui_model::stream::{self, Item};
 use agui_model::{Checker, LimitKind, LimitNotice, Report, RuleId, RuleLevels, Violation};
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -57,6 +58,9 @@ pub struct Options {
     pub limits: Limits,
     pub headers: Vec<(String, String)>,
     pub max_event_bytes: usize,
+    /// The checker's own limits (`--max-depth`, `--max-state-bytes`, …), as
+    /// for a file; its line limit is [`Options::max_event_bytes`].
+    pub checker_limits: agui_model::Limits,
     /// Build the projection (memory grows with the run's content).
     pub projection: bool,
     /// The silence that is `transport.idle` ([`IDLE_WARNING`]; shorter
@@ -85,6 +89,7 @@ impl Default for Options {
             limits: Limits::default(),
             headers: Vec::new(),
             max_event_bytes: DEFAULT_MAX_EVENT_BYTES,
+            checker_limits: agui_model::Limits::default(),
             projection: false,
             idle_warning: IDLE_WARNING,
             run_end_grace: RUN_END_GRACE,
@@ -160,6 +165,9 @@ pub struct LiveRun {
     pub capture_error: Option<String>,
     /// How each run of the stream ended.
     pub runs: RunLog,
+    /// Each 307/308 hop followed to the response, in order (the report
+    /// names them).
+    pub redirects: Vec<Hop>,
 }
 
 /// Violations kept for a report, up to a cap (see
@@ -201,11 +209,15 @@ pub fn check_url(
     capture: Option<&mut CaptureWriter>,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<LiveRun, LiveError> {
-    let mut checker = if opts.projection {
+    let checker = if opts.projection {
         Checker::new()
     } else {
         Checker::without_projection()
     };
+    let mut checker = checker.with_limits(agui_model::Limits {
+        line_bytes: opts.max_event_bytes,
+        ..opts.checker_limits
+    });
     let mut runs = RunLog::new();
     let mut found = Found::default();
     let ex = exchange(
@@ -236,6 +248,7 @@ pub fn check_url(
         failure: ex.failure,
         capture_error: ex.capture_error,
         runs,
+        redirects: ex.redirects,
     })
 }
 
@@ -254,6 +267,8 @@ pub struct Exchange {
     pub failure: Option<LiveError>,
     /// The first error writing the capture, if any.
     pub capture_error: Option<String>,
+    /// Each 307/308 hop followed to the response.
+    pub redirects: Vec<Hop>,
     /// The connection was let go after the last run ended
     /// ([`Options::run_end_grace`]): the `time` notice's message.
     pub let_go: Option<String>,
@@ -336,6 +351,7 @@ pub fn exchange(
                 body_bytes: 0,
                 failure: Some(e),
                 capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+                redirects: Vec::new(),
                 let_go: None,
                 refusal: None,
             });
@@ -374,10 +390,8 @@ pub fn exchange(
             why.push_str(&format!("; {note}"));
         }
         if !response.redirects.is_empty() {
-            why.push_str(&format!(
-                " (after redirects: {})",
-                response.redirects.join(", ")
-            ));
+            let hops: Vec<String> = response.redirects.iter().map(Hop::to_string).collect();
+            why.push_str(&format!(" (after redirects: {})", hops.join(", ")));
         }
         let at = checker.events();
         checker.report_external(Violation::new(RuleId::TransportStatus, at, why));
@@ -388,6 +402,7 @@ pub fn exchange(
             body_bytes: 0,
             failure: None,
             capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+            redirects: response.redirects.clone(),
             let_go: None,
             refusal: None,
         });
@@ -529,6 +544,7 @@ pub fn exchange(
         body_bytes,
         failure,
         capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
+        redirects: std::mem::take(&mut response.redirects),
         let_go,
         refusal: None,
     })
@@ -628,32 +644,42 @@ pub fn feed(
                 framing_message(name),
             ));
         }
-        Dispatch::Data { data, .. } => match parse(data, checker.limits()) {
-            Ok(Parsed::Value(v, notes)) => {
-                runs.observe(i, &v);
-                checker.push_parsed(&v, &notes);
-                seen(&Seen::Json { value: &v, data });
+        Dispatch::Data { data, .. } => {
+            match stream::sse_data_item(data, 0, &checker.limits().read_options()) {
+                Item::Value { value, notes, .. } => {
+                    runs.observe(i, &value);
+                    checker.push_parsed(&value, &notes);
+                    seen(&Seen::Json {
+                        value: &value,
+                        data,
+                    });
+                }
+                Item::OverLimit {
+                    kind: LimitKind::Nesting,
+                    limit,
+                    reason,
+                    ..
+                } => {
+                    let why = format!("SSE event {i}: {reason}");
+                    checker.push_over_limit(LimitKind::Nesting, limit, &why);
+                    seen(&Seen::TooDeep { why: &why, data });
+                }
+                Item::OverLimit { reason, .. } => {
+                    let why = format!("SSE event {i}: {reason}");
+                    checker.push_over_limit(LimitKind::LineBytes, max, &why);
+                    seen(&Seen::OverLimit {
+                        why: &why,
+                        bytes: data.len() as u64,
+                        limit: max,
+                    });
+                }
+                Item::Unparseable { reason, .. } => {
+                    let why = format!("SSE event {i}: {reason}");
+                    checker.push_unparseable(&why);
+                    seen(&Seen::NotJson { why: &why, data });
+                }
             }
-            Ok(Parsed::TooDeep(limit, why)) => {
-                let why = format!("SSE event {i}: {why}");
-                checker.push_over_limit(LimitKind::Nesting, limit, &why);
-                seen(&Seen::TooDeep { why: &why, data });
-            }
-            Ok(Parsed::TooBig(why)) => {
-                let why = format!("SSE event {i}: {why}; skipped");
-                checker.push_over_limit(LimitKind::LineBytes, max, &why);
-                seen(&Seen::OverLimit {
-                    why: &why,
-                    bytes: data.len() as u64,
-                    limit: max,
-                });
-            }
-            Err(why) => {
-                let why = format!("SSE event {i}: {why}");
-                checker.push_unparseable(&why);
-                seen(&Seen::NotJson { why: &why, data });
-            }
-        },
+        }
         Dispatch::Oversize { bytes } => {
             let why =
                 format!("SSE event {i}: {bytes} bytes of data, over the {max}-byte limit; skipped");
@@ -664,36 +690,5 @@ pub fn feed(
                 limit: max,
             });
         }
-    }
-}
-
-/// What an event's data parses to.
-enum Parsed {
-    Value(Value, Vec<Note>),
-    /// Nested deeper than the limit (a limit notice, not a violation).
-    TooDeep(usize, String),
-    /// Parsed, it would hold more than a line may (a `line-bytes` notice,
-    /// as in a file: `agui_model::stream::value_bytes`).
-    TooBig(String),
-}
-
-/// An event's data as JSON (RFC 8259, `agui_model::json`), or why it is not.
-fn parse(data: &[u8], limits: &agui_model::Limits) -> Result<Parsed, String> {
-    let max_depth = limits.nesting;
-    let text = match std::str::from_utf8(data) {
-        Ok(t) => t,
-        Err(e) => return Err(format!("invalid UTF-8 at byte {}", e.valid_up_to())),
-    };
-    if data.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty data".to_owned());
-    }
-    let budget = agui_model::stream::value_bytes(limits.line_bytes);
-    match json::parse_within(text, &ParseOptions { max_depth }, budget) {
-        Ok(p) => Ok(Parsed::Value(p.value, p.notes)),
-        Err(e @ json::ParseError::TooDeep { limit, .. }) => {
-            Ok(Parsed::TooDeep(limit, e.to_string()))
-        }
-        Err(e @ json::ParseError::TooBig { .. }) => Ok(Parsed::TooBig(e.to_string())),
-        Err(e) => Err(e.to_string()),
     }
 }

@@ -18,12 +18,41 @@ pub enum Next {
     Stop(Option<String>),
 }
 
+/// One 307/308 hop followed: the URL asked, the status it answered, its
+/// `Location` as sent and the URL that resolves to (asked next).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hop {
+    pub status: u16,
+    pub url: String,
+    pub location: String,
+    pub to: String,
+}
+
+impl Hop {
+    /// The hop as the JSON report lists it under `redirects`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "status": self.status,
+            "url": self.url,
+            "location": self.location,
+            "to": self.to,
+        })
+    }
+}
+
+/// `307 URL → URL`.
+impl std::fmt::Display for Hop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} → {}", self.status, self.url, self.to)
+    }
+}
+
 /// The redirects of one request so far: the URLs asked, in order.
 #[derive(Debug, Clone, Default)]
 pub struct Hops {
     asked: Vec<String>,
-    /// One line per hop followed: `307 URL → URL`.
-    pub followed: Vec<String>,
+    /// Each hop followed, in order.
+    pub followed: Vec<Hop>,
 }
 
 impl Hops {
@@ -69,8 +98,12 @@ impl Hops {
                 "Location: {to}; not followed: more than {MAX_HOPS} redirects"
             )));
         }
-        self.followed
-            .push(format!("{status} {} → {to}", self.current()));
+        self.followed.push(Hop {
+            status,
+            url: self.current().to_owned(),
+            location: location.to_owned(),
+            to: to.clone(),
+        });
         self.asked.push(to.clone());
         Next::Follow(to)
     }
@@ -139,13 +172,16 @@ mod tests {
             Next::Follow("http://g/run".into())
         );
         assert_eq!(h.next(200, None), Next::Stop(None));
+        let followed: Vec<String> = h.followed.iter().map(Hop::to_string).collect();
         assert_eq!(
-            h.followed,
+            followed,
             [
                 "307 http://h/agent → http://h/agent/",
                 "308 http://h/agent/ → http://g/run"
             ]
         );
+        assert_eq!(h.followed[0].location, "/agent/");
+        assert_eq!(h.followed[1].location, "http://g/run");
     }
 
     #[test]

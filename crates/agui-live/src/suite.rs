@@ -29,6 +29,7 @@
 use crate::capture::CaptureWriter;
 use crate::live::{self, Options, Progress, Seen};
 use crate::outcome::{Outcome, RunLog, RunRecord};
+use crate::redirect::Hop;
 use crate::scenario::{self, Answer, Digest, Scenario};
 use agui_model::{Checker, Severity, Violation};
 use serde_json::{Value, json};
@@ -263,6 +264,8 @@ pub struct StepResult {
     pub outcomes: Vec<&'static str>,
     /// The request sent (to reproduce the step by hand).
     pub request: Value,
+    /// Each 307/308 hop followed to this step's response.
+    pub redirects: Vec<Hop>,
 }
 
 /// The result of one scenario.
@@ -297,6 +300,11 @@ pub struct InputResult {
 }
 
 impl InputResult {
+    /// Each 307/308 hop followed, step after step.
+    pub fn redirects(&self) -> impl Iterator<Item = &Hop> {
+        self.steps.iter().flat_map(|s| &s.redirects)
+    }
+
     pub fn count(&self, severity: Severity) -> usize {
         self.violations
             .iter()
@@ -465,6 +473,7 @@ fn run_one(url: &str, input: &SuiteInput, opts: &Options, setup: Setup<'_>) -> I
             events: checker.events() - start,
             outcomes: new_runs.iter().map(|run| run.outcome.as_str()).collect(),
             request: request.clone(),
+            redirects: ex.redirects.clone(),
         });
         if let Some(f) = ex.failure {
             r.failure = Some(format!("step {} ({kind}): {f}", n + 1));
@@ -625,6 +634,12 @@ pub fn render_text(suite: &str, url: &str, results: &[InputResult]) -> String {
         for note in [&r.failure, &r.refused, &r.skipped].into_iter().flatten() {
             let _ = writeln!(out, "        {note}");
         }
+        for hop in r.redirects() {
+            let _ = writeln!(
+                out,
+                "        redirected: {hop} (the POST repeated with its body)"
+            );
+        }
         if r.steps.len() > 1 || r.score != Score::Pass {
             let steps: Vec<String> = r
                 .steps
@@ -703,7 +718,13 @@ pub fn json_line(r: &InputResult) -> Value {
     v["steps"] = r
         .steps
         .iter()
-        .map(|s| json!({"kind": s.kind, "status": s.status, "events": s.events, "outcomes": s.outcomes}))
+        .map(|s| {
+            let mut step = json!({"kind": s.kind, "status": s.status, "events": s.events, "outcomes": s.outcomes});
+            if !s.redirects.is_empty() {
+                step["redirects"] = s.redirects.iter().map(Hop::to_json).collect();
+            }
+            step
+        })
         .collect();
     v["runs"] = r.runs.iter().map(RunRecord::to_json).collect();
     v

@@ -12,6 +12,7 @@ use agui_harness::campaign::{Campaign, summary as campaign};
 use agui_harness::report::json;
 use agui_harness::suite::SuiteCase;
 use agui_live::RunLog;
+use agui_live::redirect::Hop;
 use agui_live::suite::{self, InputResult};
 use agui_model::{Finding, JsonStream, Report};
 use serde_json::{Value, json};
@@ -89,13 +90,15 @@ fn finish<W: Write>(
         .and_then(|mut out| writeln!(out).and_then(|()| out.flush()))
 }
 
-/// The machine form of `report` (with how each run ended, and the
-/// per-rule `groups` when `group`) and a newline, buffered (`check --url`).
+/// The machine form of `report` (with how each run ended, the per-rule
+/// `groups` when `group`, each 307/308 hop followed to the response as
+/// `redirects`) and a newline, buffered (`check --url`).
 pub fn write_report(
     out: impl Write,
     report: &Report,
     runs: &RunLog,
     group: bool,
+    redirects: &[Hop],
 ) -> io::Result<()> {
     let w = io::BufWriter::with_capacity(1 << 16, out);
     let mut stream = JsonStream::new(w, None);
@@ -121,6 +124,10 @@ pub fn write_report(
     let mut extra: Vec<(&str, &Value)> = vec![("runs", &runs_json), ("coverage", &coverage)];
     if let Some(g) = &groups_json {
         extra.push(("groups", g));
+    }
+    let hops: Value = redirects.iter().map(Hop::to_json).collect();
+    if !redirects.is_empty() {
+        extra.push(("redirects", &hops));
     }
     let mut w = stream.finish_with(report, report.projection.is_some(), &extra)?;
     writeln!(w)?;

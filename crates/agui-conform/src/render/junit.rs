@@ -12,8 +12,9 @@ use agui_harness::RunResult;
 use agui_harness::campaign::{Campaign, summary as campaign};
 use agui_harness::report::junit;
 use agui_harness::suite::SuiteCase;
+use agui_live::redirect::Hop;
 use agui_model::{Verdict, Violation};
-use quick_junit::{NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -131,6 +132,28 @@ pub fn write_check(path: &Path, check: &Check<'_>) -> anyhow::Result<()> {
     write(path, &self::check(check)?)
 }
 
+/// Writes the JUnit file of a live check (`check --url --junit`): the
+/// check's test case, each 307/308 hop followed to the response a
+/// `redirect` property and a line of its output.
+pub fn write_live_check(path: &Path, check: &Check<'_>, redirects: &[Hop]) -> anyhow::Result<()> {
+    let mut case = check_case(check);
+    if !redirects.is_empty() {
+        let mut out = case
+            .system_out
+            .as_ref()
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        for hop in redirects {
+            let _ = writeln!(out, "redirected: {hop} (the POST repeated with its body)");
+        }
+        case.set_system_out(out);
+        add_redirects(&mut case, redirects.iter());
+    }
+    let mut suite = TestSuite::new("agui-conform check");
+    suite.add_test_case(case);
+    write(path, &xml(suite)?)
+}
+
 /// Writes a JUnit file.
 fn write(path: &Path, xml: &str) -> anyhow::Result<()> {
     std::fs::write(path, xml).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
@@ -175,6 +198,9 @@ pub fn producer_suite(
         for st in &r.steps {
             let _ = writeln!(out, "step {} → {}", st.kind, st.outcomes.join("+"));
         }
+        for hop in r.redirects() {
+            let _ = writeln!(out, "redirected: {hop} (the POST repeated with its body)");
+        }
         for run in &r.runs {
             let _ = writeln!(out, "{run}");
         }
@@ -200,9 +226,18 @@ pub fn producer_suite(
         case.set_classname(url.to_owned());
         case.set_time(r.elapsed);
         case.set_system_out(format!("{}: {summary}\n{out}", r.score.as_str()));
+        add_redirects(&mut case, r.redirects());
         ts.add_test_case(case);
     }
     xml(ts)
+}
+
+/// Each 307/308 hop followed, as a `redirect` property of the test case
+/// (`307 URL → URL`): the report names every hop.
+pub fn add_redirects<'a>(case: &mut TestCase, hops: impl Iterator<Item = &'a Hop>) {
+    for hop in hops {
+        case.add_property(Property::new("redirect", hop.to_string()));
+    }
 }
 
 /// A scenario's one-line summary: why it scored as it did. A FAIL or an

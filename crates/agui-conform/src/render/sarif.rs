@@ -10,6 +10,7 @@
 
 use crate::record::Collected;
 use agui_live::RunLog;
+use agui_live::redirect::Hop;
 use agui_model::rules::{Rule, RuleId, Severity};
 use agui_model::{LimitNotice, Report, Violation};
 use serde_json::{Value, json};
@@ -311,18 +312,45 @@ pub fn batch_log(inputs: Vec<(String, Result<Value, String>)>) -> Value {
     log
 }
 
-/// The log of a live check of `url`: every finding is in its report.
-pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
+/// The log of a live check of `url`: every finding is in its report; each
+/// 307/308 hop followed to the response a note ([`redirect_note`]) and
+/// the invocation's `properties.redirects`.
+pub fn url_log(url: &str, report: &Report, runs: &RunLog, redirects: &[Hop]) -> Value {
     let notices = crate::coverage::Notices::of(&report.limits);
     let gaps = crate::coverage::of(crate::coverage::Source::Live, report, &notices);
     let coverage = crate::coverage::to_json(&gaps);
-    log(
+    let mut log = log(
         &Source::Url(url),
         &report.violations,
         &report.limits,
         runs,
         &coverage,
-    )
+    );
+    if !redirects.is_empty() {
+        let inv = &mut log["runs"][0]["invocations"][0];
+        if let Some(notes) = inv["toolExecutionNotifications"].as_array_mut() {
+            notes.extend(redirects.iter().map(|h| redirect_note(url, h, None)));
+        }
+        inv["properties"]["redirects"] = redirects.iter().map(Hop::to_json).collect();
+    }
+    log
+}
+
+/// A 307/308 hop followed, as a note: it breaks no rule, but the report
+/// names every hop (of `scenario`, in a producer-suite run).
+fn redirect_note(url: &str, hop: &Hop, scenario: Option<&str>) -> Value {
+    let mut note = json!({
+        "level": "note",
+        "message": {"text": format!("redirected: {hop} (the POST repeated with its body)")},
+        "descriptor": {"id": "transport.redirect"},
+        "locations": [{"physicalLocation": {"artifactLocation": {"uri": url}}}],
+        "properties": hop.to_json(),
+    });
+    if let Some(id) = scenario {
+        note["properties"]["scenario"] = json!(id);
+        note["locations"][0]["logicalLocations"] = json!([{"name": id, "kind": "function"}]);
+    }
+    note
 }
 
 /// The log of a producer-suite run (`run --producer --sarif`): one run,
@@ -331,7 +359,8 @@ pub fn url_log(url: &str, report: &Report, runs: &RunLog) -> Value {
 /// index in its conversation) and in the properties (`scenario`,
 /// `score`); a scenario that FAILed or ERRORED without a violation (the
 /// exchange failed) is an error notification, a SKIPPED one a note, and
-/// the invocation's properties list every scenario's score.
+/// the invocation's properties list every scenario's score (and the
+/// 307/308 hops followed, each also a note).
 pub fn producer_log(suite: &str, url: &str, results: &[agui_live::suite::InputResult]) -> Value {
     use agui_live::suite::Score;
     let mut log = log(&Source::Url(url), &[], &[], &RunLog::new(), &Value::Null);
@@ -368,7 +397,12 @@ pub fn producer_log(suite: &str, url: &str, results: &[agui_live::suite::InputRe
                 "properties": {"scenario": r.id, "score": r.score.as_str()},
             }));
         }
-        scenarios.push(json!({"id": r.id, "score": r.score.as_str(), "events": r.events}));
+        notes.extend(r.redirects().map(|h| redirect_note(url, h, Some(&r.id))));
+        let mut scenario = json!({"id": r.id, "score": r.score.as_str(), "events": r.events});
+        if r.redirects().next().is_some() {
+            scenario["redirects"] = r.redirects().map(Hop::to_json).collect();
+        }
+        scenarios.push(scenario);
     }
     let run = &mut log["runs"][0];
     run["results"] = Value::Array(all);

@@ -10,6 +10,7 @@ use agui_harness::campaign::{Campaign, summary as campaign};
 use agui_harness::report::terminal;
 use agui_harness::suite::SuiteCase;
 use agui_live::RunLog;
+use agui_live::redirect::Hop;
 use agui_live::suite::{self, InputResult};
 use agui_model::{Finding, LimitNotice, Report, Severity, Verdict, Violation};
 use std::io::{self, IsTerminal, Write};
@@ -315,6 +316,15 @@ pub fn run(run: &RunResult, cases: &[SuiteCase], verbose: bool) -> String {
 /// `run --producer`'s report: one line per scenario, then the totals.
 pub fn producer_suite(suite: &str, url: &str, results: &[InputResult]) -> String {
     suite::render_text(suite, url, results)
+}
+
+/// `check --url`'s line for each 307/308 hop followed to the response
+/// (after the report): `redirected: 307 URL → URL`.
+pub fn redirects(out: &mut impl Write, hops: &[Hop]) -> io::Result<()> {
+    for hop in hops {
+        writeln!(out, "redirected: {hop} (the POST repeated with its body)")?;
+    }
+    Ok(())
 }
 
 /// `fuzz`'s summary of a campaign.

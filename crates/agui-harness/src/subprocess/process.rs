@@ -7,6 +7,7 @@
 //! its environment, so that killing it also kills whatever it spawned,
 //! even what left the group ([`super::descendants`]). Unix only.
 
+use agui_model::stream::over_line_limit;
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
@@ -319,6 +320,9 @@ impl Proc {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
+            // The stream reader's one line-length rule: N bytes read, N + 1
+            // a flood, however the line arrived.
+            let too_long = over_line_limit(line.len(), self.max_line);
             self.start = end + 1;
             self.scanned = self.start;
             if self.start == self.buf.len() {
@@ -326,11 +330,16 @@ impl Proc {
                 self.start = 0;
                 self.scanned = 0;
             }
-            return Some(Line::Text(line));
+            return Some(match too_long {
+                true => Line::TooLong(line.len()),
+                false => Line::Text(line),
+            });
         }
         self.scanned = self.buf.len();
         let pending = self.buf.len() - self.start;
-        if pending > self.max_line {
+        // A last `\r` may be the start of the line's `\r\n`: not counted.
+        let counted = pending - usize::from(pending > 0 && self.buf.last() == Some(&b'\r'));
+        if over_line_limit(counted, self.max_line) {
             return Some(Line::TooLong(pending));
         }
         if self.eof {
@@ -669,5 +678,52 @@ fn unix_setup(cmd: &mut Command, memory_limit: Option<u64>) {
             libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
             Ok(())
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first line `sh -c script` prints, read under a cap of 100 bytes.
+    fn first_line(script: &str) -> Line {
+        let spec = Spawn {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            max_line: 100,
+            memory_limit: None,
+        };
+        let mut proc = Proc::start(&spec).unwrap();
+        proc.line(Instant::now() + Duration::from_secs(10)).unwrap()
+    }
+
+    /// `n` bytes of `x`, then `end`, as a shell prints them.
+    fn line(n: usize, end: &str) -> String {
+        format!("printf '%s{end}' {}", "x".repeat(n))
+    }
+
+    /// docs/check.md "Checker limits": a line of N bytes (its ending not
+    /// counted) is read, one of N + 1 is over; for an implementation's
+    /// answers, over is a flood.
+    #[test]
+    fn a_line_of_the_cap_is_read_and_one_byte_more_is_a_flood() {
+        for end in ["\\n", "\\r\\n"] {
+            match first_line(&line(100, end)) {
+                Line::Text(t) => assert_eq!(t.len(), 100, "{end}"),
+                other => panic!("{end}: {other:?}"),
+            }
+            assert!(
+                matches!(first_line(&line(101, end)), Line::TooLong(_)),
+                "{end}"
+            );
+        }
+        // Arriving in pieces changes nothing.
+        let pieces = "printf '%s' $(printf 'x%.0s' $(seq 60)); sleep 0.2; printf '%s\\r' $(printf 'x%.0s' $(seq 40)); sleep 0.2; printf '\\n'";
+        match first_line(pieces) {
+            Line::Text(t) => assert_eq!(t.len(), 100),
+            other => panic!("{other:?}"),
+        }
+        let pieces = "printf '%s' $(printf 'x%.0s' $(seq 60)); sleep 0.2; printf '%s' $(printf 'x%.0s' $(seq 41)); sleep 0.2; printf '\\n'";
+        assert!(matches!(first_line(pieces), Line::TooLong(_)));
     }
 }
