@@ -244,7 +244,7 @@ impl Checker {
         (!differs.is_empty()).then(|| {
             let msg = format!(
                 "MESSAGES_SNAPSHOT gives tool call {id:?} {}",
-                differs.join(" and ")
+                differs.join("; and ")
             );
             (msg, at)
         })

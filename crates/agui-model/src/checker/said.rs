@@ -226,6 +226,22 @@ impl Default for Ends {
     }
 }
 
+/// The last character boundary of `s` at or before `i` (`str::
+/// floor_char_boundary`, stable only since Rust 1.91).
+fn floor_boundary(s: &str, i: usize) -> usize {
+    (0..=i.min(s.len()))
+        .rev()
+        .find(|&k| s.is_char_boundary(k))
+        .unwrap_or(0)
+}
+
+/// The first character boundary of `s` at or after `i`.
+fn ceil_boundary(s: &str, i: usize) -> usize {
+    (i..s.len())
+        .find(|&k| s.is_char_boundary(k))
+        .unwrap_or(s.len())
+}
+
 impl Ends {
     /// The ends of `text`.
     pub(crate) fn of(text: &str) -> Ends {
@@ -240,13 +256,13 @@ impl Ends {
         let b = s.as_bytes();
         if !self.head_full {
             let from = usize::from(self.head_len);
-            let take = s.floor_char_boundary(KEPT - from);
+            let take = floor_boundary(s, KEPT - from);
             self.head[from..from + take].copy_from_slice(&b[..take]);
             self.head_len += take as u8;
             self.head_full = take < b.len();
         }
         if b.len() >= KEPT {
-            let t = &b[s.ceil_char_boundary(b.len() - KEPT)..];
+            let t = &b[ceil_boundary(s, b.len() - KEPT)..];
             self.tail[..t.len()].copy_from_slice(t);
             self.tail_len = t.len() as u8;
             return;
@@ -892,6 +908,8 @@ mod tests {
         // b was folded short: its ends are all of it.
         assert_eq!(s.text_known(b), Some(Known::whole("short one")));
         assert_eq!(s.ends, 2);
+        // docs/decisions.md gives its size.
+        assert_eq!(std::mem::size_of::<Ends>(), 144);
         assert!(s.footprint() >= 2 * std::mem::size_of::<Ends>());
         s.clear();
         assert_eq!((s.ends, s.text_known(a)), (0, None));
