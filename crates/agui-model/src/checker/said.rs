@@ -399,9 +399,9 @@ impl Chain {
 struct Text {
     print: Print,
     chain: Chain,
-    /// The ends of what was folded into `print` (none until a fold
-    /// folds some of it).
-    ends: Option<Box<Ends>>,
+    /// Where the ends of what was folded into `print` are in
+    /// [`Said::ends`] ([`NONE`] until a fold folds some of it).
+    ends: u32,
     /// Index of its first opener: the related event.
     at: u32,
 }
@@ -457,8 +457,9 @@ struct Call {
     /// when it ends); their print once it ended.
     args: String,
     print: Print,
-    /// The ends of the arguments, once the call ended.
-    ends: Ends,
+    /// Where the ends of the arguments are in [`Said::ends`], once the
+    /// call ended ([`NONE`] before).
+    ends: u32,
     /// The arguments' print as a JSON value, when they are one
     /// ([`super::json_value_print`]): compared with a snapshot's as values.
     canon: Option<u64>,
@@ -480,8 +481,9 @@ pub(crate) struct Said {
     /// The bytes the open calls' arguments and the spare strings hold (by
     /// capacity).
     held: usize,
-    /// How many texts have their [`Ends`] boxed.
-    ends: usize,
+    /// The [`Ends`] of folded texts and ended calls, side by side (no
+    /// allocation per entry).
+    ends: Vec<Ends>,
 }
 
 /// The longest string kept spare, and how many.
@@ -498,7 +500,7 @@ impl Said {
         self.pieces.clear();
         self.spare.clear();
         self.held = 0;
-        self.ends = 0;
+        self.ends.clear();
     }
 
     /// Takes a string for a call's arguments.
@@ -520,7 +522,7 @@ impl Said {
     /// room, or the arguments' strings another 4 KiB (entries come with new
     /// names, which the book counts). The budget is measured only then.
     pub(crate) fn growth(&self) -> usize {
-        (self.held >> 12) + self.buffer.capacity() + self.pieces.capacity() + self.ends
+        (self.held >> 12) + self.buffer.capacity() + self.pieces.capacity() + self.ends.capacity()
     }
 
     /// The bytes held (by capacity).
@@ -530,7 +532,7 @@ impl Said {
             + self.pieces.capacity() * std::mem::size_of::<Piece>()
             + self.texts.footprint()
             + self.calls.footprint()
-            + self.ends * std::mem::size_of::<Ends>()
+            + self.ends.capacity() * std::mem::size_of::<Ends>()
     }
 
     /// Nothing streamed in this run yet.
@@ -544,7 +546,7 @@ impl Said {
         self.texts.entry(n, || Text {
             print: Print::default(),
             chain: Chain::EMPTY,
-            ends: None,
+            ends: NONE,
             at: index(at),
         });
     }
@@ -564,14 +566,16 @@ impl Said {
     fn fold(&mut self) {
         for t in &mut self.texts.entries {
             t.print = printed(t.print, &self.buffer, &self.pieces, t.chain);
-            let mut ix = t.chain.first;
-            while let Some(p) = self.pieces.get(ix as usize) {
-                let ends = t.ends.get_or_insert_with(|| {
-                    self.ends += 1;
-                    Box::default()
-                });
-                ends.push(&self.buffer[p.start..p.end]);
-                ix = p.next;
+            if t.chain.first != NONE && t.ends == NONE {
+                t.ends = index(self.ends.len());
+                self.ends.push(Ends::default());
+            }
+            if let Some(ends) = self.ends.get_mut(t.ends as usize) {
+                let mut ix = t.chain.first;
+                while let Some(p) = self.pieces.get(ix as usize) {
+                    ends.push(&self.buffer[p.start..p.end]);
+                    ix = p.next;
+                }
             }
             t.chain = Chain::EMPTY;
         }
@@ -587,12 +591,17 @@ impl Said {
             tool,
             args,
             print: Print::default(),
-            ends: Ends::default(),
+            ends: NONE,
             canon: None,
             at: index(at),
         };
         match self.calls.get_mut(n) {
             Some(c) => {
+                // Its ends' slot is reused when it ends again.
+                let call = Call {
+                    ends: c.ends,
+                    ..call
+                };
                 let old = std::mem::replace(c, call);
                 self.give(old.args);
             }
@@ -621,7 +630,13 @@ impl Said {
         let c = self.calls.get_mut(n)?;
         let args = std::mem::take(&mut c.args);
         c.print = Print::of_joined(&args);
-        c.ends = Ends::of(&args);
+        match self.ends.get_mut(c.ends as usize) {
+            Some(e) => *e = Ends::of(&args),
+            None => {
+                c.ends = index(self.ends.len());
+                self.ends.push(Ends::of(&args));
+            }
+        }
         c.canon = super::json_value_print::value_print(&args);
         // Read as one JSON value already (up to its depth bound).
         let judged = judge(&args, c.at as usize, c.canon.is_some());
@@ -648,7 +663,7 @@ impl Said {
             crate::json::join_text(&mut rest, &self.buffer[p.start..p.end]);
             ix = p.next;
         }
-        Some(match &t.ends {
+        Some(match self.ends.get(t.ends as usize) {
             Some(ends) => ends.known_then(&rest),
             None => Known::whole(&rest),
         })
@@ -656,7 +671,12 @@ impl Said {
 
     /// What is known of the arguments of the ended call named `n`.
     pub(crate) fn call_known(&self, n: Name) -> Option<Known> {
-        self.calls.get(n).map(|c| c.ends.known_then(""))
+        let c = self.calls.get(n)?;
+        Some(
+            self.ends
+                .get(c.ends as usize)
+                .map_or_else(|| Known::whole(""), |e| e.known_then("")),
+        )
     }
 
     /// The tool name, the print of the arguments of the call named `n`
@@ -907,12 +927,12 @@ mod tests {
         );
         // b was folded short: its ends are all of it.
         assert_eq!(s.text_known(b), Some(Known::whole("short one")));
-        assert_eq!(s.ends, 2);
+        assert_eq!(s.ends.len(), 2);
         // docs/decisions.md gives its size.
         assert_eq!(std::mem::size_of::<Ends>(), 144);
         assert!(s.footprint() >= 2 * std::mem::size_of::<Ends>());
         s.clear();
-        assert_eq!((s.ends, s.text_known(a)), (0, None));
+        assert_eq!((s.ends.len(), s.text_known(a)), (0, None));
     }
 
     #[test]
@@ -950,7 +970,15 @@ mod tests {
         // The next run forgets it, and the arguments of a call left open.
         s.call_args(c, "[1, 2");
         s.clear();
-        assert!(s.is_empty() && s.call(c).is_none());
-        assert_eq!((s.growth(), s.footprint() - s.calls.footprint()), (0, 0));
+        assert!(s.is_empty() && s.call(c).is_none() && s.ends.is_empty());
+        // What stays is capacity for the next run: the tables and the ends.
+        let ends = s.ends.capacity();
+        assert_eq!(
+            (
+                s.growth() - ends,
+                s.footprint() - s.calls.footprint() - ends * std::mem::size_of::<Ends>()
+            ),
+            (0, 0)
+        );
     }
 }
