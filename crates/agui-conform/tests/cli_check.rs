@@ -746,3 +746,62 @@ fn an_sse_event_whose_parsed_form_passes_the_budget_is_skipped_at_the_line_limit
         assert_eq!(report["limits"][0]["index"], 1, "{name}");
     }
 }
+
+#[test]
+fn a_disagreement_shows_both_sides_around_the_first_difference_in_text_and_json() {
+    // Streamed: "Hello wor" + "d", and get_weather with `{"city": ` +
+    // `"Lisbon"}`; the snapshot says "Hello world", get_weathers and
+    // `{"city":"Porto"}`.
+    let stream = [
+        RUN_STARTED,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello wor"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"d"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"get_weather","parentMessageId":"m1"}"#,
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"city\": "}"#,
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"Lisbon\"}"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+        r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"m1","role":"assistant","content":"Hello world","toolCalls":[{"id":"c1","type":"function","function":{"name":"get_weathers","arguments":"{\"city\":\"Porto\"}"}}]}]}"#,
+        RUN_FINISHED,
+    ]
+    .join("\n");
+    let text_message = r#"MESSAGES_SNAPSHOT gives message "m1" a content other than the text this run streamed for it, at byte 9: snapshot "Hello wor|ld" (11 bytes), streamed "Hello wor|d" (10 bytes)"#;
+    let call_message = concat!(
+        r#"MESSAGES_SNAPSHOT gives tool call "c1" a name other than the one this run streamed, at byte 11: "#,
+        r#"snapshot "get_weather|s" (12 bytes), streamed "get_weather|" (ends there, 11 bytes); "#,
+        r#"and arguments other than those this run streamed (compared as JSON values; shown compact, members sorted), at byte 9: "#,
+        r#"snapshot "{\"city\":\"|Porto\"}" (16 bytes), streamed "{\"city\":\"|Lisbon\"}" (17 bytes)"#
+    );
+    let out = check_file("disagrees.jsonl", stream.as_bytes(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        format!("  #9     warning messages.snapshot-disagrees: {text_message} (see #1)"),
+        format!("  #9     warning messages.snapshot-disagrees: {call_message} (see #5)"),
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}\nnot in\n{text}");
+    }
+    let (code, report) = json_report("disagrees.jsonl", stream.as_bytes());
+    assert_eq!(code, 0);
+    let found: Vec<(&str, u64, u64, &str)> = report["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            (
+                v["rule"].as_str().unwrap(),
+                v["index"].as_u64().unwrap(),
+                v["related"].as_u64().unwrap(),
+                v["message"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("messages.snapshot-disagrees", 9, 1, text_message),
+            ("messages.snapshot-disagrees", 9, 5, call_message),
+        ]
+    );
+}

@@ -6,12 +6,12 @@
 //! property, a JUnit `redirect` property. Expected hops are the test
 //! server's construction: `/agent` answers 307 with `Location: /agent/`.
 
-mod common;
+mod support;
 
-use common::server::{Reply, Server, sse_body};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::process::Output;
+use support::server::{Reply, Server, sse_body};
 
 const RS: &str = r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#;
 const RF: &str = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#;
@@ -38,7 +38,7 @@ fn hop_line(url: &str) -> String {
 }
 
 fn run(args: &[&str]) -> Output {
-    common::run_stdin(args, b"")
+    support::run_stdin(args, b"")
 }
 
 fn stdout(out: &Output) -> String {

@@ -383,6 +383,7 @@ pub fn exchange(
                 capture_error: capture.and_then(|c| c.error().map(str::to_owned)),
                 let_go: None,
                 refusal: Some(body_start.clone()),
+                redirects: response.redirects.clone(),
             });
         }
         let mut why = error.to_string();

@@ -563,3 +563,182 @@ fn snapshot_arguments_are_compared_as_json_values_when_both_are_one() {
         [(R::ToolArgsNotJson, 3), (R::MessagesSnapshotDisagrees, 4)]
     );
 }
+
+// ---- what a disagreement shows ----
+
+/// `(rule, index, message)` of every `messages.snapshot-disagrees`, the
+/// same four ways.
+fn disagreements(events: &[Value]) -> Vec<(usize, String)> {
+    let lines: String = events.iter().map(|e| format!("{e}\n")).collect();
+    let mut answers = Vec::new();
+    for projection in [true, false] {
+        let make = || {
+            if projection {
+                Checker::new()
+            } else {
+                Checker::without_projection()
+            }
+        };
+        let mut c = make();
+        for e in events {
+            c.push(e);
+        }
+        answers.push(c.finish());
+        answers.push(check_bytes(lines.as_bytes(), make()));
+    }
+    let list = |r: &agui_model::Report| -> Vec<(usize, String)> {
+        r.violations
+            .iter()
+            .filter(|v| v.rule == R::MessagesSnapshotDisagrees)
+            .map(|v| (v.index, v.message.clone()))
+            .collect()
+    };
+    let first = list(&answers[0]);
+    for a in &answers {
+        assert_eq!(list(a), first, "the four ways differ");
+    }
+    first
+}
+
+#[test]
+fn a_disagreement_shows_both_sides_around_the_first_difference() {
+    // m1 streamed "Hello" + " world"; c1 streamed `"Lisbon"}`.
+    let mut events = streamed();
+    events.push(snapshot(json!([
+        assistant("m1", "Hello, world"),
+        with_call("m2", "c1", "weather", "{\"city\": \"Lisbon\"}"),
+    ])));
+    events.push(run_finished());
+    assert_eq!(
+        disagreements(&events),
+        [
+            (
+                8,
+                "MESSAGES_SNAPSHOT gives message \"m1\" a content other than the text this run \
+                 streamed for it, at byte 5: snapshot \"Hello|, world\" (12 bytes), streamed \
+                 \"Hello| world\" (11 bytes)"
+                    .to_owned()
+            ),
+            (
+                8,
+                "MESSAGES_SNAPSHOT gives tool call \"c1\" arguments other than those this run \
+                 streamed, at byte 0: snapshot \"|{\\\"city\\\": \\\"Lisbon\\\"}\" (18 bytes), \
+                 streamed \"|\\\"Lisbon\\\"}\" (9 bytes)"
+                    .to_owned()
+            ),
+        ]
+    );
+    // The tool's name, and m1's content absent (it shows "").
+    let mut events = streamed();
+    events.push(snapshot(json!([with_call(
+        "m1",
+        "c1",
+        "weathers",
+        "\"Lisbon\"}"
+    )])));
+    events.push(run_finished());
+    assert_eq!(
+        disagreements(&events),
+        [
+            (
+                8,
+                "MESSAGES_SNAPSHOT gives message \"m1\" a content other than the text this run \
+                 streamed for it, at byte 0: snapshot \"|\" (ends there, 0 bytes), streamed \
+                 \"|Hello world\" (11 bytes)"
+                    .to_owned()
+            ),
+            (
+                8,
+                "MESSAGES_SNAPSHOT gives tool call \"c1\" a name other than the one this run \
+                 streamed, at byte 7: snapshot \"weather|s\" (8 bytes), streamed \"weather|\" \
+                 (ends there, 7 bytes)"
+                    .to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn arguments_that_are_json_values_are_shown_compact_with_members_sorted() {
+    let events = [
+        run_started(),
+        tool_start("c1", "weather", None, None),
+        tool_args("c1", "{\"units\": \"C\", ", None),
+        tool_args("c1", "\"city\": \"Lisbon\"}", None),
+        tool_end("c1", None),
+        snapshot(json!([with_call(
+            "m1",
+            "c1",
+            "weather",
+            "{\"city\":\"Lisboa\",\"units\":\"C\"}"
+        )])),
+        run_finished(),
+    ];
+    assert_eq!(
+        disagreements(&events),
+        [(
+            5,
+            "MESSAGES_SNAPSHOT gives tool call \"c1\" arguments other than those this run \
+             streamed (compared as JSON values; shown compact, members sorted), at byte 14: \
+             snapshot \"{\\\"city\\\":\\\"Lisbo|a\\\",\\\"units\\\":\\\"C\\\"}\" (29 bytes), \
+             streamed \"{\\\"city\\\":\\\"Lisbo|n\\\",\\\"units\\\":\\\"C\\\"}\" (29 bytes)"
+                .to_owned()
+        )]
+    );
+}
+
+#[test]
+fn a_difference_in_a_long_text_is_placed_in_what_was_kept() {
+    // 2 MiB of "x" folded 128 KiB at a time (an eighth of a 1 MiB budget):
+    // its first and last 64 bytes are kept, and nothing is in the buffer
+    // at the snapshot (2048 deltas of 1 KiB fold 16 times exactly).
+    let limits = Limits {
+        bookkeeping_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let message = |content: &str| {
+        let r = check_bytes(
+            long_message(2048, Some(content)).as_bytes(),
+            Checker::without_projection().with_limits(limits),
+        );
+        assert!(r.limits.is_empty(), "{:?}", r.limits);
+        r.violations
+            .iter()
+            .map(|v| v.message.clone())
+            .collect::<Vec<_>>()
+    };
+    let head = "MESSAGES_SNAPSHOT gives message \"m1\" a content other than the text this run \
+                streamed for it, at byte 64 or later: the two agree on the first 64 bytes, and \
+                streamed bytes 64..2097088 were not kept; ";
+    let x20 = "x".repeat(20);
+    // The last byte differs: in the kept tail, the same length.
+    let last = format!("{}y", "x".repeat(2048 * 1024 - 1));
+    assert_eq!(
+        message(&last),
+        [format!(
+            "{head}they differ at byte 2097151 at the latest: snapshot …\"{x20}|y\" (2097152 bytes), \
+             streamed …\"{x20}|x\" (2097152 bytes)"
+        )]
+    );
+    // A byte in the middle: everything kept agrees.
+    let middle = format!("{}y{}", "x".repeat(1000), "x".repeat(2048 * 1024 - 1001));
+    let x40 = "x".repeat(40);
+    assert_eq!(
+        message(&middle),
+        [format!(
+            "{head}snapshot …\"|{x40}\"… (2097152 bytes) agrees with the last 64 bytes of streamed (2097152 bytes)"
+        )]
+    );
+    // Near the start: exact.
+    let early = format!("{}y{}", "x".repeat(30), "x".repeat(2048 * 1024 - 31));
+    assert_eq!(
+        message(&early),
+        [format!(
+            "MESSAGES_SNAPSHOT gives message \"m1\" a content other than the text this run \
+             streamed for it, at byte 30: snapshot …\"{x20}|y{}\"… (2097152 bytes), streamed …\"{x20}|{}\"… (2097152 bytes)",
+            "x".repeat(39),
+            // What is kept of its head after the offset.
+            "x".repeat(64 - 30)
+        )]
+    );
+}

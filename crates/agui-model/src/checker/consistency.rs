@@ -10,12 +10,15 @@
 //! What they need of the run is [`super::said::Said`], part of the run's
 //! bookkeeping: a text delta costs an index and a copy; only tool calls,
 //! results and snapshots pay more. Texts are compared by their prints
-//! (fingerprints of the exact text, [`Print`]).
+//! (fingerprints of the exact text, [`Print`]); a disagreement is shown
+//! around its first difference from what was kept of the streamed text
+//! (all of it, or its ends: [`super::said::Ends`]).
 
 use super::Checker;
 use super::book::Part;
 use super::names::Name;
 use super::said::Print;
+use crate::difference::{Known, around_first_difference};
 use crate::json;
 use crate::json_text::is_one_value;
 use crate::rules::RuleId;
@@ -54,6 +57,25 @@ fn content_print(content: Option<&Value>) -> Option<Print> {
         }
         Some(v) => json::text(v).map(Print::of),
     }
+}
+
+/// `text` read as one JSON value and written compact with every object's
+/// members sorted: how two values that differ are shown side by side (a
+/// rare path: only a disagreement pays for it).
+fn compact_sorted(text: &str) -> Option<String> {
+    fn sorted(v: Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut members: Vec<(String, Value)> = m.into_iter().collect();
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::Object(members.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            }
+            Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
+            v => v,
+        }
+    }
+    let v: Value = serde_json::from_str(text).ok()?;
+    serde_json::to_string(&sorted(v)).ok()
 }
 
 impl Checker {
@@ -142,9 +164,17 @@ impl Checker {
             return None;
         }
         let shown = crate::projection::content_text(content);
+        let streamed = self.book.said.text_known(n)?;
+        let diff = around_first_difference("snapshot", &shown, "streamed", &streamed)
+            .unwrap_or_else(|| {
+                format!(
+                    "snapshot {} ({} bytes), streamed {len} bytes",
+                    excerpt(&shown),
+                    shown.len()
+                )
+            });
         let msg = format!(
-            "MESSAGES_SNAPSHOT gives message {id:?} the content {}, not the text this run streamed for it ({len} bytes)",
-            excerpt(&shown)
+            "MESSAGES_SNAPSHOT gives message {id:?} a content other than the text this run streamed for it, {diff}"
         );
         Some((msg, at))
     }
@@ -164,11 +194,12 @@ impl Checker {
         let (tool, streamed, canon, at) = self.book.said.call(n)?;
         let tool = self.book.name_str(tool);
         let mut differs = Vec::new();
-        if let Some(name) = name.filter(|name| *name != tool) {
+        if let Some(name) = name.filter(|name| *name != tool)
+            && let Some(diff) =
+                around_first_difference("snapshot", name, "streamed", &Known::whole(tool))
+        {
             differs.push(format!(
-                "the name {} where this run streamed {}",
-                excerpt(name),
-                excerpt(tool)
+                "a name other than the one this run streamed, {diff}"
             ));
         }
         let (streamed, len) = streamed.finish();
@@ -179,15 +210,41 @@ impl Checker {
             _ => Print::of(a).finish() == (streamed, len),
         };
         if let Some(a) = args.filter(|a| !same(a)) {
+            let known = self.book.said.call_known(n);
+            let values = canon.is_some() && super::json_value_print::value_print(a).is_some();
+            // As values: their compact forms, members sorted, when the
+            // streamed arguments were kept whole and the forms differ.
+            let compact = known
+                .as_ref()
+                .filter(|k| values && k.tail.is_empty() && k.head.len() == k.len)
+                .and_then(|k| Some((compact_sorted(a)?, compact_sorted(&k.head)?)))
+                .and_then(|(a, b)| {
+                    around_first_difference("snapshot", &a, "streamed", &Known::whole(&b))
+                });
+            let how = match (values, &compact) {
+                (true, Some(_)) => " (compared as JSON values; shown compact, members sorted)",
+                (true, None) => " (compared as JSON values; shown as written)",
+                (false, _) => "",
+            };
+            let diff = compact
+                .or_else(|| {
+                    known.and_then(|k| around_first_difference("snapshot", a, "streamed", &k))
+                })
+                .unwrap_or_else(|| {
+                    format!(
+                        "snapshot {} ({} bytes), streamed {len} bytes",
+                        excerpt(a),
+                        a.len()
+                    )
+                });
             differs.push(format!(
-                "the arguments {}, not those this run streamed ({len} bytes)",
-                excerpt(a)
+                "arguments other than those this run streamed{how}, {diff}"
             ));
         }
         (!differs.is_empty()).then(|| {
             let msg = format!(
                 "MESSAGES_SNAPSHOT gives tool call {id:?} {}",
-                differs.join(" and ")
+                differs.join("; and ")
             );
             (msg, at)
         })

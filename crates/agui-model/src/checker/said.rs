@@ -9,9 +9,15 @@
 //!   thus holds a bounded buffer and a print per message, and only such a
 //!   run pays for printing its texts;
 //! - each tool call's name (interned) and, while it is open, its arguments
-//!   as text, to be read as JSON when it ends; then their print.
+//!   as text, to be read as JSON when it ends; then their print;
+//! - beside each print, the [`Ends`] of the text it was fed (its first and
+//!   last [`KEPT`] bytes and its length), so a disagreement can be shown
+//!   around its first difference (crate::difference). Texts keep them only
+//!   for what was folded (the pieces in the buffer are the rest), filled as
+//!   the fold walks them: a text delta costs nothing more.
 
 use super::names::Name;
+use crate::difference::Known;
 use crate::json::as_surrogate;
 
 /// No entry.
@@ -219,6 +225,116 @@ impl Print {
     }
 }
 
+/// Bytes kept of each end of a folded text or of a call's arguments: a text
+/// of up to twice as many is kept whole. Enough for
+/// [`crate::difference::CONTEXT`] + [`crate::difference::SHOWN`]
+/// characters of ASCII around a difference near either end.
+pub(crate) const KEPT: usize = 64;
+
+/// The first and last [`KEPT`] bytes of a text fed in pieces (each end
+/// cut on a character boundary, so at most that), and its length: what a
+/// disagreement shows of a text no longer kept whole. Fixed size, no
+/// allocation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ends {
+    head: [u8; KEPT],
+    tail: [u8; KEPT],
+    head_len: u8,
+    tail_len: u8,
+    /// The head stopped short of a piece: it takes no more.
+    head_full: bool,
+    len: u64,
+}
+
+impl Default for Ends {
+    fn default() -> Self {
+        Ends {
+            head: [0; KEPT],
+            tail: [0; KEPT],
+            head_len: 0,
+            tail_len: 0,
+            head_full: false,
+            len: 0,
+        }
+    }
+}
+
+/// The last character boundary of `s` at or before `i` (`str::
+/// floor_char_boundary`, stable only since Rust 1.91).
+fn floor_boundary(s: &str, i: usize) -> usize {
+    (0..=i.min(s.len()))
+        .rev()
+        .find(|&k| s.is_char_boundary(k))
+        .unwrap_or(0)
+}
+
+/// The first character boundary of `s` at or after `i`.
+fn ceil_boundary(s: &str, i: usize) -> usize {
+    (i..s.len())
+        .find(|&k| s.is_char_boundary(k))
+        .unwrap_or(s.len())
+}
+
+impl Ends {
+    /// The ends of `text`.
+    pub(crate) fn of(text: &str) -> Ends {
+        let mut e = Ends::default();
+        e.push(text);
+        e
+    }
+
+    /// Appends a piece.
+    pub(crate) fn push(&mut self, s: &str) {
+        self.len += s.len() as u64;
+        let b = s.as_bytes();
+        if !self.head_full {
+            let from = usize::from(self.head_len);
+            let take = floor_boundary(s, KEPT - from);
+            self.head[from..from + take].copy_from_slice(&b[..take]);
+            self.head_len += take as u8;
+            self.head_full = take < b.len();
+        }
+        if b.len() >= KEPT {
+            let t = &b[ceil_boundary(s, b.len() - KEPT)..];
+            self.tail[..t.len()].copy_from_slice(t);
+            self.tail_len = t.len() as u8;
+            return;
+        }
+        let old = usize::from(self.tail_len);
+        // Drop what no longer fits, then up to a character's start.
+        let mut drop = (old + b.len()).saturating_sub(KEPT);
+        while drop < old && self.tail[drop] & 0xC0 == 0x80 {
+            drop += 1;
+        }
+        self.tail.copy_within(drop..old, 0);
+        let keep = old - drop;
+        self.tail[keep..keep + b.len()].copy_from_slice(b);
+        self.tail_len = (keep + b.len()) as u8;
+    }
+
+    /// What is known of the text, followed by `rest` (joined as deltas
+    /// join): whole when the ends meet.
+    pub(crate) fn known_then(&self, rest: &str) -> Known {
+        let head = std::str::from_utf8(&self.head[..usize::from(self.head_len)]).unwrap_or("");
+        let tail = std::str::from_utf8(&self.tail[..usize::from(self.tail_len)]).unwrap_or("");
+        let len = usize::try_from(self.len).unwrap_or(usize::MAX);
+        if head.len() + tail.len() >= len {
+            let mut whole = head.to_owned();
+            whole.push_str(tail.get(head.len() + tail.len() - len..).unwrap_or(""));
+            crate::json::join_text(&mut whole, rest);
+            return Known::whole(&whole);
+        }
+        let mut tail = tail.to_owned();
+        crate::json::join_text(&mut tail, rest);
+        let len = len + tail.len() - usize::from(self.tail_len);
+        Known {
+            head: head.to_owned(),
+            tail,
+            len,
+        }
+    }
+}
+
 /// Where each name's entry is, by [`Name::index`] ([`NONE`]: none): the
 /// run's names are dense, so finding an entry costs an index, not a hash.
 #[derive(Debug)]
@@ -316,6 +432,9 @@ impl Chain {
 struct Text {
     print: Print,
     chain: Chain,
+    /// Where the ends of what was folded into `print` are in
+    /// [`Said::ends`] ([`NONE`] until a fold folds some of it).
+    ends: u32,
     /// Index of its first opener: the related event.
     at: u32,
 }
@@ -371,6 +490,9 @@ struct Call {
     /// when it ends); their print once it ended.
     args: String,
     print: Print,
+    /// Where the ends of the arguments are in [`Said::ends`], once the
+    /// call ended ([`NONE`] before).
+    ends: u32,
     /// The arguments' print as a JSON value, when they are one
     /// ([`super::json_value_print`]): compared with a snapshot's as values.
     canon: Option<u64>,
@@ -392,6 +514,9 @@ pub(crate) struct Said {
     /// The bytes the open calls' arguments and the spare strings hold (by
     /// capacity).
     held: usize,
+    /// The [`Ends`] of folded texts and ended calls, side by side (no
+    /// allocation per entry).
+    ends: Vec<Ends>,
 }
 
 /// The longest string kept spare, and how many.
@@ -408,6 +533,7 @@ impl Said {
         self.pieces.clear();
         self.spare.clear();
         self.held = 0;
+        self.ends.clear();
     }
 
     /// Takes a string for a call's arguments.
@@ -429,7 +555,7 @@ impl Said {
     /// room, or the arguments' strings another 4 KiB (entries come with new
     /// names, which the book counts). The budget is measured only then.
     pub(crate) fn growth(&self) -> usize {
-        (self.held >> 12) + self.buffer.capacity() + self.pieces.capacity()
+        (self.held >> 12) + self.buffer.capacity() + self.pieces.capacity() + self.ends.capacity()
     }
 
     /// The bytes held (by capacity).
@@ -439,6 +565,7 @@ impl Said {
             + self.pieces.capacity() * std::mem::size_of::<Piece>()
             + self.texts.footprint()
             + self.calls.footprint()
+            + self.ends.capacity() * std::mem::size_of::<Ends>()
     }
 
     /// Nothing streamed in this run yet.
@@ -452,6 +579,7 @@ impl Said {
         self.texts.entry(n, || Text {
             print: Print::default(),
             chain: Chain::EMPTY,
+            ends: NONE,
             at: index(at),
         });
     }
@@ -471,6 +599,17 @@ impl Said {
     fn fold(&mut self) {
         for t in &mut self.texts.entries {
             t.print = printed(t.print, &self.buffer, &self.pieces, t.chain);
+            if t.chain.first != NONE && t.ends == NONE {
+                t.ends = index(self.ends.len());
+                self.ends.push(Ends::default());
+            }
+            if let Some(ends) = self.ends.get_mut(t.ends as usize) {
+                let mut ix = t.chain.first;
+                while let Some(p) = self.pieces.get(ix as usize) {
+                    ends.push(&self.buffer[p.start..p.end]);
+                    ix = p.next;
+                }
+            }
             t.chain = Chain::EMPTY;
         }
         self.buffer.clear();
@@ -485,11 +624,17 @@ impl Said {
             tool,
             args,
             print: Print::default(),
+            ends: NONE,
             canon: None,
             at: index(at),
         };
         match self.calls.get_mut(n) {
             Some(c) => {
+                // Its ends' slot is reused when it ends again.
+                let call = Call {
+                    ends: c.ends,
+                    ..call
+                };
                 let old = std::mem::replace(c, call);
                 self.give(old.args);
             }
@@ -518,6 +663,13 @@ impl Said {
         let c = self.calls.get_mut(n)?;
         let args = std::mem::take(&mut c.args);
         c.print = Print::of_joined(&args);
+        match self.ends.get_mut(c.ends as usize) {
+            Some(e) => *e = Ends::of(&args),
+            None => {
+                c.ends = index(self.ends.len());
+                self.ends.push(Ends::of(&args));
+            }
+        }
         c.canon = super::json_value_print::value_print(&args);
         // Read as one JSON value already (up to its depth bound).
         let judged = judge(&args, c.at as usize, c.canon.is_some());
@@ -531,6 +683,33 @@ impl Said {
         let t = self.texts.get(n)?;
         let print = printed(t.print, &self.buffer, &self.pieces, t.chain);
         Some((print, t.at as usize))
+    }
+
+    /// What is known of the text streamed for the message named `n`: all
+    /// of it while it is in the buffer, else the [`Ends`] of what was
+    /// folded followed by the rest.
+    pub(crate) fn text_known(&self, n: Name) -> Option<Known> {
+        let t = self.texts.get(n)?;
+        let mut rest = String::new();
+        let mut ix = t.chain.first;
+        while let Some(p) = self.pieces.get(ix as usize) {
+            crate::json::join_text(&mut rest, &self.buffer[p.start..p.end]);
+            ix = p.next;
+        }
+        Some(match self.ends.get(t.ends as usize) {
+            Some(ends) => ends.known_then(&rest),
+            None => Known::whole(&rest),
+        })
+    }
+
+    /// What is known of the arguments of the ended call named `n`.
+    pub(crate) fn call_known(&self, n: Name) -> Option<Known> {
+        let c = self.calls.get(n)?;
+        Some(
+            self.ends
+                .get(c.ends as usize)
+                .map_or_else(|| Known::whole(""), |e| e.known_then("")),
+        )
     }
 
     /// The tool name, the print of the arguments of the call named `n`
@@ -737,6 +916,85 @@ mod tests {
     }
 
     #[test]
+    fn ends_keep_the_first_and_last_bytes_on_character_boundaries() {
+        let k = |e: &Ends| e.known_then("");
+        // Short texts are whole, however they were cut.
+        let mut e = Ends::default();
+        for piece in ["Hel", "lo", "", " world"] {
+            e.push(piece);
+        }
+        assert_eq!(k(&e), Known::whole("Hello world"));
+        // Up to twice KEPT bytes: the ends meet, whole again.
+        let text = format!("{}{}", "a".repeat(KEPT), "b".repeat(KEPT));
+        assert_eq!(k(&Ends::of(&text)), Known::whole(&text));
+        // Longer: the first and last KEPT bytes, pieces long and short.
+        let text = format!("{}{}{}", "a".repeat(KEPT), "-".repeat(10), "b".repeat(KEPT));
+        let want = Known {
+            head: "a".repeat(KEPT),
+            tail: "b".repeat(KEPT),
+            len: 2 * KEPT + 10,
+        };
+        assert_eq!(k(&Ends::of(&text)), want);
+        let mut e = Ends::default();
+        for c in text.as_bytes().chunks(7) {
+            e.push(std::str::from_utf8(c).unwrap());
+        }
+        assert_eq!(k(&e), want);
+        // Two-byte characters straddling either limit are left out whole.
+        let text = format!(
+            "{}é{}{}é{}",
+            "a".repeat(KEPT - 1),
+            "-".repeat(10),
+            "b",
+            "c".repeat(KEPT - 2)
+        );
+        let got = k(&Ends::of(&text));
+        assert_eq!(got.head, "a".repeat(KEPT - 1));
+        assert_eq!(got.tail, format!("é{}", "c".repeat(KEPT - 2)));
+        assert_eq!(got.len, text.len());
+        let mut e = Ends::default();
+        for c in text.chars() {
+            e.push(c.encode_utf8(&mut [0; 4]));
+        }
+        assert_eq!(k(&e), got);
+        // What follows the ends joins the tail.
+        assert_eq!(
+            Ends::of(&text).known_then("!").tail,
+            format!("é{}!", "c".repeat(KEPT - 2))
+        );
+    }
+
+    #[test]
+    fn a_folded_text_is_known_by_its_ends_and_the_pieces_since() {
+        let mut s = Said::default();
+        let (a, b) = (Name::from_index(0), Name::from_index(1));
+        s.text_started(a, 0);
+        s.text_started(b, 0);
+        s.text_delta(b, "short", 64);
+        assert_eq!(s.text_known(b), Some(Known::whole("short")));
+        s.text_delta(a, &"x".repeat(200), 64);
+        assert!(s.buffer.is_empty(), "folded");
+        s.text_delta(a, "yz", 64);
+        s.text_delta(b, " one", 64);
+        assert_eq!(
+            s.text_known(a),
+            Some(Known {
+                head: "x".repeat(KEPT),
+                tail: format!("{}yz", "x".repeat(KEPT)),
+                len: 202,
+            })
+        );
+        // b was folded short: its ends are all of it.
+        assert_eq!(s.text_known(b), Some(Known::whole("short one")));
+        assert_eq!(s.ends.len(), 2);
+        // docs/decisions.md gives its size.
+        assert_eq!(std::mem::size_of::<Ends>(), 144);
+        assert!(s.footprint() >= 2 * std::mem::size_of::<Ends>());
+        s.clear();
+        assert_eq!((s.ends.len(), s.text_known(a)), (0, None));
+    }
+
+    #[test]
     fn a_call_holds_its_arguments_only_while_open() {
         let mut s = Said::default();
         let (c, tool) = (Name::from_index(0), Name::from_index(1));
@@ -746,6 +1004,7 @@ mod tests {
         assert!(s.footprint() >= 7 && s.held >= 7);
         let seen = s.call_ended(c, |args, at, _| (args.to_owned(), at));
         assert_eq!(seen, Some(("{\"q\":1}".to_owned(), 3)));
+        assert_eq!(s.call_known(c), Some(Known::whole("{\"q\":1}")));
         // Its string is kept spare (emptied) for the next call.
         assert_eq!((s.spare.len(), s.spare[0].len()), (1, 0));
         assert_eq!(s.held, s.spare[0].capacity());
@@ -770,7 +1029,15 @@ mod tests {
         // The next run forgets it, and the arguments of a call left open.
         s.call_args(c, "[1, 2");
         s.clear();
-        assert!(s.is_empty() && s.call(c).is_none());
-        assert_eq!((s.growth(), s.footprint() - s.calls.footprint()), (0, 0));
+        assert!(s.is_empty() && s.call(c).is_none() && s.ends.is_empty());
+        // What stays is capacity for the next run: the tables and the ends.
+        let ends = s.ends.capacity();
+        assert_eq!(
+            (
+                s.growth() - ends,
+                s.footprint() - s.calls.footprint() - ends * std::mem::size_of::<Ends>()
+            ),
+            (0, 0)
+        );
     }
 }
