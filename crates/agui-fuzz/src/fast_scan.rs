@@ -11,11 +11,14 @@
 //!   holds a `\u` escape (the fast path declines those in the surrogate
 //!   range, which the `Value` path judges), and the other way round.
 
+use agui_model::EventType;
 use serde_json::Value;
 
 /// The delta line around `text`.
 fn delta_line(text: &[u8]) -> Vec<u8> {
-    let mut line = br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":""#.to_vec();
+    // Its first field, the message id, keyed as the wire table spells it.
+    let id = EventType::TextMessageContent.fields()[0].key;
+    let mut line = format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","{id}":"m","delta":""#).into_bytes();
     line.extend_from_slice(text);
     line.extend_from_slice(br#""}"#);
     line
