@@ -14,7 +14,7 @@
 #   scripts/fuzz-report.sh [--seed N] [--cases N] [--time T] [--shrink-budget N]
 #                          [--keep DIR] [--peer SPEC]... [--producer-records DIR]
 #                          [--no-report] [--no-install] [--no-build] [--no-rust]
-#                          [--out FILE]
+#                          [--no-peers] [--out FILE]
 #
 #   --seed N       the campaign seed [default: 20261205]
 #   --cases N      cases per consumer [default: 4000]; with the seed, fixes
@@ -37,6 +37,8 @@
 #   --no-build     use target/debug/agui-conform and
 #                  adapters/rust/target/release/agui-rust-sdks as they are
 #   --no-rust      leave the Rust SDKs out
+#   --no-peers     run no peer's campaign (their records already in --keep DIR:
+#                  the Rust SDKs and the report only)
 #
 # The Rust SDKs are built with `cargo build --release --manifest-path
 # adapters/rust/Cargo.toml` (ag-ui-client needs OpenSSL's headers and
@@ -50,7 +52,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1
+seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1 run_peers=1
 extra=() producers=() fuzz_only=() out=()
 # Variant suites each Rust SDK also runs (suites/README.md).
 variants=(uuid-ids input-tools-context)
@@ -68,8 +70,9 @@ while [ $# -gt 0 ]; do
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
     --no-rust) rust=0; shift ;;
+    --no-peers) run_peers=0; shift ;;
     --out) out=(--out "$2"); shift 2 ;;
-    -h|--help) sed -n '2,49p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -95,6 +98,7 @@ campaign() {
 }
 
 for spec in "${peers[@]}"; do
+  [ "$run_peers" = 1 ] || break
   IFS='|' read -r key label cmd ready <<<"$spec"
   # conformance-report.sh's specs leave the reference's command empty.
   [ -n "$cmd" ] || cmd=reference
