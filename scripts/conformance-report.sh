@@ -10,7 +10,7 @@
 #   scripts/conformance-report.sh [--out FILE] [--html FILE] [--suite NAME]
 #                                 [--keep DIR] [--peer SPEC]... [--no-install]
 #                                 [--no-build] [--fuzz-records DIR]
-#                                 [--fuzz-only SPEC]... [--producer-records DIR]
+#                                 [--in-process SPEC]... [--producer-records DIR]
 #                                 [--consumer-records DIR]
 #                                 [--command TEXT] [--no-official]
 #
@@ -25,10 +25,12 @@
 #   --no-build    use target/debug/agui-conform as it is
 #   --fuzz-records DIR  fuzz campaign records (KEY.jsonl, scripts/fuzz-report.sh),
 #                 each shown beside the suite run of the peer of that KEY
-#   --fuzz-only SPEC  a consumer fuzzed but given no suite run here, `KEY|LABEL`
-#                 (the Rust SDKs, fuzzed in process by scripts/fuzz-report.sh):
-#                 its campaign record KEY.jsonl in the --fuzz-records DIR is
-#                 a matrix row of its own; repeatable
+#   --in-process SPEC  a consumer run in process, not by this script,
+#                 `KEY|LABEL` (the Rust SDKs: scripts/fuzz-report.sh runs
+#                 them): its records in the --fuzz-records DIR — the suite
+#                 run KEY.suite.jsonl, the official suites' KEY.official-*.jsonl,
+#                 variant suites' KEY.variant-*.jsonl and the campaign
+#                 KEY.jsonl — are its row, as a peer's; repeatable
 #   --producer-records DIR  producer run records (*.jsonl, kept by
 #                 scripts/producers-report.sh --keep DIR): matrix rows
 #   --consumer-records DIR  run records of consumers run by another script
@@ -40,7 +42,7 @@
 #
 # Exit status: 0 when every implementation ran to the end; 1 when a peer
 # could not be installed or started, a run did not finish (harness error),
-# a peer's adapter ERRORED on a case, or a --fuzz-only record is missing;
+# a peer's adapter ERRORED on a case, or an --in-process record is missing;
 # 2 for a bad option. The peers' own FAILs are findings, not errors: they
 # go into the report and do not change the exit status.
 set -uo pipefail
@@ -59,7 +61,7 @@ while [ $# -gt 0 ]; do
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
     --fuzz-records) fuzz_dir="$2"; shift 2 ;;
-    --fuzz-only) fuzz_only+=("$2"); shift 2 ;;
+    --in-process) fuzz_only+=("$2"); shift 2 ;;
     --producer-records) producer_dir="$2"; shift 2 ;;
     --consumer-records) consumer_dir="$2"; shift 2 ;;
     --command) command="$2"; shift 2 ;;
@@ -142,16 +144,17 @@ if [ -n "$fuzz_dir" ]; then
   done
   for spec in "${fuzz_only[@]+"${fuzz_only[@]}"}"; do
     IFS='|' read -r key label <<<"$spec"
-    if [ -s "$fuzz_dir/$key.jsonl" ]; then
-      records+=("$fuzz_dir/$key.jsonl")
+    for f in "$fuzz_dir/$key.suite.jsonl" "$fuzz_dir/$key".official-*.jsonl "$fuzz_dir/$key".variant-*.jsonl "$fuzz_dir/$key.jsonl"; do
+      [ -s "$f" ] || continue
+      records+=("$f")
       labels+=(--label "$label")
-    else
-      say "$label: no fuzz campaign record in $fuzz_dir"
-      status=1
-    fi
+    done
+    for f in "$fuzz_dir/$key.suite.jsonl" "$fuzz_dir/$key.jsonl"; do
+      [ -s "$f" ] || { say "$label: no record $f"; status=1; }
+    done
   done
 elif [ ${#fuzz_only[@]} -gt 0 ]; then
-  say "--fuzz-only needs --fuzz-records DIR"
+  say "--in-process needs --fuzz-records DIR"
   exit 2
 fi
 if [ -n "$producer_dir" ]; then
@@ -184,7 +187,7 @@ readme=()
 # <!-- conformance-summary:start/end --> markers.
 [ "$out" = "docs/conformance/README.md" ] && readme=(--readme README.md)
 "$bin" report "${records[@]}" "${labels[@]}" "${missing[@]+"${missing[@]}"}" \
-  --notes docs/conformance/notes.json "${readme[@]+"${readme[@]}"}" \
+  --notes docs/conformance/notes.json --notes adapters/rust/notes.json "${readme[@]+"${readme[@]}"}" \
   --markdown "$out" --html "$html" --command "$command" \
   || { say "rendering the report failed"; exit 1; }
 say "wrote $out and $html"

@@ -4,17 +4,18 @@
 # --peer — and the same campaign in process against the Rust SDKs
 # (`agui-rust-sdks fuzz --record`, adapters/rust: ag-ui 0.3, ag-ui-client
 # 0.1), with one fixed seed and budget, keeping one run record per consumer
-# (each distinct failure once, shrunk, with its minimal stream), then renders
-# the conformance report with those records beside the suite runs
-# (scripts/conformance-report.sh --fuzz-records DIR; the Rust SDKs, which
-# have no suite run there, as rows of their own): docs/conformance/README.md
-# and index.html.
+# (each distinct failure once, shrunk, with its minimal stream), runs the
+# Rust SDKs' suites in process too (default, official-*, and the variant
+# suites uuid-ids and input-tools-context), then renders the conformance
+# report with those records beside the suite runs
+# (scripts/conformance-report.sh --fuzz-records DIR --in-process KEY|LABEL):
+# docs/conformance/README.md and index.html.
 #
 #   scripts/fuzz-report.sh [--seed N] [--cases N] [--time T] [--shrink-budget N]
 #                          [--keep DIR] [--peer SPEC]... [--producer-records DIR]
 #                          [--consumer-records DIR]
 #                          [--no-report] [--no-install] [--no-build] [--no-rust]
-#                          [--out FILE]
+#                          [--no-peers] [--out FILE]
 #
 #   --seed N       the campaign seed [default: 20261205]
 #   --cases N      cases per consumer [default: 4000]; with the seed, fixes
@@ -39,6 +40,8 @@
 #   --no-build     use target/debug/agui-conform and
 #                  adapters/rust/target/release/agui-rust-sdks as they are
 #   --no-rust      leave the Rust SDKs out
+#   --no-peers     run no peer's campaign (their records already in --keep DIR:
+#                  the Rust SDKs and the report only)
 #
 # The Rust SDKs are built with `cargo build --release --manifest-path
 # adapters/rust/Cargo.toml` (ag-ui-client needs OpenSSL's headers and
@@ -52,8 +55,10 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1
+seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1 run_peers=1
 extra=() producers=() consumers=() fuzz_only=() out=()
+# Variant suites each Rust SDK also runs (suites/README.md).
+variants=(uuid-ids input-tools-context)
 source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -69,6 +74,7 @@ while [ $# -gt 0 ]; do
     --no-install) install=0; shift ;;
     --no-build) build=0; shift ;;
     --no-rust) rust=0; shift ;;
+    --no-peers) run_peers=0; shift ;;
     --out) out=(--out "$2"); shift 2 ;;
     -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz-report: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -96,6 +102,7 @@ campaign() {
 }
 
 for spec in "${peers[@]}"; do
+  [ "$run_peers" = 1 ] || break
   IFS='|' read -r key label cmd ready <<<"$spec"
   # conformance-report.sh's specs leave the reference's command empty.
   [ -n "$cmd" ] || cmd=reference
@@ -110,7 +117,9 @@ for spec in "${peers[@]}"; do
     --shrink-budget "$shrink" --no-progress --record "$record" || status=1
 done
 
-# The Rust SDKs, in process: the same campaign, the same record format.
+# The Rust SDKs, in process: the same campaign, the same record format, and
+# their suite runs (the default suite, the official ones, and the variant
+# suites that take a known defect out of the way: suites/README.md).
 if [ "$rust" = 1 ]; then
   manifest=adapters/rust/Cargo.toml
   rbin="${CARGO_TARGET_DIR:-$root/adapters/rust/target}/release/agui-rust-sdks"
@@ -136,7 +145,21 @@ if [ "$rust" = 1 ]; then
         status=1
         continue
       fi
-      fuzz_only+=(--fuzz-only "$key|$label")
+      for s in default official-1.0 official-1.1 official-draft "${variants[@]}"; do
+        case "$s" in
+          default) out_record="$work/$key.suite.jsonl" ;;
+          official-*) out_record="$work/$key.$s.jsonl" ;;
+          *) out_record="$work/$key.variant-$s.jsonl" ;;
+        esac
+        "$rbin" run --sdk "$sdk" --suite "$s" --record "$out_record" > "$work/$key.$s.txt" 2>&1
+        if [ $? -gt 1 ] || ! tail -n 1 "$out_record" 2>/dev/null | grep -q '"kind":"footer"'; then
+          say "$label: the $s run did not finish (see $work/$key.$s.txt)"
+          status=1
+        else
+          say "$label, suite $s: $(grep -E '^[0-9]+ cases' "$work/$key.$s.txt" | tail -n 1)"
+        fi
+      done
+      fuzz_only+=(--in-process "$key|$label")
     done < <("$rbin" sdks)
   fi
 fi

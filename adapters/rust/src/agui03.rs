@@ -13,12 +13,17 @@
 //! (as a client closes a response after its terminal event). The `explain`
 //! note lists them.
 //!
-//! **Verdict.** The SDK reports faults in-stream (`Update::Error`) and goes
-//! on; its first fault about the stream — a protocol violation (verifier,
-//! chunk normalizer, applier), an event that does not deserialize, an SSE
-//! decode error, a patch that does not apply — is the rejection, at the
-//! item being read. `RUN_ERROR` is the agent's failure, not a fault of the
-//! stream: no rejection.
+//! **Verdict.** The SDK reports faults in-stream (`Update::Error`, "Not
+//! necessarily fatal — a run survives a patch it could not apply") and goes
+//! on. Its first fault by which it refuses an event — a protocol violation
+//! (verifier, chunk normalizer, applier: the event is not applied), an
+//! event that does not deserialize, an SSE decode error — is the
+//! rejection, at the item being read. A patch that does not apply ("The
+//! target document is left exactly as it was") and a state its typed view
+//! cannot take ("The raw JSON state is still updated and correct") are
+//! survived: no rejection, said in the answer's note. `RUN_ERROR` is the
+//! agent's failure, not a fault of the stream: no rejection.
+//! adapters/rust/README.md quotes the crate for each choice.
 
 use crate::answer::Did;
 use crate::expressible::Model;
@@ -64,18 +69,33 @@ impl Transport for CaseBody {
     }
 }
 
-/// Which part of the SDK a fault comes from, or `None` for an update that
-/// is no fault of the stream (`RUN_ERROR`).
-fn stage(e: &Error) -> Option<Result<&'static str, String>> {
-    Some(match e {
-        Error::Protocol(_) => Ok("protocol violation (verifier, chunk normalizer or applier)"),
-        Error::Json(_) => Ok("event deserialization (decode_events)"),
-        Error::Decode(_) => Ok("SSE decoding (SseDecoder)"),
-        Error::Patch { .. } => Ok("patch application (applier)"),
-        Error::Core(_) => Ok("protocol types (core)"),
-        Error::Run { .. } => return None,
-        other => Err(format!("the replay transport failed: {other}")),
-    })
+/// What an `Update::Error` means for the verdict.
+#[derive(Debug, PartialEq, Eq)]
+enum Fault {
+    /// The SDK refused the event: a rejection, from this part of it.
+    Refused(&'static str),
+    /// The SDK survived it with its documents as they were (a patch that
+    /// does not apply, a typed state view it cannot make): no rejection.
+    Survived,
+    /// The agent's own failure (`RUN_ERROR`): no fault of the stream.
+    RunFailed,
+    /// Something the replay cannot cause (HTTP, transport, configuration).
+    Unexpected,
+}
+
+/// How the crate treats an error (its docs, quoted in adapters/rust/README.md).
+fn fault(e: &Error) -> Fault {
+    match e {
+        Error::Protocol(_) => {
+            Fault::Refused("protocol violation (verifier, chunk normalizer or applier)")
+        }
+        Error::Json(_) => Fault::Refused("event deserialization (decode_events)"),
+        Error::Decode(_) => Fault::Refused("SSE decoding (SseDecoder)"),
+        Error::Core(_) => Fault::Refused("protocol types (core)"),
+        Error::Patch { .. } | Error::State(_) => Fault::Survived,
+        Error::Run { .. } => Fault::RunFailed,
+        _ => Fault::Unexpected,
+    }
 }
 
 /// Runs the SDK on a case's items.
@@ -90,30 +110,38 @@ pub fn run(items: Vec<String>) -> Did {
     let mut session: Session<CaseBody> = Session::new(body.clone(), THREAD);
     let mut start = 0;
     let mut unread: Vec<String> = Vec::new();
+    let mut survived: Vec<String> = Vec::new();
     loop {
         body.from.store(start, Ordering::SeqCst);
         let mut stream = session.run();
-        let fault = futures::executor::block_on(async {
+        let cursor = Arc::clone(&body.cursor);
+        let refused = futures::executor::block_on(async {
             while let Some(update) = stream.next().await {
-                if let Update::Error(e) = update
-                    && let Some(stage) = stage(&e)
-                {
-                    return Some((stage, e.to_string()));
+                let Update::Error(e) = update else { continue };
+                match fault(&e) {
+                    Fault::Refused(stage) => return Some(Ok((stage, e.to_string()))),
+                    Fault::Survived => {
+                        survived.push(format!("item {}: {e}", cursor.load(Ordering::SeqCst)))
+                    }
+                    Fault::RunFailed => {}
+                    Fault::Unexpected => {
+                        return Some(Err(format!("the replay transport failed: {e}")));
+                    }
                 }
             }
             None
         });
         drop(stream);
         let at = body.cursor.load(Ordering::SeqCst);
-        match fault {
-            Some((Ok(stage), message)) => {
+        match refused {
+            Some(Ok((stage, message))) => {
                 return Did::Rejected {
                     index: at,
                     stage: stage.into(),
                     message,
                 };
             }
-            Some((Err(why), _)) => return Did::Failed(why),
+            Some(Err(why)) => return Did::Failed(why),
             None => {}
         }
         // The run ended at its terminal event, item `at`.
@@ -132,12 +160,20 @@ pub fn run(items: Vec<String>) -> Did {
             }
         }
     }
-    let note = (!unread.is_empty()).then(|| {
-        format!(
+    let mut notes = Vec::new();
+    if !survived.is_empty() {
+        notes.push(format!(
+            "the Session reported and survived (not fatal, nothing changed): {}",
+            survived.join("; ")
+        ));
+    }
+    if !unread.is_empty() {
+        notes.push(format!(
             "the Session stops reading a response at its run's terminal event; never read: {}",
             unread.join(", ")
-        )
-    });
+        ));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join(". "));
     Did::Accepted {
         note,
         shown: shown_of(&session),

@@ -10,6 +10,9 @@
 //! wire table (`agui_model`); whether the SDK keeps a field is asked of the
 //! SDK itself, by a probe: a field is dropped when the SDK parses the item
 //! the same with the field's value replaced by a string no field accepts.
+//! A field the SDK drops is a gap whatever its value, `null` included: the
+//! SDK reads a `null` there as it reads any other value, by ignoring it, so
+//! its answer says nothing about a rule on that value (`attribution.null`).
 
 use agui_model::EventType;
 use agui_model::wire::{COMMON, SUBAGENT_RUN_ID};
@@ -57,8 +60,10 @@ fn gap_in(model: &dyn Model, event: &Value) -> Option<String> {
     let mut lost: Vec<String> = Vec::new();
     let object = event.as_object()?;
     for key in wire_keys(kind) {
-        let present = object.get(key).is_some_and(|v| !v.is_null());
-        if present && read.get(key).is_none() && ignores(model, event, &read, &[key]) {
+        if object.contains_key(key)
+            && read.get(key).is_none()
+            && ignores(model, event, &read, &[key])
+        {
             lost.push(format!("`{key}`"));
         }
     }
@@ -115,13 +120,13 @@ fn slot_at<'a>(v: &'a mut Value, path: &[&str]) -> Option<&'a mut Value> {
     })
 }
 
-/// The paths of every non-null `subagentRunId` in `v`, at any depth.
+/// The paths of every `subagentRunId` in `v` (`null` ones too), at any depth.
 fn attributions(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
                 path.push(k.clone());
-                if k == SUBAGENT_RUN_ID && !x.is_null() {
+                if k == SUBAGENT_RUN_ID {
                     out.push(path.clone());
                 }
                 attributions(x, path, out);
@@ -190,19 +195,37 @@ mod tests {
     }
 
     #[test]
-    fn a_dropped_attribution_is_a_gap_an_unknown_field_or_a_null_is_not() {
-        let s = items(&[
-            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "extra": 1}),
-            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "subagentRunId": null}),
-            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "subagentRunId": "s1"}),
-        ]);
+    fn a_dropped_attribution_is_a_gap_whatever_its_value_an_unknown_field_is_not() {
+        let unknown =
+            json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "extra": 1});
+        for value in [json!(null), json!("s1")] {
+            let s = items(&[
+                unknown.clone(),
+                json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "a", "subagentRunId": value}),
+            ]);
+            assert_eq!(
+                first_gap(&Narrow, &s),
+                Some(Gap {
+                    index: 1,
+                    what: "it drops `subagentRunId` of TEXT_MESSAGE_CONTENT".into()
+                }),
+                "{value}"
+            );
+        }
+        // Nested too (as in a snapshot's message), `null` included.
+        let s = items(&[json!({"type": "TEXT_MESSAGE_START", "messageId": "m",
+            "meta": [{"subagentRunId": null}]})]);
         assert_eq!(
-            first_gap(&Narrow, &s),
-            Some(Gap {
-                index: 2,
-                what: "it drops `subagentRunId` of TEXT_MESSAGE_CONTENT".into()
-            })
+            first_gap(&Narrow, &s).map(|g| g.what),
+            Some("it drops `meta.0.subagentRunId` of TEXT_MESSAGE_START".into())
         );
+    }
+
+    #[test]
+    fn a_null_the_sdk_reads_is_no_gap() {
+        // `delta` is kept: a `null` there is the SDK's to judge.
+        let s = items(&[json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": null})]);
+        assert_eq!(first_gap(&Narrow, &s), None);
     }
 
     #[test]

@@ -95,6 +95,27 @@ mod ag_ui {
     }
 
     #[test]
+    fn a_patch_that_does_not_apply_is_survived_not_a_rejection() {
+        // "Not necessarily fatal — a run survives a patch it could not
+        // apply": the valid case is accepted, the content left as it was.
+        let (o, s, x) = run(Sdk::AgUi, "entities/activity-delta-fails-leaves-content");
+        assert_eq!(o, Outcome::Accept { projection: None });
+        assert_eq!(s, Score::Pass);
+        let note = x
+            .as_ref()
+            .and_then(|x| x.get("note"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        assert!(note.contains("reported and survived"), "{note}");
+        assert!(note.contains("patch failed"), "{note}");
+        // A state patch that fails (`state.patch-fails`, may-reject): the
+        // Session keeps the state and goes on; accepting is allowed.
+        let (o, s, _) = run(Sdk::AgUi, "entities/state-patch-fails");
+        assert_eq!(o, Outcome::Accept { projection: None });
+        assert_ne!(s, Score::Fail);
+    }
+
+    #[test]
     fn a_null_role_and_a_null_result_are_read_as_absent() {
         for id in ["schema/null-optional-role", "schema/null-optional"] {
             let (o, s, _) = run(Sdk::AgUi, id);
@@ -205,6 +226,23 @@ mod ag_ui_client {
         let (i, m) = rejected(&o);
         assert_eq!(i, 1);
         assert!(m.contains("Failed to apply state patch"), "{m}");
+    }
+
+    #[test]
+    fn a_null_attribution_it_cannot_hold_is_skipped_like_any_value() {
+        // ag-ui-client has no `subagentRunId`: a `null` there is read as
+        // any value is, by ignoring it, so `attribution.null` is no verdict.
+        let (o, _) = run_events(&[
+            json!({"type": "RUN_STARTED", "threadId": T, "runId": R}),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": M, "role": "assistant", "subagentRunId": null}),
+        ]);
+        let Outcome::Skipped { reason } = o else {
+            panic!("expected skipped, got {o:?}")
+        };
+        assert!(
+            reason.contains("item 1: it drops `subagentRunId` of TEXT_MESSAGE_START"),
+            "{reason}"
+        );
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod session;
 pub mod shrink;
 pub mod subprocess;
 pub mod suite;
+pub mod variant;
 
 pub use expect::{Expected, Facts};
 pub use implementation::{Capabilities, ImplInfo, Implementation, Reference};

@@ -428,7 +428,7 @@ fn line_of(r: &CaseResult, c: &SuiteCase, shrunk: Option<&Shrunk>, with_stream: 
         None => Stream::Events(c.events.clone()),
     });
     let (seed, mode) = match &c.origin {
-        Origin::Generated { seed, mode } => (Some(*seed), Some(mode.label())),
+        Origin::Generated { seed, mode, .. } => (Some(*seed), Some(mode.label())),
         Origin::Corpus { .. } => (None, None),
     };
     let shown = r.explain.as_ref().is_some_and(|x| x.get("shown").is_some());

@@ -109,7 +109,7 @@ pub fn save_failure(
     bad: Score,
     dir: &Path,
 ) -> anyhow::Result<Saved> {
-    let Origin::Generated { seed, mode } = case.origin else {
+    let Origin::Generated { seed, mode, .. } = case.origin else {
         anyhow::bail!("only generated cases are saved");
     };
     let name = match mode {

@@ -3,6 +3,7 @@
 
 use crate::expect::Expected;
 use crate::generated::{self, GenMode};
+use crate::variant::Variant;
 use agui_model::RuleId;
 use serde::Deserialize;
 use serde_json::Value;
@@ -21,6 +22,9 @@ pub struct SuiteFile {
     pub corpus: CorpusFile,
     #[serde(default)]
     pub generated: Option<GeneratedFile>,
+    /// How the cases are written ([`crate::variant`]); the default as is.
+    #[serde(default)]
+    pub variant: Variant,
 }
 
 /// Time limits in milliseconds.
@@ -114,8 +118,15 @@ pub struct GeneratedFile {
 /// Where a case came from.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Origin {
-    Corpus { path: PathBuf },
-    Generated { seed: u64, mode: GenMode },
+    Corpus {
+        path: PathBuf,
+    },
+    Generated {
+        seed: u64,
+        mode: GenMode,
+        /// The suite's variant it was written in.
+        variant: Variant,
+    },
 }
 
 /// One case of a suite.
@@ -186,9 +197,36 @@ impl SuiteCase {
     /// The generated case of `seed` and `mode` ([`generated::generate`]),
     /// its expectation the generator's.
     pub fn generated(seed: u64, mode: GenMode) -> Result<SuiteCase, String> {
+        SuiteCase::generated_as(seed, mode, Variant::default())
+    }
+
+    /// [`SuiteCase::generated`] written in a suite's variant.
+    pub fn generated_as(seed: u64, mode: GenMode, variant: Variant) -> Result<SuiteCase, String> {
         let mut c = SuiteCase::from_corpus(generated::generate(seed, mode)?, PathBuf::new())?;
-        c.origin = Origin::Generated { seed, mode };
-        Ok(c)
+        c.origin = Origin::Generated {
+            seed,
+            mode,
+            variant: Variant::default(),
+        };
+        Ok(c.in_variant(variant))
+    }
+
+    /// The case written in `variant` ([`crate::variant`]).
+    pub fn in_variant(mut self, variant: Variant) -> SuiteCase {
+        if variant.is_plain() {
+            return self;
+        }
+        let generated = matches!(self.origin, Origin::Generated { .. });
+        variant.apply(
+            &mut self.events,
+            self.expected.projection.as_mut(),
+            self.lines.is_some(),
+            generated,
+        );
+        if let Origin::Generated { variant: v, .. } = &mut self.origin {
+            *v = variant;
+        }
+        self
     }
 
     /// The case in the corpus format (for `--save-failures`).
@@ -373,9 +411,13 @@ impl Suite {
         cases.retain(|c| corpus.selects(&c.id));
         problems.retain(|p| corpus.selects_problem(p));
         cases.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut plan: Vec<Planned> = cases.into_iter().map(Planned::Loaded).collect();
+        let variant = self.file.variant;
+        let mut plan: Vec<Planned> = cases
+            .into_iter()
+            .map(|c| Planned::Loaded(c.in_variant(variant)))
+            .collect();
         if let Some(g) = &self.file.generated {
-            plan_generated(g, &mut plan, &mut problems);
+            plan_generated(g, variant, &mut plan, &mut problems);
         }
         (plan, problems)
     }
@@ -400,6 +442,7 @@ impl Suite {
                     id: agui_corpus::load::id_for_path(&rel),
                     path: dir.join(&rel),
                     rel,
+                    variant: self.file.variant,
                 })),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     problems.push(format!("corpus folder {} not found", dir.display()));
@@ -407,13 +450,18 @@ impl Suite {
                 Err(e) => problems.push(format!("{}: {e}", dir.display())),
             }
         }
-        plan.extend(loaded.into_iter().map(Planned::Loaded));
+        let variant = self.file.variant;
+        plan.extend(
+            loaded
+                .into_iter()
+                .map(|c| Planned::Loaded(c.in_variant(variant))),
+        );
         let corpus = &self.file.corpus;
         plan.retain(|p| corpus.selects(&p.id()));
         problems.retain(|p| corpus.selects_problem(p));
         plan.sort_by_key(Planned::id);
         if let Some(g) = &self.file.generated {
-            plan_generated(g, &mut plan, &mut problems);
+            plan_generated(g, variant, &mut plan, &mut problems);
         }
         if let Some(f) = filter {
             plan.retain(|p| p.id().contains(f));
@@ -516,10 +564,12 @@ pub enum Planned {
         path: PathBuf,
         /// Its path under the corpus folder (which fixes its id).
         rel: PathBuf,
+        variant: Variant,
     },
     Generated {
         seed: u64,
         mode: GenMode,
+        variant: Variant,
     },
 }
 
@@ -528,15 +578,21 @@ impl Planned {
         match self {
             Planned::Loaded(c) => c.id.clone(),
             Planned::File { id, .. } => id.clone(),
-            Planned::Generated { seed, mode } => mode.case_id("gen", *seed),
+            Planned::Generated { seed, mode, .. } => mode.case_id("gen", *seed),
         }
     }
 
     pub fn materialize(self) -> Result<SuiteCase, String> {
         match self {
             Planned::Loaded(c) => Ok(c),
-            Planned::File { path, rel, .. } => read_case_file(&path, &rel),
-            Planned::Generated { seed, mode } => SuiteCase::generated(seed, mode),
+            Planned::File {
+                path, rel, variant, ..
+            } => read_case_file(&path, &rel).map(|c| c.in_variant(variant)),
+            Planned::Generated {
+                seed,
+                mode,
+                variant,
+            } => SuiteCase::generated_as(seed, mode, variant),
         }
     }
 }
@@ -593,7 +649,12 @@ pub fn load_corpus(dir: &Path, cases: &mut Vec<SuiteCase>, problems: &mut Vec<St
     }
 }
 
-fn plan_generated(g: &GeneratedFile, plan: &mut Vec<Planned>, problems: &mut Vec<String>) {
+fn plan_generated(
+    g: &GeneratedFile,
+    variant: Variant,
+    plan: &mut Vec<Planned>,
+    problems: &mut Vec<String>,
+) {
     if !generated::AVAILABLE {
         problems
             .push("generated cases left out: this build has no generator (feature `gen`)".into());
@@ -614,6 +675,7 @@ fn plan_generated(g: &GeneratedFile, plan: &mut Vec<Planned>, problems: &mut Vec
             plan.push(Planned::Generated {
                 seed: g.seed.wrapping_add(k),
                 mode,
+                variant,
             });
         }
     }
@@ -646,10 +708,12 @@ mod tests {
             builtin_names(),
             [
                 "default",
+                "input-tools-context",
                 "official-1.0",
                 "official-1.1",
                 "official-draft",
-                "quick"
+                "quick",
+                "uuid-ids"
             ]
         );
         for name in ["default", "quick"] {
@@ -771,9 +835,45 @@ mod tests {
             cases[2].origin,
             Origin::Generated {
                 seed: 10,
-                mode: GenMode::Invalid(RuleId::TextNotOpen)
+                mode: GenMode::Invalid(RuleId::TextNotOpen),
+                variant: Variant::default(),
             }
         );
+    }
+
+    /// A variant writes a case another way, never changes what it tests:
+    /// the reference model (the implementation under test here, not the
+    /// source of any expectation) agrees with the generator's expectation
+    /// on every generated case of both variant suites, and the ids are
+    /// UUIDs where the variant says.
+    #[cfg(feature = "gen")]
+    #[test]
+    fn variant_suites_keep_every_expectation() {
+        for name in ["uuid-ids", "input-tools-context"] {
+            let suite = Suite::find(name).unwrap();
+            assert!(!suite.file.variant.is_plain(), "{name}");
+            let (plan, problems) = suite.plan();
+            assert!(problems.is_empty(), "{problems:?}");
+            let generated: Vec<Planned> = plan
+                .into_iter()
+                .filter(|p| matches!(p, Planned::Generated { .. }))
+                .step_by(7)
+                .collect();
+            assert!(generated.len() > 50, "{name}");
+            for p in generated {
+                let c = p.materialize().unwrap();
+                if c.lines.is_none() {
+                    assert!(crate::shrink::reference_agrees(&c), "{name}: {}", c.id);
+                }
+                if name == "uuid-ids"
+                    && let Some(id) = c.events.iter().find_map(|e| e.get("runId"))
+                    && id.is_string()
+                {
+                    let id = id.as_str().unwrap_or_default();
+                    assert!(id.is_empty() || id.len() == 36, "{}: {id}", c.id);
+                }
+            }
+        }
     }
 
     #[test]

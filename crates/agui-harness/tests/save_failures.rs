@@ -64,6 +64,7 @@ fn case() -> SuiteCase {
         origin: Origin::Generated {
             seed: 41,
             mode: GenMode::Invalid(RuleId::OwnershipContinuationDisagrees),
+            variant: Default::default(),
         },
     }
 }

@@ -70,6 +70,10 @@ pub mod nested {
     pub const FORWARDED_PROPS: &str = "forwardedProps";
     /// `RunAgentInput.resume`.
     pub const INPUT_RESUME: &str = "resume";
+    /// `RunAgentInput.tools`.
+    pub const INPUT_TOOLS: &str = "tools";
+    /// `RunAgentInput.context`.
+    pub const INPUT_CONTEXT: &str = "context";
     /// A resume entry's `interruptId`.
     pub const INTERRUPT_ID: &str = "interruptId";
     /// A resume entry's `status`.
@@ -204,8 +208,8 @@ pub mod nested {
         opt("protocolVersion", Kind::Str),
         opt("parentRunId", Kind::Str),
         opt(STATE, Kind::State),
-        opt("tools", Kind::Tools),
-        opt("context", Kind::Context),
+        opt(INPUT_TOOLS, Kind::Tools),
+        opt(INPUT_CONTEXT, Kind::Context),
         opt(FORWARDED_PROPS, Kind::Any),
         opt(INPUT_RESUME, Kind::Resume),
     ];

@@ -37,9 +37,10 @@ pub struct Args {
     /// Hand-written notes (JSON: implementation label or name → rule id or
     /// `case:ID` → text), shown beside the findings they explain. With
     /// producer records: producer name → `{label, paths: [{path, what}],
-    /// notes: [...], not_covered}`.
+    /// notes: [...], not_covered}`. Repeatable for consumer records (the
+    /// files' implementations merged: an SDK's adapter keeps its own).
     #[arg(long, value_name = "FILE")]
-    pub notes: Option<PathBuf>,
+    pub notes: Vec<PathBuf>,
     /// Also refresh the summary between this file's
     /// `<!-- conformance-summary:start/end -->` markers (with producer
     /// records: `<!-- producers-summary:start/end -->`).
@@ -96,9 +97,21 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         return run_producers(&args, &records).map(|code| code.max(status));
     }
     let merged = merge(&args, records)?;
-    let notes: Notes = read_notes(args.notes.as_deref(), "not a JSON object", |t| {
-        serde_json::from_str(t)
-    })?;
+    let mut notes = Notes::new();
+    for path in &args.notes {
+        let more: Notes = read_notes(Some(path), "not a JSON object", |t| serde_json::from_str(t))?;
+        // One implementation's notes in two files are merged key by key.
+        for (k, v) in more {
+            match (notes.get_mut(&k), v) {
+                (Some(serde_json::Value::Object(have)), serde_json::Value::Object(add)) => {
+                    have.extend(add)
+                }
+                (_, v) => {
+                    notes.insert(k, v);
+                }
+            }
+        }
+    }
     let page = Page {
         command: args
             .command
@@ -149,7 +162,15 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
     let official_section = records
         .iter()
         .any(|r| !r.is_producer() && !r.is_fuzz() && !official::is_official_suite(&r.header.suite));
+    // The suite the columns ran: the first suite run's that is not an
+    // official one; suite runs of another suite are variants of it
+    // (`suites/uuid-ids.toml`), shown beside their implementation's row.
+    let main_suite = records
+        .iter()
+        .find(|r| !r.is_producer() && !r.is_fuzz() && !official::is_official_suite(&r.header.suite))
+        .map(|r| r.header.suite.clone());
     let (mut columns, mut fuzz, mut producers) = (Vec::new(), Vec::new(), Vec::new());
+    let mut variants = Vec::new();
     let mut official_runs = Vec::new();
     let mut labels = args.label.iter();
     for record in records {
@@ -166,6 +187,11 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
             fuzz.push(column);
         } else if official_section && official::is_official_suite(&column.record.header.suite) {
             official_runs.push(column);
+        } else if main_suite
+            .as_ref()
+            .is_some_and(|s| *s != column.record.header.suite)
+        {
+            variants.push(column);
         } else {
             columns.push(column);
         }
@@ -174,6 +200,7 @@ fn merge(args: &Args, records: Vec<Record>) -> anyhow::Result<Merged> {
     merged.fuzz = fuzz;
     merged.producers = producers;
     merged.official = official_runs;
+    merged.variants = variants;
     merged.missing = missing(args);
     Ok(merged)
 }
@@ -188,7 +215,7 @@ fn run_producers(args: &Args, records: &[Record]) -> anyhow::Result<u8> {
         anyhow::bail!("--label: a producer's heading comes from --notes (its `label`)");
     }
     let info: Info = read_notes(
-        args.notes.as_deref(),
+        args.notes.first().map(PathBuf::as_path),
         "not producer notes (name → {label, paths, notes, not_covered})",
         |t| serde_json::from_str(t),
     )?;

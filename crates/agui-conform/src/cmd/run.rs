@@ -255,11 +255,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             if r.scored.score != Score::Fail {
                 continue;
             }
-            let Origin::Generated { seed, mode } = cases[r.case].origin else {
+            let Origin::Generated {
+                seed,
+                mode,
+                variant,
+            } = cases[r.case].origin
+            else {
                 continue;
             };
             // The run kept a summary of the case: generated again, the same.
-            let c = match agui_harness::SuiteCase::generated(seed, mode) {
+            let c = match agui_harness::SuiteCase::generated_as(seed, mode, variant) {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("could not save {}: {e}", cases[r.case].id);

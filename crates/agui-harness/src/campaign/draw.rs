@@ -93,6 +93,7 @@ impl Recipe {
         c.origin = Origin::Generated {
             seed: self.seed,
             mode: self.mode,
+            variant: Default::default(),
         };
         Some(c)
     }

@@ -71,6 +71,22 @@ pub fn summary_table(m: &Merged) -> Vec<String> {
         }
         t.push(row);
     }
+    for v in &m.variants {
+        let h = &v.record.header;
+        let totals = v.record.totals();
+        let mut row = format!(
+            "| {} | {} {} | {} | {} |",
+            cell(&super::matrix::variant_label(&v.label, &h.suite)),
+            code(&h.implementation.name),
+            cell(&h.implementation.version),
+            cell(&h.implementation.capabilities.join(", ")),
+            totals.total()
+        );
+        for s in SCORES {
+            let _ = write!(row, " {} |", totals.get(s));
+        }
+        t.push(row);
+    }
     for (label, _) in &m.missing {
         t.push(format!("| {} | not run | | | | | | | | |", cell(label)));
     }
@@ -121,7 +137,7 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
         let _ = writeln!(out, "**Note:** {}.\n", cell(&p));
     }
     let grid = super::matrix::Matrix::of(m, &page.producers_href);
-    super::matrix_md::grid(&mut out, m, &grid);
+    super::matrix_md::grid(&mut out, m, &grid, notes);
     out.push_str("## Summary\n\n");
     out.push_str(&summary_table(m).join("\n"));
     out.push_str("\n\n");
@@ -543,7 +559,7 @@ fn shown_section(out: &mut String, m: &Merged, notes: &Notes, k: usize) {
     let _ = writeln!(out, "## What {label} shows (informational)\n");
     let _ = writeln!(
         out,
-        "{label} keeps no list of invocations, so it cannot report the projection (`docs/projection.md`) and is not scored on it. Its adapter reports what it does keep after an accepted stream (`explain.shown`: messages with their owners, state, pending interrupts), compared here with the expected projection: each expected message by id (its last run's version) on role, owner, content, tool calls and activity type; the last run's state; the last run's interrupts with their owners. Not compared: invocations, message order and messages the projection does not show.\n"
+        "{label} keeps no list of invocations, so it cannot report the projection (`docs/projection.md`) and is not scored on it. Its adapter reports what it does keep after an accepted stream (`explain.shown`: messages with their owners, state, pending interrupts), compared here with the expected projection: each expected message by id (its last run's version) on role, owner, content, tool calls and activity type, and a message the projection shows without id (one no event names, its id made up by the consumer) by its place, as docs/rules.md revision 4 asks: its turn among the shown messages of its role no expected id names; the last run's state; the last run's interrupts with their owners. Not compared: invocations, message order and messages the projection does not show.\n"
     );
     let differing: Vec<Differing<'_>> = compared
         .iter()

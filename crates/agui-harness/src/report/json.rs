@@ -35,7 +35,7 @@ pub fn case_line(r: &CaseResult, c: &SuiteCase) -> Value {
     if let Some(a) = &r.scored.official {
         v["official"] = json!(a);
     }
-    if let Origin::Generated { seed, mode } = &c.origin {
+    if let Origin::Generated { seed, mode, .. } = &c.origin {
         v["seed"] = json!(seed);
         v["mode"] = json!(mode.label());
     }

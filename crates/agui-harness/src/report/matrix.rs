@@ -168,6 +168,11 @@ pub fn language_name(lang: &str) -> String {
     }
 }
 
+/// The row of a variant run: `LABEL, suite `NAME``.
+pub fn variant_label(label: &str, suite: &str) -> String {
+    format!("{label}, suite {suite}")
+}
+
 /// The anchor of a consumer's fuzz campaign section.
 pub fn fuzz_anchor(label: &str) -> String {
     format!("fuzz-{}", slug(label))
@@ -219,19 +224,20 @@ fn tally_words(t: &Totals) -> String {
     }
 }
 
-/// A consumer's row: its suite record (column `col`, if any) and its
-/// fuzz campaign's record (if any); `label` and `record` are either's.
+/// A consumer's row: its suite record (if any) and its fuzz campaign's
+/// record (if any); `label` and `record` are either's. `linked`: its
+/// suite's FAILs are listed in this report (a variant's are not).
 fn consumer(
-    m: &Merged,
     label: &str,
     record: &Record,
-    col: Option<usize>,
+    suite: Option<&Record>,
     fuzz: Option<&Record>,
+    linked: bool,
 ) -> Row {
     let i = &record.header.implementation;
     let cells = COLUMNS
         .iter()
-        .map(|c| consumer_cell(m, col, fuzz, label, c))
+        .map(|c| consumer_cell(suite, fuzz, label, c, linked))
         .collect();
     Row {
         label: label.to_owned(),
@@ -245,23 +251,32 @@ fn consumer(
     }
 }
 
+/// Counts per score of a suite record's cases in one group.
+fn tally(r: &Record, group: &str) -> Totals {
+    let mut t = Totals::default();
+    for c in r.cases.iter().filter(|c| c.group == group) {
+        t.add(c.score);
+    }
+    t
+}
+
 fn consumer_cell(
-    m: &Merged,
-    col: Option<usize>,
+    run: Option<&Record>,
     fuzz: Option<&Record>,
     label: &str,
     column: &str,
+    linked: bool,
 ) -> Cell {
     let mut suite = Totals::default();
     let mut fuzzed = Totals::default();
     let mut items = Vec::new();
     // The rules of the column that either record has, in catalogue order.
-    let mut rules: Vec<&str> = m
-        .groups
-        .iter()
-        .map(String::as_str)
-        .filter(|g| column_of(g) == Some(column))
-        .collect();
+    let mut rules: Vec<&str> = Vec::new();
+    for c in run.map(|r| r.cases.as_slice()).unwrap_or_default() {
+        if column_of(&c.group) == Some(column) && !rules.contains(&c.group.as_str()) {
+            rules.push(&c.group);
+        }
+    }
     if let Some(f) = fuzz.and_then(|r| r.footer.as_ref()) {
         for g in f.rules.keys() {
             if column_of(g) == Some(column) && !rules.contains(&g.as_str()) {
@@ -271,7 +286,7 @@ fn consumer_cell(
     }
     rules.sort_by_key(|g| super::merged::group_order(g));
     for g in rules {
-        let s = col.map(|k| m.tally(k, g)).unwrap_or_default();
+        let s = run.map(|r| tally(r, g)).unwrap_or_default();
         let z = fuzz
             .and_then(|r| r.footer.as_ref())
             .and_then(|f| f.rules.get(g).copied())
@@ -294,7 +309,7 @@ fn consumer_cell(
         if s.total() > 0 {
             text.push(format!("suite: {}", tally_words(&s)));
         }
-        if bad(&s) {
+        if bad(&s) && linked {
             let worst = [Score::Fail, Score::Errored, Score::Warn]
                 .into_iter()
                 .find(|x| s.get(*x) > 0)
@@ -479,13 +494,23 @@ impl Matrix {
     /// The grid of `m`; producers' detail links go to `producers_page`.
     pub fn of(m: &Merged, producers_page: &str) -> Matrix {
         let mut rows = Vec::new();
-        for (k, c) in m.columns.iter().enumerate() {
+        let variants = |label: &str, rows: &mut Vec<Row>| {
+            for v in m.variants.iter().filter(|v| v.label == label) {
+                let mut row = consumer(&v.label, &v.record, Some(&v.record), None, false);
+                row.label = variant_label(&v.label, &v.record.header.suite);
+                row.anchor = slug(&row.label);
+                rows.push(row);
+            }
+        };
+        for c in &m.columns {
             let fuzz = m.fuzz_of(&c.label).map(|f| &f.record);
-            rows.push(consumer(m, &c.label, &c.record, Some(k), fuzz));
+            rows.push(consumer(&c.label, &c.record, Some(&c.record), fuzz, true));
+            variants(&c.label, &mut rows);
         }
         for f in &m.fuzz {
             if !m.columns.iter().any(|c| c.label == f.label) {
-                rows.push(consumer(m, &f.label, &f.record, None, Some(&f.record)));
+                rows.push(consumer(&f.label, &f.record, None, Some(&f.record), true));
+                variants(&f.label, &mut rows);
             }
         }
         let mut names: Vec<&str> = Vec::new();

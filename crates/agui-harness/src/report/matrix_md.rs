@@ -43,8 +43,20 @@ fn href(m: &Merged, link: &Link) -> (String, &'static str) {
     }
 }
 
-/// The grid and its drill-down.
-pub fn grid(out: &mut String, m: &Merged, x: &Matrix) {
+/// The notes' key of an implementation's own page (relative to the
+/// report): its name in the matrix links there, and the page list names it.
+pub const PAGE: &str = "page";
+
+/// An implementation's page from the notes (by label, then name).
+fn page_of<'a>(notes: &'a Notes, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .find_map(|k| notes.get(*k).and_then(|n| n.get(PAGE)))
+        .and_then(Value::as_str)
+}
+
+/// The grid, each consumer's causes, the implementations' pages, and the
+/// drill-down.
+pub fn grid(out: &mut String, m: &Merged, x: &Matrix, notes: &Notes) {
     out.push_str("## Matrix\n\n");
     out.push_str("Every implementation against the rule families (the catalogue's areas, docs/rules.md), from the run records only. A consumer's cell is the worst score of its suite cases in that family and of its fuzz campaign's cases (`FAIL 3/40`: 3 of the 40 cases asked; `fuzz …`: the campaign's); `valid` holds the valid streams and `accept.*` obligations a consumer must accept, and, for a producer, its producer suite (valid requests answered, runs resumed, tool results taken). A producer's cell counts the streams it sent with a violation of that family (`FAIL 1/9`: one stream of nine). `—`: nothing in that family was asked or checked. A linked cell opens its drill-down.\n\n");
     out.push_str("| implementation | role | version |");
@@ -63,7 +75,11 @@ pub fn grid(out: &mut String, m: &Merged, x: &Matrix) {
         }
         out.push_str(" |\n");
         for r in rows {
-            let name = match &r.page {
+            let page = r
+                .page
+                .as_deref()
+                .or_else(|| page_of(notes, &[&r.label, &r.versions]));
+            let name = match page {
                 Some(p) => format!("[{}]({p})", text(&r.label)),
                 None => text(&r.label),
             };
@@ -95,7 +111,124 @@ pub fn grid(out: &mut String, m: &Merged, x: &Matrix) {
         }
     }
     out.push('\n');
+    causes(out, m, notes);
+    pages(out, m, x, notes);
     drill_down(out, m, x);
+}
+
+/// Every consumer's FAILs grouped by cause ([`super::causes`]), its suite
+/// run and campaign together, then each variant run's.
+fn causes(out: &mut String, m: &Merged, notes: &Notes) {
+    let mut blocks = Vec::new();
+    let mut one = |label: &str, name: &str, suite: Option<&Column>, fuzz: Option<&Column>| {
+        let found = super::causes::causes(
+            notes,
+            &[label, name],
+            suite.map(|c| &c.record),
+            fuzz.map(|c| &c.record),
+        );
+        let fails = found.iter().map(|c| c.cases).sum::<usize>();
+        let findings = found.iter().map(|c| c.findings).sum::<usize>();
+        let mut b = format!(
+            "<a id=\"causes-{}\"></a>**{}** — {} cause{}",
+            super::md::slug(label),
+            text(label),
+            found.len(),
+            if found.len() == 1 { "" } else { "s" },
+        );
+        if found.is_empty() {
+            b.push_str(": no FAIL.\n");
+        } else {
+            let _ = writeln!(
+                b,
+                " of {fails} suite FAIL(s) and {findings} fuzz finding(s), most cases first:\n"
+            );
+            for l in super::causes::lines(&found, 8) {
+                let _ = writeln!(b, "- {l}");
+            }
+            if found.len() > 8 {
+                let _ = writeln!(b, "- … and {} more", found.len() - 8);
+            }
+        }
+        blocks.push(b);
+    };
+    for c in &m.columns {
+        let name = c.record.header.implementation.name.clone();
+        one(&c.label, &name, Some(c), m.fuzz_of(&c.label));
+    }
+    for f in m
+        .fuzz
+        .iter()
+        .filter(|f| !m.columns.iter().any(|c| c.label == f.label))
+    {
+        let name = f.record.header.implementation.name.clone();
+        one(&f.label, &name, None, Some(f));
+    }
+    for v in &m.variants {
+        let name = v.record.header.implementation.name.clone();
+        let label = super::matrix::variant_label(&v.label, &v.record.header.suite);
+        let found = super::causes::causes(notes, &[&v.label, &name], Some(&v.record), None);
+        let mut b = format!(
+            "<a id=\"causes-{}\"></a>**{}** ({}) — {} cause{}",
+            super::md::slug(&label),
+            text(&label),
+            text(&variant_words(&v.record.header.suite)),
+            found.len(),
+            if found.len() == 1 { "" } else { "s" },
+        );
+        if found.is_empty() {
+            b.push_str(": no FAIL.\n");
+        } else {
+            b.push_str(":\n\n");
+            for l in super::causes::lines(&found, 8) {
+                let _ = writeln!(b, "- {l}");
+            }
+        }
+        blocks.push(b);
+    }
+    if blocks.is_empty() {
+        return;
+    }
+    out.push_str("### Causes\n\nEach consumer's FAILs (suite cases and fuzz findings) grouped by cause, before the rule-by-rule drill-down: a cause its notes give (matched on its answer, or a finding's shrunk reproducer's), else what it said (\"no noted cause\"). A variant run (a suite written the way the consumer needs, `suites/README.md`) shows what else fails once a known cause is out of the way.\n\n");
+    out.push_str(&blocks.join("\n"));
+    out.push('\n');
+}
+
+/// A variant suite's description, from the suite file.
+fn variant_words(suite: &str) -> String {
+    crate::suite::Suite::find(suite)
+        .map(|s| s.file.description)
+        .unwrap_or_else(|_| format!("suite {suite}"))
+}
+
+/// Each implementation's page of its own, when it has one.
+fn pages(out: &mut String, _m: &Merged, x: &Matrix, notes: &Notes) {
+    let mut seen: Vec<String> = Vec::new();
+    let mut lines = Vec::new();
+    for r in x.rows() {
+        let Some(p) = r
+            .page
+            .clone()
+            .or_else(|| page_of(notes, &[&r.label, &r.versions]).map(str::to_owned))
+        else {
+            continue;
+        };
+        let file = p.split('#').next().unwrap_or_default().to_owned();
+        if seen.contains(&file) {
+            let at = seen.iter().position(|f| *f == file).unwrap_or_default();
+            let line: &mut String = &mut lines[at];
+            let _ = write!(line, ", {}", text(&r.label));
+            continue;
+        }
+        seen.push(file.clone());
+        lines.push(format!("- [{file}]({file}): {}", text(&r.label)));
+    }
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("### Pages\n\nEach implementation's own page (its runs in full: every case, what it shows, its official corpus results):\n\n");
+    out.push_str(&lines.join("\n"));
+    out.push_str("\n\n");
 }
 
 fn drill_down(out: &mut String, m: &Merged, x: &Matrix) {

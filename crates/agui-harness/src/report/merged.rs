@@ -59,6 +59,10 @@ pub struct Merged {
     /// labelled as the implementation it ran: the official corpus section
     /// ([`super::official`]), not columns.
     pub official: Vec<Column>,
+    /// Runs of a variant of the columns' suite (`suites/uuid-ids.toml`:
+    /// the same cases written another way), each labelled as the
+    /// implementation it ran: a row beside that implementation's.
+    pub variants: Vec<Column>,
 }
 
 impl Merged {
@@ -84,6 +88,7 @@ impl Merged {
             fuzz: Vec::new(),
             producers: Vec::new(),
             official: Vec::new(),
+            variants: Vec::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Reports of a run: for people (terminal, Markdown) and machines (JSON
 //! Lines, JUnit XML).
 
+pub mod causes;
 pub mod conformance;
 pub mod json;
 pub mod junit;
@@ -104,7 +105,7 @@ pub fn totals_line(t: &Tally) -> String {
 /// The seed and generator mode of a generated case, for reproduction.
 pub fn seed_note(c: &SuiteCase) -> Option<String> {
     match &c.origin {
-        crate::suite::Origin::Generated { seed, mode } => {
+        crate::suite::Origin::Generated { seed, mode, .. } => {
             Some(format!("seed {seed} ({})", mode.label()))
         }
         crate::suite::Origin::Corpus { .. } => None,

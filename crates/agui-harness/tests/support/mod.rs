@@ -67,6 +67,7 @@ pub fn case(id: &str, verdict: Verdict, first: Option<(RuleId, usize)>) -> Suite
         origin: Origin::Generated {
             seed: 7,
             mode: GenMode::Valid,
+            variant: Default::default(),
         },
     }
 }
