@@ -10,8 +10,9 @@ use agui_model::wire::{COMMON, SUBAGENT_RUN_ID};
 use std::path::{Path, PathBuf};
 
 /// At most this many non-test source files of the workspace may spell a
-/// multi-word wire name.
-const WORKSPACE_LIMIT: usize = 3;
+/// multi-word wire name: the wire table itself, and `rule_help.rs`, whose
+/// SARIF help shows example events as the text a user sees.
+const WORKSPACE_LIMIT: usize = 2;
 
 /// Source folders of the crates this suite keeps free of spelled names
 /// (agui-bench: only its synthetic stream, the rest is other work).
@@ -151,7 +152,7 @@ fn these_crates_spell_no_wire_name() {
 /// examples/ and build scripts. The wire table (`agui-model/src/wire.rs`)
 /// is one of the files allowed.
 #[test]
-fn the_workspace_spells_wire_names_in_at_most_three_files() {
+fn the_workspace_spells_wire_names_in_at_most_two_files() {
     let crates = root().join("crates");
     let mut roots: Vec<PathBuf> = std::fs::read_dir(&crates)
         .map(|d| d.flatten().map(|e| e.path().join("src")).collect())

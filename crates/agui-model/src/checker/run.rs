@@ -197,9 +197,12 @@ impl Checker {
         run_id: Option<&str>,
     ) {
         let (started_thread, started_run) = &self.run_ids;
+        // The two ids' wire names, as the table spells them (`RUN_STARTED`'s
+        // required fields: threadId, runId).
+        let [thread_key, run_key] = [0, 1].map(|k| EventType::RunStarted.fields()[k].key);
         let differs = [
-            ("threadId", thread_id, started_thread),
-            ("runId", run_id, started_run),
+            (thread_key, thread_id, started_thread),
+            (run_key, run_id, started_run),
         ]
         .into_iter()
         .find_map(|(what, said, started)| match (said, started.as_deref()) {
