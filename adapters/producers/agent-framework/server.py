@@ -31,7 +31,7 @@ from agent_framework import (  # noqa: E402
 from agent_framework_ag_ui import add_agent_framework_fastapi_endpoint, state_update  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, call_id, scenario_of, words  # noqa: E402
+from common.script import ScriptedFailure, call_id, scenario_of, scripted_call, words  # noqa: E402
 from common.serve import add_versions, main  # noqa: E402
 
 
@@ -102,17 +102,9 @@ class ScriptedChatClient(FunctionInvocationLayer, BaseChatClient):
         if result is not None:
             return [ChatResponseUpdate(role="assistant", contents=[Content.from_text(text=d)])
                     for d in words(f"All done. {str(result)[:80]}".strip())]
-        weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in _offered(options) else "weather_lookup"
-        calls = {
-            "tool": (weather, {"city": "Lisbon"}),
-            "subagents": ("weather_lookup", {"city": "Porto"}),
-            "state": ("add_todo", {"item": "buy milk"}),
-            "interrupt": ("make_payment", {"amount": 89, "currency": "EUR"}),
-            "subagent-interrupt": ("make_payment", {"amount": 120, "currency": "EUR"}),
-            "confirm": ("delete_drafts", {}),
-        }
-        if scenario in calls:
-            name, args = calls[scenario]
+        planned = scripted_call(scenario, _offered(options))
+        if planned is not None:
+            name, args = planned
             call = Content.from_function_call(call_id=call_id(name, args), name=name, arguments=json.dumps(args))
             return [ChatResponseUpdate(role="assistant", contents=[call], finish_reason="tool_calls")]
         return [ChatResponseUpdate(role="assistant", contents=[Content.from_text(text=d)])

@@ -38,7 +38,7 @@ from agno.team import Team  # noqa: E402
 from agno.tools import tool  # noqa: E402
 from fastapi import FastAPI  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, call_id, scenario_of, words  # noqa: E402
+from common.script import ScriptedFailure, call_id, scenario_of, scripted_call, words  # noqa: E402
 from common.serve import add_versions, main  # noqa: E402
 
 
@@ -124,17 +124,9 @@ class ScriptedModel(Model):
         if self.part != "agent":
             return [ModelResponse(role="assistant", content=d)
                     for d in words(f"The {self.part} found: {user.strip()[:60]}")]
-        weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in _offered(tools) else "weather_lookup"
-        calls = {
-            "tool": (weather, {"city": "Lisbon"}),
-            "subagents": ("weather_lookup", {"city": "Porto"}),
-            "state": ("add_todo", {"item": "buy milk"}),
-            "interrupt": ("make_payment", {"amount": 89, "currency": "EUR"}),
-            "subagent-interrupt": ("make_payment", {"amount": 120, "currency": "EUR"}),
-            "confirm": ("delete_drafts", {}),
-        }
-        if scenario in calls:
-            name, args = calls[scenario]
+        planned = scripted_call(scenario, _offered(tools))
+        if planned is not None:
+            name, args = planned
             # A sentence before the call, as chat models often stream one.
             return ([ModelResponse(role="assistant", content=d) for d in words("One moment.")]
                     + [ModelResponse(role="assistant", tool_calls=[_call(name, args)])])

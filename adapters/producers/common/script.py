@@ -89,3 +89,28 @@ def words(text: str):
     """A reply split into streamed deltas (word by word, spaces kept)."""
     parts = text.split(" ")
     return [p + (" " if i < len(parts) - 1 else "") for i, p in enumerate(parts)]
+
+
+# The tool call each scenario's first model turn makes: (tool name, arguments).
+_CALLS = {
+    "tool": (None, {"city": "Lisbon"}),
+    "subagents": ("weather_lookup", {"city": "Porto"}),
+    "state": ("add_todo", {"item": "buy milk"}),
+    "interrupt": ("make_payment", {"amount": 89, "currency": "EUR"}),
+    "subagent-interrupt": ("make_payment", {"amount": 120, "currency": "EUR"}),
+    "confirm": ("delete_drafts", {}),
+}
+
+
+def scripted_call(scenario: str, offered):
+    """The call `scenario`'s model turn makes, as (name, arguments dict), or
+    None for a scenario that calls no tool. The weather call is the client's
+    `get_weather` when the request offers it (`offered`: tool names), else
+    the backend `weather_lookup`."""
+    if scenario not in _CALLS:
+        return None
+    name, args = _CALLS[scenario]
+    if name is None:
+        name = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in offered else "weather_lookup"
+    return name, dict(args)
+

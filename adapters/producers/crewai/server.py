@@ -49,7 +49,7 @@ from fastapi import FastAPI  # noqa: E402
 from litellm import acompletion  # noqa: E402
 from litellm.types.utils import ChatCompletionMessageToolCall, Choices, Function, Message, ModelResponse  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, approved, call_id, scenario_of  # noqa: E402
+from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, approved, call_id, scenario_of, scripted_call  # noqa: E402
 from common.serve import add_versions, main  # noqa: E402
 
 MODEL = "openai/scripted"
@@ -144,20 +144,13 @@ class ScriptedFlow(Flow[TodoState]):
             # The client answered its tool: finish the turn.
             await self._answer(f"All done. {str(_get(last, 'content'))[:80]}")
             return "done"
-        weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in offered else "weather_lookup"
-        calls = {
-            "tool": (weather, {"city": "Lisbon"}),
-            "state": ("add_todo", {"item": "buy milk"}),
-            "interrupt": ("make_payment", {"amount": 89, "currency": "EUR"}),
-            "subagent-interrupt": ("make_payment", {"amount": 120, "currency": "EUR"}),
-            "confirm": ("delete_drafts", {}),
-        }
+        planned = scripted_call(scenario, offered)
         if scenario == "subagents":
             return "research"
-        if scenario not in calls:
+        if planned is None:
             await self._answer("Hello from the scripted CrewAI flow.")
             return "done"
-        name, args = calls[scenario]
+        name, args = planned
         response = await _complete([*self._system(), *messages], actions, _reply(calls=[(name, args)]))
         message = response.choices[0].message
         self.state.messages.append(message)

@@ -14,6 +14,7 @@ tools that need approval (``make_payment``, ``delete_drafts``,
 as plain text and tool answers.
 """
 
+import json
 import os
 import sys
 from importlib.metadata import version
@@ -35,7 +36,7 @@ from starlette.requests import Request  # noqa: E402
 from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of, words  # noqa: E402
+from common.script import ScriptedFailure, scenario_of, scripted_call, words  # noqa: E402
 
 
 class Todos(BaseModel):
@@ -75,18 +76,10 @@ async def scripted(messages, info: AgentInfo):
             yield delta
         return
     offered = {t.name for t in info.function_tools}
-    weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in offered else "weather_lookup"
-    calls = {
-        "tool": (weather, '{"city": "Lisbon"}'),
-        "subagents": ("weather_lookup", '{"city": "Porto"}'),
-        "state": ("add_todo", '{"item": "buy milk"}'),
-        "interrupt": ("make_payment", '{"amount": 89, "currency": "EUR"}'),
-        "subagent-interrupt": ("make_payment", '{"amount": 120, "currency": "EUR"}'),
-        "confirm": ("delete_drafts", "{}"),
-    }
-    if scenario in calls:
-        name, args = calls[scenario]
-        yield {0: DeltaToolCall(name=name, json_args=args, tool_call_id=f"call_{name}_1")}
+    planned = scripted_call(scenario, offered)
+    if planned is not None:
+        name, args = planned
+        yield {0: DeltaToolCall(name=name, json_args=json.dumps(args), tool_call_id=f"call_{name}_1")}
         return
     for delta in words("Hello from the scripted pydantic-ai agent."):
         yield delta

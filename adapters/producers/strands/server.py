@@ -28,7 +28,7 @@ from fastapi import FastAPI  # noqa: E402
 from strands import Agent, tool  # noqa: E402
 from strands.models.model import Model  # noqa: E402
 
-from common.script import CLIENT_WEATHER_TOOL, ScriptedFailure, scenario_of, words  # noqa: E402
+from common.script import ScriptedFailure, scenario_of, scripted_call, words  # noqa: E402
 from common.serve import add_versions, main  # noqa: E402
 
 
@@ -92,17 +92,9 @@ class ScriptedModel(Model):
             raise ScriptedFailure("scripted model failure (the failure scenario)")
         yield {"messageStart": {"role": "assistant"}}
         offered = {spec.get("name") for spec in tool_specs or []}
-        weather = CLIENT_WEATHER_TOOL if CLIENT_WEATHER_TOOL in offered else "weather_lookup"
-        calls = {
-            "tool": (weather, {"city": "Lisbon"}),
-            "subagents": ("weather_lookup", {"city": "Porto"}),
-            "state": ("add_todo", {"item": "buy milk"}),
-            "interrupt": ("make_payment", {"amount": 89, "currency": "EUR"}),
-            "subagent-interrupt": ("make_payment", {"amount": 120, "currency": "EUR"}),
-            "confirm": ("delete_drafts", {}),
-        }
-        if scenario in calls and not _after_tool(messages):
-            name, args = calls[scenario]
+        planned = scripted_call(scenario, offered)
+        if planned is not None and not _after_tool(messages):
+            name, args = planned
             yield {"contentBlockStart": {"start": {"toolUse": {"name": name, "toolUseId": f"call_{name}_1"}}}}
             yield {"contentBlockDelta": {"delta": {"toolUse": {"input": json.dumps(args)}}}}
             yield {"contentBlockStop": {}}

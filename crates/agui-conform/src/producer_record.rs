@@ -89,6 +89,7 @@ fn scenario(r: &InputResult, description: Option<&String>, peer: Option<&mut Pee
             outcomes: s.outcomes.iter().map(|o| (*o).to_owned()).collect(),
             request: s.request.clone(),
             peer: None,
+            redirects: s.redirects.iter().map(|h| h.to_json()).collect(),
         })
         .collect();
     let mut whole = None;

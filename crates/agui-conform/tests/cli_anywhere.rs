@@ -57,18 +57,55 @@ fn suites_lists_the_built_in_ones() {
     // Name, kind, description; then where it comes from. The descriptions
     // of suites/default.toml, suites/official-*.toml and suites/quick.toml;
     // the producer suite's scenarios are suites/producer/*.json.
+    // The name column is as wide as the longest name (`input-tools-context`)
+    // and two spaces.
+    let row = |name: &str, kind: &str, what: &str| format!("{name:<21}{kind}  {what}");
     let expected = [
-        "default         consumer  The golden corpus and generated valid and per-rule invalid streams.",
-        "official-1.0    consumer  The official AG-UI conformance fixtures of version 1.0 (the 1.1 file standing in where the 1.0 one is not stored, marked in each case).",
-        "official-1.1    consumer  The official AG-UI conformance fixtures of version 1.1.",
-        "official-draft  consumer  The official AG-UI conformance fixtures of version draft.",
-        "producer        producer  7 scenarios sent to a producer: continue-thread, \
+        row(
+            "default",
+            "consumer",
+            "The golden corpus and generated valid and per-rule invalid streams.",
+        ),
+        row(
+            "input-tools-context",
+            "consumer",
+            "The default suite, every RUN_STARTED.input carrying tools and context.",
+        ),
+        row(
+            "official-1.0",
+            "consumer",
+            "The official AG-UI conformance fixtures of version 1.0 (the 1.1 file standing in where the 1.0 one is not stored, marked in each case).",
+        ),
+        row(
+            "official-1.1",
+            "consumer",
+            "The official AG-UI conformance fixtures of version 1.1.",
+        ),
+        row(
+            "official-draft",
+            "consumer",
+            "The official AG-UI conformance fixtures of version draft.",
+        ),
+        row(
+            "producer",
+            "producer",
+            "7 scenarios sent to a producer: continue-thread, \
          history-attributed, plain, resume-after-interrupt, resume-cancelled, \
          state-carrying, tool-results",
-        "quick           consumer  The golden corpus and a handful of generated cases.",
+        ),
+        row(
+            "quick",
+            "consumer",
+            "The golden corpus and a handful of generated cases.",
+        ),
+        row(
+            "uuid-ids",
+            "consumer",
+            "The default suite's generated streams, thread, run, message and tool call ids drawn as UUIDs.",
+        ),
     ];
     for (k, want) in expected.iter().enumerate() {
-        assert_eq!(lines[2 * k], *want, "{stdout}");
+        assert_eq!(lines[2 * k], want, "{stdout}");
         assert_eq!(lines[2 * k + 1].trim(), "from built-in", "{stdout}");
     }
     assert!(stdout.contains("`agui-conform run --producer URL [--suite NAME]`"));
@@ -104,7 +141,7 @@ fn local_producer_suites_are_listed_and_override_the_built_in_one() {
     };
     let (mine, from) = row("mine");
     assert_eq!(
-        mine, "mine            producer  2 scenarios sent to a producer: a, b",
+        mine, "mine                 producer  2 scenarios sent to a producer: a, b",
         "{listed}"
     );
     assert!(from.ends_with("suites/mine"), "{from}");
@@ -179,7 +216,7 @@ fn a_local_suite_overrides_the_built_in_one() {
     .unwrap();
     let listed = text(&s.run(&["suites"]).stdout);
     assert!(
-        listed.contains("quick           consumer  Mine."),
+        listed.contains("quick                consumer  Mine."),
         "{listed}"
     );
     assert!(listed.contains("(overrides the built-in one)"), "{listed}");
@@ -199,7 +236,8 @@ fn an_unknown_suite_names_the_built_in_ones() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains(
-            "built-in suites: default, official-1.0, official-1.1, official-draft, quick"
+            "built-in suites: default, input-tools-context, official-1.0, official-1.1, \
+             official-draft, quick, uuid-ids"
         ),
         "{}",
         text(&out.stderr)

@@ -157,4 +157,25 @@ fn run_producer_names_the_hop_in_every_format() {
     let out = producer(&url, &["--format", "junit"]);
     let property = format!(r#"<property name="redirect" value="307 {url} → {url}/"/>"#);
     assert!(stdout(&out).contains(&property), "{}", stdout(&out));
+
+    // The run record (`--record`, what `report` renders the producers page
+    // from) keeps the hop on its step; a scenario line follows the header.
+    let record = scratch("record").join("run.jsonl");
+    let out = producer(&url, &["--record", record.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = std::fs::read_to_string(&record).unwrap();
+    let scenario: Value = lines
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v.get("steps").is_some())
+        .unwrap_or_else(|| panic!("no scenario line: {lines}"));
+    assert_eq!(
+        scenario["steps"][0]["redirects"],
+        json!([hop(&url)]),
+        "{lines}"
+    );
 }

@@ -270,7 +270,22 @@ fn a_report_merges_fixed_records() {
     assert!(!readme_text.contains("old"));
     assert!(readme_text.ends_with("<!-- conformance-summary:end -->\n\nrest\n"));
 
+    // Causes: impl-a's one FAIL (it accepted the unknown type) has no
+    // `causes` note, so it is named by what it did; impl-b has no FAIL.
+    let causes_md = "<a id=\"causes-impl-a\"></a>**Impl A** — 1 cause of 1 suite FAIL(s) and 0 \
+         fuzz finding(s), most cases first:\n\n- no noted cause: accepted a stream it must \
+         reject — 1 suite case; rules: `schema.unknown-type`\n";
+    assert!(text.contains(causes_md), "{text}");
+    assert!(text.contains("**Impl B** — 0 causes: no FAIL."), "{text}");
+
     let page = std::fs::read_to_string(&html).unwrap();
+    // The page lists the same causes.
+    let causes_html = "<div class=\"drill\" id=\"causes-impl-a\"><b>Impl A</b> — 1 cause of 1 \
+         suite FAIL(s) and 0 fuzz finding(s), most cases first<ul><li>no noted cause: accepted \
+         a stream it must reject — 1 suite case; rules: <code>schema.unknown-type</code></li>\
+         </ul></div>";
+    assert!(page.contains(causes_html), "{page}");
+    assert!(page.contains("<b>Impl B</b> — 0 causes: no FAIL.</div>"));
     // Two cases did not pass everywhere and have a stream: both open.
     assert_eq!(page.matches(r#"<button class="open""#).count(), 2);
     assert!(page.contains(r#"<tr data-rule="schema.unknown-type">"#));

@@ -12,7 +12,8 @@ use agui_harness::report::matrix::{
     COLUMNS, Link, Mark, Matrix, finding_anchor, fuzz_anchor, language_name,
 };
 use agui_harness::report::matrix_md::answer_words;
-use agui_harness::report::merged::{Column, Merged};
+use agui_harness::report::md::slug;
+use agui_harness::report::merged::{Column, Merged, Notes};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -264,4 +265,76 @@ fn pins(col: &Column, f: &Finding) -> Vec<Pin> {
         });
     }
     out
+}
+
+/// Every consumer's FAILs grouped by cause, as the Markdown page lists
+/// them ([`agui_harness::report::causes::groups`]): a cause its notes give,
+/// else what the implementation said.
+pub(crate) fn causes(out: &mut String, m: &Merged, notes: &Notes) {
+    let groups = agui_harness::report::causes::groups(m, notes);
+    if groups.is_empty() {
+        return;
+    }
+    out.push_str("<section id=\"causes\"><h2>Causes</h2><p class=\"hint\">Each consumer's FAILs (suite cases and fuzz findings) grouped by cause, before the rule-by-rule drill-down: a cause its notes give (matched on its answer, or a finding's shrunk reproducer's), else what it said (\"no noted cause\"). A variant run (a suite written the way the consumer needs) shows what else fails once a known cause is out of the way.</p>");
+    for g in &groups {
+        let n = g.causes.len();
+        let _ = write!(
+            out,
+            "<div class=\"drill\" id=\"causes-{}\"><b>{}</b>",
+            slug(&g.label),
+            escape_html(&g.label)
+        );
+        if let Some(words) = &g.variant {
+            let _ = write!(out, " ({})", escape_html(words));
+        }
+        let _ = write!(out, " — {n} cause{}", if n == 1 { "" } else { "s" });
+        if n == 0 {
+            out.push_str(": no FAIL.</div>");
+            continue;
+        }
+        if g.variant.is_none() {
+            let (fails, findings) = g.totals();
+            let _ = write!(
+                out,
+                " of {fails} suite FAIL(s) and {findings} fuzz finding(s), most cases first"
+            );
+        }
+        out.push_str("<ul>");
+        for c in g.causes.iter().take(8) {
+            let mut counts = Vec::new();
+            if c.cases > 0 {
+                counts.push(format!(
+                    "{} suite case{}",
+                    c.cases,
+                    if c.cases == 1 { "" } else { "s" }
+                ));
+            }
+            if c.findings > 0 {
+                counts.push(format!(
+                    "{} fuzz finding{} ({} campaign cases)",
+                    c.findings,
+                    if c.findings == 1 { "" } else { "s" },
+                    c.fuzz_cases
+                ));
+            }
+            let rules: Vec<String> = c
+                .rules
+                .iter()
+                .map(|r| format!("<code>{}</code>", escape_html(r)))
+                .collect();
+            let _ = write!(
+                out,
+                "<li>{}{} — {}; rules: {}</li>",
+                if c.noted { "" } else { "no noted cause: " },
+                escape_html(&c.text),
+                counts.join(", "),
+                rules.join(", ")
+            );
+        }
+        if n > 8 {
+            let _ = write!(out, "<li>… and {} more</li>", n - 8);
+        }
+        out.push_str("</ul></div>");
+    }
+    out.push_str("</section>\n");
 }

@@ -14,7 +14,7 @@ use crate::page::{self, Options, Pin, PinKind, escape_html, script_json};
 use agui_harness::Score;
 use agui_harness::record::Stream;
 use agui_harness::report::conformance::Page as ReportPage;
-use agui_harness::report::merged::{Merged, answer_text, answered_index, explain_parts};
+use agui_harness::report::merged::{Merged, Notes, answer_text, answered_index, explain_parts};
 use agui_model::RuleId;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -28,7 +28,7 @@ const JS: &str = include_str!("../assets/report.js");
 const TITLE_SLOT: &str = "@@CASE@@";
 
 /// The report page of `m`; rule ids link to `{rules_href}#{id}`.
-pub fn render(m: &Merged, rules_href: &str, about: &ReportPage) -> String {
+pub fn render(m: &Merged, notes: &Notes, rules_href: &str, about: &ReportPage) -> String {
     let labels = m.consumer_labels();
     let title = format!("Conformance report: {}", labels.join(" · "));
     let mut out = String::with_capacity(1 << 16);
@@ -60,6 +60,7 @@ pub fn render(m: &Merged, rules_href: &str, about: &ReportPage) -> String {
     out.push_str("</header>\n");
     let grid = agui_harness::report::matrix::Matrix::of(m, &about.producers_href);
     crate::matrix::grid(&mut out, &grid);
+    crate::matrix::causes(&mut out, m, notes);
     summary(&mut out, m);
     rule_matrix(&mut out, m, rules_href);
     let mut data = case_matrix(&mut out, m, rules_href);

@@ -236,8 +236,12 @@ fn fixture_report() -> PathBuf {
             Column::new(name.to_uppercase(), record)
         })
         .collect();
-    let html =
-        agui_view::report::render(&Merged::new(columns), "docs/rules.md", &Default::default());
+    let html = agui_view::report::render(
+        &Merged::new(columns),
+        &Default::default(),
+        "docs/rules.md",
+        &Default::default(),
+    );
     let path = support::tempdir("report").join("report.html");
     std::fs::write(&path, html).expect("page written");
     path
@@ -330,8 +334,12 @@ fn big_report() -> PathBuf {
             Column::new(name.to_uppercase(), record)
         })
         .collect();
-    let html =
-        agui_view::report::render(&Merged::new(columns), "docs/rules.md", &Default::default());
+    let html = agui_view::report::render(
+        &Merged::new(columns),
+        &Default::default(),
+        "docs/rules.md",
+        &Default::default(),
+    );
     let path = support::tempdir("big-report").join("report.html");
     std::fs::write(&path, html).expect("page written");
     path

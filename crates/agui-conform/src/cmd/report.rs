@@ -139,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .rules_href
             .clone()
             .unwrap_or_else(|| html::rules_href_from(p));
-        write(p, &html::report(&merged, &href, &page))?;
+        write(p, &html::report(&merged, &notes, &href, &page))?;
     }
     Ok(status)
 }

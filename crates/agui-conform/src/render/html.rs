@@ -7,7 +7,7 @@
 
 use agui_harness::record::Record;
 use agui_harness::report::conformance;
-use agui_harness::report::merged::{Column, Merged};
+use agui_harness::report::merged::{Column, Merged, Notes};
 use agui_live::live::Seen;
 use agui_model::stream::Item;
 use agui_model::{Verdict, Violation};
@@ -85,8 +85,13 @@ pub fn write(
 
 /// The conformance report page of merged records (`report --html`); rule
 /// ids link to `rules_href`.
-pub fn report(merged: &Merged, rules_href: &str, page: &conformance::Page) -> String {
-    agui_view::report::render(merged, rules_href, page)
+pub fn report(
+    merged: &Merged,
+    notes: &Notes,
+    rules_href: &str,
+    page: &conformance::Page,
+) -> String {
+    agui_view::report::render(merged, notes, rules_href, page)
 }
 
 /// Writes the one-record report page of a run (`run --html`) to `path`.
@@ -96,6 +101,7 @@ pub fn write_run_page(record_text: &str, path: &Path) -> anyhow::Result<()> {
     let merged = Merged::new(vec![Column::new(label, record)]);
     let page = report(
         &merged,
+        &Notes::new(),
         &rules_href_from(path),
         &conformance::Page::default(),
     );

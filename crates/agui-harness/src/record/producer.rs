@@ -133,6 +133,10 @@ pub struct Step {
     /// The peer's answer on this step's events alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peer: Option<Value>,
+    /// Each 307/308 hop its request followed (`{status, url, location,
+    /// to}`, as `check --url`'s JSON lists them); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub redirects: Vec<Value>,
 }
 
 impl Step {

@@ -13,7 +13,7 @@
 //! with numbers and quoted names blanked), or, for an acceptance, as
 //! "accepted a must-reject violation".
 
-use super::merged::Notes;
+use super::merged::{Merged, Notes};
 use crate::record::{Case, Record};
 use crate::score::Score;
 use serde_json::Value;
@@ -258,6 +258,71 @@ pub fn lines(causes: &[Cause], shown: usize) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// One implementation's causes, as the matrix page lists them.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Its row's label (a variant run's: the label with the suite's name).
+    pub label: String,
+    /// A variant run's suite description (`suites/README.md`); `None` for
+    /// an implementation's own suite run and campaign.
+    pub variant: Option<String>,
+    pub causes: Vec<Cause>,
+}
+
+impl Group {
+    /// Suite FAILs and fuzz findings its causes explain, together.
+    pub fn totals(&self) -> (usize, usize) {
+        let cases = self.causes.iter().map(|c| c.cases).sum();
+        let findings = self.causes.iter().map(|c| c.findings).sum();
+        (cases, findings)
+    }
+}
+
+/// Every consumer's causes: each implementation's suite run and campaign
+/// together (a campaign with no suite run on its own), then each variant
+/// run's. What the Markdown and HTML pages both draw.
+pub fn groups(m: &Merged, notes: &Notes) -> Vec<Group> {
+    let mut out = Vec::new();
+    for c in &m.columns {
+        let name = c.record.header.implementation.name.as_str();
+        let fuzz = m.fuzz_of(&c.label).map(|f| &f.record);
+        out.push(Group {
+            label: c.label.clone(),
+            variant: None,
+            causes: causes(notes, &[&c.label, name], Some(&c.record), fuzz),
+        });
+    }
+    for f in m
+        .fuzz
+        .iter()
+        .filter(|f| !m.columns.iter().any(|c| c.label == f.label))
+    {
+        let name = f.record.header.implementation.name.as_str();
+        out.push(Group {
+            label: f.label.clone(),
+            variant: None,
+            causes: causes(notes, &[&f.label, name], None, Some(&f.record)),
+        });
+    }
+    for v in &m.variants {
+        let name = v.record.header.implementation.name.as_str();
+        let suite = &v.record.header.suite;
+        out.push(Group {
+            label: super::matrix::variant_label(&v.label, suite),
+            variant: Some(variant_words(suite)),
+            causes: causes(notes, &[&v.label, name], Some(&v.record), None),
+        });
+    }
+    out
+}
+
+/// A variant suite's description, from the suite file.
+pub fn variant_words(suite: &str) -> String {
+    crate::suite::Suite::find(suite)
+        .map(|s| s.file.description)
+        .unwrap_or_else(|_| format!("suite {suite}"))
 }
 
 #[cfg(test)]

@@ -55,28 +55,17 @@ pub fn summary_table(m: &Merged) -> Vec<String> {
         "| implementation | version | capabilities | cases | PASS | FAIL | WARN | INFO | SKIPPED | ERRORED |".to_owned(),
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|".to_owned(),
     ];
-    for c in &m.columns {
-        let h = &c.record.header;
-        let totals = c.record.totals();
+    let rows = m.columns.iter().map(|c| (c.label.clone(), &c.record));
+    let variants = m.variants.iter().map(|v| {
+        let label = super::matrix::variant_label(&v.label, &v.record.header.suite);
+        (label, &v.record)
+    });
+    for (label, record) in rows.chain(variants) {
+        let h = &record.header;
+        let totals = record.totals();
         let mut row = format!(
             "| {} | {} {} | {} | {} |",
-            cell(&c.label),
-            code(&h.implementation.name),
-            cell(&h.implementation.version),
-            cell(&h.implementation.capabilities.join(", ")),
-            totals.total()
-        );
-        for s in SCORES {
-            let _ = write!(row, " {} |", totals.get(s));
-        }
-        t.push(row);
-    }
-    for v in &m.variants {
-        let h = &v.record.header;
-        let totals = v.record.totals();
-        let mut row = format!(
-            "| {} | {} {} | {} | {} |",
-            cell(&super::matrix::variant_label(&v.label, &h.suite)),
+            cell(&label),
             code(&h.implementation.name),
             cell(&h.implementation.version),
             cell(&h.implementation.capabilities.join(", ")),

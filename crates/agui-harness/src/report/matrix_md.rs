@@ -116,72 +116,44 @@ pub fn grid(out: &mut String, m: &Merged, x: &Matrix, notes: &Notes) {
     drill_down(out, m, x);
 }
 
-/// Every consumer's FAILs grouped by cause ([`super::causes`]), its suite
-/// run and campaign together, then each variant run's.
+/// Every consumer's FAILs grouped by cause ([`super::causes::groups`]),
+/// its suite run and campaign together, then each variant run's.
 fn causes(out: &mut String, m: &Merged, notes: &Notes) {
     let mut blocks = Vec::new();
-    let mut one = |label: &str, name: &str, suite: Option<&Column>, fuzz: Option<&Column>| {
-        let found = super::causes::causes(
-            notes,
-            &[label, name],
-            suite.map(|c| &c.record),
-            fuzz.map(|c| &c.record),
-        );
-        let fails = found.iter().map(|c| c.cases).sum::<usize>();
-        let findings = found.iter().map(|c| c.findings).sum::<usize>();
+    for g in super::causes::groups(m, notes) {
+        let found = &g.causes;
         let mut b = format!(
-            "<a id=\"causes-{}\"></a>**{}** — {} cause{}",
-            super::md::slug(label),
-            text(label),
+            "<a id=\"causes-{}\"></a>**{}**",
+            super::md::slug(&g.label),
+            text(&g.label)
+        );
+        if let Some(words) = &g.variant {
+            let _ = write!(b, " ({})", text(words));
+        }
+        let _ = write!(
+            b,
+            " — {} cause{}",
             found.len(),
             if found.len() == 1 { "" } else { "s" },
         );
         if found.is_empty() {
             b.push_str(": no FAIL.\n");
+        } else if g.variant.is_some() {
+            b.push_str(":\n\n");
+            for l in super::causes::lines(found, 8) {
+                let _ = writeln!(b, "- {l}");
+            }
         } else {
+            let (fails, findings) = g.totals();
             let _ = writeln!(
                 b,
                 " of {fails} suite FAIL(s) and {findings} fuzz finding(s), most cases first:\n"
             );
-            for l in super::causes::lines(&found, 8) {
+            for l in super::causes::lines(found, 8) {
                 let _ = writeln!(b, "- {l}");
             }
             if found.len() > 8 {
                 let _ = writeln!(b, "- … and {} more", found.len() - 8);
-            }
-        }
-        blocks.push(b);
-    };
-    for c in &m.columns {
-        let name = c.record.header.implementation.name.clone();
-        one(&c.label, &name, Some(c), m.fuzz_of(&c.label));
-    }
-    for f in m
-        .fuzz
-        .iter()
-        .filter(|f| !m.columns.iter().any(|c| c.label == f.label))
-    {
-        let name = f.record.header.implementation.name.clone();
-        one(&f.label, &name, None, Some(f));
-    }
-    for v in &m.variants {
-        let name = v.record.header.implementation.name.clone();
-        let label = super::matrix::variant_label(&v.label, &v.record.header.suite);
-        let found = super::causes::causes(notes, &[&v.label, &name], Some(&v.record), None);
-        let mut b = format!(
-            "<a id=\"causes-{}\"></a>**{}** ({}) — {} cause{}",
-            super::md::slug(&label),
-            text(&label),
-            text(&variant_words(&v.record.header.suite)),
-            found.len(),
-            if found.len() == 1 { "" } else { "s" },
-        );
-        if found.is_empty() {
-            b.push_str(": no FAIL.\n");
-        } else {
-            b.push_str(":\n\n");
-            for l in super::causes::lines(&found, 8) {
-                let _ = writeln!(b, "- {l}");
             }
         }
         blocks.push(b);
@@ -192,13 +164,6 @@ fn causes(out: &mut String, m: &Merged, notes: &Notes) {
     out.push_str("### Causes\n\nEach consumer's FAILs (suite cases and fuzz findings) grouped by cause, before the rule-by-rule drill-down: a cause its notes give (matched on its answer, or a finding's shrunk reproducer's), else what it said (\"no noted cause\"). A variant run (a suite written the way the consumer needs, `suites/README.md`) shows what else fails once a known cause is out of the way.\n\n");
     out.push_str(&blocks.join("\n"));
     out.push('\n');
-}
-
-/// A variant suite's description, from the suite file.
-fn variant_words(suite: &str) -> String {
-    crate::suite::Suite::find(suite)
-        .map(|s| s.file.description)
-        .unwrap_or_else(|_| format!("suite {suite}"))
 }
 
 /// Each implementation's page of its own, when it has one.

@@ -5,7 +5,7 @@
 //! are checked like explicit ones, at the chunk's own index.
 
 use super::Checker;
-use super::book::{Kind, Owner};
+use super::book::{Kind, Owner, Part};
 use crate::events::EventType;
 use crate::rules::RuleId;
 use crate::wire::key;
@@ -251,8 +251,10 @@ impl Checker {
 
     fn content(&mut self, i: usize, kind: ChunkKind, id: &str, tag: Option<&str>, delta: &str) {
         match kind {
-            ChunkKind::Text => self.text_content(i, id, tag, delta, EventType::TextMessageContent),
-            ChunkKind::Tool => self.tool_args(i, id, tag, delta, EventType::ToolCallArgs),
+            ChunkKind::Text => {
+                self.delta(Part::Text, i, id, tag, delta, EventType::TextMessageContent)
+            }
+            ChunkKind::Tool => self.delta(Part::Tool, i, id, tag, delta, EventType::ToolCallArgs),
             ChunkKind::Reasoning => self.reasoning_message_content(
                 i,
                 id,

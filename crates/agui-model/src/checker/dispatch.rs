@@ -1,6 +1,7 @@
 //! The one dispatcher (ARCHITECTURE.md): the table from each event type to
 //! the rules of its area, for either parse path.
 
+use super::book::Part;
 use super::chunks::Chunk;
 use super::{Checker, Phase, run};
 use crate::body::{Body, Typed, Val};
@@ -125,7 +126,8 @@ impl Checker {
             }
             Body::TextMessageContent { message_id, delta } => {
                 if let Some(id) = message_id {
-                    self.text_content(i, id, tag, delta.as_deref().unwrap_or_default(), ty);
+                    let delta = delta.as_deref().unwrap_or_default();
+                    self.delta(Part::Text, i, id, tag, delta, ty);
                 }
             }
             Body::TextMessageEnd { message_id } => {
@@ -148,7 +150,8 @@ impl Checker {
                 delta,
             } => {
                 if let Some(id) = tool_call_id {
-                    self.tool_args(i, id, tag, delta.as_deref().unwrap_or_default(), ty);
+                    let delta = delta.as_deref().unwrap_or_default();
+                    self.delta(Part::Tool, i, id, tag, delta, ty);
                 }
             }
             Body::ToolCallEnd { tool_call_id } => {

@@ -68,24 +68,6 @@ impl Checker {
         }
     }
 
-    pub(super) fn text_content(
-        &mut self,
-        i: usize,
-        id: &str,
-        tag: Option<&str>,
-        delta: &str,
-        ty: EventType,
-    ) {
-        let Some(name) = self.continue_open(i, Part::Text, id, tag, ty, false) else {
-            return;
-        };
-        let fold_at = (self.limits.bookkeeping_bytes / 8).min(said::FOLD_BYTES);
-        self.book.said.text_delta(name, delta, fold_at);
-        if let Some(p) = self.projector.as_mut() {
-            p.message_content(name, delta);
-        }
-    }
-
     pub(super) fn text_end(&mut self, i: usize, id: &str, tag: Option<&str>) {
         self.continue_open(i, Part::Text, id, tag, EventType::TextMessageEnd, true);
     }
@@ -133,20 +115,33 @@ impl Checker {
         }
     }
 
-    pub(super) fn tool_args(
+    /// A `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS` (or the content a
+    /// chunk stands for): once the message or call is open under its
+    /// owner, the delta goes to what the run said (text or arguments) and to
+    /// the projection.
+    pub(super) fn delta(
         &mut self,
+        part: Part,
         i: usize,
         id: &str,
         tag: Option<&str>,
         delta: &str,
         ty: EventType,
     ) {
-        let Some(name) = self.continue_open(i, Part::Tool, id, tag, ty, false) else {
+        let Some(name) = self.continue_open(i, part, id, tag, ty, false) else {
             return;
         };
-        self.book.said.call_args(name, delta);
-        if let Some(p) = self.projector.as_mut() {
-            p.tool_call_args(name, delta);
+        if part == Part::Tool {
+            self.book.said.call_args(name, delta);
+            if let Some(p) = self.projector.as_mut() {
+                p.tool_call_args(name, delta);
+            }
+        } else {
+            let fold_at = (self.limits.bookkeeping_bytes / 8).min(said::FOLD_BYTES);
+            self.book.said.text_delta(name, delta, fold_at);
+            if let Some(p) = self.projector.as_mut() {
+                p.message_content(name, delta);
+            }
         }
     }
 
