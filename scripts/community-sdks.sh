@@ -20,7 +20,9 @@
 #                 being go or cpp; `scripts/conformance-report.sh
 #                 --consumer-records DIR` (or fuzz-report.sh) shows them as
 #                 matrix rows
-#   --suite NAME  the suite [default: quick]
+#   --suite NAME  the suite [default: default, as every consumer of the matrix;
+#                 the official corpus' suites (official-1.0, official-1.1,
+#                 official-draft) run too, one record each: KEY.official-*.jsonl]
 #   --seed N, --cases N, --time T  the campaign [default: 20261205, 300, 10m:
 #                 the cases, not the time, end it, so a rerun is the same]
 #   --markdown FILE  the per-implementation page
@@ -42,7 +44,7 @@
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-checkout="" out="target/community-sdks" suite="quick" seed=20261205 cases=300 time=10m
+checkout="" out="target/community-sdks" suite="default" seed=20261205 cases=300 time=10m
 markdown="docs/conformance/community-sdks.md" build=1 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -133,6 +135,22 @@ for key in go cpp; do
   fi
   say "$key: $(grep -E '^[0-9]+ cases' "$out/$key.txt" | tail -n 1)"
   records+=("$out/$key.jsonl")
+  # The official corpus' suites, one record each: the matrix's official
+  # section per version, as for every other consumer.
+  for o in official-1.0 official-1.1 official-draft; do
+    [ "$o" = "$suite" ] && continue
+    orecord="$out/$key.$o.jsonl"
+    rm -f "$orecord"
+    "$conform" run --suite "$o" "${impl[@]}" --no-progress --record "$orecord" >"$out/$key.$o.txt"
+    code=$?
+    if [ "$code" -gt 1 ] || ! tail -n 1 "$orecord" 2>/dev/null | grep -q '"kind":"footer"'; then
+      say "$key: the $o run did not finish (exit $code; see $out/$key.$o.txt)"
+      status=1
+      continue
+    fi
+    say "$key, $o: $(tail -n 1 "$orecord" | grep -o '"official":{[^}]*}')"
+    records+=("$orecord")
+  done
   "$conform" fuzz "${impl[@]}" --seed "$seed" --cases "$cases" --time "$time" --no-progress \
     --record "$out/$key.fuzz.jsonl" >"$out/$key.fuzz.txt" 2>&1
   code=$?

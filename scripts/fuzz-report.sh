@@ -5,8 +5,9 @@
 # (`agui-rust-sdks fuzz --record`, adapters/rust: ag-ui 0.3, ag-ui-client
 # 0.1), with one fixed seed and budget, keeping one run record per consumer
 # (each distinct failure once, shrunk, with its minimal stream), runs the
-# Rust SDKs' suites in process too (default, official-*, and the variant
-# suites uuid-ids and input-tools-context), then renders the conformance
+# Rust SDKs' suites in process too (default, official-*, and each SDK's
+# variant suite: input-tools-context for ag-ui, uuid-ids for ag-ui-client),
+# then renders the conformance
 # report with those records beside the suite runs
 # (scripts/conformance-report.sh --fuzz-records DIR --in-process KEY|LABEL):
 # docs/conformance/README.md and index.html.
@@ -57,8 +58,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seed=20261205 cases=4000 time=90s shrink=300 keep="" report=1 install=1 build=1 rust=1 run_peers=1
 extra=() producers=() consumers=() fuzz_only=() out=()
-# Variant suites each Rust SDK also runs (suites/README.md).
-variants=(uuid-ids input-tools-context)
+# The variant suite each Rust SDK also runs (suites/README.md): the one
+# that takes its noted main cause out of the way, so what else fails shows
+# (ag-ui's RunAgentInput needs tools and context; ag-ui-client's ids must
+# be UUIDs).
+variant_of() { case "$1" in ag-ui) echo input-tools-context ;; ag-ui-client) echo uuid-ids ;; esac; }
 source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -145,7 +149,7 @@ if [ "$rust" = 1 ]; then
         status=1
         continue
       fi
-      for s in default official-1.0 official-1.1 official-draft "${variants[@]}"; do
+      for s in default official-1.0 official-1.1 official-draft $(variant_of "$sdk"); do
         case "$s" in
           default) out_record="$work/$key.suite.jsonl" ;;
           official-*) out_record="$work/$key.$s.jsonl" ;;
