@@ -9,6 +9,10 @@
 // {"verdict":"accept"} or {"verdict":"reject","index":I,"message":…} at the
 // first event it refuses. Built by scripts/community-sdks.sh against a local
 // checkout; the SDK's source is never committed here.
+// The handler starts a run from the state the client sent (the RUN_STARTED
+// input's `state`, when the stream carries it), as HttpAgent's handler
+// starts from the agent's own state, which is what it sends (RunAgentInput.state,
+// http_agent.cpp) unless the caller passes another.
 #include <iostream>
 #include <string>
 
@@ -46,6 +50,10 @@ int main() {
                 continue;  // an unknown type is skipped with a warning
             }
             std::unique_ptr<agui::Event> event = agui::EventParser::parse(data);
+            if (data["type"] == "RUN_STARTED" && data.contains("input") && data["input"].is_object()
+                && data["input"].contains("state")) {
+                handler.applyMutation(agui::AgentStateMutation().withState(data["input"]["state"]));
+            }
             if (errored) {
                 continue;  // HttpAgent ignores what follows a RUN_ERROR
             }
