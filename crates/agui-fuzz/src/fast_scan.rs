@@ -7,9 +7,12 @@
 //! quotes of a `TEXT_MESSAGE_CONTENT` delta (where every byte goes through
 //! the string search). Invariants:
 //! - a line the fast path accepts is one JSON object to serde_json;
-//! - a delta serde_json reads is accepted by the fast path too, unless it
-//!   holds a `\u` escape (the fast path declines those in the surrogate
-//!   range, which the `Value` path judges), and the other way round.
+//! - bytes that are one JSON string's body to serde_json (so the line is
+//!   the three-member event with them as its delta) are accepted by the
+//!   fast path, unless they hold a `\u` escape (the fast path declines
+//!   those in the surrogate range, which the `Value` path judges). Bytes
+//!   that close the string change the line's shape (a repeated key, say):
+//!   the fast path may decline those for the `Value` path to judge.
 
 use agui_model::EventType;
 use serde_json::Value;
@@ -44,14 +47,22 @@ pub fn run(data: &[u8]) {
             String::from_utf8_lossy(&line)
         );
     }
-    if !data.windows(2).any(|w| w == b"\\u") {
-        assert_eq!(
+    if string_body(data) && !data.windows(2).any(|w| w == b"\\u") {
+        assert!(
             fast,
-            serde,
-            "fast path {fast}, serde_json {serde} on {:?}",
+            "the fast path declined a delta that is one JSON string: {:?}",
             String::from_utf8_lossy(&line)
         );
     }
+}
+
+/// Whether `data` between two quotes is one JSON string to serde_json.
+fn string_body(data: &[u8]) -> bool {
+    let mut quoted = Vec::with_capacity(data.len() + 2);
+    quoted.push(b'"');
+    quoted.extend_from_slice(data);
+    quoted.push(b'"');
+    serde_json::from_slice::<String>(&quoted).is_ok()
 }
 
 #[cfg(test)]
