@@ -301,22 +301,6 @@ pub(crate) fn causes(out: &mut String, m: &Merged, notes: &Notes) {
         }
         out.push_str("<ul>");
         for c in g.causes.iter().take(8) {
-            let mut counts = Vec::new();
-            if c.cases > 0 {
-                counts.push(format!(
-                    "{} suite case{}",
-                    c.cases,
-                    if c.cases == 1 { "" } else { "s" }
-                ));
-            }
-            if c.findings > 0 {
-                counts.push(format!(
-                    "{} fuzz finding{} ({} campaign cases)",
-                    c.findings,
-                    if c.findings == 1 { "" } else { "s" },
-                    c.fuzz_cases
-                ));
-            }
             let rules: Vec<String> = c
                 .rules
                 .iter()
@@ -327,7 +311,7 @@ pub(crate) fn causes(out: &mut String, m: &Merged, notes: &Notes) {
                 "<li>{}{} — {}; rules: {}</li>",
                 if c.noted { "" } else { "no noted cause: " },
                 escape_html(&c.text),
-                counts.join(", "),
+                c.counts(),
                 rules.join(", ")
             );
         }

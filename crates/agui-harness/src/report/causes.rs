@@ -220,35 +220,39 @@ fn case_cause(noted: &[Noted<'_>], c: &Case) -> (String, bool) {
     cause_of(noted, &c.group, &verdict, &text)
 }
 
+impl Cause {
+    /// What it explains, in words: "3 suite cases, 1 fuzz finding (12
+    /// campaign cases)".
+    pub fn counts(&self) -> String {
+        let mut counts = Vec::new();
+        if self.cases > 0 {
+            let s = if self.cases == 1 { "" } else { "s" };
+            counts.push(format!("{} suite case{s}", self.cases));
+        }
+        if self.findings > 0 {
+            let s = if self.findings == 1 { "" } else { "s" };
+            counts.push(format!(
+                "{} fuzz finding{s} ({} campaign cases)",
+                self.findings, self.fuzz_cases
+            ));
+        }
+        counts.join(", ")
+    }
+}
+
 /// `1 cause: …` lines, for the matrix page.
 pub fn lines(causes: &[Cause], shown: usize) -> Vec<String> {
     causes
         .iter()
         .take(shown)
         .map(|c| {
-            let mut counts = Vec::new();
-            if c.cases > 0 {
-                counts.push(format!(
-                    "{} suite case{}",
-                    c.cases,
-                    if c.cases == 1 { "" } else { "s" }
-                ));
-            }
-            if c.findings > 0 {
-                counts.push(format!(
-                    "{} fuzz finding{} ({} campaign cases)",
-                    c.findings,
-                    if c.findings == 1 { "" } else { "s" },
-                    c.fuzz_cases
-                ));
-            }
             let rules: Vec<String> = c.rules.iter().take(6).map(|r| format!("`{r}`")).collect();
             let more = c.rules.len().saturating_sub(6);
             format!(
                 "{}{} — {}; rules: {}{}",
                 if c.noted { "" } else { "no noted cause: " },
                 super::md::text(&c.text),
-                counts.join(", "),
+                c.counts(),
                 rules.join(", "),
                 if more > 0 {
                     format!(" and {more} more")
