@@ -120,6 +120,10 @@ label() { case "$1" in go) echo "Go SDK (ag-ui $short)" ;; cpp) echo "C++ SDK (a
 # The language the matrix groups each under (its id: go, cpp).
 language() { echo "$1"; }
 
+# Whether a run wrote a whole record: exit status 0 or 1 (1: FAILs found)
+# and the record's footer line.
+finished() { [ "$1" -le 1 ] && tail -n 1 "$2" 2>/dev/null | grep -q '"kind":"footer"'; }
+
 records=()
 for key in go cpp; do
   wanted "$key" || continue
@@ -128,7 +132,7 @@ for key in go cpp; do
   impl=(--impl "$out/$key/adapter" --one-shot --capabilities verdict,index --name "$(label "$key")" --language "$(language "$key")")
   "$conform" run --suite "$suite" "${impl[@]}" --no-progress --record "$out/$key.jsonl" >"$out/$key.txt"
   code=$?
-  if [ "$code" -gt 1 ] || ! tail -n 1 "$out/$key.jsonl" 2>/dev/null | grep -q '"kind":"footer"'; then
+  if ! finished "$code" "$out/$key.jsonl"; then
     say "$key: the $suite run did not finish (exit $code; see $out/$key.txt)"
     status=1
     continue
@@ -143,7 +147,7 @@ for key in go cpp; do
     rm -f "$orecord"
     "$conform" run --suite "$o" "${impl[@]}" --no-progress --record "$orecord" >"$out/$key.$o.txt"
     code=$?
-    if [ "$code" -gt 1 ] || ! tail -n 1 "$orecord" 2>/dev/null | grep -q '"kind":"footer"'; then
+    if ! finished "$code" "$orecord"; then
       say "$key: the $o run did not finish (exit $code; see $out/$key.$o.txt)"
       status=1
       continue
@@ -154,7 +158,7 @@ for key in go cpp; do
   "$conform" fuzz "${impl[@]}" --seed "$seed" --cases "$cases" --time "$time" --no-progress \
     --record "$out/$key.fuzz.jsonl" >"$out/$key.fuzz.txt" 2>&1
   code=$?
-  if [ "$code" -gt 1 ] || ! tail -n 1 "$out/$key.fuzz.jsonl" 2>/dev/null | grep -q '"kind":"footer"'; then
+  if ! finished "$code" "$out/$key.fuzz.jsonl"; then
     say "$key: the fuzz campaign did not finish (exit $code; see $out/$key.fuzz.txt)"
     status=1
     continue
