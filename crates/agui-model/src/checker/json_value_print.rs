@@ -26,7 +26,7 @@ pub(crate) fn value_print(text: &str) -> Option<u64> {
 }
 
 /// splitmix64's finaliser: a well-mixed 64-bit step.
-fn mix(mut z: u64) -> u64 {
+const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
@@ -43,6 +43,95 @@ const NUMBER: u64 = 4;
 const TRUE: u64 = 5;
 const FALSE: u64 = 6;
 const NULL: u64 = 7;
+
+/// A string's bytes hashed eight at a time, whatever pieces they come in
+/// (the words do not depend on where escapes cut the text), then their
+/// count: one [`step`] per word instead of one per character.
+struct Chars {
+    h: u64,
+    word: u64,
+    /// Bytes in `word` (0..8).
+    fill: u32,
+    len: u64,
+}
+
+impl Chars {
+    #[inline(always)]
+    fn new(kind: u64) -> Chars {
+        Chars {
+            h: mix(kind),
+            word: 0,
+            fill: 0,
+            len: 0,
+        }
+    }
+
+    fn bytes(&mut self, mut b: &[u8]) {
+        self.len += b.len() as u64;
+        while self.fill > 0 {
+            let Some((&c, rest)) = b.split_first() else {
+                return;
+            };
+            self.byte(c);
+            b = rest;
+        }
+        while let Some(eight) = b.first_chunk::<8>() {
+            self.h = step(self.h, u64::from_le_bytes(*eight));
+            b = &b[8..];
+        }
+        for &c in b {
+            self.byte(c);
+        }
+    }
+
+    /// The print of `b` alone, the same as fed to [`Chars::new`]: a value
+    /// shorter than a word (most numbers) in one step.
+    #[inline]
+    fn of(kind: u64, b: &[u8]) -> u64 {
+        if b.len() < 8 {
+            let mut word = [0u8; 8];
+            word[..b.len()].copy_from_slice(b);
+            return step(mix(kind) ^ b.len() as u64, u64::from_le_bytes(word));
+        }
+        let mut chars = Chars::new(kind);
+        chars.bytes(b);
+        chars.finish()
+    }
+
+    /// One byte into the partial word (not counted in `len`).
+    fn byte(&mut self, c: u8) {
+        self.word |= u64::from(c) << (8 * self.fill);
+        self.fill += 1;
+        if self.fill == 8 {
+            self.h = step(self.h, std::mem::take(&mut self.word));
+            self.fill = 0;
+        }
+    }
+
+    /// A decoded character, or a lone surrogate's code unit (its
+    /// generalized UTF-8, `ED A0 80`..`ED BF BF`, which no `str` holds).
+    fn code_point(&mut self, cp: u32) {
+        let mut buf = [0u8; 4];
+        let bytes: &[u8] = match char::from_u32(cp) {
+            Some(c) => c.encode_utf8(&mut buf).as_bytes(),
+            None => {
+                buf[..3].copy_from_slice(&[
+                    0xE0 | (cp >> 12) as u8,
+                    0x80 | ((cp >> 6) & 0x3F) as u8,
+                    0x80 | (cp & 0x3F) as u8,
+                ]);
+                &buf[..3]
+            }
+        };
+        self.bytes(bytes);
+    }
+
+    /// The last (partial) word and the count in one step: a value of up
+    /// to eight bytes, most numbers and names, costs one.
+    fn finish(self) -> u64 {
+        step(self.h ^ self.len, self.word)
+    }
+}
 
 struct Parser<'a> {
     b: &'a [u8],
@@ -147,16 +236,27 @@ impl Parser<'_> {
     }
 
     /// By the characters the string decodes to (escapes decoded; a lone
-    /// surrogate escape hashes as its code unit).
+    /// surrogate escape as its code unit's three-byte form, which no
+    /// character has): their UTF-8 bytes, hashed eight at a time
+    /// ([`Chars`]), so the runs between escapes are hashed as words.
     fn string(&mut self) -> Option<u64> {
         self.at += 1;
-        let mut h = mix(STRING);
+        let first = crate::fast::find_special(self.b, self.at, 0);
+        if self.b.get(first) == Some(&b'"') {
+            // No escape: the common case, hashed from the slice at once.
+            let h = Chars::of(STRING, self.b.get(self.at..first)?);
+            self.at = first + 1;
+            return Some(h);
+        }
+        let mut chars = Chars::new(STRING);
         loop {
-            let c = *self.b.get(self.at)?;
-            match c {
+            let stop = crate::fast::find_special(self.b, self.at, 0);
+            chars.bytes(self.b.get(self.at..stop)?);
+            self.at = stop;
+            match *self.b.get(self.at)? {
                 b'"' => {
                     self.at += 1;
-                    return Some(h);
+                    return Some(chars.finish());
                 }
                 b'\\' => {
                     let e = *self.b.get(self.at + 1)?;
@@ -173,27 +273,10 @@ impl Parser<'_> {
                         b'u' => self.unicode()?,
                         _ => return None,
                     };
-                    h = step(h, u64::from(ch));
+                    chars.code_point(ch);
                 }
-                0..=0x1f => return None,
-                // ASCII, the common case: the character is the byte.
-                0x20..=0x7f => {
-                    self.at += 1;
-                    h = step(h, u64::from(c));
-                }
-                _ => {
-                    // One UTF-8 character (the text is a `str`: valid).
-                    let len = match c {
-                        0x00..=0x7f => 1,
-                        0xc0..=0xdf => 2,
-                        0xe0..=0xef => 3,
-                        _ => 4,
-                    };
-                    let s = std::str::from_utf8(self.b.get(self.at..self.at + len)?).ok()?;
-                    let ch = s.chars().next()?;
-                    self.at += len;
-                    h = step(h, u64::from(u32::from(ch)));
-                }
+                // A control character: not JSON.
+                _ => return None,
             }
         }
     }
@@ -247,11 +330,7 @@ impl Parser<'_> {
                 return None;
             }
         }
-        let mut h = mix(NUMBER);
-        for &c in &self.b[start..self.at] {
-            h = step(h, u64::from(c));
-        }
-        Some(h)
+        Some(Chars::of(NUMBER, self.b.get(start..self.at)?))
     }
 }
 
@@ -272,6 +351,130 @@ mod tests {
             value_print("\" ~\u{7f}é\""),
             value_print(r#""\u0020\u007e\u007f\u00e9""#)
         );
+    }
+
+    /// Every character written escaped, one at a time, at each place of
+    /// strings longer than a word: the print is that of the plain string
+    /// (the words do not depend on where an escape cuts the text).
+    #[test]
+    fn an_escape_anywhere_is_the_character_it_stands_for() {
+        for plain in ["abcdefghijklmnopq", "é😀 mixed — ünïcode text!", "a"] {
+            let expected = value_print(&format!("\"{plain}\""));
+            assert!(expected.is_some());
+            for (at, c) in plain.char_indices() {
+                let mut units = [0u16; 2];
+                let escaped: String = c
+                    .encode_utf16(&mut units)
+                    .iter()
+                    .map(|u| format!("\\u{u:04x}"))
+                    .collect();
+                let text = format!(
+                    "\"{}{escaped}{}\"",
+                    &plain[..at],
+                    &plain[at + c.len_utf8()..]
+                );
+                assert_eq!(value_print(&text), expected, "{text}");
+            }
+        }
+        // A number is hashed by its text, also past eight bytes.
+        assert_eq!(value_print("12345678901.5"), value_print(" 12345678901.5 "));
+        assert_ne!(value_print("12345678901.5"), value_print("12345678901.6"));
+    }
+
+    /// A lone surrogate escape is itself: not the replacement character,
+    /// not another surrogate, not the characters of its bytes.
+    #[test]
+    fn a_lone_surrogate_is_its_own_code_unit() {
+        let lone = value_print(r#""a\ud800b""#);
+        assert!(lone.is_some());
+        for other in [
+            r#""a\ud801b""#,
+            r#""a\udc00b""#,
+            r#""a\ufffdb""#,
+            r#""ab""#,
+            "\"a\u{ed}\u{a0}\u{80}b\"",
+        ] {
+            assert_ne!(value_print(other), lone, "{other}");
+        }
+        assert_eq!(value_print(r#""a\ud800b""#), lone);
+    }
+
+    /// A random JSON value (strings of short words, some non-ASCII, some
+    /// needing escapes; integers; nesting to depth 3).
+    fn random_value(rng: &mut rand::rngs::StdRng, depth: u32) -> serde_json::Value {
+        use rand::Rng as _;
+        use serde_json::Value;
+        const WORDS: [&str; 8] = ["a", "query", "é", "😀", "\"q\"", "tab\tnl\n", "x/y\\z", ""];
+        match rng.random_range(0..if depth < 3 { 7 } else { 4 }) {
+            0 => Value::Null,
+            1 => Value::Bool(rng.random()),
+            2 => Value::from(rng.random_range(-1000i64..100_000_000_000)),
+            3 => {
+                let n = rng.random_range(0..6);
+                Value::String((0..n).map(|_| WORDS[rng.random_range(0..8)]).collect())
+            }
+            4 | 5 => Value::Object(
+                (0..rng.random_range(0..5))
+                    .map(|k| {
+                        let name = format!("{}{k}", WORDS[rng.random_range(0..8)]);
+                        (name, random_value(rng, depth + 1))
+                    })
+                    .collect(),
+            ),
+            _ => Value::Array(
+                (0..rng.random_range(0..5))
+                    .map(|_| random_value(rng, depth + 1))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// `v` written with every member order reversed and every character
+    /// of every string as a `\u` escape.
+    fn respelled(v: &serde_json::Value) -> String {
+        use serde_json::Value;
+        let string = |s: &str| -> String {
+            let units: String = s.encode_utf16().map(|u| format!("\\u{u:04X}")).collect();
+            format!("\"{units}\"")
+        };
+        match v {
+            Value::String(s) => string(s),
+            Value::Array(a) => format!(
+                "[ {} ]",
+                a.iter().map(respelled).collect::<Vec<_>>().join(" ,\n")
+            ),
+            Value::Object(o) => format!(
+                "{{\t{}}}",
+                o.iter()
+                    .rev()
+                    .map(|(k, v)| format!("{} : {}", string(k), respelled(v)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            other => other.to_string(),
+        }
+    }
+
+    /// Against serde_json: the same value however it is spelled has one
+    /// print, and values serde_json tells apart have different prints.
+    #[test]
+    fn prints_agree_with_serde_json_values() {
+        let mut rng: rand::rngs::StdRng = rand::SeedableRng::seed_from_u64(46);
+        let mut seen: std::collections::HashMap<u64, serde_json::Value> = Default::default();
+        for _ in 0..3000 {
+            let v = random_value(&mut rng, 0);
+            let compact = serde_json::to_string(&v).unwrap_or_default();
+            let print = value_print(&compact);
+            assert!(print.is_some(), "{compact}");
+            let pretty = serde_json::to_string_pretty(&v).unwrap_or_default();
+            assert_eq!(value_print(&pretty), print, "{pretty}");
+            let other = respelled(&v);
+            assert_eq!(value_print(&other), print, "{other}");
+            if let Some(before) = print.and_then(|p| seen.insert(p, v.clone())) {
+                assert_eq!(before, v, "two values, one print");
+            }
+        }
+        assert!(seen.len() > 1000, "{} distinct values", seen.len());
     }
 
     #[test]

@@ -18,6 +18,8 @@ mod keys;
 mod patch;
 mod scan;
 
+pub(crate) use scan::find_special;
+
 use crate::body::{Body, Source, Typed, Val};
 use crate::events::EventType;
 use crate::schema;

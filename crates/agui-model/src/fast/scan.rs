@@ -27,7 +27,7 @@ fn eq_bytes(w: u64, c: u8) -> u64 {
 /// time where the target has them in one register (SSE2 is part of
 /// x86-64), then eight ([`find_special_words`]).
 #[inline]
-fn find_special(b: &[u8], i: usize, ascii: u64) -> usize {
+pub(crate) fn find_special(b: &[u8], i: usize, ascii: u64) -> usize {
     #[cfg(target_arch = "x86_64")]
     let i = match find_special_sse2(b, i, ascii) {
         Ok(at) => return at,

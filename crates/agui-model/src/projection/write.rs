@@ -229,9 +229,35 @@ fn string(out: &mut Vec<u8>, s: &str) {
 /// (with `out` partly written) when `b` holds a 0xF4 byte, which may begin
 /// a kept surrogate (U+10F800 and up) that needs [`string`]'s slow path.
 fn escaped(out: &mut Vec<u8>, b: &[u8]) -> bool {
+    let (mut from, mut i) = (0, 0);
+    // Sixteen bytes at a time where SSE2 is (every x86-64), each block's
+    // stops taken from one mask; the last block overlaps the one before
+    // (its bytes already seen are masked off), so no byte is read twice
+    // as a stop and none is left for the loops below.
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 16 {
+        while i < b.len() {
+            let base = i.min(b.len() - 16);
+            let Some(block) = b.get(base..).and_then(|r| r.first_chunk::<16>()) else {
+                break;
+            };
+            let mut mask = stops16(block) & (u32::MAX << (i - base));
+            while mask != 0 {
+                let at = base + mask.trailing_zeros() as usize;
+                let c = b.get(at).copied().unwrap_or_default();
+                if c == 0xF4 {
+                    return false;
+                }
+                out.extend_from_slice(b.get(from..at).unwrap_or_default());
+                escape(out, c);
+                from = at + 1;
+                mask &= mask - 1;
+            }
+            i = base + 16;
+        }
+    }
     const F4: u64 = u64::from_ne_bytes([0xF4; 8]);
     // Eight bytes at a time to the next byte to escape, then one by one.
-    let (mut from, mut i) = (0, 0);
     while let Some(w) = b.get(i..i + 8) {
         let mut x = [0u8; 8];
         x.copy_from_slice(w);
@@ -261,6 +287,31 @@ fn escaped(out: &mut Vec<u8>, b: &[u8]) -> bool {
     }
     out.extend_from_slice(b.get(from..).unwrap_or_default());
     true
+}
+
+/// The bytes of `block` that stop [`escaped`] (`"`, `\\`, a control, or
+/// 0xF4), as bits of a mask.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn stops16(block: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of every x86-64 target; the load is unaligned
+    // and reads exactly the 16 bytes of `block`.
+    unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        // Unsigned `v <= 0x1F`: the control bytes.
+        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        let f4 = _mm_cmpeq_epi8(v, _mm_set1_epi8(0xF4_u8 as i8));
+        _mm_movemask_epi8(_mm_or_si128(
+            _mm_or_si128(control, quote),
+            _mm_or_si128(backslash, f4),
+        )) as u32
+    }
 }
 
 /// A word (little-endian) with the high bit set in the byte of the first
