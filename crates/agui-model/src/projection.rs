@@ -15,6 +15,7 @@ use crate::checker::book::Owner;
 use crate::checker::names::{Name, Names};
 use crate::wire::{SUBAGENT_RUN_ID, key};
 use serde_json::{Value, json};
+use thin_vec::ThinVec;
 use view::{Content, Interrupt, Invocation, Message, RunView, Text, ToolCall};
 /// The projection of a whole stream: one canonical JSON object per run.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -437,8 +438,8 @@ impl Projector {
             owner: self.view.opt(owner),
             lane,
             content,
-            activity_type: activity_type.map(str::to_owned),
-            tool_calls: Vec::new(),
+            activity_type: activity_type.map(Box::from),
+            tool_calls: ThinVec::new(),
             invented: false,
         };
         Some(self.view.push_message(n, msg))
@@ -570,14 +571,14 @@ impl Projector {
             if replace {
                 let owner = self.view.opt(owner);
                 if let Some(m) = self.view.messages.get_mut(at) {
-                    m.activity_type = Some(activity_type.to_owned());
-                    m.content = Content::Json(content.clone());
+                    m.activity_type = Some(activity_type.into());
+                    m.content = Content::Json(Box::new(content.clone()));
                     m.owner = owner;
                 }
             }
             return;
         }
-        let content = Content::Json(content.clone());
+        let content = Content::Json(Box::new(content.clone()));
         let owner = (owner, view::NO_LANE);
         self.create(n, id, "activity", owner, content, Some(activity_type));
     }
@@ -608,7 +609,7 @@ impl Projector {
             && m.role == "activity"
         {
             if let Some(v) = text {
-                m.content = Content::Json(v);
+                m.content = Content::Json(Box::new(v));
             }
             if let Content::Json(content) = &mut m.content {
                 let before = crate::patch::mem_size(content);
@@ -687,7 +688,9 @@ impl Projector {
             let owner = m.get(SUBAGENT_RUN_ID).and_then(crate::json::text);
             let (content, activity_type) = if role == "activity" {
                 (
-                    Content::Json(m.get("content").cloned().unwrap_or_else(|| json!({}))),
+                    Content::Json(Box::new(
+                        m.get("content").cloned().unwrap_or_else(|| json!({})),
+                    )),
                     m.get(key::ActivitySnapshot::activity_type)
                         .and_then(crate::json::text)
                         .map(str::to_owned),
@@ -696,7 +699,7 @@ impl Projector {
                 let text = Text::Owned(content_text(m.get("content")));
                 (Content::Text(text), None)
             };
-            let mut tool_calls = Vec::new();
+            let mut tool_calls = ThinVec::new();
             if role == "assistant"
                 && let Some(calls) = m.get("toolCalls").and_then(Value::as_array)
             {
@@ -726,7 +729,7 @@ impl Projector {
                 owner: self.view.opt(owner),
                 lane: view::NO_LANE,
                 content,
-                activity_type,
+                activity_type: activity_type.map(Box::from),
                 tool_calls,
                 invented: false,
             };

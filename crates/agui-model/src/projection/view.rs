@@ -12,7 +12,7 @@
 use super::InvocationStatus;
 use crate::checker::names::{Name, Names};
 use serde_json::Value;
-use std::borrow::Cow;
+use thin_vec::ThinVec;
 
 /// A string of the run, as a range of the arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,8 +163,9 @@ impl Text {
 #[derive(Debug, Clone)]
 pub(super) enum Content {
     Text(Text),
-    /// An `activity` message's content object.
-    Json(Value),
+    /// An `activity` message's content object (boxed: rare, and a
+    /// message is kept small, there are millions of them).
+    Json(Box<Value>),
 }
 
 #[derive(Debug, Clone)]
@@ -177,13 +178,14 @@ pub(super) struct ToolCall {
 #[derive(Debug, Clone)]
 pub(super) struct Message {
     pub id: Span,
-    pub role: Cow<'static, str>,
+    pub role: Role,
     pub owner: Option<Span>,
     /// Where its deltas (and its tool calls') go ([`Arena::push_in`]).
     pub lane: u32,
     pub content: Content,
-    pub activity_type: Option<String>,
-    pub tool_calls: Vec<ToolCall>,
+    pub activity_type: Option<Box<str>>,
+    /// Most messages have none: eight bytes when empty.
+    pub tool_calls: ThinVec<ToolCall>,
     /// No event names this message's id: the consumer made it up (a
     /// tool call's message). Shown without `id`, compared by its place.
     pub invented: bool,
@@ -208,10 +210,43 @@ const ROLES: [&str; 7] = [
     "developer",
 ];
 
-pub(super) fn role(r: &str) -> Cow<'static, str> {
-    match ROLES.iter().find(|k| **k == r) {
-        Some(k) => Cow::Borrowed(k),
-        None => Cow::Owned(r.to_owned()),
+pub(super) fn role(r: &str) -> Role {
+    match ROLES.iter().position(|k| *k == r) {
+        Some(k) => Role::Known(k as u8),
+        None => Role::Other(Box::new(r.to_owned())),
+    }
+}
+
+/// A message's role: one of [`ROLES`] by its place, or another, boxed
+/// (rare: a thin pointer keeps the role at 16 bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Role {
+    Known(u8),
+    // A `Box<str>` is two words: the box of a `String` keeps the role at two.
+    #[allow(clippy::box_collection)]
+    Other(Box<String>),
+}
+
+impl std::ops::Deref for Role {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Role::Known(k) => ROLES.get(usize::from(*k)).copied().unwrap_or_default(),
+            Role::Other(s) => s,
+        }
+    }
+}
+
+impl PartialEq<&str> for Role {
+    fn eq(&self, other: &&str) -> bool {
+        **self == **other
+    }
+}
+
+impl PartialEq<str> for Role {
+    fn eq(&self, other: &str) -> bool {
+        **self == *other
     }
 }
 
@@ -237,6 +272,9 @@ pub(super) struct RunView {
     invocation_of: Vec<u32>,
     message_of: Vec<u32>,
     tool_of: Vec<(u32, u32)>,
+    /// Tool calls streamed into [`Message::tool_calls`] (counted by
+    /// [`RunView::held`]; a message's calls are not in a table of the view).
+    calls: usize,
 }
 
 impl Default for RunView {
@@ -254,6 +292,7 @@ impl Default for RunView {
             invocation_of: Vec::new(),
             message_of: Vec::new(),
             tool_of: Vec::new(),
+            calls: 0,
         }
     }
 }
@@ -275,6 +314,7 @@ impl RunView {
         self.invocation_of.clear();
         self.message_of.clear();
         self.tool_of.clear();
+        self.calls = 0;
         self.status = "unterminated";
         self.incomplete = false;
         self.thread_id = self.opt(thread_id);
@@ -337,6 +377,7 @@ impl RunView {
             + self.interrupts.len() * size_of::<Interrupt>()
             + (self.invocation_of.len() + self.message_of.len()) * size_of::<u32>()
             + self.tool_of.len() * size_of::<(u32, u32)>()
+            + self.calls * size_of::<ToolCall>()
     }
 
     /// What [`RunView::held`] counts, by capacity: the memory the view
@@ -351,6 +392,7 @@ impl RunView {
             + self.interrupts.capacity() * size_of::<Interrupt>()
             + (self.invocation_of.capacity() + self.message_of.capacity()) * size_of::<u32>()
             + self.tool_of.capacity() * size_of::<(u32, u32)>()
+            + self.calls * size_of::<ToolCall>()
     }
 
     /// Forgets every message (and where tool calls go).
@@ -358,6 +400,7 @@ impl RunView {
         self.messages.clear();
         self.message_of.clear();
         self.tool_of.clear();
+        self.calls = 0;
     }
 
     // ---- tool calls ----
@@ -419,6 +462,7 @@ impl RunView {
         };
         let place = (ix(at), ix(msg.tool_calls.len()));
         msg.tool_calls.push(call);
+        self.calls += 1;
         remember(&mut self.tool_of, n, place, (NONE, NONE));
     }
 }
