@@ -13,6 +13,10 @@
 //!   those in the surrogate range, which the `Value` path judges). Bytes
 //!   that close the string change the line's shape (a repeated key, say):
 //!   the fast path may decline those for the `Value` path to judge.
+//! - bytes that are one JSON string's body, streamed as a message's text
+//!   and a tool call's arguments, are written by the projection's text
+//!   writer (sixteen bytes at a time) exactly as serde_json prints the
+//!   run's `Value` form, and that form holds the string serde_json reads.
 
 use agui_model::EventType;
 use serde_json::Value;
@@ -47,6 +51,7 @@ pub fn run(data: &[u8]) {
             String::from_utf8_lossy(&line)
         );
     }
+    projection_writes(data);
     if string_body(data) && !data.windows(2).any(|w| w == b"\\u") {
         assert!(
             fast,
@@ -56,13 +61,69 @@ pub fn run(data: &[u8]) {
     }
 }
 
-/// Whether `data` between two quotes is one JSON string to serde_json.
-fn string_body(data: &[u8]) -> bool {
+/// `data` between two quotes, read by serde_json as one JSON string.
+fn string_of(data: &[u8]) -> Option<String> {
     let mut quoted = Vec::with_capacity(data.len() + 2);
     quoted.push(b'"');
     quoted.extend_from_slice(data);
     quoted.push(b'"');
-    serde_json::from_slice::<String>(&quoted).is_ok()
+    serde_json::from_slice::<String>(&quoted).ok()
+}
+
+/// Whether `data` between two quotes is one JSON string to serde_json.
+fn string_body(data: &[u8]) -> bool {
+    string_of(data).is_some()
+}
+
+/// A run streaming `data` (one JSON string's body) as a message's text
+/// and as a tool call's arguments: the projection's text is what printing
+/// its `Value` form writes, and holds the string serde_json reads.
+fn projection_writes(data: &[u8]) {
+    let Some(text) = string_of(data) else {
+        return;
+    };
+    let body = String::from_utf8_lossy(data);
+    let stream = [
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.to_owned(),
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}"#.to_owned(),
+        format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"{body}"}}"#),
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#.to_owned(),
+        r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f","parentMessageId":"m"}"#
+            .to_owned(),
+        format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{body}"}}"#),
+        r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#.to_owned(),
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#.to_owned(),
+    ]
+    .join("\n");
+    let written = std::rc::Rc::new(std::cell::RefCell::new(Vec::<u8>::new()));
+    let sink = std::rc::Rc::clone(&written);
+    let checker = agui_model::Checker::with_projection_text_sink(move |piece, _last| {
+        sink.borrow_mut().extend_from_slice(piece);
+    });
+    agui_model::check::check_bytes(stream.as_bytes(), checker);
+    let kept = agui_model::check::check_bytes(stream.as_bytes(), agui_model::Checker::new());
+    let Some(run) = kept.projection.and_then(|p| p.runs.into_iter().next()) else {
+        panic!("no projection of the run streaming {body:?}");
+    };
+    let printed = serde_json::to_vec(&agui_model::json::Out(&run)).unwrap_or_default();
+    let written = written.borrow();
+    assert!(
+        *written == printed,
+        "the projection's text writer and serde_json differ on {body:?}:\n{}\n{}",
+        String::from_utf8_lossy(&written),
+        String::from_utf8_lossy(&printed)
+    );
+    if text.is_empty() {
+        // An empty delta is a schema violation: not streamed.
+        return;
+    }
+    let message = &run["messages"][0];
+    assert_eq!(message["content"], Value::String(text.clone()), "{body:?}");
+    assert_eq!(
+        message["toolCalls"][0]["args"],
+        Value::String(text),
+        "{body:?}"
+    );
 }
 
 #[cfg(test)]
@@ -75,6 +136,7 @@ mod tests {
             &b""[..],
             b"plain text across more than sixteen bytes",
             b"escaped \\n \\\" \\\\ and \\u00e9",
+            b"controls past a block: 0123456789abcdef \\u001f \\u0000 \\t \\\" \\\\ end",
             "non-ASCII \u{e9}\u{65e5} \u{1f389} well past one block".as_bytes(),
             b"bad \xff byte",
             b"a control \x01 byte",
