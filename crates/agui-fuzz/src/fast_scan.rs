@@ -82,6 +82,17 @@ fn projection_writes(data: &[u8]) {
     let Some(text) = string_of(data) else {
         return;
     };
+    // An empty delta is a schema violation: not streamed. A text read as
+    // the other form by design (docs/decisions.md, "Keeping what a `Value`
+    // cannot hold": a kept number's U+FDD0 mark, a kept surrogate's plane-16
+    // character) is neither the string serde_json reads nor printed alike
+    // by the two forms (the text keeps a kept number's spelling).
+    if text.is_empty()
+        || text.starts_with(agui_model::json::BIG_NUMBER)
+        || text.chars().any(|c| c >= '\u{10F800}')
+    {
+        return;
+    }
     let body = String::from_utf8_lossy(data);
     let stream = [
         r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.to_owned(),
@@ -113,10 +124,6 @@ fn projection_writes(data: &[u8]) {
         String::from_utf8_lossy(&written),
         String::from_utf8_lossy(&printed)
     );
-    if text.is_empty() {
-        // An empty delta is a schema violation: not streamed.
-        return;
-    }
     let message = &run["messages"][0];
     assert_eq!(message["content"], Value::String(text.clone()), "{body:?}");
     assert_eq!(
