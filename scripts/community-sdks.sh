@@ -120,9 +120,8 @@ label() { case "$1" in go) echo "Go SDK (ag-ui $short)" ;; cpp) echo "C++ SDK (a
 # The language the matrix groups each under (its id: go, cpp).
 language() { echo "$1"; }
 
-# Whether a run wrote a whole record: exit status 0 or 1 (1: FAILs found)
-# and the record's footer line.
-finished() { [ "$1" -le 1 ] && tail -n 1 "$2" 2>/dev/null | grep -q '"kind":"footer"'; }
+# `finished STATUS RECORD`: whether a run wrote a whole record.
+source "$root/scripts/consumers.sh"
 
 records=()
 for key in go cpp; do

@@ -50,7 +50,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
 fuzz_dir="" producer_dir="" consumer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
-source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
+source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers, finished
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -96,7 +96,7 @@ for spec in "${peers[@]}"; do
   "$bin" run --suite "$suite" --no-progress "${impl[@]}" --record "$record" \
     > "$work/$key.txt" 2> "$work/$key.stderr"
   rc=$?
-  if [ $rc -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
+  if ! finished "$rc" "$record"; then
     say "$label: the run did not finish (exit $rc): $(tail -n 3 "$work/$key.stderr" | tr '\n' ' ')"
     missing+=(--missing "$label=the run did not finish (exit $rc): $(tail -n 1 "$work/$key.stderr")")
     status=1
@@ -119,7 +119,7 @@ for spec in "${peers[@]}"; do
     "$bin" run --suite "$o" --no-progress "${oimpl[@]}" --record "$orecord" \
       > "$work/$key.$o.txt" 2> "$work/$key.$o.stderr"
     rc=$?
-    if [ $rc -gt 1 ] || ! tail -n 1 "$orecord" 2>/dev/null | grep -q '"kind":"footer"'; then
+    if ! finished "$rc" "$orecord"; then
       say "$label: the $o run did not finish (exit $rc): $(tail -n 3 "$work/$key.$o.stderr" | tr '\n' ' ')"
       status=1
       continue

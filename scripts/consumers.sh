@@ -24,3 +24,7 @@ prepare_consumers() {
     adapters/install.sh || say "continuing with the adapters that are installed"
   fi
 }
+
+# Whether a run wrote a whole record: exit status 0 or 1 (1: FAILs found)
+# and the record's footer line. `finished STATUS RECORD`.
+finished() { [ "$1" -le 1 ] && tail -n 1 "$2" 2>/dev/null | grep -q '"kind":"footer"'; }

@@ -63,7 +63,7 @@ extra=() producers=() consumers=() fuzz_only=() out=()
 # (ag-ui's RunAgentInput needs tools and context; ag-ui-client's ids must
 # be UUIDs).
 variant_of() { case "$1" in ag-ui) echo input-tools-context ;; ag-ui-client) echo uuid-ids ;; esac; }
-source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers
+source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers, finished
 while [ $# -gt 0 ]; do
   case "$1" in
     --seed) seed="$2"; shift 2 ;;
@@ -98,7 +98,7 @@ campaign() {
   shift 2
   "$@" > "$work/$key.txt" 2> "$work/$key.stderr"
   rc=$?
-  if [ $rc -gt 1 ] || ! tail -n 1 "$work/$key.jsonl" 2>/dev/null | grep -q '"kind":"footer"'; then
+  if ! finished "$rc" "$work/$key.jsonl"; then
     say "$label: the campaign did not finish or is incomplete (exit $rc): $(tail -n 3 "$work/$key.txt" "$work/$key.stderr" | tr '\n' ' ')"
     return 1
   fi
@@ -156,7 +156,7 @@ if [ "$rust" = 1 ]; then
           *) out_record="$work/$key.variant-$s.jsonl" ;;
         esac
         "$rbin" run --sdk "$sdk" --suite "$s" --record "$out_record" > "$work/$key.$s.txt" 2>&1
-        if [ $? -gt 1 ] || ! tail -n 1 "$out_record" 2>/dev/null | grep -q '"kind":"footer"'; then
+        if ! finished "$?" "$out_record"; then
           say "$label: the $s run did not finish (see $work/$key.$s.txt)"
           status=1
         else

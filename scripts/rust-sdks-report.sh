@@ -25,6 +25,8 @@
 # and pkg-config (its reqwest uses native TLS).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# `finished STATUS RECORD`: whether a run wrote a whole record.
+source "$root/scripts/consumers.sh"
 cd "$root"
 smoke=0 suite="" out="target/rust-sdks" markdown="docs/conformance/rust-sdks.md" html=""
 while [ $# -gt 0 ]; do
@@ -80,7 +82,7 @@ for sdk in "${sdks[@]}"; do
     record="$out/$sdk.$o.jsonl"
     "$bin" run --sdk "$sdk" --suite "$o" --record "$record" >"$out/$sdk.$o.txt"
     code=$?
-    if [ "$code" -gt 1 ] || ! tail -n 1 "$record" 2>/dev/null | grep -q '"kind":"footer"'; then
+    if ! finished "$code" "$record"; then
       say "$sdk: the $o run did not finish (exit $code; see $out/$sdk.$o.txt)"
       status=1
       continue
