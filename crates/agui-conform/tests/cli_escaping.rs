@@ -153,4 +153,28 @@ fn markup_from_an_implementation_stays_text_in_every_report() {
     for raw in ["<script>alert", "<script>bad", "<img src", "<i>y"] {
         assert!(!html.contains(raw), "report --html: {raw}");
     }
+
+    // Split into pages (`--max-page-bytes`): each page is as inert.
+    let split = Command::new(BIN)
+        .args([
+            "report",
+            &path("run.jsonl"),
+            "--markdown",
+            &path("split.md"),
+        ])
+        .args(["--max-page-bytes", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(split.status.code(), Some(0), "{split:?}");
+    let md = std::fs::read_to_string(d.path("split.md")).unwrap();
+    assert_inert_markdown(&md, "report --markdown, split");
+    let pages: Vec<_> = std::fs::read_dir(d.path("split-details"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!pages.is_empty(), "{md}");
+    for p in pages {
+        let page = std::fs::read_to_string(&p).unwrap();
+        assert_inert_markdown(&page, &p.display().to_string());
+    }
 }

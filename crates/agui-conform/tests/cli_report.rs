@@ -643,3 +643,92 @@ fn an_official_suite_record_makes_the_official_section() {
     assert!(text.contains("Suite `official-1.1`"), "{text}");
     assert!(!text.contains("## Official corpus"), "{text}");
 }
+
+/// A report longer than `--max-page-bytes` keeps its summaries and moves
+/// each rule's failing cases and each campaign's findings in full to pages
+/// of their own, beside it in `NAME-details/`, which it links to; pages an
+/// earlier report left there go, other files stay. Under the limit (the
+/// default, for these small records) it is one page, as before.
+#[test]
+fn a_long_report_moves_its_cases_and_findings_to_pages_of_their_own() {
+    let d = dir("split");
+    let md = d.join("report.md");
+    let folder = d.join("report-details");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("rule-stale.md"), "old\n").unwrap();
+    std::fs::write(folder.join("notes.md"), "mine\n").unwrap();
+    let records = ["impl-a.jsonl", "impl-b.jsonl", "fuzz-impl-a.jsonl"];
+    let out = report_records(
+        &records,
+        &["--markdown", md.to_str().unwrap(), "--max-page-bytes", "1"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    let rule_page = "report-details/rule-schema-unknown-type.md";
+    let fuzz_page = "report-details/fuzz-impl-a.md";
+    let finding = "finding-impl-a-ownership-continuation-disagrees-fail";
+    for e in [
+        // The rule's summary stays, its cases are linked.
+        "### `schema.unknown-type`",
+        "In 1 of 1 case(s) it accepts a stream that a consumer must reject (1).",
+        &format!(
+            "The failing cases of `schema.unknown-type` in full (1 drawn, with their streams and each answer): [{rule_page}]({rule_page})."
+        ),
+        // The campaign's table stays, its rows and the drill-down link
+        // into the findings' page.
+        &format!("| [`ownership.continuation-disagrees`]({fuzz_page}#{finding}) | FAIL |"),
+        &format!("[minimal stream]({fuzz_page}#{finding})"),
+        &format!(
+            "Each finding in full, with its minimal stream and the answers: [{fuzz_page}]({fuzz_page})."
+        ),
+    ] {
+        assert!(text.contains(e), "missing {e:?} in:\n{text}");
+    }
+    for gone in [
+        "#### `schema/unknown-type`",
+        "{\"type\":\"NOPE\"}",
+        &format!("<a id=\"{finding}\">"),
+    ] {
+        assert!(!text.contains(gone), "{gone:?} still in:\n{text}");
+    }
+    let cases = std::fs::read_to_string(d.join(rule_page)).unwrap();
+    for e in [
+        "# `schema.unknown-type`: failing cases\n",
+        "#### `schema/unknown-type`",
+        "{\"type\":\"NOPE\"}\n",
+        "Expected: reject at 1 (`schema.unknown-type`, must-reject).",
+    ] {
+        assert!(cases.contains(e), "missing {e:?} in:\n{cases}");
+    }
+    let findings = std::fs::read_to_string(d.join(fuzz_page)).unwrap();
+    assert!(
+        findings.starts_with("# Fuzz findings: impl-a\n"),
+        "{findings}"
+    );
+    assert!(
+        findings.contains(&format!("<a id=\"{finding}\"></a>")),
+        "{findings}"
+    );
+    assert!(findings.contains("\"delta\":\"x\""), "{findings}");
+    assert!(
+        !folder.join("rule-stale.md").exists(),
+        "a page no report writes now"
+    );
+    assert_eq!(
+        std::fs::read_to_string(folder.join("notes.md")).unwrap(),
+        "mine\n"
+    );
+
+    // Under the limit: one page with everything, and the folder's pages go.
+    let out = report_records(&records, &["--markdown", md.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let whole = std::fs::read_to_string(&md).unwrap();
+    assert!(whole.contains("#### `schema/unknown-type`"), "{whole}");
+    assert!(
+        whole.contains(&format!("[minimal stream](#{finding})")),
+        "{whole}"
+    );
+    assert!(!whole.contains("report-details/"), "{whole}");
+    assert!(!d.join(rule_page).exists() && !d.join(fuzz_page).exists());
+    assert!(folder.join("notes.md").exists());
+}

@@ -58,6 +58,52 @@ pub struct Args {
     /// producer row to its section there.
     #[arg(long, value_name = "HREF", default_value = "producers.md")]
     pub producers_href: String,
+    /// The longest the Markdown report may be. Past it, each rule's failing
+    /// cases and each fuzz campaign's findings in full go to pages of their
+    /// own in a folder beside it (`details/` for a `README.md`, else
+    /// `NAME-details/`), which the report links to; pages an earlier report
+    /// left there (`rule-*.md`, `fuzz-*.md`) are removed. The default stays
+    /// under the 512 KB at which a repository's web view stops rendering a
+    /// Markdown page.
+    #[arg(long, value_name = "BYTES", default_value_t = 400_000)]
+    pub max_page_bytes: usize,
+}
+
+/// The folder of a report's detail pages, beside it: `details` for a
+/// `README.md` (the folder's own page), else `NAME-details`.
+fn details_folder(report: &Path) -> String {
+    match report.file_stem().and_then(|s| s.to_str()) {
+        Some("README") | None => "details".to_owned(),
+        Some(stem) => format!("{stem}-details"),
+    }
+}
+
+/// Writes the detail pages of the report at `report` into its folder
+/// `folder`, first removing the pages a report wrote there (`rule-*.md`,
+/// `fuzz-*.md`) that this one no longer has (a rule no one fails now).
+fn write_details(report: &Path, folder: &str, pages: &[(String, String)]) -> anyhow::Result<()> {
+    let base = report.parent().unwrap_or(Path::new(""));
+    let dir = base.join(folder);
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
+            let path = e.path();
+            // Only what a report writes there: `rule-*.md` and `fuzz-*.md`.
+            let ours = path.extension().is_some_and(|x| x == "md")
+                && path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("rule-") || n.starts_with("fuzz-"));
+            let stale = ours && !pages.iter().any(|(p, _)| base.join(p) == path);
+            if stale {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("removing {}", path.display()))?;
+            }
+        }
+    }
+    for (p, text) in pages {
+        write(&base.join(p), text)?;
+    }
+    Ok(())
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
@@ -118,9 +164,16 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .clone()
             .unwrap_or_else(|| Page::default().command),
         producers_href: args.producers_href.clone(),
+        max_bytes: args.max_page_bytes,
+        details: args
+            .markdown
+            .as_deref()
+            .map_or_else(|| Page::default().details, details_folder),
     };
     if let Some(p) = &args.markdown {
-        write(p, &markdown::report(&merged, &notes, &page))?;
+        let report = markdown::report(&merged, &notes, &page);
+        write(p, &report.page)?;
+        write_details(p, &page.details, &report.details)?;
         if let Some(readme) = &args.readme {
             let text = std::fs::read_to_string(readme)
                 .with_context(|| format!("reading {}", readme.display()))?;

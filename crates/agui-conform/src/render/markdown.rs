@@ -5,7 +5,7 @@
 
 use agui_harness::RunResult;
 use agui_harness::record::Record;
-use agui_harness::report::conformance::{self, Notes, Page};
+use agui_harness::report::conformance::{self, Notes, Page, Rendered};
 use agui_harness::report::merged::Merged;
 use agui_harness::report::{markdown, producers};
 use agui_harness::suite::SuiteCase;
@@ -15,8 +15,9 @@ pub fn run(run: &RunResult, cases: &[SuiteCase]) -> String {
     markdown::render(run, cases)
 }
 
-/// `report --markdown`: the conformance report of merged records.
-pub fn report(merged: &Merged, notes: &Notes, page: &Page) -> String {
+/// `report --markdown`: the conformance report of merged records (and its
+/// detail pages, when it is longer than the page's limit).
+pub fn report(merged: &Merged, notes: &Notes, page: &Page) -> Rendered {
     conformance::render(merged, notes, page)
 }
 

@@ -89,6 +89,12 @@ pub struct Page {
     pub command: String,
     /// The producers page, relative to this one: producer rows link there.
     pub producers_href: String,
+    /// The longest the page may be: past it, each rule's failing cases and
+    /// each campaign's findings in full go to pages of their own (a web
+    /// view of a repository stops rendering Markdown at about 512 KB).
+    pub max_bytes: usize,
+    /// The folder of those pages, relative to this one.
+    pub details: String,
 }
 
 impl Default for Page {
@@ -96,12 +102,34 @@ impl Default for Page {
         Page {
             command: "scripts/conformance-report.sh".to_owned(),
             producers_href: "producers.md".to_owned(),
+            max_bytes: usize::MAX,
+            details: "details".to_owned(),
         }
     }
 }
 
-/// The whole report.
-pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
+/// A report: its page, and the pages beside it that the page links to
+/// (path relative to the page, text); none when the page fits
+/// [`Page::max_bytes`].
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    pub page: String,
+    pub details: Vec<(String, String)>,
+}
+
+/// The whole report: on one page when it fits [`Page::max_bytes`], else
+/// with the rules' failing cases and the campaigns' findings on pages of
+/// their own in [`Page::details`].
+pub fn render(m: &Merged, notes: &Notes, page: &Page) -> Rendered {
+    let whole = render_with(m, notes, page, None);
+    if whole.page.len() <= page.max_bytes {
+        return whole;
+    }
+    render_with(m, notes, page, Some(&page.details))
+}
+
+fn render_with(m: &Merged, notes: &Notes, page: &Page, details: Option<&str>) -> Rendered {
+    let mut pages = Vec::new();
     let mut out = String::new();
     let labels: Vec<String> = m.consumer_labels().into_iter().map(cell).collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
@@ -126,7 +154,7 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
         let _ = writeln!(out, "**Note:** {}.\n", cell(&p));
     }
     let grid = super::matrix::Matrix::of(m, &page.producers_href);
-    super::matrix_md::grid(&mut out, m, &grid, notes);
+    super::matrix_md::grid(&mut out, m, &grid, notes, details);
     out.push_str("## Summary\n\n");
     out.push_str(&summary_table(m).join("\n"));
     out.push_str("\n\n");
@@ -184,9 +212,9 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
     }
     out.push_str(LEGEND);
     out.push_str("\n\n");
-    failures(&mut out, m, notes);
+    failures(&mut out, m, notes, details, &mut pages);
     warnings(&mut out, m, notes);
-    super::matrix_md::campaigns(&mut out, m, notes);
+    super::matrix_md::campaigns(&mut out, m, notes, details, &mut pages);
     super::official::section(&mut out, m, notes);
     for k in 0..m.columns.len() {
         shown_section(&mut out, m, notes, k);
@@ -211,7 +239,10 @@ pub fn render(m: &Merged, notes: &Notes, page: &Page) -> String {
             );
         }
     }
-    out.trim_end().to_owned() + "\n"
+    Rendered {
+        page: out.trim_end().to_owned() + "\n",
+        details: pages,
+    }
 }
 
 fn join_names(names: &[&str]) -> String {
@@ -231,7 +262,21 @@ fn source_of(rule: &agui_model::Rule) -> &'static str {
     }
 }
 
-fn failures(out: &mut String, m: &Merged, notes: &Notes) {
+/// The rule's detail page, relative to the report.
+pub fn rule_page(details: &str, rule: &str) -> String {
+    format!("{details}/{}.md", super::matrix_md::rule_anchor(rule))
+}
+
+/// Every rule some implementation FAILs; with `details` (the detail pages'
+/// folder) each rule's failing cases in full go to a page of their own,
+/// added to `pages`, and the report keeps the rule's summary.
+fn failures(
+    out: &mut String,
+    m: &Merged,
+    notes: &Notes,
+    details: Option<&str>,
+    pages: &mut Vec<(String, String)>,
+) {
     out.push_str("## Where implementations depart from the draft and the schema\n\n");
     let groups: Vec<&String> = m
         .groups
@@ -327,8 +372,36 @@ fn failures(out: &mut String, m: &Merged, notes: &Notes) {
             .copied()
             .filter(|id| drawn.contains(id))
             .collect();
+        let page = details.map(|d| rule_page(d, g));
+        let mut own = String::new();
+        let cases = match &page {
+            Some(p) => {
+                let _ = writeln!(
+                    out,
+                    "The failing cases of {} in full ({} drawn, with their streams and each answer): [{p}]({p}).\n",
+                    code(g),
+                    shown.len()
+                );
+                let _ = writeln!(
+                    own,
+                    "# {}: failing cases\n\nPart of the conformance report (the page above this folder, section \"Where implementations depart from the draft and the schema\"); generated with it — do not edit by hand.\n",
+                    code(g)
+                );
+                if let Some(r) = rule {
+                    let _ = writeln!(
+                        own,
+                        "{} (source: {}; consumer obligation: **{}**)\n",
+                        r.statement,
+                        r.source.as_str(),
+                        r.obligation.as_str()
+                    );
+                }
+                &mut own
+            }
+            None => &mut *out,
+        };
         for id in &shown {
-            case_section(out, m, notes, id);
+            case_section(cases, m, notes, id);
         }
         if ids.len() > shown.len() {
             let rest: Vec<String> = ids
@@ -337,12 +410,15 @@ fn failures(out: &mut String, m: &Merged, notes: &Notes) {
                 .map(|id| code(id))
                 .collect();
             let _ = writeln!(
-                out,
+                cases,
                 "Further failing cases of {} ({}, shortest stream first; each in the HTML report and the run records): {}.\n",
                 code(g),
                 rest.len(),
                 rest.join(", ")
             );
+        }
+        if let Some(p) = page {
+            pages.push((p, own.trim_end().to_owned() + "\n"));
         }
     }
 }

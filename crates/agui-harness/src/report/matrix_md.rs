@@ -31,16 +31,38 @@ fn cell_anchor(row: &str, column: &str) -> String {
 /// Where a drill-down link goes from this page: a FAIL to the rule's
 /// section of failing cases, a WARN to the WARN table, anything else to
 /// the per-rule table.
-fn href(m: &Merged, link: &Link) -> (String, &'static str) {
+fn href(m: &Merged, link: &Link, details: Option<&str>) -> (String, &'static str) {
     match link {
         Link::Rule(g, Score::Fail) if !m.scored(g, Score::Fail).is_empty() => {
             (format!("#{}", rule_anchor(g)), "failing cases")
         }
         Link::Rule(_, Score::Warn) => (format!("#{WARN_ANCHOR}"), "WARN table"),
         Link::Rule(..) => (format!("#{PER_RULE_ANCHOR}"), "per-rule table"),
-        Link::Finding(a) => (format!("#{a}"), "minimal stream"),
+        Link::Finding(a) => match details.and_then(|d| finding_page(m, a, d)) {
+            Some(page) => (format!("{page}#{a}"), "minimal stream"),
+            None => (format!("#{a}"), "minimal stream"),
+        },
         Link::Page(p) => (p.clone(), "producers page"),
     }
+}
+
+/// A campaign's detail page, relative to the report, when its findings
+/// are written there (`details`: the detail pages' folder).
+pub fn fuzz_page(details: &str, label: &str) -> String {
+    format!("{details}/{}.md", fuzz_anchor(label))
+}
+
+/// The detail page holding the finding anchored `anchor`.
+fn finding_page(m: &Merged, anchor: &str, details: &str) -> Option<String> {
+    m.fuzz
+        .iter()
+        .find(|c| {
+            c.record
+                .findings
+                .iter()
+                .any(|f| finding_anchor(&c.label, &f.rule, f.score) == anchor)
+        })
+        .map(|c| fuzz_page(details, &c.label))
 }
 
 /// The notes' key of an implementation's own page (relative to the
@@ -56,7 +78,9 @@ fn page_of<'a>(notes: &'a Notes, keys: &[&str]) -> Option<&'a str> {
 
 /// The grid, each consumer's causes, the implementations' pages, and the
 /// drill-down.
-pub fn grid(out: &mut String, m: &Merged, x: &Matrix, notes: &Notes) {
+/// `details`: the folder of the detail pages, when the report has them
+/// (the drill-down's finding links go there).
+pub fn grid(out: &mut String, m: &Merged, x: &Matrix, notes: &Notes, details: Option<&str>) {
     out.push_str("## Matrix\n\n");
     out.push_str("Every implementation against the rule families (the catalogue's areas, docs/rules.md), from the run records only. A consumer's cell is the worst score of its suite cases in that family and of its fuzz campaign's cases (`FAIL 3/40`: 3 of the 40 cases asked; `fuzz …`: the campaign's); `valid` holds the valid streams and `accept.*` obligations a consumer must accept, and, for a producer, its producer suite (valid requests answered, runs resumed, tool results taken). A producer's cell counts the streams it sent with a violation of that family (`FAIL 1/9`: one stream of nine). `—`: nothing in that family was asked or checked. A linked cell opens its drill-down.\n\n");
     out.push_str("| implementation | role | version |");
@@ -113,7 +137,7 @@ pub fn grid(out: &mut String, m: &Merged, x: &Matrix, notes: &Notes) {
     out.push('\n');
     causes(out, m, notes);
     pages(out, m, x, notes);
-    drill_down(out, m, x);
+    drill_down(out, m, x, details);
 }
 
 /// Every consumer's FAILs grouped by cause ([`super::causes::groups`]),
@@ -196,7 +220,7 @@ fn pages(out: &mut String, _m: &Merged, x: &Matrix, notes: &Notes) {
     out.push_str("\n\n");
 }
 
-fn drill_down(out: &mut String, m: &Merged, x: &Matrix) {
+fn drill_down(out: &mut String, m: &Merged, x: &Matrix, details: Option<&str>) {
     let cells: Vec<_> = x
         .rows()
         .flat_map(|r| {
@@ -224,7 +248,7 @@ fn drill_down(out: &mut String, m: &Merged, x: &Matrix) {
                 .links
                 .iter()
                 .map(|l| {
-                    let (h, what) = href(m, l);
+                    let (h, what) = href(m, l, details);
                     format!("[{what}]({h})")
                 })
                 .collect();
@@ -269,18 +293,34 @@ pub fn answer_words(a: &Value) -> String {
 
 /// The campaigns: for each, what ran and its findings, each with its
 /// minimal stream.
-pub fn campaigns(out: &mut String, m: &Merged, notes: &Notes) {
+/// The campaigns; with `details` (the detail pages' folder), each
+/// campaign's findings in full go to a page of their own, added to
+/// `pages` (path relative to the report, text), and the report keeps
+/// their table.
+pub fn campaigns(
+    out: &mut String,
+    m: &Merged,
+    notes: &Notes,
+    details: Option<&str>,
+    pages: &mut Vec<(String, String)>,
+) {
     if m.fuzz.is_empty() {
         return;
     }
     out.push_str("## Fuzz campaigns\n\n");
     out.push_str("`agui-conform fuzz --record` against each consumer (for the Rust SDKs, the same campaign in process: `agui-rust-sdks fuzz --record`, adapters/rust): generated streams, each with its answer known by construction, scored as the suite scores a case. Each distinct failure (the rule the stream breaks, or `valid`, and the score) is kept once, from the lowest-numbered case, and shrunk to a minimal stream on which the consumer still fails alike; the expectation on it is the generator's (`construction`) or, once events were deleted, the reference model's (`reference`).\n\n");
     for col in &m.fuzz {
-        campaign(out, col, notes);
+        campaign(out, col, notes, details, pages);
     }
 }
 
-fn campaign(out: &mut String, col: &Column, notes: &Notes) {
+fn campaign(
+    out: &mut String,
+    col: &Column,
+    notes: &Notes,
+    details: Option<&str>,
+    pages: &mut Vec<(String, String)>,
+) {
     let r = &col.record;
     let label = text(&col.label);
     let _ = writeln!(
@@ -339,11 +379,13 @@ fn campaign(out: &mut String, col: &Column, notes: &Notes) {
         return;
     }
     out.push_str("| rule | score | failing cases | minimal stream | answered on it |\n|---|---|---:|---:|---|\n");
+    let page = details.map(|d| fuzz_page(d, &col.label));
     for f in &r.findings {
         let _ = writeln!(
             out,
-            "| [{}](#{}) | {} | {} | {} → {} items | {} |",
+            "| [{}]({}#{}) | {} | {} | {} → {} items | {} |",
             code(&f.rule),
+            page.as_deref().unwrap_or_default(),
             finding_anchor(&col.label, &f.rule, f.score),
             f.score.as_str(),
             f.cases,
@@ -353,9 +395,23 @@ fn campaign(out: &mut String, col: &Column, notes: &Notes) {
         );
     }
     out.push('\n');
+    let Some(page) = page else {
+        for f in &r.findings {
+            finding(out, col, f, notes);
+        }
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "Each finding in full, with its minimal stream and the answers: [{page}]({page}).\n"
+    );
+    let mut text_of = format!(
+        "# Fuzz findings: {label}\n\nPart of the conformance report (the page above this folder, section \"Fuzz campaigns\"); generated with it — do not edit by hand.\n\n"
+    );
     for f in &r.findings {
-        finding(out, col, f, notes);
+        finding(&mut text_of, col, f, notes);
     }
+    pages.push((page, text_of.trim_end().to_owned() + "\n"));
 }
 
 fn finding(out: &mut String, col: &Column, f: &Finding, notes: &Notes) {
