@@ -94,16 +94,26 @@ fn projection_writes(data: &[u8]) {
         return;
     }
     let body = String::from_utf8_lossy(data);
+    // The wire names from the table (`agui_model::wire::key`).
+    use agui_model::wire::key::{
+        RunStarted as Run, TextMessageStart as Text, ToolCallStart as Call,
+    };
+    let (thread, run) = (Run::thread_id, Run::run_id);
+    let (message, call, name, parent) = (
+        Text::message_id,
+        Call::tool_call_id,
+        Call::tool_call_name,
+        Call::parent_message_id,
+    );
     let stream = [
-        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.to_owned(),
-        r#"{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}"#.to_owned(),
-        format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"{body}"}}"#),
-        r#"{"type":"TEXT_MESSAGE_END","messageId":"m"}"#.to_owned(),
-        r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f","parentMessageId":"m"}"#
-            .to_owned(),
-        format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{body}"}}"#),
-        r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#.to_owned(),
-        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#.to_owned(),
+        format!(r#"{{"type":"RUN_STARTED","{thread}":"t","{run}":"r"}}"#),
+        format!(r#"{{"type":"TEXT_MESSAGE_START","{message}":"m","role":"assistant"}}"#),
+        format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","{message}":"m","delta":"{body}"}}"#),
+        format!(r#"{{"type":"TEXT_MESSAGE_END","{message}":"m"}}"#),
+        format!(r#"{{"type":"TOOL_CALL_START","{call}":"c","{name}":"f","{parent}":"m"}}"#),
+        format!(r#"{{"type":"TOOL_CALL_ARGS","{call}":"c","delta":"{body}"}}"#),
+        format!(r#"{{"type":"TOOL_CALL_END","{call}":"c"}}"#),
+        format!(r#"{{"type":"RUN_FINISHED","{thread}":"t","{run}":"r"}}"#),
     ]
     .join("\n");
     let written = std::rc::Rc::new(std::cell::RefCell::new(Vec::<u8>::new()));
