@@ -117,7 +117,7 @@ fn campaign(sdk: Sdk) -> Record {
     let label = format!("{} fuzzed", sdk.key());
     let mut m = Merged::new(Vec::new());
     m.fuzz = vec![Column::new(label.clone(), record.clone())];
-    let md = render(&m, &Notes::new(), &Page::default());
+    let md = render(&m, &Notes::new(), &Page::default()).page;
     assert!(md.contains("## Fuzz campaigns"), "{md}");
     assert!(md.contains(&format!("### {label}")), "{md}");
     assert!(md.contains("40 cases, seed 7, mode mixed"), "{md}");
