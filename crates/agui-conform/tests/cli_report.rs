@@ -693,7 +693,7 @@ fn a_long_report_moves_its_cases_and_findings_to_pages_of_their_own() {
     }
     let cases = std::fs::read_to_string(d.join(rule_page)).unwrap();
     for e in [
-        "# `schema.unknown-type`: failing cases\n",
+        "# `schema.unknown-type`: failing cases\n\nPart of [the conformance report](../report.md#rule-schema-unknown-type), generated with it",
         "#### `schema/unknown-type`",
         "{\"type\":\"NOPE\"}\n",
         "Expected: reject at 1 (`schema.unknown-type`, must-reject).",

@@ -62,9 +62,10 @@ pub struct Args {
     /// cases and each fuzz campaign's findings in full go to pages of their
     /// own in a folder beside it (`details/` for a `README.md`, else
     /// `NAME-details/`), which the report links to; pages an earlier report
-    /// left there (`rule-*.md`, `fuzz-*.md`) are removed. The default stays
-    /// under the 512 KB at which a repository's web view stops rendering a
-    /// Markdown page.
+    /// left there (`rule-*.md`, `fuzz-*.md`) are removed. What stays (the
+    /// matrix, causes, drill-down and summaries) may still pass the limit a
+    /// little; with the default, this project's pages stay under the 512 KB
+    /// at which a repository's web view stops rendering Markdown.
     #[arg(long, value_name = "BYTES", default_value_t = 400_000)]
     pub max_page_bytes: usize,
 }
@@ -169,6 +170,14 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
             .markdown
             .as_deref()
             .map_or_else(|| Page::default().details, details_folder),
+        name: args
+            .markdown
+            .as_deref()
+            .and_then(|p| p.file_name())
+            .map_or_else(
+                || Page::default().name,
+                |n| n.to_string_lossy().into_owned(),
+            ),
     };
     if let Some(p) = &args.markdown {
         let report = markdown::report(&merged, &notes, &page);

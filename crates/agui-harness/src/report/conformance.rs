@@ -95,6 +95,8 @@ pub struct Page {
     pub max_bytes: usize,
     /// The folder of those pages, relative to this one.
     pub details: String,
+    /// This page's file name: those pages link back to it.
+    pub name: String,
 }
 
 impl Default for Page {
@@ -104,6 +106,7 @@ impl Default for Page {
             producers_href: "producers.md".to_owned(),
             max_bytes: usize::MAX,
             details: "details".to_owned(),
+            name: "README.md".to_owned(),
         }
     }
 }
@@ -212,6 +215,9 @@ fn render_with(m: &Merged, notes: &Notes, page: &Page, details: Option<&str>) ->
     }
     out.push_str(LEGEND);
     out.push_str("\n\n");
+    // A detail page is one folder down: its way back.
+    let back = format!("../{}", page.name);
+    let details = details.map(|d| (d, back.as_str()));
     failures(&mut out, m, notes, details, &mut pages);
     warnings(&mut out, m, notes);
     super::matrix_md::campaigns(&mut out, m, notes, details, &mut pages);
@@ -274,7 +280,7 @@ fn failures(
     out: &mut String,
     m: &Merged,
     notes: &Notes,
-    details: Option<&str>,
+    details: Option<(&str, &str)>,
     pages: &mut Vec<(String, String)>,
 ) {
     out.push_str("## Where implementations depart from the draft and the schema\n\n");
@@ -372,10 +378,10 @@ fn failures(
             .copied()
             .filter(|id| drawn.contains(id))
             .collect();
-        let page = details.map(|d| rule_page(d, g));
+        let page = details.map(|(d, back)| (rule_page(d, g), back));
         let mut own = String::new();
         let cases = match &page {
-            Some(p) => {
+            Some((p, back)) => {
                 let _ = writeln!(
                     out,
                     "The failing cases of {} in full ({} drawn, with their streams and each answer): [{p}]({p}).\n",
@@ -384,8 +390,9 @@ fn failures(
                 );
                 let _ = writeln!(
                     own,
-                    "# {}: failing cases\n\nPart of the conformance report (the page above this folder, section \"Where implementations depart from the draft and the schema\"); generated with it — do not edit by hand.\n",
-                    code(g)
+                    "# {}: failing cases\n\nPart of [the conformance report]({back}#{}), generated with it — do not edit by hand.\n",
+                    code(g),
+                    super::matrix_md::rule_anchor(g)
                 );
                 if let Some(r) = rule {
                     let _ = writeln!(
@@ -417,7 +424,7 @@ fn failures(
                 rest.join(", ")
             );
         }
-        if let Some(p) = page {
+        if let Some((p, _)) = page {
             pages.push((p, own.trim_end().to_owned() + "\n"));
         }
     }

@@ -301,7 +301,7 @@ pub fn campaigns(
     out: &mut String,
     m: &Merged,
     notes: &Notes,
-    details: Option<&str>,
+    details: Option<(&str, &str)>,
     pages: &mut Vec<(String, String)>,
 ) {
     if m.fuzz.is_empty() {
@@ -318,7 +318,7 @@ fn campaign(
     out: &mut String,
     col: &Column,
     notes: &Notes,
-    details: Option<&str>,
+    details: Option<(&str, &str)>,
     pages: &mut Vec<(String, String)>,
 ) {
     let r = &col.record;
@@ -379,7 +379,7 @@ fn campaign(
         return;
     }
     out.push_str("| rule | score | failing cases | minimal stream | answered on it |\n|---|---|---:|---:|---|\n");
-    let page = details.map(|d| fuzz_page(d, &col.label));
+    let page = details.map(|(d, _)| fuzz_page(d, &col.label));
     for f in &r.findings {
         let _ = writeln!(
             out,
@@ -405,8 +405,10 @@ fn campaign(
         out,
         "Each finding in full, with its minimal stream and the answers: [{page}]({page}).\n"
     );
+    let back = details.map(|(_, b)| b).unwrap_or_default();
     let mut text_of = format!(
-        "# Fuzz findings: {label}\n\nPart of the conformance report (the page above this folder, section \"Fuzz campaigns\"); generated with it — do not edit by hand.\n\n"
+        "# Fuzz findings: {label}\n\nPart of [the conformance report]({back}#{}), generated with it — do not edit by hand.\n\n",
+        fuzz_anchor(&col.label)
     );
     for f in &r.findings {
         finding(&mut text_of, col, f, notes);
