@@ -268,6 +268,17 @@ fn source_of(rule: &agui_model::Rule) -> &'static str {
     }
 }
 
+/// A rule's statement, source and consumer obligation: one paragraph.
+fn statement(out: &mut String, r: &agui_model::Rule) {
+    let _ = writeln!(
+        out,
+        "{} (source: {}; consumer obligation: **{}**)\n",
+        r.statement,
+        r.source.as_str(),
+        r.obligation.as_str()
+    );
+}
+
 /// The rule's detail page, relative to the report.
 pub fn rule_page(details: &str, rule: &str) -> String {
     format!("{details}/{}.md", super::matrix_md::rule_anchor(rule))
@@ -301,13 +312,7 @@ fn failures(
         );
         let rule = RuleId::from_id(g).map(RuleId::rule);
         if let Some(r) = rule {
-            let _ = writeln!(
-                out,
-                "{} (source: {}; consumer obligation: **{}**)\n",
-                r.statement,
-                r.source.as_str(),
-                r.obligation.as_str()
-            );
+            statement(out, r);
         }
         for (k, col) in m.columns.iter().enumerate() {
             let label = cell(&col.label);
@@ -395,13 +400,7 @@ fn failures(
                     super::matrix_md::rule_anchor(g)
                 );
                 if let Some(r) = rule {
-                    let _ = writeln!(
-                        own,
-                        "{} (source: {}; consumer obligation: **{}**)\n",
-                        r.statement,
-                        r.source.as_str(),
-                        r.obligation.as_str()
-                    );
+                    statement(&mut own, r);
                 }
                 &mut own
             }
