@@ -1,5 +1,6 @@
-//! The repository's own files are whole: every JSON file parses and no file
-//! carries a merge's conflict markers. A conflict once landed inside
+//! The repository's own files are whole: every JSON file parses, no file
+//! carries a merge's conflict markers, and the generated conformance pages
+//! render and link where they say. A conflict once landed inside
 //! `adapters/producers/notes.json`, and only the producers' report (not run
 //! by `cargo test`) found it.
 
@@ -90,4 +91,94 @@ fn no_file_carries_conflict_markers() {
         }
     }
     assert!(bad.is_empty(), "conflict markers:\n{}", bad.join("\n"));
+}
+
+/// GitHub's anchor of a heading: lower case, spaces as `-`, punctuation
+/// other than `-` and `_` dropped.
+fn heading_slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `page` has the anchor `frag`: an `<a id>` or a heading's slug.
+fn has_anchor(page: &str, frag: &str) -> bool {
+    page.contains(&format!("<a id=\"{frag}\""))
+        || page.contains(&format!("id=\"{frag}\""))
+        || page
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(|l| l.trim_start_matches('#'))
+            .any(|h| heading_slug(h) == frag)
+}
+
+/// The generated conformance pages (docs/conformance: the report, the
+/// per-implementation pages and their detail pages) stay under the
+/// 512 KB at which a repository's web view stops rendering Markdown, and
+/// every link from one of them to a file of the repository, and to an
+/// anchor of a Markdown page, lands. A report once grew to 2.1 MB, and
+/// splitting it moved anchors to other pages.
+#[test]
+fn the_conformance_pages_render_and_their_links_land() {
+    let root = repo_root().join("docs/conformance");
+    let mut pages = Vec::new();
+    files(&root, &mut pages);
+    pages.retain(|p| p.extension().is_some_and(|x| x == "md"));
+    assert!(pages.len() > 10, "{} pages", pages.len());
+    let link = |s: &str| -> Vec<String> {
+        // `](target)`: Markdown links (the pages write no reference links).
+        s.match_indices("](")
+            .filter_map(|(at, _)| {
+                let rest = &s[at + 2..];
+                rest.find(')').map(|end| rest[..end].to_owned())
+            })
+            .collect()
+    };
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        assert!(
+            text.len() <= 512_000,
+            "{}: {} bytes, more than a web view renders",
+            page.display(),
+            text.len()
+        );
+        for target in link(&text) {
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (path, frag) = target.split_once('#').unwrap_or((&target, ""));
+            let file = if path.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(path)
+            };
+            checked += 1;
+            if !file.exists() {
+                broken.push(format!("{}: {target} (no such file)", page.display()));
+                continue;
+            }
+            if !frag.is_empty() && file.extension().is_some_and(|x| x == "md") {
+                let other = std::fs::read_to_string(&file).unwrap();
+                if !has_anchor(&other, frag) {
+                    broken.push(format!("{}: {target} (no such anchor)", page.display()));
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked} links");
+    assert!(
+        broken.is_empty(),
+        "{} broken links:\n{}",
+        broken.len(),
+        broken.join("\n")
+    );
 }
