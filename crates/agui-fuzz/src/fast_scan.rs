@@ -52,7 +52,7 @@ pub fn run(data: &[u8]) {
         );
     }
     projection_writes(data);
-    if string_body(data) && !data.windows(2).any(|w| w == b"\\u") {
+    if string_of(data).is_some() && !data.windows(2).any(|w| w == b"\\u") {
         assert!(
             fast,
             "the fast path declined a delta that is one JSON string: {:?}",
@@ -68,11 +68,6 @@ fn string_of(data: &[u8]) -> Option<String> {
     quoted.extend_from_slice(data);
     quoted.push(b'"');
     serde_json::from_slice::<String>(&quoted).ok()
-}
-
-/// Whether `data` between two quotes is one JSON string to serde_json.
-fn string_body(data: &[u8]) -> bool {
-    string_of(data).is_some()
 }
 
 /// A run streaming `data` (one JSON string's body) as a message's text

@@ -36,7 +36,7 @@ fn cell_id(row: &str, column: &str) -> String {
 fn href(link: &Link) -> (String, &'static str) {
     match link {
         Link::Rule(g, _) => (format!("#group-{g}"), "cases"),
-        Link::Finding(a) => (format!("#{a}"), "minimal stream"),
+        Link::Finding { anchor, .. } => (format!("#{anchor}"), "minimal stream"),
         Link::Page(p) => (p.clone(), "producers page"),
     }
 }

@@ -105,8 +105,9 @@ pub enum Link {
     /// The rule's cases in this report, with the row's worst score there
     /// (FAIL, ERRORED or WARN: where the report lists them differs).
     Rule(String, Score),
-    /// A fuzz finding of this report, by anchor.
-    Finding(String),
+    /// A fuzz finding of this report: its campaign's label (the page of
+    /// its findings, when they have one) and its anchor.
+    Finding { campaign: String, anchor: String },
     /// Another page (the producers page's section), relative.
     Page(String),
 }
@@ -298,7 +299,10 @@ fn consumer_cell(
             .unwrap_or_default()
             .iter()
             .filter(|f| f.rule == g)
-            .map(|f| Link::Finding(finding_anchor(label, &f.rule, f.score)))
+            .map(|f| Link::Finding {
+                campaign: label.to_owned(),
+                anchor: finding_anchor(label, &f.rule, f.score),
+            })
             .collect();
         let bad = |t: &Totals| t.fail + t.errored + t.warn > 0;
         if !bad(&s) && !bad(&z) && findings.is_empty() {

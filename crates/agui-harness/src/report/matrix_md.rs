@@ -38,10 +38,13 @@ fn href(m: &Merged, link: &Link, details: Option<&str>) -> (String, &'static str
         }
         Link::Rule(_, Score::Warn) => (format!("#{WARN_ANCHOR}"), "WARN table"),
         Link::Rule(..) => (format!("#{PER_RULE_ANCHOR}"), "per-rule table"),
-        Link::Finding(a) => match details.and_then(|d| finding_page(m, a, d)) {
-            Some(page) => (format!("{page}#{a}"), "minimal stream"),
-            None => (format!("#{a}"), "minimal stream"),
-        },
+        Link::Finding { campaign, anchor } => {
+            let page = details.map(|d| fuzz_page(d, campaign));
+            (
+                format!("{}#{anchor}", page.unwrap_or_default()),
+                "minimal stream",
+            )
+        }
         Link::Page(p) => (p.clone(), "producers page"),
     }
 }
@@ -50,19 +53,6 @@ fn href(m: &Merged, link: &Link, details: Option<&str>) -> (String, &'static str
 /// are written there (`details`: the detail pages' folder).
 pub fn fuzz_page(details: &str, label: &str) -> String {
     format!("{details}/{}.md", fuzz_anchor(label))
-}
-
-/// The detail page holding the finding anchored `anchor`.
-fn finding_page(m: &Merged, anchor: &str, details: &str) -> Option<String> {
-    m.fuzz
-        .iter()
-        .find(|c| {
-            c.record
-                .findings
-                .iter()
-                .any(|f| finding_anchor(&c.label, &f.rule, f.score) == anchor)
-        })
-        .map(|c| fuzz_page(details, &c.label))
 }
 
 /// The notes' key of an implementation's own page (relative to the
@@ -292,11 +282,10 @@ pub fn answer_words(a: &Value) -> String {
 }
 
 /// The campaigns: for each, what ran and its findings, each with its
-/// minimal stream.
-/// The campaigns; with `details` (the detail pages' folder), each
-/// campaign's findings in full go to a page of their own, added to
-/// `pages` (path relative to the report, text), and the report keeps
-/// their table.
+/// minimal stream. With `details` (the detail pages' folder and the way
+/// back to the report), each campaign's findings in full go to a page of
+/// their own, added to `pages` (path relative to the report, text), and
+/// the report keeps their table.
 pub fn campaigns(
     out: &mut String,
     m: &Merged,

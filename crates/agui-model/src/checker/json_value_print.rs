@@ -241,16 +241,15 @@ impl Parser<'_> {
     /// ([`Chars`]), so the runs between escapes are hashed as words.
     fn string(&mut self) -> Option<u64> {
         self.at += 1;
-        let first = crate::fast::find_special(self.b, self.at, 0);
-        if self.b.get(first) == Some(&b'"') {
+        let mut stop = crate::fast::find_special(self.b, self.at, 0);
+        if self.b.get(stop) == Some(&b'"') {
             // No escape: the common case, hashed from the slice at once.
-            let h = Chars::of(STRING, self.b.get(self.at..first)?);
-            self.at = first + 1;
+            let h = Chars::of(STRING, self.b.get(self.at..stop)?);
+            self.at = stop + 1;
             return Some(h);
         }
         let mut chars = Chars::new(STRING);
         loop {
-            let stop = crate::fast::find_special(self.b, self.at, 0);
             chars.bytes(self.b.get(self.at..stop)?);
             self.at = stop;
             match *self.b.get(self.at)? {
@@ -274,6 +273,7 @@ impl Parser<'_> {
                         _ => return None,
                     };
                     chars.code_point(ch);
+                    stop = crate::fast::find_special(self.b, self.at, 0);
                 }
                 // A control character: not JSON.
                 _ => return None,
