@@ -80,6 +80,7 @@ if [ "$build" = 1 ]; then
   cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
 fi
 conform="$root/target/debug/agui-conform"
+bin="$conform" # run_suite's
 
 # Go: the adapter and the SDK in a GOPATH of symlinks (the SDK's import
 # path pointing into the checkout), the dependencies from Debian's
@@ -120,7 +121,7 @@ label() { case "$1" in go) echo "Go SDK (ag-ui $short)" ;; cpp) echo "C++ SDK (a
 # The language the matrix groups each under (its id: go, cpp).
 language() { echo "$1"; }
 
-# `finished STATUS RECORD`: whether a run wrote a whole record.
+# `finished STATUS RECORD` and `run_suite`.
 source "$root/scripts/consumers.sh"
 
 records=()
@@ -129,10 +130,7 @@ for key in go cpp; do
   rm -f "$out/$key.jsonl" "$out/$key.fuzz.jsonl"
   if ! "build_$key"; then status=1; continue; fi
   impl=(--impl "$out/$key/adapter" --one-shot --capabilities verdict,index --name "$(label "$key")" --language "$(language "$key")")
-  "$conform" run --suite "$suite" "${impl[@]}" --no-progress --record "$out/$key.jsonl" >"$out/$key.txt"
-  code=$?
-  if ! finished "$code" "$out/$key.jsonl"; then
-    say "$key: the $suite run did not finish (exit $code; see $out/$key.txt)"
+  if ! run_suite "$key" "$suite" "$out/$key.jsonl" "$out/$key" "${impl[@]}"; then
     status=1
     continue
   fi
@@ -143,11 +141,7 @@ for key in go cpp; do
   for o in official-1.0 official-1.1 official-draft; do
     [ "$o" = "$suite" ] && continue
     orecord="$out/$key.$o.jsonl"
-    rm -f "$orecord"
-    "$conform" run --suite "$o" "${impl[@]}" --no-progress --record "$orecord" >"$out/$key.$o.txt"
-    code=$?
-    if ! finished "$code" "$orecord"; then
-      say "$key: the $o run did not finish (exit $code; see $out/$key.$o.txt)"
+    if ! run_suite "$key" "$o" "$orecord" "$out/$key.$o" "${impl[@]}"; then
       status=1
       continue
     fi

@@ -50,7 +50,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
 fuzz_dir="" producer_dir="" consumer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
-source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers, finished
+source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers, finished, run_suite
 while [ $# -gt 0 ]; do
   case "$1" in
     --out) out="$2"; shift 2 ;;
@@ -93,11 +93,7 @@ for spec in "${peers[@]}"; do
   # Failing generated cases are shrunk and kept: the record carries the
   # minimal streams.
   [ -n "$cmd" ] && impl=(--impl "$cmd" --save-failures "$work/saved-$key")
-  "$bin" run --suite "$suite" --no-progress "${impl[@]}" --record "$record" \
-    > "$work/$key.txt" 2> "$work/$key.stderr"
-  rc=$?
-  if ! finished "$rc" "$record"; then
-    say "$label: the run did not finish (exit $rc): $(tail -n 3 "$work/$key.stderr" | tr '\n' ' ')"
+  if ! run_suite "$label" "$suite" "$record" "$work/$key" "${impl[@]+"${impl[@]}"}"; then
     missing+=(--missing "$label=the run did not finish (exit $rc): $(tail -n 1 "$work/$key.stderr")")
     status=1
     continue
@@ -116,11 +112,7 @@ for spec in "${peers[@]}"; do
     orecord="$work/$key.$o.jsonl"
     oimpl=()
     [ -n "$cmd" ] && oimpl=(--impl "$cmd")
-    "$bin" run --suite "$o" --no-progress "${oimpl[@]}" --record "$orecord" \
-      > "$work/$key.$o.txt" 2> "$work/$key.$o.stderr"
-    rc=$?
-    if ! finished "$rc" "$orecord"; then
-      say "$label: the $o run did not finish (exit $rc): $(tail -n 3 "$work/$key.$o.stderr" | tr '\n' ' ')"
+    if ! run_suite "$label" "$o" "$orecord" "$work/$key.$o" "${oimpl[@]+"${oimpl[@]}"}"; then
       status=1
       continue
     fi
