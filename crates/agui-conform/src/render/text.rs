@@ -50,6 +50,9 @@ pub struct TextStream<W: Write> {
     /// Violations left out at the cap.
     unprinted: usize,
     first: Option<agui_model::RuleId>,
+    /// The first limit notice that left part of the stream unjudged, else
+    /// the first other one: what the closing hint says how to raise.
+    limit: Option<LimitNotice>,
     colour: Colour,
     live: bool,
     error: Option<io::Error>,
@@ -67,6 +70,7 @@ impl<W: Write> TextStream<W> {
             printed: 0,
             unprinted: 0,
             first: None,
+            limit: None,
             colour,
             live,
             error: None,
@@ -112,7 +116,17 @@ impl<W: Write> TextStream<W> {
                 self.printed += 1;
                 violation_line(&mut self.out, v, self.colour)
             }
-            Finding::Limit(n) => limit_line(&mut self.out, n, self.colour),
+            Finding::Limit(n) => {
+                let first_unjudged = n.kind.leaves_unjudged()
+                    && !self
+                        .limit
+                        .as_ref()
+                        .is_some_and(|l| l.kind.leaves_unjudged());
+                if self.limit.is_none() || first_unjudged {
+                    self.limit = Some(n.clone());
+                }
+                limit_line(&mut self.out, n, self.colour)
+            }
         };
         self.keep(r);
         if self.live {
@@ -153,6 +167,9 @@ impl<W: Write> TextStream<W> {
             let doc = agui_model::violation::doc_url(rule.as_str());
             writeln!(out, "hint: agui-conform explain {rule} (docs: {doc})")?;
         }
+        if let Some(hint) = self.limit.as_ref().and_then(limit_hint) {
+            writeln!(out, "{hint}")?;
+        }
         if let Some(p) = &report.projection {
             let pretty = serde_json::to_string_pretty(&agui_model::json::Out(&p.to_json()))
                 .map_err(io::Error::other)?;
@@ -160,6 +177,27 @@ impl<W: Write> TextStream<W> {
         }
         out.flush()
     }
+}
+
+/// What raises a limit the check reached (the first that left part of the
+/// stream unjudged, else the first other): a user whose long recording came
+/// out `inconclusive` is told which option to give. The `violations` limit
+/// has its own line ("… more").
+fn limit_hint(n: &LimitNotice) -> Option<String> {
+    use agui_model::LimitKind;
+    let raise = match n.kind {
+        LimitKind::LineBytes => "`--max-line-bytes BYTES` raises it",
+        LimitKind::Nesting => "`--max-depth LEVELS` raises it",
+        LimitKind::StateBytes => "`--max-state-bytes BYTES` raises it",
+        LimitKind::ProjectionBytes => "`--max-projection-bytes BYTES` raises it",
+        LimitKind::BookkeepingBytes => "`--max-bookkeeping-bytes BYTES` raises it",
+        LimitKind::Time => "`--timeout`, `--idle-timeout` and `--run-end-grace` set the times",
+        LimitKind::Violations => return None,
+    };
+    Some(format!(
+        "hint: the checker reached its own {} limit at #{}: {raise} (docs: docs/rules.md, \"Checker limits\")",
+        n.kind, n.index
+    ))
 }
 
 /// `  #3     error   rule: message (at path) (see #1)`: `see` names the
@@ -349,6 +387,37 @@ mod tests {
         )
         .unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_reached_limit_ends_with_the_option_that_raises_it() {
+        use agui_model::LimitKind;
+        let notice = |kind, index| LimitNotice::new(kind, index, 64, "reached");
+        let hint = |notices: &[LimitNotice]| {
+            let mut report = Report::of(Vec::new(), 9);
+            report.limits = notices.to_vec();
+            text(&report)
+                .lines()
+                .find(|l| l.starts_with("hint: the checker reached"))
+                .map(str::to_string)
+        };
+        // The projection's budget alone: every rule was judged, but the
+        // option is still said.
+        let only_projection = hint(&[notice(LimitKind::ProjectionBytes, 3)]).unwrap();
+        assert!(only_projection.contains("projection-bytes limit at #3: `--max-projection-bytes"));
+        // A limit that left rules unjudged is the one said, even when later.
+        let both = hint(&[
+            notice(LimitKind::ProjectionBytes, 3),
+            notice(LimitKind::BookkeepingBytes, 7),
+        ])
+        .unwrap();
+        assert!(
+            both.contains("bookkeeping-bytes limit at #7: `--max-bookkeeping-bytes"),
+            "{both}"
+        );
+        // The violations cap has its own line.
+        assert_eq!(hint(&[notice(LimitKind::Violations, 1)]), None);
+        assert_eq!(hint(&[]), None);
     }
 
     #[test]
