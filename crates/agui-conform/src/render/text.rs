@@ -122,7 +122,9 @@ impl<W: Write> TextStream<W> {
                         .limit
                         .as_ref()
                         .is_some_and(|l| l.kind.leaves_unjudged());
-                if self.limit.is_none() || first_unjudged {
+                // The violations cap has its own line, no hint.
+                let first = self.limit.is_none() && n.kind != agui_model::LimitKind::Violations;
+                if first || first_unjudged {
                     self.limit = Some(n.clone());
                 }
                 limit_line(&mut self.out, n, self.colour)
@@ -415,8 +417,13 @@ mod tests {
             both.contains("bookkeeping-bytes limit at #7: `--max-bookkeeping-bytes"),
             "{both}"
         );
-        // The violations cap has its own line.
+        // The violations cap has its own line, and is passed over.
         assert_eq!(hint(&[notice(LimitKind::Violations, 1)]), None);
+        let after_cap = hint(&[
+            notice(LimitKind::Violations, 1),
+            notice(LimitKind::ProjectionBytes, 4),
+        ]);
+        assert!(after_cap.is_some_and(|h| h.contains("projection-bytes limit at #4")));
         assert_eq!(hint(&[]), None);
     }
 
