@@ -12,7 +12,7 @@
 #                                 [--no-build] [--fuzz-records DIR]
 #                                 [--in-process SPEC]... [--producer-records DIR]
 #                                 [--consumer-records DIR]
-#                                 [--command TEXT] [--no-official]
+#                                 [--command TEXT] [--no-official] [--no-shrink]
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/README.md]
 #   --html FILE   where the HTML page goes [default: next to --out, index.html]
@@ -39,6 +39,9 @@
 #                 implementation name its record carries
 #   --command TEXT  what the page says regenerates it [default: this command]
 #   --no-official  do not run the official suites (no official corpus section)
+#   --no-shrink   do not shrink the peers' failing generated cases (the
+#                 report then shows each as found; CI's smoke run, where
+#                 shrinking took most of the step's time)
 #
 # Exit status: 0 when every implementation ran to the end; 1 when a peer
 # could not be installed or started, a run did not finish (harness error),
@@ -49,7 +52,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="docs/conformance/README.md" html="" suite="default" keep="" install=1 build=1
-fuzz_dir="" producer_dir="" consumer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
+shrink=1 fuzz_dir="" producer_dir="" consumer_dir="" fuzz_only=() official=(official-1.0 official-1.1 official-draft) command="scripts/conformance-report.sh${*:+ $*}"
 source "$root/scripts/consumers.sh"  # peers=(…), prepare_consumers, finished, run_suite
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -66,7 +69,8 @@ while [ $# -gt 0 ]; do
     --consumer-records) consumer_dir="$2"; shift 2 ;;
     --command) command="$2"; shift 2 ;;
     --no-official) official=(); shift ;;
-    -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-shrink) shrink=0; shift ;;
+    -h|--help) sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "conformance-report: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -92,7 +96,8 @@ for spec in "${peers[@]}"; do
   impl=()
   # Failing generated cases are shrunk and kept: the record carries the
   # minimal streams.
-  [ -n "$cmd" ] && impl=(--impl "$cmd" --save-failures "$work/saved-$key")
+  [ -n "$cmd" ] && impl=(--impl "$cmd")
+  [ -n "$cmd" ] && [ "$shrink" = 1 ] && impl+=(--save-failures "$work/saved-$key")
   if ! run_suite "$label" "$suite" "$record" "$work/$key" "${impl[@]+"${impl[@]}"}"; then
     missing+=(--missing "$label=the run did not finish (exit $rc): $(tail -n 1 "$work/$key.stderr")")
     status=1
