@@ -187,6 +187,33 @@ fn fuzz_findings_show_their_minimal_streams() {
     assert!(html.contains("<a href=\"producers.md#producer-alpha\">alpha</a>"));
 }
 
+#[test]
+fn a_findings_note_is_under_it_on_both_pages() {
+    let dir = out_dir("finding-note");
+    let notes = dir.join("more-notes.json");
+    std::fs::write(
+        &notes,
+        r#"{"impl-a": {"fuzz:ownership.continuation-disagrees": "Checked by hand: `s2` continues <m1>."}}"#,
+    )
+    .unwrap();
+    let (md, html) = report(&dir, &["--notes", notes.to_str().unwrap()]);
+    let at = md
+        .find("<a id=\"finding-impl-a-ownership-continuation-disagrees-fail\"></a>")
+        .expect("finding anchor");
+    assert!(md[at..].contains("Checked by hand: `s2` continues"), "{md}");
+    // On the HTML page, the row after the finding's (and its lanes row),
+    // escaped, its code marks dropped as the page's other notes are.
+    let row = "<tr class=\"note\"><td colspan=\"4\"><b>impl-a</b>: Checked by hand: s2 continues &lt;m1&gt;.</td></tr>";
+    assert!(html.contains(row), "{html}");
+    let finding = html
+        .find("<tr class=\"case\" id=\"finding-impl-a-ownership-continuation-disagrees-fail\">")
+        .unwrap();
+    assert!(html.find(row).unwrap() > finding);
+    // Without the note, no note row.
+    let (_, plain) = report(&out_dir("finding-no-note"), &[]);
+    assert!(!plain.contains("<tr class=\"note\">"));
+}
+
 /// Every `#fragment` link of `page` names an `id` on it.
 fn links_resolve(page: &str, what: &str) {
     let mut checked = 0;

@@ -11,7 +11,7 @@ use agui_harness::record::fuzz::Finding;
 use agui_harness::report::matrix::{
     COLUMNS, Link, Mark, Matrix, finding_anchor, fuzz_anchor, language_name,
 };
-use agui_harness::report::matrix_md::answer_words;
+use agui_harness::report::matrix_md::{answer_words, finding_note};
 use agui_harness::report::md::slug;
 use agui_harness::report::merged::{Column, Merged, Notes};
 use std::collections::BTreeMap;
@@ -146,10 +146,12 @@ fn drill_down(out: &mut String, x: &Matrix) {
 }
 
 /// The campaigns, each finding's minimal stream openable into lanes (its
-/// data added to `data` under `finding:ANCHOR`).
+/// data added to `data` under `finding:ANCHOR`) and its note, if any, under
+/// it (the Markdown page's, [`finding_note`]).
 pub(crate) fn campaigns(
     out: &mut String,
     m: &Merged,
+    notes: &Notes,
     rules_href: &str,
     data: &mut BTreeMap<String, String>,
 ) {
@@ -158,12 +160,18 @@ pub(crate) fn campaigns(
     }
     out.push_str("<section id=\"fuzz\"><h2>Fuzz campaigns</h2><p class=\"hint\">Generated streams with their answers known by construction, scored as the suite scores a case; each distinct failure (rule and score) kept once and shrunk to a minimal stream. Open (▸) a finding to see its minimal stream as lanes, the expected and the answered rejection index pinned.</p>");
     for col in &m.fuzz {
-        campaign(out, col, rules_href, data);
+        campaign(out, col, notes, rules_href, data);
     }
     out.push_str("</section>\n");
 }
 
-fn campaign(out: &mut String, col: &Column, rules_href: &str, data: &mut BTreeMap<String, String>) {
+fn campaign(
+    out: &mut String,
+    col: &Column,
+    notes: &Notes,
+    rules_href: &str,
+    data: &mut BTreeMap<String, String>,
+) {
     let r = &col.record;
     let i = &r.header.implementation;
     let _ = write!(
@@ -190,6 +198,14 @@ fn campaign(out: &mut String, col: &Column, rules_href: &str, data: &mut BTreeMa
     out.push_str("<table class=\"matrix cases\"><thead><tr><th>finding</th><th>failing cases</th><th>expected on the minimal stream</th><th>answered on it</th></tr></thead><tbody>");
     for f in &r.findings {
         finding_row(out, col, f, rules_href, data);
+        if let Some(n) = finding_note(notes, col, f) {
+            let _ = write!(
+                out,
+                "<tr class=\"note\"><td colspan=\"4\"><b>{}</b>: {}</td></tr>",
+                escape_html(&col.label),
+                escape_html(&crate::report::plain(n))
+            );
+        }
     }
     out.push_str("</tbody></table></details>");
 }

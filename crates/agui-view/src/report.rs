@@ -64,7 +64,7 @@ pub fn render(m: &Merged, notes: &Notes, rules_href: &str, about: &ReportPage) -
     summary(&mut out, m);
     rule_matrix(&mut out, m, rules_href);
     let mut data = case_matrix(&mut out, m, rules_href);
-    crate::matrix::campaigns(&mut out, m, rules_href, &mut data);
+    crate::matrix::campaigns(&mut out, m, notes, rules_href, &mut data);
     let (head, tail) = page::shell(TITLE_SLOT);
     let _ = write!(
         out,
@@ -76,7 +76,7 @@ pub fn render(m: &Merged, notes: &Notes, rules_href: &str, about: &ReportPage) -
 }
 
 /// Text written for Markdown (`code` in backticks) shown as plain text.
-fn plain(s: &str) -> String {
+pub(crate) fn plain(s: &str) -> String {
     s.replace('`', "")
 }
 

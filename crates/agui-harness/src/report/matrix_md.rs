@@ -405,6 +405,17 @@ fn campaign(
     pages.push((page, text_of.trim_end().to_owned() + "\n"));
 }
 
+/// The note on a campaign's finding (`fuzz:<rule>` under the column's
+/// label or its implementation's name): what was checked by hand on its
+/// minimal stream, shown under it on the Markdown page and the HTML one.
+pub fn finding_note<'a>(notes: &'a Notes, col: &Column, f: &Finding) -> Option<&'a str> {
+    let key = format!("fuzz:{}", f.rule);
+    [&col.label, &col.record.header.implementation.name]
+        .iter()
+        .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(&key)))
+        .and_then(Value::as_str)
+}
+
 fn finding(out: &mut String, col: &Column, f: &Finding, notes: &Notes) {
     let _ = writeln!(
         out,
@@ -461,12 +472,7 @@ fn finding(out: &mut String, col: &Column, f: &Finding, notes: &Notes) {
     if let Some(n) = &f.note {
         let _ = writeln!(out, "{}.\n", text(n));
     }
-    let key = format!("fuzz:{}", f.rule);
-    let note = [&col.label, &col.record.header.implementation.name]
-        .iter()
-        .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(&key)))
-        .and_then(Value::as_str);
-    if let Some(n) = note {
+    if let Some(n) = finding_note(notes, col, f) {
         let _ = writeln!(out, "{}: {n}\n", text(&col.label));
     }
 }
