@@ -42,11 +42,7 @@ fn own(s: &str) -> String {
 }
 
 fn note<'a>(notes: &'a Notes, m: &Merged, col: usize, key: &str) -> Option<&'a str> {
-    let c = &m.columns[col];
-    [&c.label, &c.record.header.implementation.name]
-        .iter()
-        .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(key)))
-        .and_then(Value::as_str)
+    m.columns[col].note(notes, key)
 }
 
 /// The summary table (also what `--readme` puts between its markers).
@@ -172,10 +168,7 @@ fn render_with(m: &Merged, notes: &Notes, page: &Page, details: Option<&str>) ->
     );
     let moved: Vec<String> = consumers
         .filter_map(|c| {
-            [&c.label, &c.record.header.implementation.name]
-                .iter()
-                .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(MOVED)))
-                .and_then(Value::as_str)
+            c.note(notes, MOVED)
                 .map(|n| format!("- **{}, what moved:** {}", cell(&c.label), own(n)))
         })
         .collect();

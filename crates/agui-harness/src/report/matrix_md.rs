@@ -409,11 +409,7 @@ fn campaign(
 /// label or its implementation's name): what was checked by hand on its
 /// minimal stream, shown under it on the Markdown page and the HTML one.
 pub fn finding_note<'a>(notes: &'a Notes, col: &Column, f: &Finding) -> Option<&'a str> {
-    let key = format!("fuzz:{}", f.rule);
-    [&col.label, &col.record.header.implementation.name]
-        .iter()
-        .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(&key)))
-        .and_then(Value::as_str)
+    col.note(notes, &format!("fuzz:{}", f.rule))
 }
 
 fn finding(out: &mut String, col: &Column, f: &Finding, notes: &Notes) {

@@ -38,6 +38,15 @@ impl Column {
     pub fn case(&self, id: &str) -> Option<&Case> {
         self.by_id.get(id).map(|&i| &self.record.cases[i])
     }
+
+    /// Its note under `key` ([`Notes`]), keyed by its label, else by its
+    /// implementation's name.
+    pub fn note<'a>(&self, notes: &'a Notes, key: &str) -> Option<&'a str> {
+        [&self.label, &self.record.header.implementation.name]
+            .iter()
+            .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(key)))
+            .and_then(Value::as_str)
+    }
 }
 
 /// The merged records.

@@ -8,7 +8,6 @@
 use super::md::{code, text};
 use super::merged::{Column, Merged, Notes};
 use crate::record::Case;
-use serde_json::Value;
 use std::fmt::Write as _;
 
 /// The prefix of the official suites' names (suites/official-*.toml).
@@ -87,13 +86,6 @@ pub fn record_of<'a>(m: &'a Merged, label: &str, suite: &str) -> Option<&'a Colu
     m.official
         .iter()
         .find(|c| c.label == label && c.record.header.suite == suite)
-}
-
-fn note<'a>(notes: &'a Notes, col: &Column, key: &str) -> Option<&'a str> {
-    [&col.label, &col.record.header.implementation.name]
-        .iter()
-        .find_map(|k| notes.get(k.as_str()).and_then(|n| n.get(key)))
-        .and_then(Value::as_str)
 }
 
 /// The section, when some record ran an official suite: the table of
@@ -183,7 +175,7 @@ fn differing(out: &mut String, m: &Merged, notes: &Notes, suites: &[&str]) {
                 out.push_str(&line);
                 out.push('\n');
                 // A note is the report's own Markdown, as elsewhere.
-                if let Some(n) = note(notes, col, &format!("official:{}", a.name)) {
+                if let Some(n) = col.note(notes, &format!("official:{}", a.name)) {
                     let _ = writeln!(out, "  - **Why:** {}", n.replace('\n', " "));
                 }
             }
@@ -221,6 +213,7 @@ fn not_comparable(out: &mut String, m: &Merged, suites: &[&str]) {
 mod tests {
     use super::*;
     use crate::record::Record;
+    use serde_json::Value;
 
     /// A record of `suite` with one case per `(fixture, agrees, not comparable)`.
     fn record(suite: &str, cases: &[(&str, Option<bool>, Option<&str>)]) -> Record {
