@@ -16,33 +16,22 @@
 //! The pages are rendered from the campaign records and these notes by the
 //! report scripts, so their answers are what the records hold.
 
-use std::path::{Path, PathBuf};
+mod pages;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use pages::{conformance, markdown_files, unescape};
+use std::path::PathBuf;
 
-/// The findings pages: `fuzz-*.md` in every details folder of
+/// The findings pages: `fuzz-*.md` in the detail folders of
 /// docs/conformance.
-fn pages() -> Vec<PathBuf> {
-    let dir = repo_root().join("docs/conformance");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("docs/conformance") {
-        let folder = entry.expect("an entry").path();
-        let name = folder.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !(folder.is_dir() && (name == "details" || name.ends_with("-details"))) {
-            continue;
-        }
-        for page in std::fs::read_dir(&folder).expect("a details folder") {
-            let page = page.expect("an entry").path();
-            let file = page.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if file.starts_with("fuzz-") && file.ends_with(".md") {
-                out.push(page);
-            }
-        }
-    }
-    out.sort();
-    out
+fn finding_pages() -> Vec<PathBuf> {
+    markdown_files(&conformance())
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("fuzz-"))
+        })
+        .collect()
 }
 
 /// What an implementation answered on a finding's minimal stream.
@@ -79,22 +68,6 @@ fn answer(line: &str) -> Answer {
         index,
         message: unescape(message),
     }
-}
-
-/// Markdown's backslash escapes undone.
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\'
-            && let Some(next) = chars.next()
-        {
-            out.push(next);
-            continue;
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Each finding of a page: its anchor, its answer and the notes under it
@@ -248,7 +221,7 @@ fn contradictions(note: &str, answer: &Answer) -> Vec<String> {
 
 #[test]
 fn every_finding_note_agrees_with_its_answer() {
-    let pages = pages();
+    let pages = finding_pages();
     assert!(
         pages.len() >= 3,
         "the findings pages are missing: {pages:?}"

@@ -6,12 +6,10 @@
 //! ag-ui-validate.md did, from revision 3's 935 cases to revision 4's
 //! 1,211).
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
+mod pages;
 
-fn conformance() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/conformance")
-}
+use pages::conformance;
+use serde_json::Value;
 
 /// The header of a score table, on the report's Summary and on a page.
 const SCORES: [&str; 6] = ["PASS", "FAIL", "WARN", "INFO", "SKIPPED", "ERRORED"];

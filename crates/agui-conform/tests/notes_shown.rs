@@ -7,40 +7,11 @@
 //! starting with `_` (`_about`, `_model`) are for the file's readers; `page`
 //! and `causes` are structure, not text.
 
+mod pages;
+
+use pages::{conformance, markdown_files, repo_root, unescape};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Every Markdown page under `dir`, read.
-fn pages(dir: &Path, out: &mut String) {
-    for entry in std::fs::read_dir(dir).expect("a folder") {
-        let path = entry.expect("an entry").path();
-        if path.is_dir() {
-            pages(&path, out);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push_str(&std::fs::read_to_string(&path).expect("a page"));
-        }
-    }
-}
-
-/// `s` with Markdown's backslash escapes undone.
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        match (c, chars.clone().next()) {
-            ('\\', Some(next)) if next.is_ascii_punctuation() => {
-                out.push(next);
-                chars.next();
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
+use std::path::Path;
 
 /// The first `n` characters of `s`.
 fn head(s: &str, n: usize) -> &str {
@@ -71,12 +42,13 @@ fn unshown(file: &Path, shown: &str) -> Vec<String> {
 
 #[test]
 fn every_note_is_shown_on_a_page() {
-    let mut shown = String::new();
-    pages(&repo().join("docs/conformance"), &mut shown);
-    let shown = unescape(&shown);
+    let shown: String = markdown_files(&conformance())
+        .iter()
+        .map(|p| unescape(&std::fs::read_to_string(p).expect("a page")))
+        .collect();
     let mut dead = Vec::new();
     for file in ["docs/conformance/notes.json", "adapters/rust/notes.json"] {
-        dead.extend(unshown(&repo().join(file), &shown));
+        dead.extend(unshown(&repo_root().join(file), &shown));
     }
     assert!(
         dead.is_empty(),
