@@ -117,14 +117,7 @@ impl<W: Write> TextStream<W> {
                 violation_line(&mut self.out, v, self.colour)
             }
             Finding::Limit(n) => {
-                let first_unjudged = n.kind.leaves_unjudged()
-                    && !self
-                        .limit
-                        .as_ref()
-                        .is_some_and(|l| l.kind.leaves_unjudged());
-                // The violations cap has its own line, no hint.
-                let first = self.limit.is_none() && n.kind != agui_model::LimitKind::Violations;
-                if first || first_unjudged {
+                if hint_rank(n) > self.limit.as_ref().map_or(0, hint_rank) {
                     self.limit = Some(n.clone());
                 }
                 limit_line(&mut self.out, n, self.colour)
@@ -179,6 +172,13 @@ impl<W: Write> TextStream<W> {
         }
         out.flush()
     }
+}
+
+/// Which limit notice the closing hint is about: the first of the highest
+/// rank, one that left part of the stream unjudged (2) before one that did
+/// not (1); the violations cap (0) has its own line.
+fn hint_rank(n: &LimitNotice) -> u8 {
+    u8::from(n.kind != agui_model::LimitKind::Violations) + u8::from(n.kind.leaves_unjudged())
 }
 
 /// What raises a limit the check reached (the first that left part of the
