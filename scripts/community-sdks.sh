@@ -79,8 +79,7 @@ status=0
 if [ "$build" = 1 ]; then
   cargo build -q -p agui-conform || { say "cargo build -p agui-conform failed"; exit 1; }
 fi
-conform="$root/target/debug/agui-conform"
-bin="$conform" # run_suite's
+bin="$root/target/debug/agui-conform" # also run_suite's (scripts/consumers.sh)
 
 # Go: the adapter and the SDK in a GOPATH of symlinks (the SDK's import
 # path pointing into the checkout), the dependencies from Debian's
@@ -148,7 +147,7 @@ for key in go cpp; do
     say "$key, $o: $(tail -n 1 "$orecord" | grep -o '"official":{[^}]*}')"
     records+=("$orecord")
   done
-  "$conform" fuzz "${impl[@]}" --seed "$seed" --cases "$cases" --time "$time" --no-progress \
+  "$bin" fuzz "${impl[@]}" --seed "$seed" --cases "$cases" --time "$time" --no-progress \
     --record "$out/$key.fuzz.jsonl" >"$out/$key.fuzz.txt" 2>&1
   code=$?
   if ! finished "$code" "$out/$key.fuzz.jsonl"; then
@@ -164,7 +163,7 @@ done
 # The per-implementation page: the reference beside the SDKs, with the
 # SDKs' own entries of docs/conformance/notes.json (the matrix's notes file;
 # the reference's there speak of the default suite, not of this page).
-"$conform" run --suite "$suite" --no-progress --record "$out/reference.suite.jsonl" >/dev/null
+"$bin" run --suite "$suite" --no-progress --record "$out/reference.suite.jsonl" >/dev/null
 [ $? -le 1 ] || { say "the reference run did not finish"; exit 1; }
 python3 - "$out/notes.json" "$(label go)" "$(label cpp)" <<'PY' || { say "could not read docs/conformance/notes.json"; exit 1; }
 import json, sys
@@ -172,7 +171,7 @@ notes = json.load(open("docs/conformance/notes.json", encoding="utf-8"))
 with open(sys.argv[1], "w", encoding="utf-8") as f:
     json.dump({k: notes[k] for k in sys.argv[2:] if k in notes}, f, ensure_ascii=False)
 PY
-"$conform" report "$out/reference.suite.jsonl" "${records[@]}" --notes "$out/notes.json" \
+"$bin" report "$out/reference.suite.jsonl" "${records[@]}" --notes "$out/notes.json" \
   --markdown "$markdown" --command "scripts/community-sdks.sh PATH_TO_AG_UI_CHECKOUT (at $commit)" \
   || { say "agui-conform report failed"; exit 1; }
 # The reference's record stays out of DIR's *.jsonl (the matrix has its own).
