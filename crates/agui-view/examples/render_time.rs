@@ -27,7 +27,7 @@ fn main() {
     };
     let page = agui_view::render_lanes(&events, &report.violations, &options);
     let dir = common::tempdir("render-time");
-    let path = dir.join("big.html");
+    let path = dir.path().join("big.html");
     std::fs::write(&path, &page).expect("page written");
     println!(
         "{} events, {} violations, page {:.1} MB",

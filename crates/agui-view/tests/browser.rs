@@ -16,16 +16,14 @@ use std::path::{Path, PathBuf};
 
 /// The page of `events` (violations from the reference checker), written
 /// into a fresh directory.
-fn page_of(events: &[Value], title: &str) -> PathBuf {
+fn page_of(events: &[Value], title: &str) -> support::Page {
     let report = check_values(events);
     let options = Options {
         title: title.to_owned(),
         ..Options::default()
     };
     let html = render_lanes(events, &report.violations, &options);
-    let path = support::tempdir("page").join("lanes.html");
-    std::fs::write(&path, html).expect("page written");
-    path
+    support::Page::write("page", "lanes.html", html)
 }
 
 fn corpus_events(case: &str) -> Vec<Value> {
@@ -210,8 +208,11 @@ fn pins_mark_the_expected_and_the_answered_index() {
         ],
         ..Options::default()
     };
-    let page = support::tempdir("pins").join("lanes.html");
-    std::fs::write(&page, render_lanes(&events, &report.violations, &options)).expect("page");
+    let page = support::Page::write(
+        "pins",
+        "lanes.html",
+        render_lanes(&events, &report.violations, &options),
+    );
     let dom = support::dump_dom(browser, &page);
     assert_drawn(&dom);
     assert!(
@@ -224,7 +225,7 @@ fn pins_mark_the_expected_and_the_answered_index() {
 
 /// The report page of the hand-written fixture records of agui-conform's
 /// record → report test: one FAIL, one WARN, one SKIPPED.
-fn fixture_report() -> PathBuf {
+fn fixture_report() -> support::Page {
     use agui_harness::record::Record;
     use agui_harness::report::merged::{Column, Merged};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agui-conform/tests/fixtures/records");
@@ -242,9 +243,7 @@ fn fixture_report() -> PathBuf {
         "docs/rules.md",
         &Default::default(),
     );
-    let path = support::tempdir("report").join("report.html");
-    std::fs::write(&path, html).expect("page written");
-    path
+    support::Page::write("report", "report.html", html)
 }
 
 #[test]
@@ -307,7 +306,7 @@ fn the_report_matrix_is_drawn_and_a_case_opens_into_lanes() {
 /// The fixture records with case `schema/unknown-type`'s stream replaced
 /// by the 100,000-event stream of `support::big_stream` (and its
 /// expectation by that stream's fault), as a report page.
-fn big_report() -> PathBuf {
+fn big_report() -> support::Page {
     use agui_harness::record::Record;
     use agui_harness::report::merged::{Column, Merged};
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../agui-conform/tests/fixtures/records");
@@ -340,9 +339,7 @@ fn big_report() -> PathBuf {
         "docs/rules.md",
         &Default::default(),
     );
-    let path = support::tempdir("big-report").join("report.html");
-    std::fs::write(&path, html).expect("page written");
-    path
+    support::Page::write("big-report", "report.html", html)
 }
 
 #[test]
@@ -388,7 +385,6 @@ fn a_page_over_its_budget_says_what_it_left_out() {
         picture.push(e);
     }
     let drawn = picture.drawn();
-    let path = support::tempdir("budget").join("lanes.html");
     let mut out = Vec::new();
     let options = Options {
         verdict: Some("inconclusive".to_owned()),
@@ -397,7 +393,7 @@ fn a_page_over_its_budget_says_what_it_left_out() {
     picture
         .write(&mut out, &report.violations, &options)
         .expect("page");
-    std::fs::write(&path, out).expect("page written");
+    let path = support::Page::write("budget", "lanes.html", out);
     let dom = support::dump_dom(browser, &path);
     assert_drawn(&dom);
     assert!(

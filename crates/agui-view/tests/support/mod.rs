@@ -37,12 +37,12 @@ fn run(browser: &Path, page: &Path, extra: &[String]) -> String {
             "--window-size=1400,900",
             "--enable-logging=stderr",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(extra)
         .arg(url(page))
         .output()
         .expect("chromium runs");
-    let _ = std::fs::remove_dir_all(&profile);
+    drop(profile);
     assert!(
         out.status.success(),
         "chromium failed: {}",
@@ -72,17 +72,36 @@ pub fn screenshot(browser: &Path, page: &Path, png: &Path) {
     assert!(png.exists(), "no screenshot written");
 }
 
-/// A fresh directory under the system temp dir.
-pub fn tempdir(what: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "agui-view-{what}-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh directory under the system temp dir, removed when dropped (a
+/// test that fails still removes it: its pages run to megabytes).
+pub fn tempdir(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("agui-view-{what}-"))
+        .tempdir()
+        .expect("temp dir")
+}
+
+/// A page written as `name` into a scratch folder of its own, which goes
+/// with it: derefs to the page's path.
+pub struct Page {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Page {
+    pub fn write(what: &str, name: &str, bytes: impl AsRef<[u8]>) -> Page {
+        let dir = tempdir(what);
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("page written");
+        Page { path, _dir: dir }
+    }
+}
+
+impl std::ops::Deref for Page {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// The value of `name="…"` on the first element that has it.
