@@ -18,6 +18,7 @@
 #   --html FILE   where the HTML page goes [default: next to --out, index.html]
 #   --suite NAME  the suite to run [default: default]
 #   --keep DIR    keep the run records (KEY.jsonl) and stderr logs in DIR
+#                 [default: a temp folder, removed unless the script fails]
 #   --peer SPEC   another implementation, `KEY|LABEL|COMMAND|READY`: READY is a
 #                 path that exists once it is installed (may be empty);
 #                 repeatable, added after the built-in peers below
@@ -79,6 +80,11 @@ say() { printf 'conformance-report: %s\n' "$*" >&2; }
 work="${keep:-$(mktemp -d)}"
 mkdir -p "$work"
 status=0
+# Without --keep the records go to a temp folder: removed when the script
+# succeeds, kept and named when it does not (its logs say why).
+if [ -z "$keep" ]; then
+  trap 'rc=$?; if [ "$rc" = 0 ]; then rm -rf "$work"; else say "records and logs kept in $work"; fi' EXIT
+fi
 
 prepare_consumers
 

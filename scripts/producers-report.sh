@@ -10,6 +10,7 @@
 #
 #   --out FILE    where the Markdown goes [default: docs/conformance/producers.md]
 #   --keep DIR    keep every run record, versions file and server log in DIR
+#                 [default: a temp folder, removed unless the script fails]
 #   --only NAME   only this producer (repeatable): langgraph, pydantic-ai, adk, strands,
 #                 agent-framework, langroid, crewai, mastra, rust, agno
 #   --bin PATH    the agui-conform to use (implies --no-build) [default: target/debug/agui-conform]
@@ -92,7 +93,16 @@ stop_serving() {
   [ -n "$serving" ] && adapters/producers/serve.sh stop "$serving" "$work"
   serving=""
 }
-trap stop_serving EXIT
+# Without --keep the records go to a temp folder: removed when the script
+# succeeds, kept and named when it does not (the server logs say why).
+finish() {
+  local rc=$?
+  stop_serving
+  if [ -z "$keep" ]; then
+    if [ "$rc" = 0 ]; then rm -rf "$work"; else say "records and logs kept in $work"; fi
+  fi
+}
+trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
