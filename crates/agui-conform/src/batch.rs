@@ -235,7 +235,7 @@ pub fn run(settings: &Settings, jobs: Option<usize>, files: &[PathBuf]) -> anyho
     if settings.projection {
         crate::stdout::widen_stdout();
     }
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut out = crate::stdout::Marked(io::BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut outputs = Outputs::open(settings)?;
     let mut summary = Summary::default();
     let printed = std::thread::scope(|scope| -> anyhow::Result<bool> {
@@ -315,7 +315,7 @@ pub fn run_cases(settings: &Settings, name: &str, cases: case_input::Lines) -> a
     if settings.projection {
         crate::stdout::widen_stdout();
     }
-    let mut out = io::BufWriter::with_capacity(1 << 16, io::stdout());
+    let mut out = crate::stdout::Marked(io::BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut outputs = Outputs::open(settings)?;
     let mut summary = Summary::default();
     let mut labels = Vec::new();

@@ -211,7 +211,15 @@ pub fn check_one<W: Write + 'static>(
         report,
         runs,
         mut gone,
-    } = checked.with_context(|| format!("reading {name}"))?;
+    } = checked.map_err(|e| {
+        // The report's own write says so (`writing to standard output`);
+        // any other error is the input's.
+        if crate::stdout::is_stdout_error(&e) {
+            anyhow::Error::new(e)
+        } else {
+            anyhow::Error::new(e).context(format!("reading {name}"))
+        }
+    })?;
     let mut tee = std::mem::take(&mut *tee.borrow_mut());
     let gaps = coverage::of(source_kind(format), &report, &tee.notices);
     if let Some(mut j) = tee.json.take() {
@@ -250,7 +258,7 @@ pub fn check_one<W: Write + 'static>(
         {
             match render::sarif::write(out, &log) {
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => gone = true,
-                r => r?,
+                r => r.map_err(crate::stdout::stdout_error)?,
             }
         }
         if settings.collect {
@@ -411,7 +419,7 @@ fn written_or_gone(written: io::Result<()>, (report, runs): (Report, RunLog)) ->
             runs,
             gone: true,
         }),
-        Err(e) => Err(e),
+        Err(e) => Err(crate::stdout::stdout_error(e)),
     }
 }
 

@@ -3,6 +3,11 @@
 //! unwritable path fails (exit 2, with the path and why) before anything
 //! is checked, and renamed into place only once complete, so no
 //! half-written file ever claims a result.
+//!
+//! A path that already is something other than a regular file — a
+//! symbolic link, a named pipe, a device such as `/dev/stdout` — is
+//! written through instead: a rename would put a file in its place (and,
+//! as root, replace the device itself).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -11,7 +16,8 @@ use std::path::{Path, PathBuf};
 /// without that, it is removed.
 pub struct Pending {
     path: PathBuf,
-    tmp: PathBuf,
+    /// The hidden sibling, or `None` when the path is written through.
+    tmp: Option<PathBuf>,
     done: bool,
 }
 
@@ -25,29 +31,43 @@ impl Pending {
         if path.is_dir() {
             anyhow::bail!("{flag} {}: is a directory", path.display());
         }
+        let cannot =
+            |e: std::io::Error| anyhow::anyhow!("{flag} {}: cannot write: {e}", path.display());
+        let through = std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file());
+        if through {
+            let file = File::create(path).map_err(cannot)?;
+            let pending = Pending {
+                path: path.to_path_buf(),
+                tmp: None,
+                done: false,
+            };
+            return Ok((pending, file));
+        }
         let mut hidden = std::ffi::OsString::from(".");
         hidden.push(name);
         hidden.push(format!(".{}.partial", std::process::id()));
         let tmp = path.with_file_name(hidden);
-        let file = File::create(&tmp)
-            .map_err(|e| anyhow::anyhow!("{flag} {}: cannot write: {e}", path.display()))?;
+        let file = File::create(&tmp).map_err(cannot)?;
         let pending = Pending {
             path: path.to_path_buf(),
-            tmp,
+            tmp: Some(tmp),
             done: false,
         };
         Ok((pending, file))
     }
 
-    /// Where the content goes until [`Pending::commit`].
+    /// Where the content goes until [`Pending::commit`] (the path itself
+    /// when it is written through).
     pub fn tmp(&self) -> &Path {
-        &self.tmp
+        self.tmp.as_deref().unwrap_or(&self.path)
     }
 
     /// Puts the complete file in place.
     pub fn commit(mut self) -> anyhow::Result<()> {
-        std::fs::rename(&self.tmp, &self.path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", self.path.display()))?;
+        if let Some(tmp) = &self.tmp {
+            std::fs::rename(tmp, &self.path)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", self.path.display()))?;
+        }
         self.done = true;
         Ok(())
     }
@@ -55,8 +75,8 @@ impl Pending {
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        if !self.done {
-            let _ = std::fs::remove_file(&self.tmp);
+        if let (false, Some(tmp)) = (self.done, &self.tmp) {
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }
@@ -93,5 +113,34 @@ mod tests {
             e.starts_with("--sarif /nonexistent-dir/x.sarif: cannot write"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_symbolic_link_is_written_through_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("real.html");
+        std::fs::write(&target, "old").unwrap();
+        let link = dir.path().join("report.html");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let (p, mut f) = Pending::create("--html", &link).unwrap();
+        assert_eq!(p.tmp(), link);
+        std::io::Write::write_all(&mut f, b"new").unwrap();
+        drop(f);
+        p.commit().unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_device_is_written_through_and_an_unwritten_one_left_alone() {
+        let null = Path::new("/dev/null");
+        let (p, _f) = Pending::create("--json", null).unwrap();
+        assert_eq!(p.tmp(), null);
+        drop(p);
+        assert!(!std::fs::symlink_metadata(null).unwrap().is_file());
+        let (p, _f) = Pending::create("--json", null).unwrap();
+        p.commit().unwrap();
+        assert!(!std::fs::symlink_metadata(null).unwrap().is_file());
     }
 }

@@ -12,14 +12,57 @@
 use std::io::{self, Write};
 
 /// Writes to stdout through `write`. A reader that went away (`rules | head`)
-/// is not an error: there is no one left to tell.
+/// is not an error: there is no one left to tell. Any other error says it
+/// was stdout's (a full disk under `> report.txt`).
 pub fn to_stdout(write: impl FnOnce(&mut io::StdoutLock) -> io::Result<()>) -> io::Result<()> {
     let mut out = io::stdout().lock();
     match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
+        Err(e) => Err(stdout_error(e)),
+        Ok(()) => Ok(()),
     }
 }
+
+/// An error of writing to stdout, saying so (its kind kept).
+pub fn stdout_error(e: io::Error) -> io::Error {
+    if is_stdout_error(&e) {
+        return e;
+    }
+    io::Error::new(e.kind(), StdoutError(e))
+}
+
+/// Whether `e` is one [`stdout_error`] made.
+pub fn is_stdout_error(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<StdoutError>())
+}
+
+/// A writer to stdout whose errors say so ([`stdout_error`]), for the
+/// commands that write as they go (a batch of files, `gen`).
+pub struct Marked<W>(pub W);
+
+impl<W: Write> Write for Marked<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(stdout_error)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.0.write_all(buf).map_err(stdout_error)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(stdout_error)
+    }
+}
+
+/// What [`stdout_error`] wraps.
+#[derive(Debug)]
+struct StdoutError(io::Error);
+
+impl std::fmt::Display for StdoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "writing to standard output: {}", self.0)
+    }
+}
+
+impl std::error::Error for StdoutError {}
 
 /// What a pipe is asked to hold (Linux's default ceiling for a user,
 /// `/proc/sys/fs/pipe-max-size`).

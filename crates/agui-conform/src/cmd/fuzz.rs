@@ -200,17 +200,18 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     let c = campaign::run_parallel(&plan, args.jobs, &|| spec.build(), &on_progress);
     bar.finish_and_clear();
     if let Some(p) = &args.junit {
-        std::fs::write(p, render::junit::fuzz(&c)?)?;
+        std::fs::write(p, render::junit::fuzz(&c)?)
+            .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &args.record {
         let text = agui_harness::record::fuzz::render(&c, &agui_harness::record::Meta::now());
         std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?;
     }
-    let stdout = std::io::stdout();
-    match args.format {
-        Format::Json => writeln!(stdout.lock(), "{}", render::json::fuzz(&c))?,
-        Format::Text => write!(stdout.lock(), "{}", render::text::fuzz(&c))?,
-    }
+    let text = match args.format {
+        Format::Json => format!("{}\n", render::json::fuzz(&c)),
+        Format::Text => render::text::fuzz(&c),
+    };
+    crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
     Ok(match agui_harness::subprocess::cleanup::interrupted() {
         Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
         None => c.status().exit_code(),

@@ -68,10 +68,9 @@ fn modes(args: &Args) -> anyhow::Result<Vec<Mode>> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<u8> {
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    write_cases(&args, &mut lock)?;
-    lock.flush()?;
+    let mut out = crate::stdout::Marked(std::io::stdout().lock());
+    write_cases(&args, &mut out)?;
+    out.flush()?;
     Ok(0)
 }
 

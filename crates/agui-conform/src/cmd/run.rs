@@ -10,6 +10,7 @@ use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
 use agui_harness::suite::{Origin, SuiteCase};
 use agui_harness::{CaseResult, Score, Suite, record, shrink};
+use anyhow::Context;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -316,23 +317,19 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
     // The requested report files come first: they are written whatever
     // happens to stdout (a closed pipe, a second signal).
     if let Some(p) = &args.junit {
-        std::fs::write(p, render::junit::run(&run, &cases)?)?;
+        std::fs::write(p, render::junit::run(&run, &cases)?)
+            .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = &args.markdown {
-        std::fs::write(p, render::markdown::run(&run, &cases))?;
+        std::fs::write(p, render::markdown::run(&run, &cases))
+            .with_context(|| format!("writing {}", p.display()))?;
     }
-    let stdout = std::io::stdout();
-    if args.format == Format::Json {
-        writeln!(stdout.lock(), "{}", render::json::run_summary(&run, &cases))?;
-    } else if args.format == Format::Junit {
-        write!(stdout.lock(), "{}", render::junit::run(&run, &cases)?)?;
-    } else {
-        write!(
-            stdout.lock(),
-            "{}",
-            render::text::run(&run, &cases, args.verbose)
-        )?;
-    }
+    let text = match args.format {
+        Format::Json => format!("{}\n", render::json::run_summary(&run, &cases)),
+        Format::Junit => render::junit::run(&run, &cases)?,
+        _ => render::text::run(&run, &cases, args.verbose),
+    };
+    crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
     if let Some(why) = run.incomplete() {
         eprintln!("agui-conform: {}", agui_harness::report::printable(&why));
     }
