@@ -451,12 +451,9 @@ fn outputs_say_so_when_nothing_was_checked_or_cannot_be_written() {
     );
     // A capture that cannot be written (a full device): the report keeps
     // the check's verdict, the exit status says the output failed (2).
-    // Where there is no such device (some containers), writing to the path
-    // would make a plain file of it in /dev: skipped.
-    if !is_char_device("/dev/full") {
-        eprintln!("SKIPPED the full-device part: /dev/full is not a character device here");
+    let Some(full) = support::full_device("the full-device part") else {
         return;
-    }
+    };
     let ok = Server::replying(Reply::sse(sse_body(&[start(), finish()])));
     let out = run(&[
         "check",
@@ -465,16 +462,10 @@ fn outputs_say_so_when_nothing_was_checked_or_cannot_be_written() {
         "--format",
         "json",
         "--save",
-        "/dev/full",
+        full.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"], "accept");
     assert!(text(&out.stderr).contains("saving the capture failed"));
-}
-
-/// Whether `path` is a character device (as `/dev/full` is where it exists).
-fn is_char_device(path: &str) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
 }

@@ -17,7 +17,7 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-use support::{BIN, Dir, run, text};
+use support::{BIN, Dir, full_device, run, text};
 
 const STREAM: &str = concat!(
     r#"{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}"#,
@@ -106,20 +106,9 @@ fn a_report_file_that_is_a_named_pipe_is_written_into_the_pipe() {
     }
 }
 
-/// `/dev/full`, where it is a device (some containers have none: writing
-/// to the path there would make a plain file of it).
-fn full_device() -> Option<&'static Path> {
-    let full = Path::new("/dev/full");
-    let is_device = std::fs::metadata(full).is_ok_and(|m| m.file_type().is_char_device());
-    if !is_device {
-        eprintln!("SKIPPED: /dev/full is not a character device here");
-    }
-    is_device.then_some(full)
-}
-
 #[test]
 fn a_report_that_cannot_be_written_to_stdout_says_so() {
-    let Some(full) = full_device() else {
+    let Some(full) = full_device("the stdout part") else {
         return;
     };
     let dir = Dir::new("special-full-stdout");
@@ -156,7 +145,7 @@ fn a_report_that_cannot_be_written_to_stdout_says_so() {
 
 #[test]
 fn a_report_file_that_cannot_be_written_names_its_path_and_leaves_the_device() {
-    let Some(full) = full_device() else {
+    let Some(full) = full_device("the report-file part") else {
         return;
     };
     let dir = Dir::new("special-full-files");

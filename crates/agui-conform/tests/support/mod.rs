@@ -181,3 +181,16 @@ pub fn serve_jsonl(path: &std::path::Path) -> Server {
         .collect();
     Server::replying(Reply::sse(sse_body(&events)))
 }
+
+/// `/dev/full`, where it is a device (some containers have none: writing
+/// to the path there would make a plain file of it in /dev); `None`, with
+/// a note on stderr naming the part of `test` that is skipped, elsewhere.
+pub fn full_device(test: &str) -> Option<&'static std::path::Path> {
+    use std::os::unix::fs::FileTypeExt;
+    let full = std::path::Path::new("/dev/full");
+    let is_device = std::fs::metadata(full).is_ok_and(|m| m.file_type().is_char_device());
+    if !is_device {
+        eprintln!("SKIPPED {test}: /dev/full is not a character device here");
+    }
+    is_device.then_some(full)
+}
