@@ -23,6 +23,16 @@ pub fn to_stdout(write: impl FnOnce(&mut io::StdoutLock) -> io::Result<()>) -> i
     }
 }
 
+/// Prints `text` to stdout; an error says it was stdout's, its kind kept,
+/// so a reader that went away still ends the command with status 0
+/// (main's `is_broken_pipe`), as it did before.
+pub fn print(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(stdout_error)
+}
+
 /// An error of writing to stdout, saying so (its kind kept).
 pub fn stdout_error(e: io::Error) -> io::Error {
     if is_stdout_error(&e) {

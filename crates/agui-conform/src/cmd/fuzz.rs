@@ -10,7 +10,7 @@ use agui_harness::session::ImplSpec;
 use agui_harness::subprocess::Timeouts;
 use agui_model::RuleId;
 use anyhow::Context;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -211,7 +211,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Format::Json => format!("{}\n", render::json::fuzz(&c)),
         Format::Text => render::text::fuzz(&c),
     };
-    crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
+    crate::stdout::print(&text)?;
     Ok(match agui_harness::subprocess::cleanup::interrupted() {
         Some(sig) => u8::try_from(128 + sig).unwrap_or(u8::MAX),
         None => c.status().exit_code(),

@@ -329,7 +329,7 @@ pub fn run(args: Args) -> anyhow::Result<u8> {
         Format::Junit => render::junit::run(&run, &cases)?,
         _ => render::text::run(&run, &cases, args.verbose),
     };
-    crate::stdout::to_stdout(|out| out.write_all(text.as_bytes()))?;
+    crate::stdout::print(&text)?;
     if let Some(why) = run.incomplete() {
         eprintln!("agui-conform: {}", agui_harness::report::printable(&why));
     }
