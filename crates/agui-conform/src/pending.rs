@@ -22,8 +22,9 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// Creates the hidden sibling of `path` (`flag` names the option in
-    /// errors); hands back the file to write.
+    /// Creates the hidden sibling of `path`, or opens `path` itself when it
+    /// is written through (`flag` names the option in errors); hands back
+    /// the file to write.
     pub fn create(flag: &str, path: &Path) -> anyhow::Result<(Pending, File)> {
         let name = path
             .file_name()
@@ -31,26 +32,18 @@ impl Pending {
         if path.is_dir() {
             anyhow::bail!("{flag} {}: is a directory", path.display());
         }
-        let cannot =
-            |e: std::io::Error| anyhow::anyhow!("{flag} {}: cannot write: {e}", path.display());
         let through = std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_file());
-        if through {
-            let file = File::create(path).map_err(cannot)?;
-            let pending = Pending {
-                path: path.to_path_buf(),
-                tmp: None,
-                done: false,
-            };
-            return Ok((pending, file));
-        }
-        let mut hidden = std::ffi::OsString::from(".");
-        hidden.push(name);
-        hidden.push(format!(".{}.partial", std::process::id()));
-        let tmp = path.with_file_name(hidden);
-        let file = File::create(&tmp).map_err(cannot)?;
+        let tmp = (!through).then(|| {
+            let mut hidden = std::ffi::OsString::from(".");
+            hidden.push(name);
+            hidden.push(format!(".{}.partial", std::process::id()));
+            path.with_file_name(hidden)
+        });
+        let file = File::create(tmp.as_deref().unwrap_or(path))
+            .map_err(|e| anyhow::anyhow!("{flag} {}: cannot write: {e}", path.display()))?;
         let pending = Pending {
             path: path.to_path_buf(),
-            tmp: Some(tmp),
+            tmp,
             done: false,
         };
         Ok((pending, file))
