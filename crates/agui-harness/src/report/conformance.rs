@@ -41,10 +41,6 @@ fn own(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-fn note<'a>(notes: &'a Notes, m: &Merged, col: usize, key: &str) -> Option<&'a str> {
-    m.columns[col].note(notes, key)
-}
-
 /// The summary table (also what `--readme` puts between its markers).
 pub fn summary_table(m: &Merged) -> Vec<String> {
     let mut t = vec![
@@ -307,7 +303,7 @@ fn failures(
         if let Some(r) = rule {
             statement(out, r);
         }
-        for (k, col) in m.columns.iter().enumerate() {
+        for col in &m.columns {
             let label = cell(&col.label);
             let cases: Vec<&Case> = col.record.cases.iter().filter(|c| &c.group == g).collect();
             let failed: Vec<&&Case> = cases.iter().filter(|c| c.score == Score::Fail).collect();
@@ -356,7 +352,7 @@ fn failures(
                 failed.len(),
                 how.join("; ")
             );
-            if let Some(n) = note(notes, m, k, g) {
+            if let Some(n) = col.note(notes, g) {
                 let _ = write!(out, " {n}");
             }
             out.push_str("\n\n");
@@ -534,9 +530,9 @@ fn case_section(out: &mut String, m: &Merged, notes: &Notes, id: &str) {
         );
     }
     out.push('\n');
-    for (k, col) in m.columns.iter().enumerate() {
+    for col in &m.columns {
         let failed = col.case(id).is_some_and(|c| c.score == Score::Fail);
-        if let Some(n) = note(notes, m, k, &format!("case:{id}")).filter(|_| failed) {
+        if let Some(n) = col.note(notes, &format!("case:{id}")).filter(|_| failed) {
             let _ = writeln!(out, "{}: {n}\n", cell(&col.label));
         }
     }
@@ -580,14 +576,14 @@ fn warnings(out: &mut String, m: &Merged, notes: &Notes) {
         out.push('\n');
     }
     out.push('\n');
-    for (k, col) in m.columns.iter().enumerate() {
+    for col in &m.columns {
         for g in &m.groups {
             let warned = col
                 .record
                 .cases
                 .iter()
                 .any(|c| &c.group == g && c.score == Score::Warn);
-            if let Some(n) = note(notes, m, k, g).filter(|_| warned) {
+            if let Some(n) = col.note(notes, g).filter(|_| warned) {
                 let _ = writeln!(out, "- **{}, {}:** {n}", cell(&col.label), code(g));
             }
         }
@@ -653,7 +649,7 @@ fn shown_section(out: &mut String, m: &Merged, notes: &Notes, k: usize) {
         out.push_str("</details>\n\n");
     }
     for (c, _) in &differing {
-        if let Some(n) = note(notes, m, k, &format!("view:{}", c.id)) {
+        if let Some(n) = m.columns[k].note(notes, &format!("view:{}", c.id)) {
             let _ = writeln!(out, "- **{}:** {n}", code(&c.id));
         }
     }
